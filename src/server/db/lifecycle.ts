@@ -1,0 +1,82 @@
+/** Brings the database up for a process: the server at DATABASE_URL or the embedded one, migrated, seeded when empty. */
+import path from 'node:path';
+import { count } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { embeddedUrl, ensureDatabase, startEmbedded } from './embedded.ts';
+import { migrateDb, withLock } from './migrate.ts';
+import * as schema from './schema.ts';
+import { seed } from './seed.ts';
+
+export interface StartOptions {
+  /** Where the embedded cluster lives (`<dataDir>/pg`); default DATA_DIR, else ./data. */
+  dataDir?: string;
+  /** Receives one JSON line per step, with its duration. */
+  log?: (msg: string) => void;
+  /** false skips seeding an empty database. */
+  seed?: boolean;
+  /** Default DATABASE_URL; an empty string forces the embedded server. */
+  databaseUrl?: string;
+  /** Port of the embedded server; default PG_PORT, else a free one. */
+  port?: number;
+}
+
+export interface DatabaseHandle {
+  url: string;
+  embedded: boolean;
+  /** Stops the embedded server (a no-op for an external one). */
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'shanying';
+const SEED_LOCK = 7_364_021_002;
+
+/** Starts (or attaches to) PostgreSQL, applies migrations and seeds an empty database. Safe to call after a kill -9. */
+export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHandle> {
+  const log = opts.log ?? ((msg: string) => console.log(msg));
+  const emit = (fields: Record<string, unknown>) => log(JSON.stringify(fields));
+  const since = (t: number) => Math.round(performance.now() - t);
+  const started = performance.now();
+
+  const external = opts.databaseUrl ?? process.env.DATABASE_URL;
+  let handle: DatabaseHandle;
+  if (external) {
+    handle = { url: external, embedded: false, stop: async () => {} };
+  } else {
+    const t = performance.now();
+    const dataDir = opts.dataDir ?? process.env.DATA_DIR ?? './data';
+    const server = await startEmbedded({
+      databaseDir: path.resolve(dataDir, 'pg'),
+      ...(opts.port === undefined ? {} : { port: opts.port }),
+      onError: (detail) => emit({ level: 'error', msg: 'db.postgres', detail }),
+    });
+    emit({ msg: 'db.embedded.start', ms: since(t), port: server.port, initialised: server.initialised, dir: server.databaseDir });
+    handle = { url: embeddedUrl(server.port, DATABASE), embedded: true, stop: () => server.stop() };
+    try {
+      await ensureDatabase(server.adminUrl, DATABASE);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+  }
+
+  try {
+    let t = performance.now();
+    await migrateDb(handle.url);
+    emit({ msg: 'db.migrate', ms: since(t) });
+    if (opts.seed !== false) {
+      t = performance.now();
+      // Under a lock, so that app servers starting together seed once.
+      const summary = await withLock(handle.url, SEED_LOCK, async (client) => {
+        const db = drizzle(client, { schema });
+        const [row] = await db.select({ n: count() }).from(schema.users);
+        return row && row.n > 0 ? undefined : seed(db);
+      });
+      if (summary) emit({ msg: 'db.seed', ms: since(t), rows: summary });
+    }
+  } catch (error) {
+    await handle.stop();
+    throw error;
+  }
+  emit({ msg: 'db.ready', ms: since(started), embedded: handle.embedded });
+  return handle;
+}

@@ -1,0 +1,375 @@
+/** The whole data model of design.md §3, one Drizzle pg-core schema for the embedded and any external PostgreSQL. */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
+
+/** Privacy settings stored on the account (issue 7 enforces them in the profile API). */
+export interface Privacy {
+  likesPublic: boolean;
+  collectsPublic: boolean;
+}
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    secUid: text('sec_uid').notNull(),
+    email: text('email'),
+    nickname: text('nickname').notNull(),
+    signature: text('signature').notNull().default(''),
+    avatar: text('avatar').notNull(),
+    passwordHash: text('password_hash'),
+    isDemo: boolean('is_demo').notNull().default(false),
+    followingCount: integer('following_count').notNull().default(0),
+    followerCount: integer('follower_count').notNull().default(0),
+    awemeCount: integer('aweme_count').notNull().default(0),
+    totalFavorited: integer('total_favorited').notNull().default(0),
+    favoritingCount: integer('favoriting_count').notNull().default(0),
+    collectCount: integer('collect_count').notNull().default(0),
+    privacy: jsonb('privacy').$type<Privacy>().notNull().default({ likesPublic: true, collectsPublic: true }),
+    notifySettings: jsonb('notify_settings').$type<Record<string, boolean>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_sec_uid_idx').on(t.secUid), uniqueIndex('users_email_idx').on(t.email)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    userAgent: text('user_agent'),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_idx').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+export const loginCodes = pgTable(
+  'login_codes',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [index('login_codes_email_idx').on(t.email, t.createdAt)],
+);
+
+export const qrTickets = pgTable(
+  'qr_tickets',
+  {
+    id: id(),
+    ticketHash: text('ticket_hash').notNull(),
+    status: text('status', { enum: ['pending', 'scanned', 'confirmed', 'consumed', 'expired'] })
+      .notNull()
+      .default('pending'),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('qr_tickets_hash_idx').on(t.ticketHash)],
+);
+
+export const videos = pgTable(
+  'videos',
+  {
+    id: id(),
+    authorId: integer('author_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    channelId: integer('channel_id').notNull(),
+    desc: text('desc').notNull(),
+    media: text('media').notNull(),
+    poster: text('poster').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    diggCount: integer('digg_count').notNull().default(0),
+    commentCount: integer('comment_count').notNull().default(0),
+    collectCount: integer('collect_count').notNull().default(0),
+    shareCount: integer('share_count').notNull().default(0),
+    playCount: integer('play_count').notNull().default(0),
+    /** Character unigrams and bigrams of title, hashtags and author nickname (design.md §7). */
+    searchTokens: text('search_tokens').array().notNull().default(sql`'{}'::text[]`),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('videos_author_idx').on(t.authorId, t.createdAt),
+    index('videos_channel_idx').on(t.channelId, t.createdAt),
+    index('videos_created_idx').on(t.createdAt),
+    index('videos_search_tokens_idx').using('gin', t.searchTokens),
+  ],
+);
+
+export const hashtags = pgTable(
+  'hashtags',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('hashtags_name_idx').on(t.name)],
+);
+
+export const videoHashtags = pgTable(
+  'video_hashtags',
+  {
+    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    hashtagId: integer('hashtag_id').notNull().references(() => hashtags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.hashtagId] }), index('video_hashtags_tag_idx').on(t.hashtagId)],
+);
+
+export const series = pgTable(
+  'series',
+  {
+    id: id(),
+    authorId: integer('author_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['mix', 'theatre'] }).notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    cover: text('cover').notNull(),
+    itemCount: integer('item_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('series_author_idx').on(t.authorId), index('series_kind_idx').on(t.kind, t.createdAt)],
+);
+
+export const seriesItems = pgTable(
+  'series_items',
+  {
+    seriesId: integer('series_id').notNull().references(() => series.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.seriesId, t.videoId] }), index('series_items_video_idx').on(t.videoId)],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: id(),
+    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** Root comment of a reply thread; null for a top-level comment. */
+    parentId: integer('parent_id'),
+    replyToUserId: integer('reply_to_user_id').references(() => users.id, { onDelete: 'set null' }),
+    text: text('text').notNull(),
+    diggCount: integer('digg_count').notNull().default(0),
+    replyCount: integer('reply_count').notNull().default(0),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('comments_video_idx').on(t.videoId, t.parentId, t.createdAt),
+    index('comments_parent_idx').on(t.parentId, t.createdAt),
+    index('comments_user_idx').on(t.userId),
+  ],
+);
+
+/** A (user, thing) pair table with its timestamp: likes, collects, watch later, not interested. */
+function pairTable(name: string, target: 'video_id' | 'comment_id') {
+  return pgTable(
+    name,
+    {
+      userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+      targetId: integer(target)
+        .notNull()
+        .references(() => (target === 'video_id' ? videos.id : comments.id), { onDelete: 'cascade' }),
+      createdAt: createdAt(),
+    },
+    (t) => [primaryKey({ columns: [t.userId, t.targetId] }), index(`${name}_target_idx`).on(t.targetId)],
+  );
+}
+
+export const likes = pairTable('likes', 'video_id');
+export const collects = pairTable('collects', 'video_id');
+export const watchLater = pairTable('watch_later', 'video_id');
+export const notInterested = pairTable('not_interested', 'video_id');
+export const commentLikes = pairTable('comment_likes', 'comment_id');
+
+export const watchHistory = pgTable(
+  'watch_history',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    progressMs: integer('progress_ms').notNull().default(0),
+    watchedAt: timestamp('watched_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.videoId] }), index('watch_history_user_idx').on(t.userId, t.watchedAt)],
+);
+
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: integer('follower_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    followeeId: integer('followee_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.followerId, t.followeeId] }), index('follows_followee_idx').on(t.followeeId)],
+);
+
+export const danmaku = pgTable(
+  'danmaku',
+  {
+    id: id(),
+    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    offsetMs: integer('offset_ms').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('danmaku_video_idx').on(t.videoId, t.offsetMs)],
+);
+
+export const liveRooms = pgTable(
+  'live_rooms',
+  {
+    id: id(),
+    hostId: integer('host_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    channelId: integer('channel_id').notNull(),
+    title: text('title').notNull(),
+    cover: text('cover').notNull(),
+    media: text('media').notNull(),
+    status: text('status', { enum: ['live', 'ended'] }).notNull().default('live'),
+    viewerCount: integer('viewer_count').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('live_rooms_status_idx').on(t.status, t.startedAt)],
+);
+
+export const liveMessages = pgTable(
+  'live_messages',
+  {
+    id: id(),
+    roomId: integer('room_id').notNull().references(() => liveRooms.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('live_messages_room_idx').on(t.roomId, t.createdAt)],
+);
+
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: id(),
+    /** The pair is stored ordered (userA < userB) so each pair has one conversation. */
+    userA: integer('user_a').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userB: integer('user_b').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('conversations_pair_idx').on(t.userA, t.userB), index('conversations_b_idx').on(t.userB)],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: id(),
+    conversationId: integer('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    senderId: integer('sender_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    replyToId: integer('reply_to_id'),
+    likedAt: timestamp('liked_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('messages_conversation_idx').on(t.conversationId, t.createdAt)],
+);
+
+export const conversationSettings = pgTable(
+  'conversation_settings',
+  {
+    conversationId: integer('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    muted: boolean('muted').notNull().default(false),
+    pinned: boolean('pinned').notNull().default(false),
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+    lastReadAt: timestamp('last_read_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId] })],
+);
+
+export const blocks = pgTable(
+  'blocks',
+  {
+    blockerId: integer('blocker_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    blockedId: integer('blocked_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] })],
+);
+
+export const reports = pgTable('reports', {
+  id: id(),
+  reporterId: integer('reporter_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  targetType: text('target_type', { enum: ['user', 'video', 'comment', 'message', 'conversation'] }).notNull(),
+  targetId: integer('target_id').notNull(),
+  reason: text('reason').notNull(),
+  createdAt: createdAt(),
+});
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    actorId: integer('actor_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', {
+      enum: ['like_video', 'like_comment', 'comment', 'reply', 'follow', 'mention', 'danmaku'],
+    }).notNull(),
+    videoId: integer('video_id').references(() => videos.id, { onDelete: 'cascade' }),
+    commentId: integer('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    text: text('text'),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt)],
+);
+
+export const searchLog = pgTable(
+  'search_log',
+  {
+    id: id(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    query: text('query').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('search_log_created_idx').on(t.createdAt), index('search_log_user_idx').on(t.userId, t.createdAt)],
+);
+
+export const feedback = pgTable('feedback', {
+  id: id(),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  contact: text('contact'),
+  content: text('content').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Fixed-window counters for rate limits, shared by every app server through the database. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: bigint('reset_at', { mode: 'number' }).notNull(),
+});

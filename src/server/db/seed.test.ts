@@ -1,0 +1,163 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDb, freshDb, seedNow, type TestDb } from '../../../tests/setup/test-db.ts';
+import { verifyPassword } from '../services/password.ts';
+import { tokenize } from '../services/search-tokens.ts';
+import { migrateDb } from './migrate.ts';
+import { DEMO_EMAIL, demoPassword, hasDemoAccount, loadManifest, manifestPath, seed } from './seed.ts';
+import { CHANNEL_IDS } from './seed-content.ts';
+
+// Everything the seed decides, in a stable order, ids included.
+const SNAPSHOT = {
+  users: 'SELECT id, sec_uid, email, nickname, signature, avatar, is_demo, created_at, follower_count FROM users ORDER BY id',
+  videos: 'SELECT id, author_id, channel_id, "desc", media, poster, duration_ms, play_count, share_count, search_tokens, created_at FROM videos ORDER BY id',
+  hashtags: 'SELECT h.name, vh.video_id FROM video_hashtags vh JOIN hashtags h ON h.id = vh.hashtag_id ORDER BY 2, 1',
+  series: 'SELECT s.id, s.kind, s.title, s.author_id, i.video_id, i.position FROM series s JOIN series_items i ON i.series_id = s.id ORDER BY 1, 6',
+  comments: 'SELECT id, video_id, user_id, parent_id, reply_to_user_id, text, deleted_at, created_at FROM comments ORDER BY id',
+  commentLikes: 'SELECT user_id, comment_id, created_at FROM comment_likes ORDER BY 2, 1',
+  follows: 'SELECT follower_id, followee_id, created_at FROM follows ORDER BY 1, 2',
+  likes: 'SELECT user_id, video_id, created_at FROM likes ORDER BY 1, 2',
+  collects: 'SELECT user_id, video_id FROM collects ORDER BY 1, 2',
+  watchLater: 'SELECT user_id, video_id FROM watch_later ORDER BY 1, 2',
+  history: 'SELECT user_id, video_id, progress_ms, watched_at FROM watch_history ORDER BY 1, 2',
+  danmaku: 'SELECT id, video_id, user_id, text, offset_ms FROM danmaku ORDER BY id',
+  live: 'SELECT r.id, r.host_id, r.title, r.status, r.viewer_count, r.started_at, m.text FROM live_rooms r LEFT JOIN live_messages m ON m.room_id = r.id ORDER BY r.id, m.id',
+  searches: 'SELECT user_id, query, created_at FROM search_log ORDER BY id',
+  notifications: 'SELECT user_id, actor_id, kind, video_id, comment_id, read_at FROM notifications ORDER BY id',
+  messages: 'SELECT c.user_a, c.user_b, m.sender_id, m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id ORDER BY m.id',
+};
+
+async function snapshot(t: TestDb): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const [name, query] of Object.entries(SNAPSHOT)) out[name] = (await t.pool.query(query)).rows;
+  return out;
+}
+
+async function scalar(t: TestDb, query: string, params: unknown[] = []): Promise<number> {
+  const { rows } = await t.pool.query(query, params);
+  return Number(Object.values(rows[0] as Record<string, unknown>)[0]);
+}
+
+describe('seed', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await freshDb();
+  });
+  afterAll(() => t.close());
+
+  it('is deterministic: two empty databases seeded with the same now match each other and the template', async () => {
+    const [a, b] = await Promise.all([emptyDb(), emptyDb()]);
+    try {
+      await Promise.all([migrateDb(a.url), migrateDb(b.url)]);
+      const [sa, sb] = await Promise.all([seed(a.db, { now: seedNow() }), seed(b.db, { now: seedNow() })]);
+      expect(sa).toEqual(sb);
+      const snapA = await snapshot(a);
+      expect(await snapshot(b)).toEqual(snapA);
+      expect(await snapshot(t)).toEqual(snapA);
+      // Sequences continue after the seeded ids.
+      const next = await a.pool.query("INSERT INTO hashtags (name) VALUES ('新话题') RETURNING id");
+      expect(next.rows[0].id).toBe(sa.hashtags! + 1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('refuses a database that already has users', async () => {
+    await expect(seed(t.db, { now: seedNow() })).rejects.toThrow(/already has users/);
+  });
+
+  it('makes a site of the promised size', async () => {
+    expect(await scalar(t, 'SELECT count(*) FROM users')).toBeGreaterThanOrEqual(50);
+    expect(await scalar(t, 'SELECT count(*) FROM videos')).toBeGreaterThanOrEqual(300);
+    const perChannel = await t.pool.query<{ channel_id: number; n: string }>(
+      'SELECT channel_id, count(*) AS n FROM videos GROUP BY 1 ORDER BY 1',
+    );
+    expect(perChannel.rows.map((r) => r.channel_id)).toEqual([...CHANNEL_IDS]);
+    for (const row of perChannel.rows) expect(Number(row.n)).toBeGreaterThanOrEqual(35);
+    expect(await scalar(t, "SELECT count(*) FROM series WHERE kind = 'mix'")).toBeGreaterThanOrEqual(6);
+    expect(await scalar(t, "SELECT count(*) FROM series WHERE kind = 'theatre'")).toBeGreaterThanOrEqual(8);
+    expect(await scalar(t, "SELECT min(item_count) FROM series WHERE kind = 'theatre'")).toBeGreaterThanOrEqual(3);
+    expect(await scalar(t, "SELECT count(*) FROM live_rooms WHERE status = 'live'")).toBeGreaterThanOrEqual(8);
+    expect(await scalar(t, 'SELECT count(*) FROM live_messages')).toBeGreaterThan(20);
+    expect(await scalar(t, 'SELECT count(*) FROM comments WHERE parent_id IS NULL')).toBeGreaterThanOrEqual(4 * 300);
+    expect(await scalar(t, 'SELECT count(*) FROM comments WHERE parent_id IS NOT NULL AND reply_to_user_id IS NOT NULL')).toBeGreaterThan(300);
+    expect(await scalar(t, "SELECT count(*) FROM comments c JOIN users u ON c.text LIKE '%@' || u.nickname || '%'")).toBeGreaterThan(20);
+    expect(await scalar(t, 'SELECT count(*) FROM danmaku d JOIN videos v ON v.id = d.video_id WHERE d.offset_ms >= v.duration_ms')).toBe(0);
+    expect(await scalar(t, 'SELECT count(DISTINCT video_id) FROM danmaku')).toBeGreaterThan(100);
+    expect(await scalar(t, 'SELECT count(*) FROM watch_history h JOIN videos v ON v.id = h.video_id WHERE h.progress_ms > v.duration_ms')).toBe(0);
+  });
+
+  it('has mutual follows, and the demo account follows 15 of whom 8 follow back', async () => {
+    expect(await scalar(t, 'SELECT count(*) FROM follows a JOIN follows b ON a.follower_id = b.followee_id AND a.followee_id = b.follower_id')).toBeGreaterThan(40);
+    const demo = await scalar(t, 'SELECT id FROM users WHERE email = $1', [DEMO_EMAIL]);
+    expect(await scalar(t, 'SELECT count(*) FROM follows WHERE follower_id = $1', [demo])).toBe(15);
+    expect(
+      await scalar(t, 'SELECT count(*) FROM follows a JOIN follows b ON b.follower_id = a.followee_id AND b.followee_id = a.follower_id WHERE a.follower_id = $1', [demo]),
+    ).toBe(8);
+    // 朋友 has videos to show.
+    expect(
+      await scalar(t, `SELECT count(*) FROM videos v WHERE v.author_id IN (SELECT a.followee_id FROM follows a JOIN follows b
+          ON b.follower_id = a.followee_id AND b.followee_id = a.follower_id WHERE a.follower_id = $1)`, [demo]),
+    ).toBeGreaterThan(0);
+  });
+
+  it('has the demo account, its password, its own videos and notifications', async () => {
+    expect(await hasDemoAccount(t.db)).toBe(true);
+    const { rows } = await t.pool.query('SELECT id, nickname, password_hash, is_demo FROM users WHERE email = $1', [DEMO_EMAIL]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].nickname).toBe('闪映体验官');
+    expect(rows[0].is_demo).toBe(true);
+    expect(await verifyPassword(demoPassword(), rows[0].password_hash)).toBe(true);
+    expect(await scalar(t, 'SELECT count(*) FROM users WHERE password_hash IS NOT NULL')).toBe(1);
+    expect(await scalar(t, 'SELECT count(*) FROM videos WHERE author_id = $1', [rows[0].id])).toBe(6);
+    const kinds = await t.pool.query('SELECT DISTINCT kind FROM notifications WHERE user_id = $1 ORDER BY 1', [rows[0].id]);
+    expect(kinds.rows.map((r) => r.kind)).toEqual(['comment', 'follow', 'like_video', 'mention', 'reply']);
+  });
+
+  it('spreads activity over 60 days with a good share in the last 48 hours before now', async () => {
+    const now = seedNow();
+    const share = async (table: string, column: string) =>
+      scalar(t, `SELECT avg((${column} > $1::timestamptz - interval '48 hours')::int) FROM ${table}`, [now]);
+    expect(await share('videos', 'created_at')).toBeGreaterThan(0.15);
+    expect(await share('likes', 'created_at')).toBeGreaterThan(0.2);
+    expect(await share('search_log', 'created_at')).toBeGreaterThan(0.4);
+    expect(await scalar(t, "SELECT count(*) FROM videos WHERE created_at < $1::timestamptz - interval '50 days'", [now])).toBeGreaterThan(0);
+    for (const [table, column] of [['videos', 'created_at'], ['likes', 'created_at'], ['comments', 'created_at'], ['follows', 'created_at'], ['search_log', 'created_at'], ['watch_history', 'watched_at']]) {
+      expect(await scalar(t, `SELECT count(*) FROM ${table} WHERE ${column} > $1`, [now])).toBe(0);
+    }
+    expect(await scalar(t, 'SELECT count(*) FROM likes l JOIN videos v ON v.id = l.video_id WHERE l.created_at < v.created_at')).toBe(0);
+    expect(await scalar(t, 'SELECT count(*) FROM comments r JOIN comments p ON p.id = r.parent_id WHERE r.created_at < p.created_at OR p.parent_id IS NOT NULL')).toBe(0);
+  });
+
+  it('uses the media of the manifest, preferring the video channel', async () => {
+    const manifest = loadManifest();
+    const clips = new Map(manifest.clips.map((c) => [c.video, c]));
+    const { rows } = await t.pool.query('SELECT media, poster, duration_ms, channel_id FROM videos');
+    let sameChannel = 0;
+    for (const row of rows) {
+      const clip = clips.get(row.media);
+      expect(clip, row.media).toBeDefined();
+      expect(row.poster).toBe(clip!.poster);
+      expect(row.duration_ms).toBe(clip!.durationMs);
+      if (clip!.channel === row.channel_id) sameChannel++;
+    }
+    expect(sameChannel / rows.length).toBeGreaterThan(0.8);
+    const avatars = new Set(manifest.avatars.map((a) => a.image));
+    const users = await t.pool.query('SELECT avatar FROM users');
+    for (const u of users.rows) expect(avatars.has(u.avatar)).toBe(true);
+    // The manifest's paths are relative to public/media beside it.
+    const mediaRoot = path.join(path.dirname(manifestPath()), '..', 'public', 'media');
+    if (existsSync(mediaRoot)) for (const clip of manifest.clips) expect(existsSync(path.join(mediaRoot, clip.video))).toBe(true);
+  });
+
+  it('indexes titles, hashtags and nicknames as search tokens', async () => {
+    const { rows } = await t.pool.query(
+      'SELECT v."desc", u.nickname, v.search_tokens FROM videos v JOIN users u ON u.id = v.author_id ORDER BY v.id LIMIT 50',
+    );
+    for (const row of rows) expect(row.search_tokens).toEqual(tokenize(`${row.desc} ${row.nickname}`));
+    const hits = await scalar(t, "SELECT count(*) FROM videos WHERE search_tokens @> ARRAY['美食']");
+    expect(hits).toBeGreaterThan(10);
+    expect(await scalar(t, "SELECT count(*) FROM videos WHERE \"desc\" !~ '#'")).toBe(0);
+  });
+});
