@@ -1,0 +1,220 @@
+/**
+ * `npm run bench:first-load`: the JavaScript and CSS a first visit of each route loads, raw and
+ * gzip, against the 80 KB gzip JavaScript budget (design.md §8). A benchmark: it prints, never fails.
+ *
+ * It starts the built server (like the Playwright webServer: a temporary DATA_DIR, the embedded
+ * database, a free port) and loads every route in a fresh headless Chromium context.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUDGET = 80 * 1024;
+const CHANNELS = ['300201', '300203', '300204', '300205', '300206', '300207', '300208', '300209'];
+
+const kb = (n) => (n / 1024).toFixed(1);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** GET `url` with `accept-encoding: gzip` and count the bytes on the wire (the server compresses above 1 KB). */
+function transferBytes(url) {
+  return new Promise((resolve) => {
+    const req = http.get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk) => (bytes += chunk.length));
+      res.on('end', () => resolve(bytes));
+      res.on('error', () => resolve(0));
+    });
+    req.on('error', () => resolve(0));
+  });
+}
+
+async function waitReady(base, server, stderr) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited (${server.exitCode}):\n${stderr()}`);
+    const ok = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server not ready within 120 s:\n${stderr()}`);
+}
+
+/** Inline <script> and <style> contents of an HTML document (JSON data blocks are not code). */
+function inlineAssets(html) {
+  const js = [];
+  const css = [];
+  for (const [, attrs, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\bsrc\s*=/i.test(attrs) || /type\s*=\s*["']?application\/(ld\+)?json/i.test(attrs) || !body.trim()) continue;
+    js.push(body);
+  }
+  for (const [, body] of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) if (body.trim()) css.push(body);
+  return { js: js.join('\n'), css: css.join('\n') };
+}
+
+const gzipCache = new Map();
+
+/** Loads `route` in a fresh context and sums the JS and CSS it fetched, plus what the HTML inlines. */
+async function measure(browser, base, route) {
+  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const assets = new Map();
+  const pending = [];
+  page.on('response', (response) => {
+    const type = response.headers()['content-type'] ?? '';
+    const kind = /javascript|ecmascript/.test(type) ? 'js' : /text\/css/.test(type) ? 'css' : null;
+    if (!kind || !response.url().startsWith(base)) return;
+    pending.push(
+      response.body().then(
+        (body) => assets.set(response.url(), { kind, raw: body.length }),
+        () => {},
+      ),
+    );
+  });
+  const response = await page.goto(base + route, { waitUntil: 'load' });
+  // Islands hydrating on idle or visibility fetch their chunks after load.
+  await page.waitForTimeout(1500);
+  await Promise.all(pending);
+  const html = (await response?.text().catch(() => '')) ?? '';
+  await context.close();
+
+  const row = { route, status: response?.status() ?? 0, files: 0, jsRaw: 0, jsGzip: 0, cssRaw: 0, cssGzip: 0 };
+  for (const [url, asset] of assets) {
+    if (!gzipCache.has(url)) gzipCache.set(url, await transferBytes(url));
+    const gz = gzipCache.get(url) || asset.raw;
+    if (asset.kind === 'js') {
+      row.files += 1;
+      row.jsRaw += asset.raw;
+      row.jsGzip += gz;
+    } else {
+      row.cssRaw += asset.raw;
+      row.cssGzip += gz;
+    }
+  }
+  const inline = inlineAssets(html);
+  if (inline.js) {
+    row.jsRaw += Buffer.byteLength(inline.js);
+    row.jsGzip += gzipSync(inline.js).length;
+  }
+  if (inline.css) {
+    row.cssRaw += Buffer.byteLength(inline.css);
+    row.cssGzip += gzipSync(inline.css).length;
+  }
+  return row;
+}
+
+/** The first link on `url` to `<prefix><id>` (no query, not `self`: the sidebar links to /user/self). */
+async function firstHref(browser, url, prefix) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    const hrefs = await page.$$eval(`a[href^="${prefix}"]`, (links) => links.map((a) => a.getAttribute('href') ?? ''));
+    return hrefs.find((href) => /^[^?#]+$/.test(href) && !href.endsWith('/self') && href.length > prefix.length) ?? null;
+  } finally {
+    await page.close();
+  }
+}
+
+async function main() {
+  if (!existsSync(path.join(ROOT, 'dist', 'server', 'entry.mjs'))) {
+    console.log('No build yet: running astro build…');
+    const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) throw new Error('astro build failed');
+  }
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-'));
+  // The embedded PostgreSQL runs as the unprivileged postgres user and must traverse this directory.
+  chmodSync(dataDir, 0o755);
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  const server = spawn(process.execPath, ['server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  server.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
+
+  let browser;
+  try {
+    const started = Date.now();
+    await waitReady(base, server, () => stderr);
+    console.log(`server ready in ${((Date.now() - started) / 1000).toFixed(1)} s on ${base}`);
+
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+
+    const video = (await firstHref(browser, `${base}/discover`, '/video/')) ?? '/video/1';
+    const user = (await firstHref(browser, `${base}/discover`, '/user/')) ?? '/user/1';
+    console.log(`video route ${video}, user route ${user} (first links on /discover)`);
+    const routes = [
+      '/',
+      '/discover',
+      video,
+      ...CHANNELS.map((id) => `/channel/${id}`),
+      '/hot',
+      '/live',
+      '/vs',
+      '/follow',
+      '/friend',
+      '/user/self',
+      user,
+      `/search/${encodeURIComponent('美食')}`,
+      '/no-such-page-404',
+    ];
+
+    const rows = [];
+    for (const route of routes) rows.push(await measure(browser, base, route));
+
+    const header = ['route', 'status', 'JS files', 'JS raw KB', 'JS gzip KB', 'CSS raw KB', 'CSS gzip KB', 'JS ≤ 80 KB gzip'];
+    const lines = rows.map((r) => [
+      decodeURIComponent(r.route),
+      String(r.status),
+      String(r.files),
+      kb(r.jsRaw),
+      kb(r.jsGzip),
+      kb(r.cssRaw),
+      kb(r.cssGzip),
+      r.jsGzip <= BUDGET ? 'yes' : 'NO',
+    ]);
+    console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => ' --- ').join('|')}|`);
+    for (const line of lines) console.log(`| ${line.join(' | ')} |`);
+
+    const worst = rows.reduce((a, b) => (b.jsGzip > a.jsGzip ? b : a));
+    const ratio = worst.jsGzip / BUDGET;
+    console.log(
+      `\nmax JS gzip: ${kb(worst.jsGzip)} KB on ${decodeURIComponent(worst.route)} = ${ratio.toFixed(2)}x the 80 KB budget` +
+        ` (${rows.filter((r) => r.jsGzip > BUDGET).length} of ${rows.length} routes over)`,
+    );
+  } finally {
+    await browser?.close();
+    server.kill('SIGTERM');
+    await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once('exit', resolve)));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(`bench/first-load: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 0;
+});

@@ -1,0 +1,67 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = 4329;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+const DATA_DIR = path.resolve('.e2e-data');
+
+// The runner loads this file once, then each worker loads it again: only the runner starts afresh.
+if (!process.env.TEST_WORKER_INDEX) {
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  // The browser tests cover the default set-up, the embedded database (the webServer inherits this env).
+  delete process.env.DATABASE_URL;
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results/playwright',
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  use: {
+    baseURL: BASE_URL,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    headless: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1440, height: 900 },
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          // Without these Chromium keeps calling home, which floods a closed network with retries.
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: `"${process.execPath}" server.ts`,
+    url: `${BASE_URL}/readyz`,
+    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR },
+    timeout: 120_000,
+    reuseExistingServer: false,
+    // SIGTERM to the process group: server.ts drains and stops PostgreSQL; postgres itself only starts a smart shutdown.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,129 @@
+/**
+ * `npm test`: unit tests (Vitest), a fresh build, then the browser tests (Playwright), and one
+ * closing line `N passed, N failed` for all of them (also written to .test-summary.json for .ci/run).
+ * `npm test -- --unit-only` runs only Vitest (the second pass against an external PostgreSQL).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'test-results');
+const VITEST_JSON = path.join(RESULTS, 'vitest.json');
+const PLAYWRIGHT_JSON = path.join(RESULTS, 'playwright.json');
+const SUMMARY = path.join(ROOT, '.test-summary.json');
+const bin = (pkg, file) => path.join(ROOT, 'node_modules', pkg, file);
+
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit-only');
+const unknown = args.filter((a) => a !== '--unit-only');
+if (unknown.length > 0) {
+  console.error(`unknown option(s): ${unknown.join(' ')} (only --unit-only is understood)`);
+  process.exit(2);
+}
+
+/** Runs a Node CLI with this same Node, output to the console; returns its exit status. */
+function run(label, script, scriptArgs, env = {}) {
+  console.log(`\n▶ ${label}`);
+  const child = spawnSync(process.execPath, [script, ...scriptArgs], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  if (child.error) console.error(child.error.message);
+  return child.status ?? 1;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Counts from Vitest's JSON report; a file that failed to load counts as one failure. */
+function vitestCounts(status) {
+  const report = readJson(VITEST_JSON);
+  if (!report) return { name: 'vitest', passed: 0, failed: 1, skipped: 0, status, note: 'no JSON report' };
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'),
+  ).length;
+  const counts = {
+    name: 'vitest',
+    passed: report.numPassedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + brokenFiles,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+    status,
+  };
+  // A non-zero exit with nothing failed (an unhandled error between tests) is still a failure.
+  if (status !== 0 && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
+/** Counts from Playwright's JSON report; flaky (passed on retry) counts as passed, global errors as failures. */
+function playwrightCounts(status) {
+  const report = readJson(PLAYWRIGHT_JSON);
+  if (!report) return { name: 'playwright', passed: 0, failed: 1, skipped: 0, status, note: 'no JSON report' };
+  const stats = report.stats ?? {};
+  const counts = {
+    name: 'playwright',
+    passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
+    failed: (stats.unexpected ?? 0) + (report.errors ?? []).length,
+    skipped: stats.skipped ?? 0,
+    status,
+  };
+  if (status !== 0 && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
+const parts = [];
+
+if (!unitOnly) {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    console.error(
+      `Chromium is missing at ${chromium}: the browser tests need it.\n` +
+        `Install it with: sudo apt-get install -y chromium fonts-noto-cjk\n` +
+        `(or point CHROMIUM_PATH at a Chromium binary).`,
+    );
+    writeFileSync(SUMMARY, `${JSON.stringify({ passed: 0, failed: 1, skipped: 0, parts: [], error: 'chromium missing' }, null, 2)}\n`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+mkdirSync(RESULTS, { recursive: true });
+rmSync(VITEST_JSON, { force: true });
+rmSync(PLAYWRIGHT_JSON, { force: true });
+
+const vitestStatus = run('Unit tests (Vitest)', bin('vitest', 'vitest.mjs'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${VITEST_JSON}`,
+]);
+parts.push(vitestCounts(vitestStatus));
+
+if (!unitOnly) {
+  const buildStatus = run('Build (astro build)', bin('astro', 'bin/astro.mjs'), ['build']);
+  if (buildStatus !== 0) {
+    parts.push({ name: 'build', passed: 0, failed: 1, skipped: 0, status: buildStatus, note: 'astro build failed; browser tests not run' });
+  } else {
+    const pwStatus = run('Browser tests (Playwright)', bin('@playwright/test', 'cli.js'), ['test'], {
+      PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_JSON,
+    });
+    parts.push(playwrightCounts(pwStatus));
+  }
+}
+
+const total = (key) => parts.reduce((sum, part) => sum + part[key], 0);
+const summary = { passed: total('passed'), failed: total('failed'), skipped: total('skipped'), unitOnly, parts };
+writeFileSync(SUMMARY, `${JSON.stringify(summary, null, 2)}\n`);
+
+for (const part of parts) {
+  if (part.note) console.error(`${part.name}: ${part.note}`);
+}
+console.log(`${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
+process.exit(summary.failed > 0 ? 1 : 0);

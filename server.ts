@@ -1,0 +1,249 @@
+/**
+ * Production entry of 闪映: starts the database, then serves the Astro standalone build behind
+ * compression, health checks, the media handler and a JSON request log (design.md §10).
+ * Run with `node server.ts` (Node >= 22.12 strips the types) after `astro build`.
+ */
+import { existsSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import compression from 'compression';
+import pg from 'pg';
+import { startDatabase } from './src/server/db/lifecycle.ts';
+import { createMediaHandler } from './src/server/http/media.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+// The compression package is typed for Express; it only needs Node's own request and response.
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+type Filter = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const ENTRY = path.join(ROOT, 'dist', 'server', 'entry.mjs');
+const HOST = process.env.HOST || '0.0.0.0';
+const PORT = Number(process.env.PORT || 4321);
+const DRAIN_MS = 10_000;
+
+/** One JSON line on stdout (request log) or stderr (problems). */
+function log(fields: Record<string, unknown>, stream: NodeJS.WriteStream = process.stdout): void {
+  stream.write(`${JSON.stringify({ t: new Date().toISOString(), ...fields })}\n`);
+}
+
+function errorFields(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) return { error: error.message, code: (error as { code?: string }).code, stack: error.stack };
+  return { error: String(error) };
+}
+
+// Admin shutdown of PostgreSQL (57P01 and kin) reaches idle pool clients as errors; they are expected, not fatal.
+function isPgShutdown(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^57P0[1-3]$/.test(code);
+}
+
+let shuttingDown = false;
+let exitCode = 0;
+let database: Awaited<ReturnType<typeof startDatabase>> | undefined;
+let databaseStarting: Promise<Awaited<ReturnType<typeof startDatabase>>> | undefined;
+let server: http.Server | undefined;
+let readyPool: pg.Pool | undefined;
+const inFlight = new Set<ServerResponse>();
+
+process.on('uncaughtException', (error) => {
+  log({ level: 'error', msg: 'uncaughtException', ...errorFields(error) }, process.stderr);
+  if (!isPgShutdown(error)) {
+    exitCode = 1;
+    void shutdown('uncaughtException');
+  }
+});
+process.on('unhandledRejection', (reason) => {
+  log({ level: 'error', msg: 'unhandledRejection', ...errorFields(reason) }, process.stderr);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (shuttingDown) {
+      log({ level: 'warn', msg: `second ${signal}: exiting now` }, process.stderr);
+      process.exit(130);
+    }
+    void shutdown(signal);
+  });
+}
+
+/** Stops accepting, lets requests in flight finish (at most DRAIN_MS), stops the database, exits. */
+async function shutdown(reason: string): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  log({ level: 'info', msg: `shutting down (${reason})` }, process.stderr);
+  if (server) {
+    const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+    server.closeIdleConnections();
+    // Event streams never finish on their own; end them now so the drain is about real requests.
+    for (const res of inFlight) {
+      if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) res.destroy();
+    }
+    // Keep-alive sockets become idle as their last response ends.
+    const sweep = setInterval(() => server!.closeIdleConnections(), 100);
+    const timer = setTimeout(() => {
+      log({ level: 'warn', msg: `still ${inFlight.size} request(s) after ${DRAIN_MS} ms: closing them` }, process.stderr);
+      server!.closeAllConnections();
+    }, DRAIN_MS);
+    await closed;
+    clearInterval(sweep);
+    clearTimeout(timer);
+  }
+  await readyPool?.end().catch(() => {});
+  // A signal during start-up waits for the database to be up, so that it can be stopped cleanly.
+  const db = database ?? (await databaseStarting?.catch(() => undefined));
+  try {
+    await db?.stop();
+  } catch (error) {
+    exitCode = 1;
+    log({ level: 'error', msg: 'database stop failed', ...errorFields(error) }, process.stderr);
+  }
+  process.exit(exitCode);
+}
+
+/** Counts body bytes as they reach the socket (after compression) and logs once the response is done. */
+function track(req: IncomingMessage, res: ServerResponse): void {
+  const started = performance.now();
+  let bytes = 0;
+  const count = (chunk: unknown, encoding?: unknown) => {
+    if (typeof chunk === 'string') bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
+  };
+  const write = res.write;
+  const end = res.end;
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    count(chunk, rest[0]);
+    return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as ServerResponse['write'];
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    if (typeof args[0] !== 'function') count(args[0], args[1]);
+    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['end'];
+
+  inFlight.add(res);
+  res.once('close', () => {
+    inFlight.delete(res);
+    log({
+      method: req.method,
+      // No query string: it may carry search words or tokens.
+      path: pathname(req),
+      status: res.statusCode,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      bytes,
+      ...(res.writableFinished ? {} : { aborted: true }),
+    });
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function readiness(res: ServerResponse): Promise<void> {
+  if (shuttingDown) return json(res, 503, { status: 'stopping' });
+  try {
+    await readyPool!.query('SELECT 1');
+    json(res, 200, { status: 'ok', database: 'ok' });
+  } catch (error) {
+    json(res, 503, { status: 'unavailable', database: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+// Partial content must keep its byte offsets, and media is already compressed; event streams must not be buffered.
+function shouldCompress(req: IncomingMessage, res: ServerResponse): boolean {
+  const type = String(res.getHeader('content-type') ?? '');
+  if (res.statusCode === 206 || res.getHeader('content-range') !== undefined) return false;
+  if (/^(text\/event-stream|video\/|audio\/)/.test(type)) return false;
+  if (/^image\//.test(type) && !type.startsWith('image/svg')) return false;
+  return (compression.filter as unknown as Filter)(req, res);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(ENTRY)) {
+    log({ level: 'error', msg: `${path.relative(process.cwd(), ENTRY)} is missing: run \`npm run build\` (or \`npm start\`, which builds when needed)` }, process.stderr);
+    process.exit(1);
+  }
+
+  const dataDir = path.resolve(process.env.DATA_DIR || 'data');
+  databaseStarting = startDatabase({
+    dataDir,
+    // lifecycle.ts hands over JSON lines of its own; merge them into ours.
+    log: (line: string) => log({ level: 'info', ...parseLine(line) }, process.stderr),
+  });
+  database = await databaseStarting;
+  log({ level: 'info', msg: database.embedded ? `embedded PostgreSQL under ${dataDir}` : 'PostgreSQL from DATABASE_URL' }, process.stderr);
+  if (shuttingDown) return;
+  process.env.DATABASE_URL = database.url;
+  readyPool = new pg.Pool({ connectionString: database.url, max: 2, connectionTimeoutMillis: 2_000, query_timeout: 2_000 });
+  readyPool.on('error', (error) => {
+    if (!isPgShutdown(error)) log({ level: 'warn', msg: 'readiness pool error', ...errorFields(error) }, process.stderr);
+  });
+
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  const astro = (await import(pathToFileURL(ENTRY).href)) as { handler: Handler };
+
+  const builtMedia = path.join(ROOT, 'dist', 'client', 'media');
+  const media = createMediaHandler({
+    roots: [existsSync(builtMedia) ? builtMedia : path.join(ROOT, 'public', 'media'), path.join(dataDir, 'media')],
+  });
+  const compress = compression({ filter: shouldCompress as never }) as unknown as Middleware;
+
+  const route: Handler = (req, res) => {
+    const where = pathname(req);
+    if (where === '/healthz') return json(res, 200, { status: 'ok' });
+    if (where === '/readyz') return void readiness(res);
+    if (where.startsWith('/media/')) return void media(req, res).catch((error: unknown) => fail(req, res, error));
+    astro.handler(req, res);
+  };
+
+  server = http.createServer((req, res) => {
+    track(req, res);
+    if (shuttingDown) res.setHeader('Connection', 'close');
+    compress(req, res, (error) => {
+      if (error) return fail(req, res, error);
+      try {
+        route(req, res);
+      } catch (error) {
+        fail(req, res, error);
+      }
+    });
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server!.once('error', reject);
+    server!.listen(PORT, HOST, () => resolve());
+  });
+  const shown = HOST === '0.0.0.0' || HOST === '::' ? 'localhost' : HOST.includes(':') ? `[${HOST}]` : HOST;
+  console.log(`闪映 listening on http://${shown}:${PORT}`);
+}
+
+function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  log({ level: 'error', msg: 'request failed', path: pathname(req), ...errorFields(error) }, process.stderr);
+  if (!res.headersSent) json(res, 500, { status: 'error', message: '服务器内部错误' });
+  else res.destroy();
+}
+
+function parseLine(line: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Plain text.
+  }
+  return { msg: line };
+}
+
+function pathname(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0] ?? '/';
+}
+
+main().catch(async (error: unknown) => {
+  log({ level: 'error', msg: 'start-up failed', ...errorFields(error) }, process.stderr);
+  exitCode = 1;
+  await shutdown('start-up failure');
+});

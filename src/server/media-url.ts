@@ -1,0 +1,17 @@
+/** The one place media URLs are made, so a CDN or object store (MEDIA_BASE_URL) can replace local files (design.md §4). */
+
+// Read per call through globalThis: this module is bundled into pages and must not import node-only modules.
+function mediaBase(): string {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return (env?.MEDIA_BASE_URL ?? '').replace(/\/+$/, '');
+}
+
+/** The public URL of a media file, e.g. `mediaUrl('clips/c01.mp4')` → `/media/clips/c01.mp4`. */
+export function mediaUrl(relPath: string): string {
+  const encoded = relPath
+    .replace(/^\/+/, '')
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+  return `${mediaBase()}/media/${encoded}`;
+}
