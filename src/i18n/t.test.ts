@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { formatCount, formatDuration, formatRelative, t } from './t.ts';
+import { zhCN } from './zh-CN.ts';
+
+describe('catalogue', () => {
+  it('holds only non-empty strings with well-formed placeholders', () => {
+    const schema = z.record(z.string().regex(/^[a-z][\w]*(\.[\w]+)+$/), z.string().min(1).refine((s) => !/\{(?!\w+\})/.test(s)));
+    expect(() => schema.parse(zhCN)).not.toThrow();
+  });
+  it('fills placeholders and leaves unknown ones visible', () => {
+    expect(t('live.viewers', { count: 12 })).toBe('12人在看');
+    expect(t('video.replies')).toBe('展开{count}条回复');
+  });
+});
+
+describe('formatting', () => {
+  it('formats counts like douyin', () => {
+    expect(formatCount(9999)).toBe('9999');
+    expect(formatCount(12_345)).toBe('1.2万');
+    expect(formatCount(100_000)).toBe('10万');
+    expect(formatCount(340_000_000)).toBe('3.4亿');
+  });
+  it('formats durations and relative dates', () => {
+    expect(formatDuration(8_000)).toBe('0:08');
+    expect(formatDuration(125_000)).toBe('2:05');
+    const now = new Date('2026-11-23T12:00:00Z');
+    expect(formatRelative(new Date('2026-11-23T11:59:30Z'), now)).toBe('刚刚');
+    expect(formatRelative(new Date('2026-11-23T09:00:00Z'), now)).toBe('3小时前');
+    expect(formatRelative(new Date('2026-11-21T12:00:00Z'), now)).toBe('2天前');
+  });
+});

@@ -1,0 +1,105 @@
+/** Reading comments: top-level comments of a video and the replies of one comment. */
+import { and, desc, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { db } from '../db/client.ts';
+import { commentLikes, comments, users, videos } from '../db/schema.ts';
+import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
+
+export interface CommentView {
+  id: number;
+  videoId: number;
+  parentId: number | null;
+  text: string;
+  diggCount: number;
+  replyCount: number;
+  createdAt: Date;
+  user: { id: number; secUid: string; nickname: string; avatar: string };
+  replyTo: { secUid: string; nickname: string } | null;
+  /** The video's author liked this comment (作者赞过). */
+  authorLiked: boolean;
+  isAuthor: boolean;
+}
+
+const replyUser = alias(users, 'reply_user');
+
+function select() {
+  return db()
+    .select({
+      id: comments.id,
+      videoId: comments.videoId,
+      parentId: comments.parentId,
+      text: comments.text,
+      diggCount: comments.diggCount,
+      replyCount: comments.replyCount,
+      createdAt: comments.createdAt,
+      user: { id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
+      replyToSecUid: replyUser.secUid,
+      replyToNickname: replyUser.nickname,
+      authorLiked: sql<boolean>`exists (select 1 from ${commentLikes} cl where cl.comment_id = ${comments.id} and cl.user_id = ${videos.authorId})`,
+      isAuthor: sql<boolean>`${comments.userId} = ${videos.authorId}`,
+    })
+    .from(comments)
+    .innerJoin(users, eq(users.id, comments.userId))
+    .innerJoin(videos, eq(videos.id, comments.videoId))
+    .leftJoin(replyUser, eq(replyUser.id, comments.replyToUserId))
+    .$dynamic();
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
+
+function view({ replyToSecUid, replyToNickname, ...r }: Row): CommentView {
+  return { ...r, replyTo: replyToSecUid && replyToNickname ? { secUid: replyToSecUid, nickname: replyToNickname } : null };
+}
+
+/** Top-level comments of a video, most liked first. */
+export async function list(videoId: number, page: Page = {}): Promise<Paged<CommentView>> {
+  const { offset, limit } = bounds(page, 20);
+  const rows = await select()
+    .where(and(eq(comments.videoId, videoId), isNull(comments.parentId), isNull(comments.deletedAt)))
+    .orderBy(desc(comments.diggCount), desc(comments.createdAt), desc(comments.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows.map(view), offset, limit);
+}
+
+/** Replies under one top-level comment, oldest first. */
+export async function replies(commentId: number, page: Page = {}): Promise<Paged<CommentView>> {
+  const { offset, limit } = bounds(page, 10);
+  const rows = await select()
+    .where(and(eq(comments.parentId, commentId), isNull(comments.deletedAt)))
+    .orderBy(asc(comments.createdAt), asc(comments.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows.map(view), offset, limit);
+}
+
+/** Which of `commentIds` the viewer has liked. */
+export async function likedCommentIds(viewerId: number, commentIds: number[]): Promise<Set<number>> {
+  if (!commentIds.length) return new Set();
+  const rows = await db()
+    .select({ id: commentLikes.targetId })
+    .from(commentLikes)
+    .where(and(eq(commentLikes.userId, viewerId), inArray(commentLikes.targetId, commentIds)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A live comment's ids (to check a comment belongs to a video), or null. */
+export async function getComment(
+  id: number,
+): Promise<{ id: number; videoId: number; parentId: number | null; userId: number; replyCount: number } | null> {
+  const [row] = await db()
+    .select({ id: comments.id, videoId: comments.videoId, parentId: comments.parentId, userId: comments.userId, replyCount: comments.replyCount })
+    .from(comments)
+    .innerJoin(videos, eq(videos.id, comments.videoId))
+    .where(and(eq(comments.id, id), isNull(comments.deletedAt), isNull(videos.deletedAt)));
+  return row ?? null;
+}
+
+/** A live video's comment_count, or null when the video is unknown or deleted. */
+export async function commentTotal(videoId: number): Promise<number | null> {
+  const [row] = await db()
+    .select({ n: videos.commentCount })
+    .from(videos)
+    .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+  return row ? row.n : null;
+}

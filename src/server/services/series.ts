@@ -1,0 +1,97 @@
+/** Reading series: 合集 (mix) and the theatre's short dramas. */
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { db } from '../db/client.ts';
+import { series, seriesItems, users, videos } from '../db/schema.ts';
+import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
+
+export interface SeriesCard {
+  id: number;
+  kind: 'mix' | 'theatre';
+  title: string;
+  description: string;
+  cover: string;
+  itemCount: number;
+  firstVideoId: number | null;
+  author: { secUid: string; nickname: string; avatar: string };
+}
+
+/** Series of one kind, newest first. */
+export async function listSeries(kind: 'mix' | 'theatre', count = 24): Promise<SeriesCard[]> {
+  return db()
+    .select({
+      id: series.id,
+      kind: series.kind,
+      title: series.title,
+      description: series.description,
+      cover: series.cover,
+      itemCount: series.itemCount,
+      firstVideoId: sql<number | null>`(select ${seriesItems.videoId} from ${seriesItems} where ${seriesItems.seriesId} = ${series.id} order by ${seriesItems.position} limit 1)`,
+      author: { secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
+    })
+    .from(series)
+    .innerJoin(users, eq(users.id, series.authorId))
+    .where(eq(series.kind, kind))
+    .orderBy(desc(series.createdAt), desc(series.id))
+    .limit(Math.min(Math.max(count, 1), 50));
+}
+
+/** The video ids of a series in episode order. */
+export async function items(seriesId: number): Promise<number[]> {
+  const rows = await db()
+    .select({ videoId: seriesItems.videoId })
+    .from(seriesItems)
+    .where(and(eq(seriesItems.seriesId, seriesId)))
+    .orderBy(asc(seriesItems.position));
+  return rows.map((r) => r.videoId);
+}
+
+export interface SeriesInfo extends SeriesCard {
+  createdAt: Date;
+  author: { id: number; secUid: string; nickname: string; avatar: string };
+}
+
+function selectSeriesInfo() {
+  return db()
+    .select({
+      id: series.id,
+      kind: series.kind,
+      title: series.title,
+      description: series.description,
+      cover: series.cover,
+      itemCount: series.itemCount,
+      createdAt: series.createdAt,
+      firstVideoId: sql<number | null>`(select ${seriesItems.videoId} from ${seriesItems} where ${seriesItems.seriesId} = ${series.id} order by ${seriesItems.position} limit 1)`,
+      author: { id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
+    })
+    .from(series)
+    .innerJoin(users, eq(users.id, series.authorId))
+    .$dynamic();
+}
+
+/** One series (合集 or theatre drama), or null. */
+export async function getSeries(id: number): Promise<SeriesInfo | null> {
+  const [row] = await selectSeriesInfo().where(eq(series.id, id));
+  return row ?? null;
+}
+
+/** A user's series, newest first. */
+export async function seriesByAuthor(authorId: number, page: Page = {}): Promise<Paged<SeriesInfo>> {
+  const { offset, limit } = bounds(page, 20);
+  const rows = await selectSeriesInfo()
+    .where(eq(series.authorId, authorId))
+    .orderBy(desc(series.createdAt), desc(series.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+/** A series' live videos in episode order. */
+export async function seriesVideos(seriesId: number, page: Page = {}): Promise<Paged<VideoCard>> {
+  const { offset, limit } = bounds(page, 20);
+  const rows = await selectCards()
+    .innerJoin(seriesItems, and(eq(seriesItems.videoId, videos.id), eq(seriesItems.seriesId, seriesId)))
+    .orderBy(asc(seriesItems.position), asc(videos.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}

@@ -1,0 +1,263 @@
+/** Reading videos: feeds, channels, hot list, detail and related videos. */
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { db } from '../db/client.ts';
+import { collects, follows, hashtags, likes, notInterested, users, videoHashtags, videos, watchHistory } from '../db/schema.ts';
+import { bounds, cardColumns, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
+
+export const CHANNEL_IDS = [300201, 300203, 300204, 300205, 300206, 300207, 300208, 300209] as const;
+
+/** Whether `id` is one of the eight channels. */
+export function isChannel(id: number): boolean {
+  return (CHANNEL_IDS as readonly number[]).includes(id);
+}
+
+// Engagement rate with a 3-day half-life freshness decay: explainable and deterministic.
+const engagement = sql<number>`(
+  (${videos.diggCount} + 2 * ${videos.commentCount} + 3 * ${videos.collectCount} + ${videos.shareCount})::float8
+  / (${videos.playCount} + 50)
+  * exp(-extract(epoch from (now() - ${videos.createdAt})) / 259200.0)
+)`;
+
+/** The recommend feed: ranked by engagement and freshness, without what the viewer marked not interested. */
+export async function recommend(viewerId: number | null, page: Page = {}): Promise<Paged<VideoCard>> {
+  const { offset, limit } = bounds(page, 10);
+  let q = selectCards();
+  if (viewerId !== null) {
+    q = q.where(
+      and(
+        sql`${videos.deletedAt} is null`,
+        sql`not exists (select 1 from ${notInterested} ni where ni.video_id = ${videos.id} and ni.user_id = ${viewerId})`,
+      ),
+    );
+  }
+  const rows = await q.orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
+  return toPage(spreadAuthors(rows), offset, limit);
+}
+
+/** Reorders a ranked list so that no author appears twice in a row where another choice exists. */
+export function spreadAuthors<T extends { author: { id: number } }>(rows: T[]): T[] {
+  const rest = [...rows];
+  const out: T[] = [];
+  while (rest.length) {
+    const last = out.at(-1)?.author.id;
+    const i = rest.findIndex((r) => r.author.id !== last);
+    out.push(...rest.splice(i === -1 ? 0 : i, 1));
+  }
+  return out;
+}
+
+/** 首页 (discover): popular videos across all channels. */
+export async function discover(page: Page = {}): Promise<Paged<VideoCard>> {
+  const { offset, limit } = bounds(page, 24);
+  const rows = await selectCards().orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+/** One channel's videos, most engaging first. */
+export async function byChannel(channelId: number, page: Page = {}): Promise<Paged<VideoCard>> {
+  const { offset, limit } = bounds(page, 24);
+  const rows = await selectCards()
+    .where(and(sql`${videos.deletedAt} is null`, eq(videos.channelId, channelId)))
+    .orderBy(desc(engagement), desc(videos.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+export interface HotVideo extends VideoCard {
+  heat: number;
+}
+
+/** 热点: videos ranked by likes, comments and collects of the last 7 days, each decaying with a 1-day time constant. */
+export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
+  const { offset, limit } = bounds(page, 50);
+  const rows = await db().execute<{ video_id: number; heat: number }>(sql`
+    select video_id, sum(w)::float8 as heat from (
+      select video_id, exp(-extract(epoch from now() - created_at) / 86400.0) as w from likes where created_at > now() - interval '7 days'
+      union all
+      select video_id, 2 * exp(-extract(epoch from now() - created_at) / 86400.0) from comments where created_at > now() - interval '7 days' and deleted_at is null
+      union all
+      select video_id, 3 * exp(-extract(epoch from now() - created_at) / 86400.0) from collects where created_at > now() - interval '7 days'
+    ) activity group by video_id order by heat desc, video_id desc limit ${limit + 1} offset ${offset}`);
+  const heat = new Map(rows.rows.map((r) => [Number(r.video_id), Number(r.heat)]));
+  const cards = await byIds([...heat.keys()]);
+  const ranked = cards.map((c) => ({ ...c, heat: Math.round((heat.get(c.id) ?? 0) * 10_000) })).sort((a, b) => b.heat - a.heat || b.id - a.id);
+  return toPage(ranked, offset, limit);
+}
+
+/** Cards for the given ids, in no particular order. */
+export async function byIds(ids: number[]): Promise<VideoCard[]> {
+  if (!ids.length) return [];
+  return selectCards().where(and(sql`${videos.deletedAt} is null`, inArray(videos.id, ids)));
+}
+
+export interface VideoDetail extends VideoCard {
+  hashtags: string[];
+  userDigged: boolean;
+  userCollected: boolean;
+}
+
+/** One video with its hashtags and the viewer's like and collect state; null when unknown or deleted. */
+export async function getDetail(id: number, viewerId: number | null): Promise<VideoDetail | null> {
+  const [card] = await byIds([id]);
+  if (!card) return null;
+  const tags = await db()
+    .select({ name: hashtags.name })
+    .from(videoHashtags)
+    .innerJoin(hashtags, eq(hashtags.id, videoHashtags.hashtagId))
+    .where(eq(videoHashtags.videoId, id));
+  let userDigged = false;
+  let userCollected = false;
+  if (viewerId !== null) {
+    const [l] = await db().select({ x: likes.userId }).from(likes).where(and(eq(likes.userId, viewerId), eq(likes.targetId, id)));
+    const [c] = await db().select({ x: collects.userId }).from(collects).where(and(eq(collects.userId, viewerId), eq(collects.targetId, id)));
+    userDigged = !!l;
+    userCollected = !!c;
+  }
+  return { ...card, hashtags: tags.map((t) => t.name), userDigged, userCollected };
+}
+
+/** Related videos: same hashtags first, then the same channel, never the video itself nor `exclude`. */
+export async function related(id: number, page: Page & { exclude?: number[] } = {}): Promise<Paged<VideoCard>> {
+  const { offset, limit } = bounds(page, 12);
+  const [base] = await db().select({ channelId: videos.channelId }).from(videos).where(eq(videos.id, id));
+  if (!base) return { items: [], cursor: 0, hasMore: false };
+  const excluded = [id, ...(page.exclude ?? [])];
+  const shared = sql<number>`(select count(*) from ${videoHashtags} a join ${videoHashtags} b on a.hashtag_id = b.hashtag_id where a.video_id = ${id} and b.video_id = ${videos.id})`;
+  const rows = await selectCards()
+    .where(
+      and(
+        sql`${videos.deletedAt} is null`,
+        sql`${videos.id} not in (${sql.join(excluded.map((x) => sql`${x}`), sql`, `)})`,
+        sql`(${videos.channelId} = ${base.channelId} or ${shared} > 0)`,
+      ),
+    )
+    .orderBy(desc(shared), desc(engagement), desc(videos.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+/** Videos by the authors the viewer follows, newest first. */
+export async function followFeed(viewerId: number, page: Page = {}): Promise<Paged<VideoCard>> {
+  const { offset, limit } = bounds(page, 24);
+  const rows = await selectCards()
+    .where(
+      and(
+        sql`${videos.deletedAt} is null`,
+        sql`${videos.authorId} in (select ${follows.followeeId} from ${follows} where ${follows.followerId} = ${viewerId})`,
+      ),
+    )
+    .orderBy(desc(videos.createdAt), desc(videos.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+/** Videos by the viewer's friends (mutual follows), newest first. */
+export async function friendFeed(viewerId: number, page: Page = {}): Promise<Paged<VideoCard>> {
+  const { offset, limit } = bounds(page, 24);
+  const rows = await selectCards()
+    .where(
+      and(
+        sql`${videos.deletedAt} is null`,
+        sql`${videos.authorId} in (select a.followee_id from ${follows} a join ${follows} b on b.follower_id = a.followee_id and b.followee_id = a.follower_id where a.follower_id = ${viewerId})`,
+      ),
+    )
+    .orderBy(desc(videos.createdAt), desc(videos.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+export type ProfileTab = 'post' | 'like' | 'favorite_collection' | 'record' | 'watch_later';
+
+/** A user's videos for one profile tab: posts, likes, collections, watch history or watch later. */
+export async function profileTab(userId: number, tab: ProfileTab, page: Page = {}): Promise<Paged<VideoCard>> {
+  const { offset, limit } = bounds(page, 24);
+  const base = selectCards();
+  const live = sql`${videos.deletedAt} is null`;
+  const q = (() => {
+    switch (tab) {
+      case 'post':
+        return base.where(and(live, eq(videos.authorId, userId))).orderBy(desc(videos.createdAt), desc(videos.id));
+      case 'like':
+        return base
+          .innerJoin(likes, and(eq(likes.targetId, videos.id), eq(likes.userId, userId)))
+          .where(live)
+          .orderBy(desc(likes.createdAt), desc(videos.id));
+      case 'favorite_collection':
+        return base
+          .innerJoin(collects, and(eq(collects.targetId, videos.id), eq(collects.userId, userId)))
+          .where(live)
+          .orderBy(desc(collects.createdAt), desc(videos.id));
+      case 'record':
+        return base
+          .innerJoin(watchHistory, and(eq(watchHistory.videoId, videos.id), eq(watchHistory.userId, userId)))
+          .where(and(live, sql`${watchHistory.watchedAt} > now() - interval '30 days'`))
+          .orderBy(desc(watchHistory.watchedAt), desc(videos.id));
+      case 'watch_later':
+        return base
+          .innerJoin(sql`watch_later wl`, sql`wl.video_id = ${videos.id} and wl.user_id = ${userId}`)
+          .where(live)
+          .orderBy(sql`wl.created_at desc`, desc(videos.id));
+    }
+  })();
+  const rows = await q.limit(limit + 1).offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+/** The latest videos other than `id`, used when a video has nothing related. */
+export async function latest(exceptId: number, count = 12): Promise<VideoCard[]> {
+  return selectCards()
+    .where(and(sql`${videos.deletedAt} is null`, ne(videos.id, exceptId)))
+    .orderBy(desc(videos.createdAt))
+    .limit(count);
+}
+
+/** Which of `videoIds` the viewer has liked and collected (one round trip). */
+export async function viewerVideoStates(viewerId: number, videoIds: number[]): Promise<{ liked: Set<number>; collected: Set<number> }> {
+  const liked = new Set<number>();
+  const collected = new Set<number>();
+  if (!videoIds.length) return { liked, collected };
+  const rows = await db()
+    .select({ kind: sql<string>`'l'`, id: likes.targetId })
+    .from(likes)
+    .where(and(eq(likes.userId, viewerId), inArray(likes.targetId, videoIds)))
+    .unionAll(
+      db()
+        .select({ kind: sql<string>`'c'`, id: collects.targetId })
+        .from(collects)
+        .where(and(eq(collects.userId, viewerId), inArray(collects.targetId, videoIds))),
+    );
+  for (const r of rows) (r.kind === 'l' ? liked : collected).add(r.id);
+  return { liked, collected };
+}
+
+export interface HistoryCard extends VideoCard {
+  progressMs: number;
+  watchedAt: Date;
+}
+
+/** The viewer's watch history of the last 30 days with progress, latest first; `theatreOnly` keeps 放映厅 episodes. */
+export async function historyPage(userId: number, page: Page = {}, theatreOnly = false): Promise<Paged<HistoryCard>> {
+  const { offset, limit } = bounds(page, 20);
+  const rows = await db()
+    .select({ ...cardColumns, progressMs: watchHistory.progressMs, watchedAt: watchHistory.watchedAt })
+    .from(videos)
+    .innerJoin(users, eq(users.id, videos.authorId))
+    .innerJoin(watchHistory, and(eq(watchHistory.videoId, videos.id), eq(watchHistory.userId, userId)))
+    .where(
+      and(
+        sql`${videos.deletedAt} is null`,
+        sql`${watchHistory.watchedAt} > now() - interval '30 days'`,
+        theatreOnly
+          ? sql`exists (select 1 from series_items si join series s on s.id = si.series_id where si.video_id = ${videos.id} and s.kind = 'theatre')`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(watchHistory.watchedAt), desc(videos.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}

@@ -1,0 +1,120 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const NAV = ['首页', '推荐', '关注', '朋友', '我的', '直播', '放映厅', '知识', '热点', '游戏', '娱乐', '二次元', '音乐', '美食', '体育', '时尚'];
+const CHANNELS = ['300201', '300203', '300204', '300205', '300206', '300207', '300208', '300209'];
+
+/** First link on /discover whose href starts with the prefix (real ids from the seed, never hard-coded). */
+async function firstHref(page: Page, prefix: string): Promise<string> {
+  await page.goto('/discover');
+  const href = await page.locator(`main a[href^="${prefix}"]`).first().getAttribute('href');
+  expect(href).toBeTruthy();
+  return href!;
+}
+
+test('every route of spec point 2 renders on the server with 200, unknown ones with 404', async ({ page, request }) => {
+  const video = await firstHref(page, '/video/');
+  const user = await firstHref(page, '/user/');
+  const ok = ['/', '/discover', video, ...CHANNELS.map((c) => `/channel/${c}`), '/hot', '/live', '/vs', '/follow', '/friend', user, '/user/self', '/user/self?showTab=like', `/search/${encodeURIComponent('美食')}`, '/business', '/faq', '/post'];
+  for (const path of ok) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(200);
+    expect(res.headers()['content-type'], path).toContain('text/html');
+  }
+  for (const path of ['/nope', '/channel/300202', '/channel/abc', '/video/0', '/video/abc', '/video/99999999', '/video/1%27%20or%201=1', '/user/no-such-user', '/a/b/c']) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(404);
+    expect(await res.text(), path).toContain('页面不存在');
+  }
+});
+
+test('the 404 page links back home', async ({ page }) => {
+  const res = await page.goto('/definitely-not-here');
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: '页面不存在' })).toBeVisible();
+  await page.getByRole('link', { name: '返回首页' }).click();
+  await expect(page).toHaveURL(/\/discover$/);
+});
+
+test('the sidebar has the 16 entries in order and the active one follows the path', async ({ page }) => {
+  await page.goto('/channel/300204');
+  const nav = page.getByRole('navigation', { name: '主导航' });
+  await expect(nav.getByRole('link')).toHaveText(NAV);
+  await expect(nav.getByRole('link', { name: '美食' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+  await nav.getByRole('link', { name: '热点' }).click();
+  await expect(page).toHaveURL(/\/hot$/);
+  await expect(nav.getByRole('link', { name: '热点' })).toHaveAttribute('aria-current', 'page');
+  await page.goto('/');
+  await expect(nav.getByRole('link', { name: '推荐' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('separator')).toHaveCount(1);
+});
+
+test('the header is plain at scroll 0, scrolled beyond 60 px, and absent on search paths', async ({ page }) => {
+  await page.goto('/discover');
+  const header = page.locator('#site-header');
+  await expect(header).toHaveAttribute('data-scrolled', 'false');
+  const plain = await header.evaluate((el) => getComputedStyle(el).backgroundColor);
+  await page.evaluate(() => window.scrollTo(0, 200));
+  await expect(header).toHaveAttribute('data-scrolled', 'true');
+  const scrolled = await header.evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(scrolled).not.toBe(plain);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(header).toHaveAttribute('data-scrolled', 'false');
+  await page.goto(`/search/${encodeURIComponent('美食')}`);
+  await expect(page.locator('#site-header')).toHaveCount(0);
+  await expect(page.getByRole('searchbox')).toHaveValue('美食');
+});
+
+test('the theme switch survives a reload as dark="true" on <html>', async ({ page }) => {
+  await page.goto('/discover');
+  await expect(page.locator('html')).not.toHaveAttribute('dark', 'true');
+  await page.getByRole('button', { name: '设置' }).click();
+  await page.getByRole('radio', { name: '深色' }).click();
+  await expect(page.locator('html')).toHaveAttribute('dark', 'true');
+  expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('dark', 'true');
+  await page.getByRole('button', { name: '设置' }).click();
+  await page.getByRole('radio', { name: '浅色' }).click();
+  await expect(page.locator('html')).not.toHaveAttribute('dark');
+  await page.reload();
+  await expect(page.locator('html')).not.toHaveAttribute('dark');
+});
+
+test('the first recommended video plays from its real source', async ({ page }) => {
+  await page.goto('/');
+  const video = page.locator('main video').first();
+  await expect(video).toHaveAttribute('poster', /\/media\/posters\/.+\.webp$/);
+  await video.evaluate((v: HTMLVideoElement) => {
+    v.muted = true;
+    return v.play();
+  });
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+  expect(await video.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBe(540);
+});
+
+test('a video page shows title, author, counts, related videos and comments', async ({ page }) => {
+  const href = await firstHref(page, '/video/');
+  await page.goto(href);
+  await expect(page.getByRole('heading', { level: 1 })).not.toBeEmpty();
+  await expect(page.getByRole('heading', { name: '相关推荐' })).toBeVisible();
+  await expect(page.locator('aside a[href^="/video/"]').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: /全部评论/ })).toBeVisible();
+  await expect(page.locator('#comments article').first()).toBeVisible();
+});
+
+test('lazy images get their source when scrolled into view', async ({ page }) => {
+  await page.goto('/discover');
+  const lazy = page.locator('main img[data-src]');
+  const before = await lazy.count();
+  expect(before).toBeGreaterThan(0);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect.poll(() => lazy.count()).toBeLessThan(before);
+});
+
+test('anonymous visitors get a login prompt on follow, friend and self', async ({ page }) => {
+  for (const path of ['/follow', '/friend', '/user/self']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: '登录后免费畅享高清视频' })).toBeVisible();
+  }
+});

@@ -1,0 +1,34 @@
+import { defineConfig, presetIcons, presetWind3, transformerVariantGroup } from 'unocss';
+
+/** Semantic tokens backed by the CSS variables of src/styles/theme.css, so one class serves both themes. */
+export default defineConfig({
+  presets: [presetWind3({ dark: { dark: '[dark="true"]', light: ':root' } }), presetIcons({ scale: 1.2 })],
+  transformers: [transformerVariantGroup()],
+  // Icon class names also live in .ts data modules (src/components/nav.ts), which the default pipeline skips.
+  content: { pipeline: { include: [/\.(astro|[jt]sx?|mdx?|html)($|\?)/] } },
+  theme: {
+    colors: {
+      accent: 'var(--c-accent)',
+      page: 'var(--c-page)',
+      surface: 'var(--c-surface)',
+      raised: 'var(--c-raised)',
+      hover: 'var(--c-hover)',
+      line: 'var(--c-line)',
+      primary: 'var(--c-text)',
+      secondary: 'var(--c-text-2)',
+      muted: 'var(--c-text-3)',
+    },
+    breakpoints: { sm: '640px', md: '900px', lg: '1240px', xl: '1600px' },
+  },
+  shortcuts: {
+    'focus-ring': 'outline-none focus-visible:(outline-2 outline-solid outline-accent outline-offset-2)',
+    'btn-accent':
+      'focus-ring inline-flex items-center justify-center gap-1 rounded-md bg-accent px-4 h-8 text-sm font-medium text-white hover:brightness-110 disabled:(opacity-50 cursor-not-allowed)',
+    'btn-ghost':
+      'focus-ring inline-flex items-center justify-center gap-1 rounded-md px-3 h-8 text-sm text-secondary hover:(bg-hover text-primary)',
+    'card-grid': 'grid gap-4 grid-cols-[repeat(auto-fill,minmax(200px,1fr))]',
+    'page-pad': 'px-4 md:px-6 pb-10',
+    'section-title': 'text-lg font-semibold text-primary',
+  },
+  safelist: ['i-ri-heart-3-fill', 'i-ri-chat-3-fill', 'i-ri-star-fill', 'i-ri-share-forward-fill'],
+});
