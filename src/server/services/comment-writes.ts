@@ -1,0 +1,139 @@
+/** Writing comments: publish a comment or reply (with its notifications) and delete one. */
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { db } from '../db/client.ts';
+import { comments, notifications, users, videos } from '../db/schema.ts';
+import type { CommentView } from './comments.ts';
+import { forbidden, invalid, notFound } from './errors.ts';
+import { extractMentions, resolveMentions } from './mentions.ts';
+import { notify, type NotificationKind } from './notifications.ts';
+
+export const MAX_COMMENT = 500;
+
+// Lock order shared by publish and delete: the thread's root comment, then its replies, then the video.
+// Holding the root while replying means a concurrent delete of the thread either sees the new reply or
+// makes the reply fail, never leaves a live reply under a deleted root.
+
+/** The trimmed text, or invalid when empty or longer than MAX_COMMENT code points. Stored as given: rendering escapes. */
+function checkText(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') throw invalid('评论内容不能为空');
+  if ([...trimmed].length > MAX_COMMENT) throw invalid(`评论最多${MAX_COMMENT}字`);
+  return trimmed;
+}
+
+/** Publishes a comment on a video, or a reply to one of its comments; returns it as the readers see it. */
+export async function publishComment(userId: number, videoId: number, text: string, replyToCommentId?: number): Promise<CommentView> {
+  const body = checkText(text);
+  return db().transaction(async (tx) => {
+    const [video] = await tx
+      .select({ authorId: videos.authorId })
+      .from(videos)
+      .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+    if (!video) throw notFound('视频');
+
+    let parentId: number | null = null;
+    let repliedAuthor: number | null = null;
+    if (replyToCommentId !== undefined) {
+      const [replied] = await tx
+        .select({ id: comments.id, parentId: comments.parentId, userId: comments.userId })
+        .from(comments)
+        .where(and(eq(comments.id, replyToCommentId), eq(comments.videoId, videoId), isNull(comments.deletedAt)));
+      if (!replied) throw notFound('评论');
+      parentId = replied.parentId ?? replied.id;
+      repliedAuthor = replied.userId;
+      const [root] = await tx
+        .update(comments)
+        .set({ replyCount: sql`${comments.replyCount} + 1` })
+        .where(and(eq(comments.id, parentId), isNull(comments.deletedAt)))
+        .returning({ id: comments.id });
+      if (!root) throw notFound('评论');
+    }
+
+    const [row] = await tx
+      .insert(comments)
+      .values({ videoId, userId, parentId, replyToUserId: repliedAuthor, text: body })
+      .returning({ id: comments.id, createdAt: comments.createdAt });
+    const [bumped] = await tx
+      .update(videos)
+      .set({ commentCount: sql`${videos.commentCount} + 1` })
+      .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)))
+      .returning({ id: videos.id });
+    if (!row || !bumped) throw notFound('视频');
+
+    // One notification per user per comment: a reply or comment notice outranks a mention of the same user.
+    const told = new Set<number>([userId]);
+    const tell = async (recipient: number, kind: NotificationKind) => {
+      if (told.has(recipient)) return;
+      if (await notify(tx, { userId: recipient, actorId: userId, kind, videoId, commentId: row.id, text: body })) told.add(recipient);
+    };
+    if (repliedAuthor !== null) await tell(repliedAuthor, 'reply');
+    else await tell(video.authorId, 'comment');
+    for (const m of await resolveMentions(extractMentions(body), tx)) await tell(m.id, 'mention');
+
+    const people = await tx
+      .select({ id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar })
+      .from(users)
+      .where(inArray(users.id, repliedAuthor === null ? [userId] : [userId, repliedAuthor]));
+    const me = people.find((p) => p.id === userId);
+    const to = people.find((p) => p.id === repliedAuthor);
+    if (!me) throw notFound('用户');
+    // Built here rather than re-read: comments.ts has no read by id, and the typed CommentView keeps the shape identical.
+    return {
+      id: row.id,
+      videoId,
+      parentId,
+      text: body,
+      diggCount: 0,
+      replyCount: 0,
+      createdAt: row.createdAt,
+      user: me,
+      replyTo: to ? { secUid: to.secUid, nickname: to.nickname } : null,
+      authorLiked: false,
+      isAuthor: userId === video.authorId,
+    };
+  });
+}
+
+/** Soft-deletes a comment (a root takes its replies along); its author or the video's author may. */
+export async function deleteComment(userId: number, commentId: number): Promise<{ commentCount: number }> {
+  return db().transaction(async (tx) => {
+    const [target] = await tx
+      .select({ id: comments.id, userId: comments.userId, parentId: comments.parentId, videoId: comments.videoId, videoAuthor: videos.authorId })
+      .from(comments)
+      .innerJoin(videos, eq(videos.id, comments.videoId))
+      .where(and(eq(comments.id, commentId), isNull(comments.deletedAt)));
+    if (!target) throw notFound('评论');
+    if (userId !== target.userId && userId !== target.videoAuthor) throw forbidden('只能删除自己的评论');
+
+    const rootId = target.parentId ?? target.id;
+    await tx.execute(sql`select 1 from ${comments} where id = ${rootId} for no key update`);
+    // A new statement after the lock: it sees every reply committed before we got the root.
+    const gone = await tx
+      .update(comments)
+      .set({ deletedAt: sql`now()` })
+      .where(
+        and(
+          isNull(comments.deletedAt),
+          target.parentId === null ? or(eq(comments.id, commentId), eq(comments.parentId, commentId)) : eq(comments.id, commentId),
+        ),
+      )
+      .returning({ id: comments.id, parentId: comments.parentId });
+    if (!gone.some((c) => c.id === commentId)) throw notFound('评论');
+
+    const replies = gone.filter((c) => c.parentId !== null).length;
+    if (replies > 0) {
+      await tx
+        .update(comments)
+        .set({ replyCount: sql`${comments.replyCount} - ${replies}` })
+        .where(eq(comments.id, rootId));
+    }
+    const [video] = await tx
+      .update(videos)
+      .set({ commentCount: sql`${videos.commentCount} - ${gone.length}` })
+      .where(eq(videos.id, target.videoId))
+      .returning({ commentCount: videos.commentCount });
+    // Notices about a deleted comment would point at nothing.
+    await tx.delete(notifications).where(inArray(notifications.commentId, gone.map((c) => c.id)));
+    return { commentCount: video?.commentCount ?? 0 };
+  });
+}

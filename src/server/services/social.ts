@@ -1,0 +1,113 @@
+/** Following: follow and unfollow with their counts, the following and follower lists. */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { db } from '../db/client.ts';
+import { follows, users } from '../db/schema.ts';
+import { invalid, notFound } from './errors.ts';
+import { notify, retractUnread } from './notifications.ts';
+import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
+
+export interface FollowUser {
+  id: number;
+  secUid: string;
+  nickname: string;
+  avatar: string;
+  signature: string;
+  followerCount: number;
+  followingCount: number;
+  awemeCount: number;
+  followedAt: Date;
+}
+
+export interface FollowState {
+  following: boolean;
+  /** Both follow each other (互相关注, the 朋友 relation). */
+  mutual: boolean;
+  /** The followee's follower_count. */
+  followerCount: number;
+  /** The follower's following_count. */
+  followingCount: number;
+}
+
+/** Follows or unfollows a user; keeps both users' counts and tells the followee of a new follower. */
+export async function setFollow(followerId: number, followeeId: number, following: boolean): Promise<FollowState> {
+  if (followerId === followeeId) throw invalid('不能关注自己');
+  return db().transaction(async (tx) => {
+    const [followee] = await tx.select({ id: users.id }).from(users).where(eq(users.id, followeeId));
+    if (!followee) throw notFound('用户');
+    const pair = and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId));
+    const changed = following
+      ? await tx.insert(follows).values({ followerId, followeeId }).onConflictDoNothing().returning({ id: follows.followerId })
+      : await tx.delete(follows).where(pair).returning({ id: follows.followerId });
+    if (changed.length > 0) {
+      const delta = following ? 1 : -1;
+      // One statement for both rows: locked in index order, so A→B and B→A at once cannot deadlock.
+      await tx
+        .update(users)
+        .set({
+          followingCount: sql`${users.followingCount} + case when ${users.id} = ${followerId} then ${delta} else 0 end`,
+          followerCount: sql`${users.followerCount} + case when ${users.id} = ${followeeId} then ${delta} else 0 end`,
+        })
+        .where(sql`${users.id} in (${followerId}, ${followeeId})`);
+      const note = { userId: followeeId, actorId: followerId, kind: 'follow' as const };
+      if (following) await notify(tx, note);
+      else await retractUnread(tx, note);
+    }
+    const { rows } = await tx.execute<{ follower_count: number; following_count: number; follows_back: boolean }>(sql`
+      select (select follower_count from ${users} where id = ${followeeId}) as follower_count,
+             (select following_count from ${users} where id = ${followerId}) as following_count,
+             exists (select 1 from ${follows} where follower_id = ${followeeId} and followee_id = ${followerId}) as follows_back`);
+    const state = rows[0];
+    return {
+      following,
+      mutual: following && state?.follows_back === true,
+      followerCount: state?.follower_count ?? 0,
+      followingCount: state?.following_count ?? 0,
+    };
+  });
+}
+
+/** Whether `followerId` follows `followeeId`. */
+export async function isFollowing(followerId: number, followeeId: number): Promise<boolean> {
+  const [row] = await db()
+    .select({ id: follows.followerId })
+    .from(follows)
+    .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)));
+  return row !== undefined;
+}
+
+const followUserColumns = {
+  id: users.id,
+  secUid: users.secUid,
+  nickname: users.nickname,
+  avatar: users.avatar,
+  signature: users.signature,
+  followerCount: users.followerCount,
+  followingCount: users.followingCount,
+  awemeCount: users.awemeCount,
+  followedAt: follows.createdAt,
+};
+
+// `side` is the column holding the listed users: followee_id for 关注, follower_id for 粉丝.
+async function listSide(userId: number, side: 'following' | 'followers', page: Page): Promise<Paged<FollowUser>> {
+  const { offset, limit } = bounds(page, 20);
+  const [mine, theirs] = side === 'following' ? [follows.followerId, follows.followeeId] : [follows.followeeId, follows.followerId];
+  const rows = await db()
+    .select(followUserColumns)
+    .from(follows)
+    .innerJoin(users, eq(users.id, theirs))
+    .where(eq(mine, userId))
+    .orderBy(desc(follows.createdAt), desc(theirs))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+/** The users `userId` follows (关注), newest follow first. */
+export async function listFollowing(userId: number, page: Page = {}): Promise<Paged<FollowUser>> {
+  return listSide(userId, 'following', page);
+}
+
+/** The users who follow `userId` (粉丝), newest follow first. */
+export async function listFollowers(userId: number, page: Page = {}): Promise<Paged<FollowUser>> {
+  return listSide(userId, 'followers', page);
+}
