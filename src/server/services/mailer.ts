@@ -1,0 +1,87 @@
+/** Login-code mail: SMTP when SMTP_URL is set, else a file in DATA_DIR/outbox (the developer's mailbox). */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Transporter } from 'nodemailer';
+
+const SUBJECT = '闪映登录验证码';
+const DEFAULT_FROM = '闪映 <no-reply@shanying.dev>';
+
+let transport: { url: string; transporter: Transporter } | undefined;
+
+/** The outbox folder: `${DATA_DIR ?? './data'}/outbox`. */
+export function outboxDir(): string {
+  return path.resolve(process.env.DATA_DIR || './data', 'outbox');
+}
+
+function body(code: string): string {
+  return `您的闪映登录验证码是 ${code}，10分钟内有效。\n如非本人操作，请忽略本邮件。\n`;
+}
+
+// File names keep only characters that are safe everywhere; the `To:` line inside stays exact.
+function safeName(email: string): string {
+  return email.toLowerCase().replace(/[^a-z0-9._@-]/g, '_');
+}
+
+function log(fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'info', ...fields })}\n`);
+}
+
+async function smtp(url: string): Promise<Transporter> {
+  if (transport?.url !== url) {
+    // Loaded only when mail really goes out, so development never pays for it.
+    const { default: nodemailer } = await import('nodemailer');
+    transport = { url, transporter: nodemailer.createTransport(url) };
+  }
+  return transport.transporter;
+}
+
+async function writeOutbox(email: string, code: string): Promise<string> {
+  const dir = outboxDir();
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const text = `To: ${email.toLowerCase()}\nSubject: ${SUBJECT}\nDate: ${new Date().toISOString()}\n\n${body(code)}`;
+  // The name starts with a fixed-width timestamp so that names sort by age; `wx` never overwrites a sibling.
+  for (let ms = Date.now(); ; ms++) {
+    const file = path.join(dir, `${String(ms).padStart(13, '0')}-${safeName(email)}.txt`);
+    try {
+      await writeFile(file, text, { mode: 0o600, flag: 'wx' });
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/** Sends a login code to `email`. The log line never carries the code. */
+export async function sendLoginCode(email: string, code: string): Promise<void> {
+  const url = process.env.SMTP_URL;
+  if (url) {
+    const transporter = await smtp(url);
+    await transporter.sendMail({ from: process.env.MAIL_FROM || DEFAULT_FROM, to: email, subject: SUBJECT, text: body(code) });
+    log({ msg: 'mailer: login code sent', via: 'smtp' });
+    return;
+  }
+  const file = await writeOutbox(email, code);
+  log({ msg: 'mailer: login code written to the outbox (SMTP_URL is not set)', file });
+}
+
+/** The code in the newest outbox message to `email`, or null (end-to-end tests read their mail here). */
+export async function lastOutboxCode(email: string): Promise<string | null> {
+  const to = email.trim().toLowerCase();
+  const suffix = `-${safeName(to)}.txt`;
+  let names: string[];
+  try {
+    names = await readdir(outboxDir());
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const mine = names.filter((n) => n.endsWith(suffix) && /^\d{13}-/.test(n)).sort().reverse();
+  for (const name of mine) {
+    const text = await readFile(path.join(outboxDir(), name), 'utf8');
+    const [head = '', ...rest] = text.split('\n\n');
+    if (!head.split('\n').includes(`To: ${to}`)) continue;
+    const code = /\b(\d{6})\b/.exec(rest.join('\n\n'));
+    if (code) return code[1]!;
+  }
+  return null;
+}
