@@ -15,7 +15,7 @@ const channels = defineCollection({
 });
 
 const footerLinks = defineCollection({
-  loader: file('src/content/footer-links.yaml'),
+  loader: file('src/content/footer-links.json'),
   schema: z.object({
     id: z.string(),
     title: z.string().min(1),

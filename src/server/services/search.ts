@@ -43,7 +43,7 @@ export async function hotSearchWords(limit = 20): Promise<HotWord[]> {
   const { rows } = await db().execute<{ sentence_id: number; word: string; heat: number }>(sql`
     select (select min(id) from search_log s2 where s2.query = w.query) as sentence_id, w.query as word, w.heat
     from (
-      select query, sum(exp(-extract(epoch from now() - created_at) / 86400.0))::float8 as heat
+      select query, sum(exp(-extract(epoch from now() - created_at)::float8 / 86400.0)) as heat
       from search_log where created_at > now() - interval '7 days' and length(query) between 1 and ${MAX_QUERY}
       group by query
     ) w order by w.heat desc, w.query limit ${Math.min(Math.max(limit, 1), 50)}`);

@@ -12,10 +12,11 @@ export function isChannel(id: number): boolean {
 }
 
 // Engagement rate with a 3-day half-life freshness decay: explainable and deterministic.
+// float8, not numeric: extract() answers numeric, whose exp() made the feed query 3-4x slower.
 const engagement = sql<number>`(
   (${videos.diggCount} + 2 * ${videos.commentCount} + 3 * ${videos.collectCount} + ${videos.shareCount})::float8
   / (${videos.playCount} + 50)
-  * exp(-extract(epoch from (now() - ${videos.createdAt})) / 259200.0)
+  * exp(-extract(epoch from (now() - ${videos.createdAt}))::float8 / 259200.0)
 )`;
 
 /** The recommend feed: ranked by engagement and freshness, without what the viewer marked not interested. */
@@ -73,11 +74,11 @@ export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
   const { offset, limit } = bounds(page, 50);
   const rows = await db().execute<{ video_id: number; heat: number }>(sql`
     select video_id, sum(w)::float8 as heat from (
-      select video_id, exp(-extract(epoch from now() - created_at) / 86400.0) as w from likes where created_at > now() - interval '7 days'
+      select video_id, exp(-extract(epoch from now() - created_at)::float8 / 86400.0) as w from likes where created_at > now() - interval '7 days'
       union all
-      select video_id, 2 * exp(-extract(epoch from now() - created_at) / 86400.0) from comments where created_at > now() - interval '7 days' and deleted_at is null
+      select video_id, 2 * exp(-extract(epoch from now() - created_at)::float8 / 86400.0) from comments where created_at > now() - interval '7 days' and deleted_at is null
       union all
-      select video_id, 3 * exp(-extract(epoch from now() - created_at) / 86400.0) from collects where created_at > now() - interval '7 days'
+      select video_id, 3 * exp(-extract(epoch from now() - created_at)::float8 / 86400.0) from collects where created_at > now() - interval '7 days'
     ) activity group by video_id order by heat desc, video_id desc limit ${limit + 1} offset ${offset}`);
   const heat = new Map(rows.rows.map((r) => [Number(r.video_id), Number(r.heat)]));
   const cards = await byIds([...heat.keys()]);

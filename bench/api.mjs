@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:api`: requests/s, p50 and p99 of the hot API reads against a plain node:http hello-world on the
+ * same machine in the same run (issue 3). Target per read: >= 25% of the hello-world's requests/s and p99 < 50 ms
+ * at 20 connections. A benchmark: it prints figures and ratios, it never fails.
+ *
+ * It starts the built server like the Playwright webServer does (`node server.ts`, a temporary DATA_DIR, the
+ * embedded database, a free port), and the hello-world as its own process so that neither shares a CPU with
+ * autocannon's client. Then, for comparison, the same reads through the API router mounted straight on node:http
+ * (src/server/api/node.ts `serveApi`, no Astro pipeline), in a process with its own embedded database.
+ * BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 20) override the load; BENCH_DIRECT=0 skips the
+ * comparison.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const WARMUP = 2;
+const TARGET_RATIO = 0.25;
+const TARGET_P99 = 50;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url, child, output) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${output()}`);
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`not ready within 120 s: ${url}\n${output()}`);
+}
+
+function stop(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function load(url, duration) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1 }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function measure(name, url) {
+  await load(url, WARMUP);
+  const r = await load(url, DURATION);
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+}
+
+// The router on plain node:http, with its own embedded database (node strips the types of the imported .ts files).
+const DIRECT = `
+  import http from 'node:http';
+  import { startDatabase } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'src/server/db/lifecycle.ts')).href)};
+  const db = await startDatabase({ dataDir: process.env.DATA_DIR, databaseUrl: '' });
+  process.env.DATABASE_URL = db.url;
+  const { serveApi } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'src/server/api/node.ts')).href)});
+  const server = http.createServer((req, res) => (req.url === '/readyz' ? res.end('ok') : void serveApi(req, res)));
+  server.listen(Number(process.env.PORT), '127.0.0.1');
+  process.on('SIGTERM', () => server.close(() => db.stop().finally(() => process.exit(0))));
+`;
+
+const HELLO = `
+  const http = require('node:http');
+  http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('hello world'); })
+    .listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+const READS = (id) => [
+  ['tab/feed count=10', '/api/aweme/v1/web/tab/feed/?count=10'],
+  ['aweme/detail', `/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`],
+  ['comment/list count=20', `/api/aweme/v1/web/comment/list/?aweme_id=${id}&cursor=0&count=20`],
+];
+
+/** The video the reads use: of the first 50 in the feed, the one with the most comments. */
+async function busiestVideo(base) {
+  const feed = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=50`)).json();
+  return [...feed.aweme_list].sort((a, b) => b.statistics.comment_count - a.statistics.comment_count)[0].aweme_id;
+}
+
+function startProcess(args, env) {
+  let err = '';
+  // stdout (the server's request log) is ignored, so a full pipe never slows the server down.
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
+  return { child, output: () => err };
+}
+
+function table(title, base, rows) {
+  const pad = (s, n) => String(s).padEnd(n);
+  const lpad = (s, n) => String(s).padStart(n);
+  console.log(`\n${title}`);
+  console.log(`${pad('endpoint', 26)}${lpad('req/s', 10)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('vs hello', 10)}  target (>= 25%, p99 < 50 ms)`);
+  for (const r of [base, ...rows]) {
+    const ratio = r.rps / base.rps;
+    const meets = r === base ? '' : ratio >= TARGET_RATIO && r.p99 < TARGET_P99 ? 'met' : 'MISSED';
+    const faults = r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
+    console.log(
+      `${pad(r.name, 26)}${lpad(Math.round(r.rps), 10)}${lpad(r.p50, 9)}${lpad(r.p99, 9)}${lpad(`${(ratio * 100).toFixed(1)}%`, 10)}  ${meets}${faults}`,
+    );
+  }
+}
+
+async function main() {
+  if (!existsSync(path.join(ROOT, 'dist', 'server', 'entry.mjs'))) {
+    console.log('no build found: running astro build');
+    const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('astro build failed');
+  }
+  const [appPort, helloPort, directPort] = [await freePort(), await freePort(), await freePort()];
+  const dirs = [mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-')), mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-'))];
+  // The embedded PostgreSQL runs as the unprivileged postgres user, which must enter these directories.
+  for (const d of dirs) chmodSync(d, 0o755);
+  const env = { ...process.env, HOST: '127.0.0.1', NODE_ENV: 'production' };
+  delete env.DATABASE_URL;
+  const children = [];
+  try {
+    const hello = startProcess(['-e', HELLO], { ...env, PORT: String(helloPort) });
+    const server = startProcess(['server.ts'], { ...env, PORT: String(appPort), DATA_DIR: dirs[0] });
+    children.push(hello.child, server.child);
+    const app = `http://127.0.0.1:${appPort}`;
+    await waitReady(`${app}/readyz`, server.child, server.output);
+    await waitReady(`http://127.0.0.1:${helloPort}/`, hello.child, hello.output);
+    const id = await busiestVideo(app);
+
+    console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections x ${DURATION} s each (after ${WARMUP} s warm-up), aweme_id ${id}`);
+    const base = await measure('hello-world (node:http)', `http://127.0.0.1:${helloPort}/`);
+    const rows = [];
+    for (const [name, p] of READS(id)) rows.push(await measure(name, `${app}${p}`));
+    table('node server.ts (Astro standalone handler behind compression and the request log)', base, rows);
+    await stop(server.child);
+
+    if (process.env.BENCH_DIRECT !== '0') {
+      const direct = startProcess(['--input-type=module', '-e', DIRECT], { ...env, PORT: String(directPort), DATA_DIR: dirs[1] });
+      children.push(direct.child);
+      const url = `http://127.0.0.1:${directPort}`;
+      await waitReady(`${url}/readyz`, direct.child, direct.output);
+      const directRows = [];
+      for (const [name, p] of READS(await busiestVideo(url))) directRows.push(await measure(name, `${url}${p}`));
+      table('the same reads, router mounted on node:http (serveApi, no Astro pipeline)', base, directRows);
+    }
+  } finally {
+    await Promise.all(children.map(stop));
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

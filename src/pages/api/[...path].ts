@@ -1,0 +1,15 @@
+/** The Astro door to the API (astro dev); server.ts serves /api straight from node:http with the same router. */
+import type { APIRoute } from 'astro';
+import { handleApi } from '../../server/api/router.ts';
+
+export const prerender = false;
+
+export const ALL: APIRoute = ({ request, clientAddress }) => {
+  let address: string | undefined;
+  try {
+    address = clientAddress;
+  } catch {
+    // Astro throws when the adapter cannot tell the address; logs just go without it.
+  }
+  return handleApi(request, { clientAddress: address });
+};

@@ -1,0 +1,127 @@
+/** Reading a request's parameters: the query string and a form, multipart or JSON body, capped at 1 MB. */
+import { ApiError } from './envelope.ts';
+import { MSG } from './messages.ts';
+
+/** Largest body read (the adapter's bodySizeLimit in astro.config.mjs is the same). */
+export const MAX_BODY = 1024 * 1024;
+
+export type Fields = Record<string, unknown>;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Strict x-www-form-urlencoded: a broken %-escape or bytes that are not UTF-8 make it malformed (null). */
+export function parseUrlEncoded(raw: string): Record<string, string> | null {
+  const out: Record<string, string> = Object.create(null);
+  for (const part of raw.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const rawKey = eq === -1 ? part : part.slice(0, eq);
+    const rawValue = eq === -1 ? '' : part.slice(eq + 1);
+    try {
+      const key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
+      const value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+      // The first occurrence wins, as URLSearchParams.get does.
+      if (!(key in out)) out[key] = value;
+    } catch {
+      return null;
+    }
+  }
+  return out;
+}
+
+/** The query string's fields; a malformed one is a 400. */
+export function queryFields(url: URL): Fields {
+  const fields = parseUrlEncoded(url.search.slice(1));
+  if (!fields) throw new ApiError(400, MSG.badBody);
+  return fields;
+}
+
+function tooLarge(): ApiError {
+  return new ApiError(413, MSG.tooLarge);
+}
+
+/** The body's bytes, refusing more than MAX_BODY: by Content-Length first, then by counting what arrives. */
+export async function readBytes(request: Request): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > MAX_BODY)) {
+    throw /^\d+$/.test(declared) ? tooLarge() : new ApiError(400, MSG.badBody);
+  }
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY) {
+        void reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // The Node adapter's own bodySizeLimit surfaces as a stream error while reading.
+    if (error instanceof Error && /size limit/i.test(error.message)) throw tooLarge();
+    throw new ApiError(400, MSG.badBody);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+function decodeText(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new ApiError(400, MSG.badBody);
+  }
+}
+
+/** A POST body's fields: form-encoded (Douyin's and the spec's format), multipart or a JSON object. */
+export async function bodyFields(request: Request): Promise<Fields> {
+  const bytes = await readBytes(request);
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (bytes.byteLength === 0) return {};
+  if (type === 'application/x-www-form-urlencoded' || type === '') {
+    const fields = parseUrlEncoded(decodeText(bytes));
+    if (!fields) throw new ApiError(400, MSG.badBody);
+    return fields;
+  }
+  if (type === 'application/json') {
+    let value: unknown;
+    try {
+      value = JSON.parse(decodeText(bytes));
+    } catch {
+      throw new ApiError(400, MSG.badBody);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError(400, MSG.badBody);
+    return Object.assign(Object.create(null), value) as Fields;
+  }
+  if (type === 'multipart/form-data') {
+    let form: FormData;
+    try {
+      form = await new Request('http://body.invalid/', {
+        method: 'POST',
+        headers: { 'content-type': request.headers.get('content-type')! },
+        body: bytes as Uint8Array<ArrayBuffer>,
+      }).formData();
+    } catch {
+      throw new ApiError(400, MSG.badBody);
+    }
+    const out: Fields = Object.create(null);
+    for (const [key, value] of form) {
+      // No endpoint takes a file here; uploads have their own door.
+      if (typeof value !== 'string') throw new ApiError(400, MSG.badBody);
+      if (!(key in out)) out[key] = value;
+    }
+    return out;
+  }
+  throw new ApiError(415, MSG.unsupportedType);
+}

@@ -1,0 +1,89 @@
+/** The OpenAPI 3.1 document, built from the route registry's own zod schemas so that it cannot drift from the code. */
+import { z } from 'zod';
+import { A_STATUS_CODE } from './envelope.ts';
+import type { Route } from './registry.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+}
+
+const errorA = {
+  type: 'object',
+  properties: { status_code: { type: 'integer', enum: [...new Set(Object.values(A_STATUS_CODE))] }, status_msg: { type: 'string' } },
+  required: ['status_code', 'status_msg'],
+};
+const errorB = {
+  type: 'object',
+  properties: { code: { type: 'string' }, msg: { type: 'string' }, data: { type: 'null' } },
+  required: ['code', 'msg', 'data'],
+};
+
+/** Query parameters of a GET route, one per property of its input object. */
+function parameters(route: Route): object[] {
+  const schema = schemaOf(route.input, 'input');
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(props).map(([name, s]) => ({ name, in: 'query', required: required.has(name), schema: s }));
+}
+
+function operation(route: Route): object {
+  const error = { content: { 'application/json': { schema: route.family === 'A' ? errorA : errorB } } };
+  const responses: Record<string, object> = {
+    200: { description: 'OK', content: { 'application/json': { schema: schemaOf(route.response, 'output') } } },
+    400: { description: 'Bad input', ...error },
+    404: { description: 'Not found', ...error },
+    413: { description: 'Body over 1 MB', ...error },
+    429: { description: 'Too many requests (Retry-After)', ...error },
+    500: { description: 'Server error', ...error },
+  };
+  if (route.auth || route.method === 'POST') responses[401] = { description: 'Not logged in', ...error };
+  const op: Record<string, unknown> = {
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    summary: route.summary,
+    tags: [route.family === 'A' ? 'Family A (Douyin web)' : 'Family B'],
+    responses,
+  };
+  if (route.auth) op.security = [{ token: [] }, { cookie: [] }];
+  if (route.method === 'GET') {
+    op.parameters = parameters(route);
+  } else {
+    const body = schemaOf(route.input, 'input');
+    op.requestBody = {
+      required: false,
+      content: {
+        'application/x-www-form-urlencoded': { schema: body },
+        'multipart/form-data': { schema: body },
+        'application/json': { schema: body },
+      },
+    };
+  }
+  return op;
+}
+
+/** The OpenAPI 3.1 document of `routes`. */
+export function buildOpenApi(routes: Route[]): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const route of routes) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: '闪映 API',
+      version: '1.0.0',
+      description:
+        'Family A mirrors douyin.com web (`status_code` 0 on success; 2 bad input, 8 not logged in, 9 forbidden, 4 not found, 5 method, 6 too large, 7 rate limited, 1 server error). Family B answers `{code, msg, data}` with string codes. Writes (POST) need the Token header.',
+    },
+    servers: [{ url: '/api' }],
+    components: {
+      securitySchemes: {
+        token: { type: 'apiKey', in: 'header', name: 'Token' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'sy_session' },
+      },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,48 @@
+/** zod building blocks for query and form parameters, which arrive as strings (or as numbers in JSON bodies). */
+import { z } from 'zod';
+
+export const INT4_MAX = 2_147_483_647;
+
+// Digits only, so '1.5', '1e3', '0x10' and ' 7' stay strings and fail; '' counts as absent.
+function toInt(value: unknown): unknown {
+  if (value === '') return undefined;
+  if (typeof value === 'string' && /^-?\d{1,16}$/.test(value)) return Number(value);
+  return value;
+}
+
+/** An integer parameter within [min, max]. */
+export function int(min: number, max: number) {
+  return z.preprocess(toInt, z.number().int().min(min).max(max));
+}
+
+/** A positive int4 id (aweme_id, cid, mix_id, ...). */
+export const id = () => int(1, INT4_MAX);
+
+/** Page size: 1 to 50, anything else is a 400. */
+export const count = (fallback: number) => int(1, 50).default(fallback).meta({ default: fallback });
+
+/** An offset cursor: a non-negative int4. */
+export const cursor = () => int(0, INT4_MAX).default(0).meta({ default: 0 });
+
+/** A 0/1 flag such as `type` of commit/item/digg. */
+export const flag = () => int(0, 1);
+
+/** Free text trimmed of outer whitespace, with a length counted in characters (code points). */
+export function text(min: number, max: number) {
+  return z
+    .string()
+    .max(max * 2)
+    .refine((s) => [...s.trim()].length >= min, { message: 'too_short' })
+    .refine((s) => [...s].length <= max, { message: 'too_long' });
+}
+
+/** A comma-separated list of ids (filterGids); at most 100 of them. */
+export const idList = () =>
+  z
+    .string()
+    .regex(/^\s*(\d{1,10}\s*(,\s*\d{1,10}\s*)*)?,?\s*$/)
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean).map(Number))
+    .pipe(z.array(z.number().int().min(1).max(INT4_MAX)).max(100));
+
+/** A sec_uid as the seed and sign-up make them: letters, digits, '-' and '_'. */
+export const secUid = () => z.string().min(1).max(100).regex(/^[\w-]+$/);

@@ -1,0 +1,56 @@
+/** What a route declares: method, Douyin's (or Family B's) path, family, login, input and response schemas, handler. */
+import type { z } from 'zod';
+import type { Viewer } from '../services/sessions.ts';
+import type { Family } from './envelope.ts';
+
+export type Method = 'GET' | 'POST';
+
+export interface RouteContext<I, V> {
+  input: I;
+  viewer: V;
+  request: Request;
+  /** Headers to add to a successful answer (login routes set the session cookie here). */
+  headers: Headers;
+  /** The client's address, for per-IP rate limits. */
+  clientAddress: string;
+}
+
+export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends boolean> {
+  method: Method;
+  /** Path under /api, written with Douyin's trailing slash where Douyin has one; the router matches either form. */
+  path: string;
+  family: Family;
+  /** Whether the route needs a logged-in viewer (401 otherwise). */
+  auth: A;
+  summary: string;
+  /** Schema of the query (GET) or of the query and body fields merged (POST). */
+  input: I;
+  /** Schema of the whole response body on success. */
+  response: O;
+  handler: (ctx: RouteContext<z.output<I>, A extends true ? Viewer : Viewer | null>) => Promise<z.input<O>>;
+  /** Answers that may be shared between anonymous viewers for this many ms (in-process cache). */
+  anonymousCacheMs?: number;
+}
+
+/** A route with its types erased, as the router and the OpenAPI builder see it. */
+export interface Route {
+  method: Method;
+  path: string;
+  family: Family;
+  auth: boolean;
+  summary: string;
+  input: z.ZodType;
+  response: z.ZodType;
+  handler: (ctx: RouteContext<unknown, Viewer | null>) => Promise<unknown>;
+  anonymousCacheMs?: number;
+}
+
+/** Declares a route; types flow from the schemas into the handler. */
+export function route<I extends z.ZodType, O extends z.ZodType, A extends boolean>(def: RouteDef<I, O, A>): Route {
+  return def as unknown as Route;
+}
+
+/** The key under which a path is matched: no /api prefix, no trailing slash. */
+export function pathKey(path: string): string {
+  return path.replace(/\/+$/, '') || '/';
+}

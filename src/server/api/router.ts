@@ -1,0 +1,144 @@
+/** The framework-free API door: one Request in, one Response out, for every route of the registry (design.md §5). */
+import { resolveSession, SESSION_COOKIE, type Viewer } from '../services/sessions.ts';
+import { corsHeaders, preflightHeaders } from './cors.ts';
+import { ApiError, errorResponse, JSON_HEADERS, zodMessage, type Family } from './envelope.ts';
+import { bodyFields, MAX_BODY, queryFields } from './input.ts';
+import { MSG } from './messages.ts';
+import { pathKey, type Route } from './registry.ts';
+import { routes } from './routes/index.ts';
+
+export { setFooterLinks } from './routes/seo.ts';
+
+const table = new Map<string, Map<string, Route>>();
+for (const r of routes) {
+  const key = pathKey(r.path);
+  const methods = table.get(key) ?? new Map<string, Route>();
+  if (methods.has(r.method)) throw new Error(`duplicate API route ${r.method} ${r.path}`);
+  methods.set(r.method, r);
+  table.set(key, methods);
+}
+
+/** Every registered route (the OpenAPI test compares against it). */
+export function registeredRoutes(): readonly Route[] {
+  return routes;
+}
+
+export interface ApiOptions {
+  /** The client's address, for logs. */
+  clientAddress?: string;
+}
+
+function cookie(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The session token of a request. Reads may use the Token header or the session cookie; writes (POST) only the
+ * header, which a cross-site form cannot send, so a cookie alone never authorises a write (design.md §5).
+ */
+function tokenOf(request: Request, method: string): string | undefined {
+  const header = request.headers.get('token')?.trim();
+  if (header) return header;
+  if (method === 'GET' || method === 'HEAD') return cookie(request, SESSION_COOKIE) || undefined;
+  return undefined;
+}
+
+function allowOf(methods: Map<string, Route>): string[] {
+  const list = [...methods.keys()];
+  if (methods.has('GET')) list.push('HEAD');
+  return list;
+}
+
+// Short-lived answers for anonymous viewers of the hottest reads; any write in this process clears them.
+const CACHE_LIMIT = 500;
+const anonymousCache = new Map<string, { body: string; expires: number }>();
+
+function cached(key: string): string | undefined {
+  const hit = anonymousCache.get(key);
+  if (!hit) return undefined;
+  if (hit.expires > Date.now()) return hit.body;
+  anonymousCache.delete(key);
+  return undefined;
+}
+
+function remember(key: string, body: string, ttl: number): void {
+  if (anonymousCache.size >= CACHE_LIMIT) anonymousCache.delete(anonymousCache.keys().next().value!);
+  anonymousCache.set(key, { body, expires: Date.now() + ttl });
+}
+
+/** Empties the anonymous answer cache (after writes, and in tests). */
+export function clearApiCache(): void {
+  anonymousCache.clear();
+}
+
+const cacheEnabled = () => process.env.API_ANON_CACHE !== 'off';
+
+/** Answers one /api request. Never throws: every failure becomes the family's error envelope. */
+export async function handleApi(request: Request, options: ApiOptions = {}): Promise<Response> {
+  const url = new URL(request.url);
+  const method = request.method.toUpperCase();
+  const path = url.pathname.replace(/^\/api(?=\/|$)/, '') || '/';
+  const origin = request.headers.get('origin');
+  const cors = corsHeaders(origin);
+  let family: Family = path.startsWith('/aweme/') ? 'A' : 'B';
+  let response: Response;
+  try {
+    response = await dispatch(request, url, method, path, origin, (f) => (family = f), options.clientAddress ?? 'unknown');
+  } catch (error) {
+    response = errorResponse(family, error, { method, path, ...(options.clientAddress ? { client: options.clientAddress } : {}) });
+  }
+  for (const [k, v] of Object.entries(cors)) response.headers.set(k, v);
+  if (method === 'HEAD') return new Response(null, { status: response.status, headers: response.headers });
+  return response;
+}
+
+async function dispatch(
+  request: Request,
+  url: URL,
+  method: string,
+  path: string,
+  origin: string | null,
+  setFamily: (f: Family) => void,
+  clientAddress: string,
+): Promise<Response> {
+  const methods = table.get(pathKey(path));
+  if (!methods) throw new ApiError(404, MSG.apiNotFound);
+  setFamily(methods.values().next().value!.family);
+  const allow = allowOf(methods);
+
+  if (method === 'OPTIONS') {
+    return new Response(null, { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', '), ...preflightHeaders(origin, allow) } });
+  }
+  const route = methods.get(method === 'HEAD' ? 'GET' : method);
+  if (!route) throw new ApiError(405, MSG.methodNotAllowed, { headers: { allow: [...allow, 'OPTIONS'].join(', ') } });
+  setFamily(route.family);
+
+  // Refuse a declared oversize body before anything else reads it.
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (route.method === 'POST' && declared > MAX_BODY) throw new ApiError(413, MSG.tooLarge);
+
+  const token = tokenOf(request, method);
+  const viewer: Viewer | null = token ? await resolveSession(token) : null;
+  if (route.auth && !viewer) throw new ApiError(401, MSG.unauthorized);
+
+  const fields = route.method === 'GET' ? queryFields(url) : { ...queryFields(url), ...(await bodyFields(request)) };
+  const parsed = route.input.safeParse(fields);
+  if (!parsed.success) throw new ApiError(400, zodMessage(parsed.error));
+
+  const cacheKey = !viewer && route.anonymousCacheMs && cacheEnabled() ? `${route.method} ${url.pathname}${url.search}` : undefined;
+  if (cacheKey) {
+    const hit = cached(cacheKey);
+    if (hit !== undefined) return new Response(hit, { status: 200, headers: { ...JSON_HEADERS } });
+  }
+
+  const headers = new Headers(JSON_HEADERS);
+  const body = await route.handler({ input: parsed.data, viewer, request, headers, clientAddress });
+  if (route.method === 'POST' && route.auth) clearApiCache();
+  const text = JSON.stringify(body);
+  if (cacheKey) remember(cacheKey, text, route.anonymousCacheMs!);
+  return new Response(text, { status: 200, headers });
+}

@@ -1,0 +1,53 @@
+/** Family A comment reads: comment/list and comment/list/reply. */
+import { z } from 'zod';
+import { commentTotal, getComment, likedCommentIds, list, replies, type CommentView } from '../../services/comments.ts';
+import type { Viewer } from '../../services/sessions.ts';
+import { ApiError, okA } from '../envelope.ts';
+import { MSG } from '../messages.ts';
+import { count, cursor, id } from '../params.ts';
+import { route } from '../registry.ts';
+import { bit, bodyA, comment } from '../schemas.ts';
+import { asBit, comment as shapeComment } from '../shape.ts';
+
+const listBody = bodyA({ comments: z.array(comment), cursor: z.number().int(), has_more: bit, total: z.number().int() });
+
+async function shaped(viewer: Viewer | null, items: CommentView[]) {
+  const liked = viewer ? await likedCommentIds(viewer.id, items.map((c) => c.id)) : new Set<number>();
+  return items.map((c) => shapeComment(c, liked.has(c.id)));
+}
+
+export const commentRoutes = [
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/comment/list/',
+    family: 'A',
+    auth: false,
+    summary: "A video's top-level comments, most liked first; cursor is the offset of the next page",
+    input: z.object({ aweme_id: id(), cursor: cursor(), count: count(20) }),
+    response: listBody,
+    anonymousCacheMs: 2000,
+    handler: async ({ input, viewer }) => {
+      const [total, page] = await Promise.all([
+        commentTotal(input.aweme_id),
+        list(input.aweme_id, { cursor: input.cursor, count: input.count }),
+      ]);
+      if (total === null) throw new ApiError(404, MSG.videoNotFound);
+      return okA({ comments: await shaped(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/comment/list/reply/',
+    family: 'A',
+    auth: false,
+    summary: 'Replies under one top-level comment, oldest first',
+    input: z.object({ item_id: id(), comment_id: id(), cursor: cursor(), count: count(10) }),
+    response: listBody,
+    handler: async ({ input, viewer }) => {
+      const root = await getComment(input.comment_id);
+      if (!root || root.videoId !== input.item_id || root.parentId !== null) throw new ApiError(404, MSG.commentNotFound);
+      const page = await replies(input.comment_id, { cursor: input.cursor, count: input.count });
+      return okA({ comments: await shaped(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total: root.replyCount });
+    },
+  }),
+];

@@ -1,0 +1,158 @@
+/** Family B, the simple backend of spec point 7: `{code, msg, data}` with string codes, form-encoded POST bodies. */
+import { z } from 'zod';
+import { commentTotal, list } from '../../services/comments.ts';
+import { getById } from '../../services/users.ts';
+import { discover, followFeed, getDetail, profileTab, recommend, type ProfileTab } from '../../services/videos.ts';
+import { ApiError, emptyB, okB } from '../envelope.ts';
+import { MSG } from '../messages.ts';
+import { cursor, id, int } from '../params.ts';
+import { route } from '../registry.ts';
+import { bodyB, commentB, videoB } from '../schemas.ts';
+import { commentB as shapeCommentB, videoB as shapeVideoB, videoListB } from '../shape.ts';
+
+const size = (fallback: number) => int(1, 50).default(fallback).meta({ default: fallback });
+const pageInput = z.object({ cursor: cursor(), size: size(10) });
+const videoList = bodyB(z.array(videoB));
+
+const TABS = ['post', 'like', 'favorite_collection', 'record', 'watch_later'] as const satisfies readonly ProfileTab[];
+
+const selfData = z.object({
+  videosList: z.array(videoB),
+  publishCount: z.number().int(),
+  likeCount: z.number().int(),
+  collectCount: z.number().int(),
+  hasMore: z.boolean(),
+});
+
+export const familyBRoutes = [
+  route({
+    method: 'GET',
+    path: '/video/self',
+    family: 'B',
+    auth: false,
+    summary: "A profile tab's videos and the profile's counts; code '404' (HTTP 200) when the tab is empty",
+    input: z.object({
+      showTab: z.enum(TABS).default('post'),
+      page: int(1, 100_000).default(1).meta({ default: 1 }),
+      size: size(10),
+      userId: id().optional(),
+    }),
+    response: z.object({ code: z.enum(['200', '404']), msg: z.string(), data: selfData }),
+    handler: async ({ input, viewer }) => {
+      const userId = input.userId ?? viewer?.id;
+      if (userId === undefined) throw new ApiError(401, MSG.unauthorized);
+      const user = await getById(userId, null);
+      if (!user) throw new ApiError(404, MSG.userNotFound);
+      const self = viewer?.id === user.id;
+      if (!self) {
+        if (input.showTab === 'record' || input.showTab === 'watch_later') {
+          throw viewer ? new ApiError(403, MSG.privateTab) : new ApiError(401, MSG.unauthorized);
+        }
+        if (input.showTab === 'like' && !user.privacy.likesPublic) throw new ApiError(403, MSG.likesPrivate);
+        if (input.showTab === 'favorite_collection' && !user.privacy.collectsPublic) throw new ApiError(403, MSG.collectsPrivate);
+      }
+      const page = await profileTab(user.id, input.showTab, { cursor: (input.page - 1) * input.size, count: input.size });
+      const data = {
+        videosList: await videoListB(viewer, page.items),
+        publishCount: user.awemeCount,
+        likeCount: user.favoritingCount,
+        collectCount: user.collectCount,
+        hasMore: page.hasMore,
+      };
+      return data.videosList.length ? okB(data) : emptyB(data);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/video/feed',
+    family: 'B',
+    auth: false,
+    summary: 'The recommend feed; cursor is an offset',
+    input: pageInput,
+    response: videoList,
+    handler: async ({ input, viewer }) => {
+      const page = await recommend(viewer?.id ?? null, { cursor: input.cursor, count: input.size });
+      return okB(await videoListB(viewer, page.items));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/video/getVideosByCursor',
+    family: 'B',
+    auth: false,
+    summary: 'Popular videos across channels (首页), from offset cursor',
+    input: pageInput,
+    response: videoList,
+    handler: async ({ input, viewer }) => {
+      const page = await discover({ cursor: input.cursor, count: input.size });
+      return okB(await videoListB(viewer, page.items));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/comment/list',
+    family: 'B',
+    auth: false,
+    summary: "A video's top-level comments, most liked first",
+    input: z.object({ vid: id(), cursor: cursor(), size: size(20) }),
+    response: bodyB(z.array(commentB)),
+    handler: async ({ input }) => {
+      const [total, page] = await Promise.all([commentTotal(input.vid), list(input.vid, { cursor: input.cursor, count: input.size })]);
+      if (total === null) throw new ApiError(404, MSG.videoNotFound);
+      return okB(page.items.map(shapeCommentB));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/video/myAttentionVideos',
+    family: 'B',
+    auth: true,
+    summary: 'Videos by the users the viewer follows, newest first',
+    input: pageInput,
+    response: videoList,
+    handler: async ({ input, viewer }) => {
+      const page = await followFeed(viewer.id, { cursor: input.cursor, count: input.size });
+      return okB(await videoListB(viewer, page.items));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/video/myLikeVideos',
+    family: 'B',
+    auth: true,
+    summary: 'Videos the viewer liked, latest first',
+    input: pageInput,
+    response: videoList,
+    handler: async ({ input, viewer }) => {
+      const page = await profileTab(viewer.id, 'like', { cursor: input.cursor, count: input.size });
+      return okB(await videoListB(viewer, page.items));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/video/myVideos',
+    family: 'B',
+    auth: true,
+    summary: "The viewer's own videos, newest first",
+    input: pageInput,
+    response: videoList,
+    handler: async ({ input, viewer }) => {
+      const page = await profileTab(viewer.id, 'post', { cursor: input.cursor, count: input.size });
+      return okB(await videoListB(viewer, page.items));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/video/getVideoInfoById',
+    family: 'B',
+    auth: false,
+    summary: 'One video with the viewer’s like and collect state',
+    input: z.object({ videoId: id() }),
+    response: bodyB(videoB),
+    handler: async ({ input, viewer }) => {
+      const detail = await getDetail(input.videoId, viewer?.id ?? null);
+      if (!detail) throw new ApiError(404, MSG.videoNotFound);
+      return okB(shapeVideoB(detail, { liked: new Set(detail.userDigged ? [detail.id] : []), collected: new Set(detail.userCollected ? [detail.id] : []), follow: new Map() }));
+    },
+  }),
+];

@@ -1,0 +1,45 @@
+/** Every API route, in one list: the router and the OpenAPI document both read it. */
+import { z } from 'zod';
+import { buildOpenApi } from '../openapi.ts';
+import { route, type Route } from '../registry.ts';
+import { commentRoutes } from './comment.ts';
+import { familyBRoutes } from './family-b.ts';
+import { feedRoutes } from './feed.ts';
+import { historyRoutes } from './history.ts';
+import { liveRoutes } from './live.ts';
+import { mixRoutes } from './mix.ts';
+import { passportRoutes } from './passport.ts';
+import { searchRoutes } from './search.ts';
+import { seoRoutes } from './seo.ts';
+import { userRoutes } from './user.ts';
+import { videoRoutes } from './video.ts';
+import { writeRoutes } from './writes.ts';
+
+let document: object | undefined;
+
+const openApiRoute = route({
+  method: 'GET',
+  path: '/openapi.json',
+  family: 'B',
+  auth: false,
+  summary: 'This document',
+  input: z.object({}),
+  response: z.record(z.string(), z.unknown()),
+  handler: async () => (document ??= buildOpenApi(routes)) as Record<string, unknown>,
+});
+
+export const routes: Route[] = [
+  ...feedRoutes,
+  ...videoRoutes,
+  ...commentRoutes,
+  ...searchRoutes,
+  ...userRoutes,
+  ...historyRoutes,
+  ...liveRoutes,
+  ...mixRoutes,
+  ...seoRoutes,
+  ...writeRoutes,
+  ...passportRoutes,
+  ...familyBRoutes,
+  openApiRoute,
+];

@@ -1,0 +1,148 @@
+/** Family A users: own and other profiles, following and follower lists, a user's posts, likes and the viewer's collection. */
+import { z } from 'zod';
+import type { Viewer } from '../../services/sessions.ts';
+import { listFollowers, listFollowing } from '../../services/social.ts';
+import { getById, getBySecUid, type Profile } from '../../services/users.ts';
+import { profileTab } from '../../services/videos.ts';
+import { ApiError, okA } from '../envelope.ts';
+import { MSG } from '../messages.ts';
+import { count, cursor, secUid } from '../params.ts';
+import { route } from '../registry.ts';
+import { aweme, bit, bodyA, followUser, profileUser } from '../schemas.ts';
+import { asBit, awemeList, followUsers, profileUser as shapeUser } from '../shape.ts';
+
+/** The profile named by sec_user_id, else the viewer's own (401 when there is none). */
+async function target(sec: string | undefined, viewer: Viewer | null): Promise<Profile> {
+  if (sec === undefined) {
+    if (!viewer) throw new ApiError(401, MSG.unauthorized);
+    const self = await getById(viewer.id, null);
+    if (!self) throw new ApiError(401, MSG.unauthorized);
+    return self;
+  }
+  const profile = await getBySecUid(sec, viewer?.id ?? null);
+  if (!profile) throw new ApiError(404, MSG.userNotFound);
+  return profile;
+}
+
+const awemePage = bodyA({ aweme_list: z.array(aweme), max_cursor: z.number().int(), min_cursor: z.number().int(), has_more: bit });
+const postInput = z.object({ sec_user_id: secUid(), max_cursor: cursor(), count: count(18) });
+
+export const userRoutes = [
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/user/profile/self/',
+    family: 'A',
+    auth: true,
+    summary: "The viewer's own profile with counts and collect count",
+    input: z.object({}),
+    response: bodyA({
+      user: profileUser,
+      user_collect_count: z.object({ collect_count_list: z.array(z.object({ collect_count: z.number().int() })) }),
+    }),
+    handler: async ({ viewer }) => {
+      const self = await getById(viewer.id, null);
+      if (!self) throw new ApiError(401, MSG.unauthorized);
+      return okA({ user: shapeUser(self), user_collect_count: { collect_count_list: [{ collect_count: self.collectCount }] } });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/user/profile/other/',
+    family: 'A',
+    auth: false,
+    summary: "Another user's profile with the viewer's follow relation",
+    input: z.object({ sec_user_id: secUid() }),
+    response: bodyA({ user: profileUser }),
+    handler: async ({ input, viewer }) => okA({ user: shapeUser(await target(input.sec_user_id, viewer)) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/user/following/list/',
+    family: 'A',
+    auth: false,
+    summary: 'Users that sec_user_id (default: the viewer) follows, newest first; offset is the next page',
+    input: z.object({ sec_user_id: secUid().optional(), offset: cursor(), count: count(20) }),
+    response: bodyA({ followings: z.array(followUser), offset: z.number().int(), has_more: bit, total: z.number().int() }),
+    handler: async ({ input, viewer }) => {
+      const user = await target(input.sec_user_id, viewer);
+      const page = await listFollowing(user.id, { cursor: input.offset, count: input.count });
+      return okA({
+        followings: await followUsers(viewer, page.items),
+        offset: page.cursor,
+        has_more: asBit(page.hasMore),
+        total: user.followingCount,
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/user/follower/list/',
+    family: 'A',
+    auth: false,
+    summary: 'Users who follow sec_user_id (default: the viewer), newest first; offset is the next page',
+    input: z.object({ sec_user_id: secUid().optional(), offset: cursor(), count: count(20) }),
+    response: bodyA({ followers: z.array(followUser), offset: z.number().int(), has_more: bit, total: z.number().int() }),
+    handler: async ({ input, viewer }) => {
+      const user = await target(input.sec_user_id, viewer);
+      const page = await listFollowers(user.id, { cursor: input.offset, count: input.count });
+      return okA({
+        followers: await followUsers(viewer, page.items),
+        offset: page.cursor,
+        has_more: asBit(page.hasMore),
+        total: user.followerCount,
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/aweme/post/',
+    family: 'A',
+    auth: false,
+    summary: "A user's videos, newest first; max_cursor is the offset of the next page",
+    input: postInput,
+    response: awemePage,
+    handler: async ({ input, viewer }) => {
+      const user = await target(input.sec_user_id, viewer);
+      const page = await profileTab(user.id, 'post', { cursor: input.max_cursor, count: input.count });
+      return okA({
+        aweme_list: await awemeList(viewer, page.items),
+        max_cursor: page.cursor,
+        min_cursor: input.max_cursor,
+        has_more: asBit(page.hasMore),
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/aweme/favorite/',
+    family: 'A',
+    auth: false,
+    summary: "Videos a user liked, latest like first (403 when the user keeps likes private)",
+    input: postInput,
+    response: awemePage,
+    handler: async ({ input, viewer }) => {
+      const user = await target(input.sec_user_id, viewer);
+      if (!user.privacy.likesPublic && viewer?.id !== user.id) throw new ApiError(403, MSG.likesPrivate);
+      const page = await profileTab(user.id, 'like', { cursor: input.max_cursor, count: input.count });
+      return okA({
+        aweme_list: await awemeList(viewer, page.items),
+        max_cursor: page.cursor,
+        min_cursor: input.max_cursor,
+        has_more: asBit(page.hasMore),
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/aweme/listcollection/',
+    family: 'A',
+    auth: true,
+    summary: "The viewer's collected videos (收藏), latest first",
+    input: z.object({ cursor: cursor(), count: count(18) }),
+    response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
+    handler: async ({ input, viewer }) => {
+      const page = await profileTab(viewer.id, 'favorite_collection', { cursor: input.cursor, count: input.count });
+      return okA({ aweme_list: await awemeList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
+    },
+  }),
+];
