@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 4329;
+// E2E_PORT lets two runs (say, CI in a clone and a developer) share a machine.
+const PORT = Number(process.env.E2E_PORT ?? 4329);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.resolve('.e2e-data');
 
