@@ -14,8 +14,7 @@ export interface LiveRoomCard {
   host: { secUid: string; nickname: string; avatar: string };
 }
 
-/** Rooms that are live now, the busiest first. */
-export async function liveNow(count = 24): Promise<LiveRoomCard[]> {
+function selectRooms() {
   return db()
     .select({
       id: liveRooms.id,
@@ -28,7 +27,12 @@ export async function liveNow(count = 24): Promise<LiveRoomCard[]> {
       host: { secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
     })
     .from(liveRooms)
-    .innerJoin(users, eq(users.id, liveRooms.hostId))
+    .innerJoin(users, eq(users.id, liveRooms.hostId));
+}
+
+/** Rooms that are live now, the busiest first. */
+export async function liveNow(count = 24): Promise<LiveRoomCard[]> {
+  return selectRooms()
     .where(eq(liveRooms.status, 'live'))
     .orderBy(desc(liveRooms.viewerCount), desc(liveRooms.id))
     .limit(Math.min(Math.max(count, 1), 50));
@@ -37,19 +41,7 @@ export async function liveNow(count = 24): Promise<LiveRoomCard[]> {
 /** Live rooms that started before `maxTime` (ms; 0 for now), latest start first: Douyin's max_time paging. */
 export async function liveBefore(maxTime: number, count = 20): Promise<{ items: LiveRoomCard[]; hasMore: boolean }> {
   const limit = Math.min(Math.max(count, 1), 50);
-  const rows = await db()
-    .select({
-      id: liveRooms.id,
-      title: liveRooms.title,
-      cover: liveRooms.cover,
-      media: liveRooms.media,
-      viewerCount: liveRooms.viewerCount,
-      channelId: liveRooms.channelId,
-      startedAt: liveRooms.startedAt,
-      host: { secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
-    })
-    .from(liveRooms)
-    .innerJoin(users, eq(users.id, liveRooms.hostId))
+  const rows = await selectRooms()
     .where(and(eq(liveRooms.status, 'live'), maxTime > 0 ? lt(liveRooms.startedAt, new Date(maxTime)) : undefined))
     .orderBy(desc(liveRooms.startedAt), desc(liveRooms.id))
     .limit(limit + 1);

@@ -17,19 +17,7 @@ export interface SeriesCard {
 
 /** Series of one kind, newest first. */
 export async function listSeries(kind: 'mix' | 'theatre', count = 24): Promise<SeriesCard[]> {
-  return db()
-    .select({
-      id: series.id,
-      kind: series.kind,
-      title: series.title,
-      description: series.description,
-      cover: series.cover,
-      itemCount: series.itemCount,
-      firstVideoId: sql<number | null>`(select ${seriesItems.videoId} from ${seriesItems} where ${seriesItems.seriesId} = ${series.id} order by ${seriesItems.position} limit 1)`,
-      author: { secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
-    })
-    .from(series)
-    .innerJoin(users, eq(users.id, series.authorId))
+  return selectSeriesInfo()
     .where(eq(series.kind, kind))
     .orderBy(desc(series.createdAt), desc(series.id))
     .limit(Math.min(Math.max(count, 1), 50));
