@@ -5,7 +5,7 @@ import { defineConfig, devices } from '@playwright/test';
 // E2E_PORT lets two runs (say, CI in a clone and a developer) share a machine.
 const PORT = Number(process.env.E2E_PORT ?? 4329);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
-const DATA_DIR = path.resolve('.e2e-data');
+const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
 
 // The runner loads this file once, then each worker loads it again: only the runner starts afresh.
 if (!process.env.TEST_WORKER_INDEX) {
