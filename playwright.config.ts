@@ -57,7 +57,8 @@ export default defineConfig({
   webServer: {
     command: `"${process.execPath}" server.ts`,
     url: `${BASE_URL}/readyz`,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR },
+    // Every spec logs in from 127.0.0.1: per-IP login limits scale up here; the limits themselves are unit-tested.
+    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR, RATE_LIMIT_IP_FACTOR: '100' },
     timeout: 120_000,
     reuseExistingServer: false,
     // SIGTERM to the process group: server.ts drains and stops PostgreSQL; postgres itself only starts a smart shutdown.

@@ -6,3 +6,4 @@ declare namespace App {
     viewer: import('./server/services/sessions.ts').Viewer | null;
   }
 }
+

@@ -1,0 +1,153 @@
+/** The browser's one API client (spec points 7 and 8): base /api, the Token header, form-encoded POSTs, one error mapping. */
+import wretch, { type WretchError } from 'wretch';
+import FormUrlAddon from 'wretch/addons/formUrl';
+import QueryStringAddon from 'wretch/addons/queryString';
+import type { MessageKey } from '../i18n/zh-CN.ts';
+import { openLogin } from '../stores/auth.ts';
+import { $user, clearLocalSession } from '../stores/user.ts';
+import { toast } from './toast.ts';
+
+export const API_BASE: string = import.meta.env.PUBLIC_API_BASE ?? '/api';
+export const API_TIMEOUT_MS = Number(import.meta.env.PUBLIC_API_TIMEOUT_MS ?? 15_000);
+
+// The catalogue loads only when a message is needed, keeping it out of every page's first load.
+async function text(key: MessageKey): Promise<string> {
+  return (await import('../i18n/t.ts')).t(key);
+}
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+export interface CallOptions {
+  /**
+   * The caller shows failures itself (the login forms): no toasts, and a 401 is a wrong password or code,
+   * not an expired session.
+   */
+  quiet?: boolean;
+  signal?: AbortSignal;
+}
+
+/** A failed call: HTTP status (0 for a network failure), the server's message, and Retry-After seconds on a 429. */
+export class ApiFailure extends Error {
+  readonly status: number;
+  readonly statusCode?: number;
+  readonly retryAfter?: number;
+
+  constructor(status: number, message: string, extra: { statusCode?: number; retryAfter?: number } = {}) {
+    super(message);
+    this.name = 'ApiFailure';
+    this.status = status;
+    this.statusCode = extra.statusCode;
+    this.retryAfter = extra.retryAfter;
+  }
+}
+
+interface Envelope {
+  status_code?: number;
+  status_msg?: string;
+  code?: string;
+  msg?: string;
+}
+
+// Built per request (defer): the Token header is read from the user store at the moment of each call.
+const api = wretch(API_BASE)
+  .addon([FormUrlAddon, QueryStringAddon])
+  .options({ credentials: 'same-origin' })
+  .accept('application/json')
+  .defer((w) => {
+    const token = $user.get().token;
+    return token ? w.headers({ Token: token }) : w;
+  });
+
+function serverMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { status_msg, msg } = body as Envelope;
+  return (typeof status_msg === 'string' && status_msg) || (typeof msg === 'string' && msg) || undefined;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Applies the error catalogue (spec point 8) to one failure and returns the error to reject with. */
+async function mapFailure(error: unknown, path: string, options: CallOptions): Promise<ApiFailure> {
+  if (error instanceof ApiFailure) return error;
+  const wretchError = error as Partial<WretchError>;
+  if (typeof wretchError.status !== 'number') {
+    if ((error as Error)?.name === 'AbortError' && options.signal?.aborted) return new ApiFailure(0, 'aborted');
+    console.error('[api] network error', path, error);
+    const network = await text('toast.network');
+    if (!options.quiet) toast(network, { type: 'error' });
+    return new ApiFailure(0, network);
+  }
+  const status = wretchError.status;
+  const body = parseBody(wretchError.message ?? '');
+  const message = serverMessage(body);
+  const retryHeader = Number(wretchError.response?.headers.get('retry-after'));
+  const failed = message ?? (await text('toast.failed'));
+  const failure = new ApiFailure(status, failed, {
+    statusCode: (body as Envelope | undefined)?.status_code,
+    retryAfter: Number.isFinite(retryHeader) && retryHeader > 0 ? retryHeader : undefined,
+  });
+  if (options.quiet) return failure;
+  if (status === 401) {
+    await expireSession();
+  } else if (status === 404) {
+    console.warn('[api] not found', path);
+  } else if (status >= 500 || status === 429) {
+    toast(failed, { type: 'error' });
+  } else {
+    console.error('[api] request failed', status, path, message);
+  }
+  return failure;
+}
+
+/**
+ * A 401 anywhere (spec point 8): with a session to lose, the expired-session toast and local storage and the user
+ * store cleared; without one, nothing expired, so the login dialog is offered instead.
+ */
+async function expireSession(): Promise<void> {
+  if (!$user.get().token && !$user.get().userInfo) return openLogin();
+  clearLocalSession();
+  toast(await text('toast.expired'), { type: 'error' });
+}
+
+/** The body of a 200, or a rejection: missing bodies, a non-zero Family A status_code or a Family B error code. */
+async function unwrap<T>(body: unknown, path: string, options: CallOptions): Promise<T> {
+  if (typeof body !== 'object' || body === null) throw new ApiFailure(200, await text('toast.failed'));
+  const { status_code, code } = body as Envelope;
+  if (typeof status_code === 'number' && status_code !== 0) {
+    throw new ApiFailure(200, serverMessage(body) ?? (await text('toast.failed')), { statusCode: status_code });
+  }
+  // Family B answers HTTP 200 with its own string codes; '404' is an empty tab and is data.
+  if (typeof code === 'string' && code !== '200' && code !== '404') {
+    throw await mapFailure({ status: Number(code) || 500, message: JSON.stringify(body) }, path, options);
+  }
+  return body as T;
+}
+
+async function send<T>(path: string, run: (w: typeof api) => Promise<string>, options: CallOptions): Promise<T> {
+  let body: unknown;
+  try {
+    const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(API_TIMEOUT_MS)]) : AbortSignal.timeout(API_TIMEOUT_MS);
+    body = parseBody(await run(api.url(path).options({ signal })));
+  } catch (error) {
+    throw await mapFailure(error, path, options);
+  }
+  return unwrap<T>(body, path, options);
+}
+
+/** GET `/api{path}` with query parameters; resolves to the response body. */
+export function apiGet<T>(path: string, query: Params = {}, options: CallOptions = {}): Promise<T> {
+  return send<T>(path, (w) => w.query(query, { omitUndefinedOrNullValues: true }).get().text(), options);
+}
+
+/** POST `/api{path}` with a form-encoded body; resolves to the response body. */
+export function apiPost<T>(path: string, form: Params = {}, options: CallOptions = {}): Promise<T> {
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(form)) if (v !== undefined && v !== null) fields[k] = String(v);
+  return send<T>(path, (w) => w.formUrl(fields).post().text(), options);
+}

@@ -1,0 +1,126 @@
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { $loginOpen, hasSavedToken, openLogin } from '../stores/auth.ts';
+
+// The dialog's code loads on the first open (or on hover of a login button), never with the page.
+const loadDialog = () => import('./LoginDialog.tsx');
+const LoginDialog = lazy(() => loadDialog().then((m) => ({ default: m.LoginDialog })));
+
+let hostClaimed = false;
+
+/** Mounts the login dialog when `openLogin()` is first called; only the first host on a page renders it. */
+export function LoginHost() {
+  const open = useStore($loginOpen);
+  const [owner, setOwner] = useState(false);
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (hostClaimed) return;
+    hostClaimed = true;
+    setOwner(true);
+    return () => {
+      hostClaimed = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (open) setWanted(true);
+  }, [open]);
+  if (!owner || !wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <LoginDialog />
+    </Suspense>
+  );
+}
+
+/** The logged-out popover's strings (from the catalogue, passed by the server so the page's first load stays small). */
+export interface LoginPopText {
+  title: string;
+  hint: string;
+  items: string[];
+  unavailable: string;
+}
+
+interface Props {
+  /** header: the header's button with the logged-out popover; prompt: the large button of a login prompt. */
+  variant?: 'header' | 'prompt';
+  /** The button's text (登录). */
+  label: string;
+  pop?: LoginPopText;
+}
+
+const HOVER_OPEN_MS = 150;
+const HOVER_CLOSE_MS = 200;
+
+/** The 登录 button: opens the login dialog; in the header it also shows the logged-out popover on hover or focus. */
+export function LoginButton({ variant = 'header', label, pop: text }: Props) {
+  const [pop, setPop] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const popId = useId();
+
+  useEffect(() => {
+    // The server saw no session, yet this browser kept a token: let the API judge it (an expired one gets the 401 rule).
+    if (hasSavedToken()) void import('../stores/user.ts').then((m) => m.startSession(false));
+    return () => clearTimeout(timer.current);
+  }, []);
+
+  const later = (next: boolean, ms: number) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setPop(next), ms);
+  };
+
+  const button = (
+    <button
+      type="button"
+      className={variant === 'header' ? 'btn-accent h-9 px-5' : 'btn-accent h-10 px-8'}
+      aria-haspopup="dialog"
+      aria-describedby={pop ? popId : undefined}
+      onClick={() => {
+        setPop(false);
+        openLogin();
+      }}
+      onPointerEnter={() => void loadDialog()}
+    >
+      {label}
+    </button>
+  );
+
+  if (variant === 'prompt' || !text) {
+    return (
+      <>
+        {button}
+        <LoginHost />
+      </>
+    );
+  }
+
+  // The dialog host sits beside the hover area: focus and pointer events inside the dialog must not reopen the popover.
+  return (
+    <>
+      <div
+        className="relative ml-2"
+        onPointerEnter={() => later(true, HOVER_OPEN_MS)}
+        onPointerLeave={() => later(false, HOVER_CLOSE_MS)}
+        onFocus={(e) => e.target.matches(':focus-visible') && later(true, 0)}
+        onBlur={() => later(false, 0)}
+        onKeyDown={(e) => e.key === 'Escape' && setPop(false)}
+      >
+        {button}
+        {pop && (
+          <div id={popId} role="tooltip" className="absolute right-0 top-full z-30 mt-1.5 w-64 rounded-xl border border-line bg-surface p-4 text-sm shadow-xl">
+            <p className="font-semibold text-primary">{text.title}</p>
+            <p className="mt-1 text-secondary">{text.hint}</p>
+            <ul className="mt-3 flex flex-col gap-1 border-t border-line pt-2">
+              {text.items.map((item) => (
+                <li key={item} className="flex h-8 items-center justify-between text-muted">
+                  <span>{item}</span>
+                  <span className="text-xs">{text.unavailable}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+      <LoginHost />
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { atom, map } from 'nanostores';
+
+/** The spec's auth store: whether someone is logged in, and a key bumped at each login or logout so islands can start afresh. */
+export const $auth = map({ isLogin: false, routerKey: 0 });
+
+/** Whether the login dialog is open; any island may ask for it through `openLogin()`. */
+export const $loginOpen = atom(false);
+
+/** Seconds until another code may be requested (spec point 4: 60 s after a request); 0 when one may be. */
+export const $codeCountdown = atom(0);
+
+/** localStorage key of the user store; here so the header can spot a saved session without loading the API client. */
+export const USER_KEY = 'sy.user';
+
+/** Whether this browser holds a saved session token (it may have expired: only the server can tell). */
+export function hasSavedToken(): boolean {
+  try {
+    const saved: unknown = JSON.parse(globalThis.localStorage?.getItem(USER_KEY) ?? 'null');
+    return typeof (saved as { token?: unknown } | null)?.token === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** Asks for the login dialog (the header's login host hydrates on `sy:hydrate-login`, then lazy-loads and shows it). */
+export function openLogin(): void {
+  $loginOpen.set(true);
+  globalThis.dispatchEvent?.(new Event('sy:hydrate-login'));
+}
+
+/** Closes the login dialog. */
+export function closeLogin(): void {
+  $loginOpen.set(false);
+}
+
+/** Sets the login state; a change bumps `routerKey`. */
+export function setLoggedIn(isLogin: boolean): void {
+  const { isLogin: was, routerKey } = $auth.get();
+  if (was !== isLogin) $auth.set({ isLogin, routerKey: routerKey + 1 });
+}
+
+let ticker: ReturnType<typeof setInterval> | undefined;
+
+/** Starts the resend countdown from `seconds`, decremented each second down to 0. */
+export function startCodeCountdown(seconds = 60): void {
+  clearInterval(ticker);
+  const from = Math.max(0, Math.ceil(seconds));
+  $codeCountdown.set(from);
+  if (from === 0) return;
+  ticker = setInterval(() => {
+    const next = $codeCountdown.get() - 1;
+    $codeCountdown.set(Math.max(0, next));
+    if (next <= 0) clearInterval(ticker);
+  }, 1000);
+}

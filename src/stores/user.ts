@@ -1,0 +1,213 @@
+import { atom, computed, map } from 'nanostores';
+import { apiGet, apiPost, type ApiFailure } from '../client/api.ts';
+import { $auth, setLoggedIn, startCodeCountdown, USER_KEY } from './auth.ts';
+import { browserStorage, persist, withId } from './persist.ts';
+import { resetVideos } from './videos.ts';
+
+type UrlList = { url_list: string[] };
+
+/** The logged-in user as the API describes them (profile/self's `user`; a login answers only the first fields). */
+export interface UserInfo {
+  uid: string;
+  sec_uid: string;
+  nickname: string;
+  avatar_thumb?: UrlList;
+  avatar_300x300?: UrlList;
+  signature?: string;
+  following_count?: number;
+  follower_count?: number;
+  favoriting_count?: number;
+  aweme_count?: number;
+  total_favorited?: number;
+  /** From profile/self's user_collect_count.collect_count_list[0]. */
+  collect_count?: number;
+}
+
+export interface UserState {
+  token: string | null;
+  userInfo: UserInfo | null;
+}
+
+/** localStorage keys of the login form's remembered email and of the 保存登录信息 switch. */
+export const REMEMBER_EMAIL_KEY = 'sy.rememberEmail';
+export const SAVE_LOGIN_INFO_KEY = 'sy.saveLoginInfo';
+/** What a logout or an expired session leaves in localStorage besides the remembered email: device preferences, not account data. */
+const DEVICE_KEYS = ['theme'];
+
+/** The spec's user store: token and userInfo, persisted in localStorage. */
+export const $user = withId(USER_KEY, map<UserState>({ token: null, userInfo: null }));
+persist($user, { storage: browserStorage('local'), paths: ['token', 'userInfo'] });
+
+/** Whether someone is logged in (the auth store holds the flag; this is its view for user-facing islands). */
+export const $isLogin = computed($auth, (auth) => auth.isLogin);
+
+/** True while the user info is being fetched. */
+export const $userLoading = atom(false);
+
+/** The user menu's 保存登录信息 switch: on, the email stays remembered after logout; off, it is forgotten. */
+export const $saveLoginInfo = withId(SAVE_LOGIN_INFO_KEY, atom(true));
+persist($saveLoginInfo, { storage: browserStorage('local') });
+
+interface ProfileSelf {
+  user: UserInfo;
+  user_collect_count?: { collect_count_list?: { collect_count?: number }[] };
+}
+
+interface LoginAnswer {
+  token: string;
+  user: UserInfo;
+}
+
+/** The avatar URL to show for a user (thumb first). */
+export function avatarOf(info: Pick<UserInfo, 'avatar_thumb' | 'avatar_300x300'> | null | undefined): string | undefined {
+  return info?.avatar_thumb?.url_list?.[0] ?? info?.avatar_300x300?.url_list?.[0];
+}
+
+/** Fetches the user info (spec point 4): status_code 0 stores it and sets isLogin; anything else sets isLogin false. */
+export async function loadUserInfo(): Promise<UserInfo | null> {
+  $userLoading.set(true);
+  try {
+    const body = await apiGet<ProfileSelf>('/aweme/v1/web/user/profile/self/');
+    const info: UserInfo = { ...body.user, collect_count: body.user_collect_count?.collect_count_list?.[0]?.collect_count ?? 0 };
+    $user.setKey('userInfo', info);
+    setLoggedIn(true);
+    return info;
+  } catch {
+    setLoggedIn(false);
+    return null;
+  } finally {
+    $userLoading.set(false);
+  }
+}
+
+let started = false;
+
+/**
+ * Starts the client session once per page from what the server rendered (spec point 4's request at start):
+ * logged in, or holding a token the server did not accept, asks for the user info, so a stale token meets the
+ * 401 rule. The header calls it when it needs the user (menu opened, saved token found), so the API client
+ * is not part of every page's first load.
+ */
+export function startSession(serverLoggedIn: boolean): Promise<UserInfo | null> | undefined {
+  if (started) return undefined;
+  started = true;
+  $auth.setKey('isLogin', serverLoggedIn);
+  return serverLoggedIn || $user.get().token ? loadUserInfo() : undefined;
+}
+
+/** Records a login: token and user info stored, isLogin set. */
+export function loginSucceeded(token: string, userInfo: UserInfo): void {
+  $user.set({ token, userInfo: { ...$user.get().userInfo, ...userInfo } });
+  setLoggedIn(true);
+}
+
+/** The email the login form pre-fills, if one is remembered. */
+export function rememberedEmail(): string | null {
+  return browserStorage('local')?.getItem(REMEMBER_EMAIL_KEY) ?? null;
+}
+
+function rememberEmail(email: string | null): void {
+  const storage = browserStorage('local');
+  try {
+    if (email) storage?.setItem(REMEMBER_EMAIL_KEY, email);
+    else storage?.removeItem(REMEMBER_EMAIL_KEY);
+  } catch {
+    // Storage full or blocked: the form just starts empty next time.
+  }
+}
+
+function completeLogin(answer: LoginAnswer, email?: string): UserInfo {
+  loginSucceeded(answer.token, answer.user);
+  if (email && $saveLoginInfo.get()) rememberEmail(email.trim());
+  return answer.user;
+}
+
+/** Logs in with email and password; rejects with the server's message (ApiFailure) for the form to show. */
+export async function loginWithPassword(email: string, password: string): Promise<UserInfo> {
+  const answer = await apiPost<LoginAnswer>('/passport/login/password', { email: email.trim(), password }, { quiet: true });
+  return completeLogin(answer, email);
+}
+
+/** Asks for an emailed code and starts the resend countdown (from Retry-After when the server says wait). */
+export async function sendLoginCode(email: string): Promise<void> {
+  try {
+    const answer = await apiPost<{ retry_after?: number }>('/passport/code/send', { email: email.trim() }, { quiet: true });
+    startCodeCountdown(answer.retry_after ?? 60);
+  } catch (error) {
+    const retryAfter = (error as ApiFailure).retryAfter;
+    if ((error as ApiFailure).status === 429 && retryAfter) startCodeCountdown(retryAfter);
+    throw error;
+  }
+}
+
+/** Logs in with an emailed code (a first code login creates the account). */
+export async function loginWithCode(email: string, code: string): Promise<UserInfo> {
+  const answer = await apiPost<LoginAnswer>('/passport/login/code', { email: email.trim(), code: code.trim() }, { quiet: true });
+  return completeLogin(answer, email);
+}
+
+export type QrStatus = 'pending' | 'scanned' | 'confirmed' | 'expired';
+
+export interface QrTicket {
+  ticket: string;
+  url: string;
+  svg: string;
+  expires_at: number | string;
+}
+
+/** Opens a QR login ticket for the dialog. */
+export function createQrTicket(): Promise<QrTicket> {
+  return apiPost<QrTicket>('/passport/qr/create', {}, { quiet: true });
+}
+
+/** Polls a ticket; 'confirmed' logs this browser in. An unknown ticket counts as expired. */
+export async function pollQrTicket(ticket: string): Promise<QrStatus> {
+  try {
+    const answer = await apiGet<{ status: QrStatus; token?: string; user?: UserInfo }>('/passport/qr/status', { ticket }, { quiet: true });
+    if (answer.status === 'confirmed' && answer.token && answer.user) {
+      completeLogin({ token: answer.token, user: answer.user });
+      return 'confirmed';
+    }
+    return answer.status === 'confirmed' ? 'expired' : answer.status;
+  } catch (error) {
+    if ((error as ApiFailure).status === 404) return 'expired';
+    throw error;
+  }
+}
+
+/**
+ * Forgets the session in this browser: user store emptied, isLogin false, the video store reset, session storage and
+ * local storage cleared except device preferences and, when `keepEmail` is given, the remembered email.
+ */
+export function clearLocalSession({ keepEmail = rememberedEmail() }: { keepEmail?: string | null } = {}): void {
+  $user.set({ token: null, userInfo: null });
+  setLoggedIn(false);
+  resetVideos();
+  const local = browserStorage('local');
+  const kept = DEVICE_KEYS.map((key) => [key, local?.getItem(key) ?? null] as const);
+  try {
+    local?.clear();
+    browserStorage('session')?.clear();
+    for (const [key, value] of kept) if (value !== null) local?.setItem(key, value);
+  } catch {
+    // Blocked storage has nothing of ours to clear.
+  }
+  rememberEmail(keepEmail);
+}
+
+/** Reloads the page so its server-rendered parts follow the new login state. */
+export function reloadPage(): void {
+  globalThis.location?.reload();
+}
+
+/**
+ * Logs out (spec point 4): the server revokes the token and clears its cookie; locally userInfo, token, local and
+ * session storage and the video store are cleared. With `saveLoginInfo` on, the remembered email is written back.
+ */
+export async function logout({ saveLoginInfo = $saveLoginInfo.get() }: { saveLoginInfo?: boolean } = {}): Promise<void> {
+  const email = saveLoginInfo ? rememberedEmail() : null;
+  // Already revoked or offline: leaving locally is still right.
+  await apiPost('/passport/logout', {}, { quiet: true }).catch(() => {});
+  clearLocalSession({ keepEmail: email });
+  reloadPage();
+}
