@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -41,9 +42,18 @@ export const users = pgTable(
     collectCount: integer('collect_count').notNull().default(0),
     privacy: jsonb('privacy').$type<Privacy>().notNull().default({ likesPublic: true, collectsPublic: true }),
     notifySettings: jsonb('notify_settings').$type<Record<string, boolean>>().notNull().default({}),
+    /** Character unigrams and bigrams of the nickname, computed by PostgreSQL (search_tokens_of, migration 0001) so no writer can forget them. */
+    searchTokens: text('search_tokens')
+      .array()
+      .notNull()
+      .generatedAlwaysAs(sql`search_tokens_of(nickname)`),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('users_sec_uid_idx').on(t.secUid), uniqueIndex('users_email_idx').on(t.email)],
+  (t) => [
+    uniqueIndex('users_sec_uid_idx').on(t.secUid),
+    uniqueIndex('users_email_idx').on(t.email),
+    index('users_search_tokens_idx').using('gin', t.searchTokens),
+  ],
 );
 
 export const sessions = pgTable(
@@ -110,6 +120,20 @@ export const videos = pgTable(
     playCount: integer('play_count').notNull().default(0),
     /** Character unigrams and bigrams of title, hashtags and author nickname (design.md §7). */
     searchTokens: text('search_tokens').array().notNull().default(sql`'{}'::text[]`),
+    /** The title's own tokens (desc before its ' #hashtags'), computed by PostgreSQL: search gathers title matches apart. */
+    titleTokens: text('title_tokens')
+      .array()
+      .notNull()
+      .generatedAlwaysAs(sql`search_tokens_of(split_part("desc", ' #', 1))`),
+    /**
+     * Popularity and freshness in one number: log likes and plays, plus one point per 30 days of creation time (so
+     * ordering by it equals ordering by "minus one point per 30 days of age", and an index can hold it).
+     */
+    searchRank: doublePrecision('search_rank')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`(ln(1 + digg_count) + 0.3 * ln(1 + play_count) + extract(epoch from created_at - timestamptz '2000-01-01 00:00:00+00') / 2592000)::float8`,
+      ),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -118,6 +142,14 @@ export const videos = pgTable(
     index('videos_channel_idx').on(t.channelId, t.createdAt),
     index('videos_created_idx').on(t.createdAt),
     index('videos_search_tokens_idx').using('gin', t.searchTokens),
+    index('videos_title_tokens_idx').using('gin', t.titleTokens),
+    index('videos_search_rank_idx')
+      .on(t.searchRank.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null`),
+    // Title completions (search suggestions): a prefix LIKE on the title before its ' #hashtags', in any collation.
+    index('videos_title_prefix_idx')
+      .on(sql`lower(split_part(${t.desc}, ' #', 1)) text_pattern_ops`)
+      .where(sql`${t.deletedAt} is null`),
   ],
 );
 
@@ -356,7 +388,12 @@ export const searchLog = pgTable(
     query: text('query').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('search_log_created_idx').on(t.createdAt), index('search_log_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('search_log_created_idx').on(t.createdAt),
+    index('search_log_user_idx').on(t.userId, t.createdAt),
+    // A word's first row (its stable sentence_id) and who else searched it (猜你想搜).
+    index('search_log_query_idx').on(t.query, t.id),
+  ],
 );
 
 export const feedback = pgTable('feedback', {

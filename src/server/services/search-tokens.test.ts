@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenize } from './search-tokens.ts';
+import { searchTerms, tokenize } from './search-tokens.ts';
 
 describe('tokenize', () => {
   it('indexes the bigrams of Chinese text', () => {
@@ -29,5 +29,19 @@ describe('tokenize', () => {
 
   it('keeps astral characters whole', () => {
     expect(tokenize('𠮷野家')).toContain('𠮷野');
+  });
+});
+
+describe('searchTerms', () => {
+  it('matches a query by the bigrams of each run, or by the character of a one-character run', () => {
+    expect(searchTerms('美食探店')).toEqual(['美食', '食探', '探店']);
+    expect(searchTerms('美 VLOG')).toEqual(['美', 'vl', 'lo', 'og']);
+    expect(searchTerms('！？ ')).toEqual([]);
+  });
+
+  it('gives only terms that tokenize() puts in the index of a text containing the query', () => {
+    const text = '周末的美食探店 VLOG #美食';
+    const index = new Set(tokenize(text));
+    for (const q of ['美食探店', '周末', 'vlog', '店']) for (const term of searchTerms(q)) expect(index.has(term), term).toBe(true);
   });
 });

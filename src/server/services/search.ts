@@ -1,80 +1,122 @@
-/** Video search over the character unigram/bigram index of design.md §7. */
-import { and, desc, sql } from 'drizzle-orm';
+/** Search over the character unigram/bigram indexes of design.md §7: videos ranked by match quality, popularity and freshness; users by nickname. */
+import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { videos } from '../db/schema.ts';
-import { tokenize } from './search-tokens.ts';
+import { users, videos } from '../db/schema.ts';
+import { normalizeQuery } from '../../shared/search-query.ts';
+import { recordSearch } from './search-log.ts';
+import { searchTerms } from './search-tokens.ts';
 import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
 
-export const MAX_QUERY = 100;
+export { MAX_QUERY, normalizeQuery } from '../../shared/search-query.ts';
 
-/** Trims a query and cuts it at 100 characters; '' means nothing to search. */
-export function normalizeQuery(raw: string): string {
-  return [...raw.trim()].slice(0, MAX_QUERY).join('').trim();
+export interface SearchOptions {
+  /** Log this search as made by this user (null: anonymous); only a first page is logged, so paging is not a new search. */
+  log?: { userId: number | null };
 }
 
-/** Videos whose index holds every token of the query, best matches and most liked first. */
-export async function searchVideos(raw: string, page: Page = {}): Promise<Paged<VideoCard>> {
+/** A user found by nickname. */
+export interface UserHit {
+  id: number;
+  secUid: string;
+  nickname: string;
+  signature: string;
+  avatar: string;
+  followerCount: number;
+  followingCount: number;
+  awemeCount: number;
+  totalFavorited: number;
+}
+
+interface Prepared {
+  /** The normalized query, NFKC and lowercased, for phrase matches. */
+  phrase: string;
+  terms: string[];
+  offset: number;
+  limit: number;
+}
+
+async function prepare(raw: string, page: Page, options: SearchOptions, fallbackCount: number): Promise<Prepared | null> {
   const query = normalizeQuery(raw);
-  const { offset, limit } = bounds(page, 20);
-  const tokens = tokenize(query);
-  if (!tokens.length) return { items: [], cursor: 0, hasMore: false };
-  const arr = sql`array[${sql.join(tokens.map((t) => sql`${t}`), sql`, `)}]::text[]`;
+  const terms = searchTerms(query);
+  const { offset, limit } = bounds(page, fallbackCount);
+  if (options.log && offset === 0) await recordSearch(query, options.log.userId);
+  if (!terms.length) return null;
+  return { phrase: query.normalize('NFKC').toLowerCase(), terms, offset, limit };
+}
+
+const textArray = (items: string[]): SQL => sql`array[${sql.join(items.map((t) => sql`${t}`), sql`, `)}]::text[]`;
+const likeAny = (items: string[]): SQL => textArray(items.map((t) => `%${t}%`));
+
+/** Title and hashtags of a video's desc ('title #tag1 #tag2', as the seed and uploads write it), lowercased. */
+const TITLE = sql`lower(split_part(${videos.desc}, ' #', 1))`;
+const TAGS = sql`lower(substr(${videos.desc}, char_length(split_part(${videos.desc}, ' #', 1)) + 1))`;
+
+/**
+ * Match quality, best first: the exact phrase in the title (4), every term in the title (3), every term in the
+ * hashtags (2), every term in the author's nickname (1), terms spread over the fields (0).
+ */
+function matchTier(p: Prepared): SQL {
+  const patterns = likeAny(p.terms);
+  return sql`case
+    when position(${p.phrase} in ${TITLE}) > 0 then 4
+    when ${TITLE} like all (${patterns}) then 3
+    when ${TAGS} like all (${patterns}) then 2
+    when lower(${users.nickname}) like all (${patterns}) then 1
+    else 0 end`;
+}
+
+/**
+ * Results per query, at most: the most popular and fresh videos holding every term, plus the best of those holding
+ * every term in their title (so strong title matches are ranked even among thousands of matches). Gathering them is
+ * an index walk (videos_search_rank_idx) for common terms and a GIN lookup for rare ones; only this pool is ranked.
+ */
+export const RESULT_POOL = 500;
+
+/** Videos holding every term of the query, best matches first, then the popular and fresh (at most 2 × RESULT_POOL). A blank query finds nothing. */
+export async function searchVideos(raw: string, page: Page = {}, options: SearchOptions = {}): Promise<Paged<VideoCard>> {
+  const p = await prepare(raw, page, options, 20);
+  if (!p) return { items: [], cursor: 0, hasMore: false };
+  const terms = textArray(p.terms);
+  const pool = sql`
+    (select id from videos where deleted_at is null and search_tokens @> ${terms}
+      order by search_rank desc nulls last, id desc nulls last limit ${RESULT_POOL})
+    union
+    (select id from videos where deleted_at is null and title_tokens @> ${terms}
+      order by search_rank desc nulls last, id desc nulls last limit ${RESULT_POOL})`;
   const rows = await selectCards()
-    .where(and(sql`${videos.deletedAt} is null`, sql`${videos.searchTokens} @> ${arr}`))
+    .where(sql`${videos.deletedAt} is null and ${videos.id} in (${pool})`)
+    .orderBy(desc(matchTier(p)), desc(videos.searchRank), desc(videos.id))
+    .limit(p.limit + 1)
+    .offset(p.offset);
+  return toPage(rows, p.offset, p.limit);
+}
+
+/** Users whose nickname holds every term: the nickname itself first, then those starting with it, containing it, then by followers. */
+export async function searchUsers(raw: string, page: Page = {}, options: SearchOptions = {}): Promise<Paged<UserHit>> {
+  const p = await prepare(raw, page, options, 20);
+  if (!p) return { items: [], cursor: 0, hasMore: false };
+  const nick = sql`lower(${users.nickname})`;
+  const rows = await db()
+    .select({
+      id: users.id,
+      secUid: users.secUid,
+      nickname: users.nickname,
+      signature: users.signature,
+      avatar: users.avatar,
+      followerCount: users.followerCount,
+      followingCount: users.followingCount,
+      awemeCount: users.awemeCount,
+      totalFavorited: users.totalFavorited,
+    })
+    .from(users)
+    .where(sql`${users.searchTokens} @> ${textArray(p.terms)}`)
     .orderBy(
-      desc(sql`position(${query.toLowerCase()} in lower(${videos.desc})) > 0`),
-      desc(videos.diggCount),
-      desc(videos.id),
+      desc(sql`case when ${nick} = ${p.phrase} then 3 when starts_with(${nick}, ${p.phrase}) then 2
+        when position(${p.phrase} in ${nick}) > 0 then 1 else 0 end`),
+      desc(users.followerCount),
+      asc(users.id),
     )
-    .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
-}
-
-export interface HotWord {
-  /** Stable id of the word: the first search_log row that asked it. */
-  sentenceId: number;
-  word: string;
-  hotValue: number;
-}
-
-/** 热搜: the most searched queries of the last 7 days, each search decaying with a 1-day time constant. */
-export async function hotSearchWords(limit = 20): Promise<HotWord[]> {
-  const { rows } = await db().execute<{ sentence_id: number; word: string; heat: number }>(sql`
-    select (select min(id) from search_log s2 where s2.query = w.query) as sentence_id, w.query as word, w.heat
-    from (
-      select query, sum(exp(-extract(epoch from now() - created_at)::float8 / 86400.0)) as heat
-      from search_log where created_at > now() - interval '7 days' and length(query) between 1 and ${MAX_QUERY}
-      group by query
-    ) w order by w.heat desc, w.query limit ${Math.min(Math.max(limit, 1), 50)}`);
-  return rows.map((r) => ({ sentenceId: Number(r.sentence_id), word: r.word, hotValue: Math.round(Number(r.heat) * 10_000) }));
-}
-
-/** Completions of a prefix: searched queries first (most searched), then hashtags (most used), then video titles (most liked). */
-export async function suggestByPrefix(raw: string, limit = 8): Promise<string[]> {
-  const prefix = normalizeQuery(raw).toLowerCase();
-  if (!prefix) return [];
-  const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const n = Math.min(Math.max(limit, 1), 20);
-  const { rows } = await db().execute<{ word: string }>(sql`
-    select word from (
-      select query as word, 1 as src, count(*)::float8 as score from search_log where lower(query) like ${like} group by query
-      union all
-      select h.name, 2, count(vh.video_id)::float8 from hashtags h left join video_hashtags vh on vh.hashtag_id = h.id
-        where lower(h.name) like ${like} group by h.name
-      union all
-      select split_part(v.desc, ' #', 1), 3, max(v.digg_count)::float8 from videos v
-        where v.deleted_at is null and lower(v.desc) like ${like} group by 1
-    ) s order by src, score desc, word limit ${n * 3}`);
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const { word } of rows) {
-    const w = word.trim();
-    if (w && !seen.has(w.toLowerCase())) {
-      seen.add(w.toLowerCase());
-      out.push(w);
-    }
-    if (out.length === n) break;
-  }
-  return out;
+    .limit(p.limit + 1)
+    .offset(p.offset);
+  return toPage(rows, p.offset, p.limit);
 }

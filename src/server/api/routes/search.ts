@@ -1,16 +1,20 @@
-/** Family A search: general/search/single, api/suggest_words (猜你想搜), search/sug (prefix completions) and hot/search/list (热搜). */
+/** Family A search: general/search/single, discover/search (users), api/suggest_words (猜你想搜), search/sug (completions) and hot/search/list (热搜). */
 import { z } from 'zod';
-import { hotSearchWords, searchVideos, suggestByPrefix } from '../../services/search.ts';
-import { getDetail } from '../../services/videos.ts';
+import { guessWords } from '../../services/guess.ts';
+import { hotSearchWords } from '../../services/hot-search.ts';
+import { searchUsers, searchVideos, type UserHit } from '../../services/search.ts';
+import { MAX_SUGGESTIONS, suggestByPrefix } from '../../services/suggest.ts';
+import { followStatuses } from '../../services/users.ts';
+import type { Viewer } from '../../services/sessions.ts';
+import { mediaUrl } from '../../media-url.ts';
 import { okA } from '../envelope.ts';
-import { count, cursor, id, text } from '../params.ts';
+import { count, cursor, id, int, text } from '../params.ts';
 import { route } from '../registry.ts';
-import { aweme, bit, bodyA } from '../schemas.ts';
+import { aweme, bit, bodyA, followStatus, urlList } from '../schemas.ts';
 import { asBit, awemeList } from '../shape.ts';
 
 /** Spec point 9: at most 100 characters; the API refuses longer (the search box cuts, the API does not guess). */
 const keyword = () => text(1, 100);
-const SUGGESTIONS = 8;
 
 /** A stable id for a suggested word (FNV-1a of its UTF-16 units). */
 function wordId(word: string): string {
@@ -19,13 +23,42 @@ function wordId(word: string): string {
   return String(h >>> 0);
 }
 
+const searchUser = z.object({
+  uid: z.string(),
+  sec_uid: z.string(),
+  nickname: z.string(),
+  signature: z.string(),
+  avatar_thumb: urlList,
+  follower_count: z.number().int(),
+  following_count: z.number().int(),
+  aweme_count: z.number().int(),
+  total_favorited: z.number().int(),
+  follow_status: followStatus,
+});
+
+async function userList(viewer: Viewer | null, hits: UserHit[]): Promise<z.input<typeof searchUser>[]> {
+  const status = viewer ? await followStatuses(viewer.id, hits.map((u) => u.id)) : new Map<number, 0 | 1 | 2>();
+  return hits.map((u) => ({
+    uid: String(u.id),
+    sec_uid: u.secUid,
+    nickname: u.nickname,
+    signature: u.signature,
+    avatar_thumb: { url_list: [mediaUrl(u.avatar)] },
+    follower_count: u.followerCount,
+    following_count: u.followingCount,
+    aweme_count: u.awemeCount,
+    total_favorited: u.totalFavorited,
+    follow_status: status.get(u.id) ?? 0,
+  }));
+}
+
 export const searchRoutes = [
   route({
     method: 'GET',
     path: '/aweme/v1/web/general/search/single/',
     family: 'A',
     auth: false,
-    summary: 'Video search; offset pages the results and cursor is the next offset',
+    summary: 'Video search (type=general); offset pages the results and cursor is the next offset; the first page is logged for 热搜',
     input: z.object({ keyword: keyword(), offset: cursor(), count: count(10) }),
     response: bodyA({
       data: z.array(z.object({ type: z.literal(1), aweme_info: aweme })),
@@ -33,7 +66,7 @@ export const searchRoutes = [
       has_more: bit,
     }),
     handler: async ({ input, viewer }) => {
-      const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count });
+      const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null } });
       const list = await awemeList(viewer, page.items);
       return okA({
         data: list.map((a) => ({ type: 1 as const, aweme_info: a })),
@@ -44,21 +77,47 @@ export const searchRoutes = [
   }),
   route({
     method: 'GET',
+    path: '/aweme/v1/web/discover/search/',
+    family: 'A',
+    auth: false,
+    summary: 'User search (type=user) by nickname, with the viewer’s follow status; the first page is logged for 热搜',
+    input: z.object({ keyword: keyword(), type: z.enum(['user']).default('user'), offset: cursor(), count: count(10) }),
+    response: bodyA({
+      user_list: z.array(z.object({ user_info: searchUser })),
+      cursor: z.number().int(),
+      has_more: bit,
+    }),
+    handler: async ({ input, viewer }) => {
+      const page = await searchUsers(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null } });
+      const list = await userList(viewer, page.items);
+      return okA({
+        user_list: list.map((u) => ({ user_info: u })),
+        cursor: page.hasMore ? page.cursor : input.offset + list.length,
+        has_more: asBit(page.hasMore),
+      });
+    },
+  }),
+  route({
+    method: 'GET',
     path: '/aweme/v1/web/api/suggest_words/',
     family: 'A',
     auth: false,
-    summary: '猜你想搜: completions of query, the hashtags of from_group_id, then hot words (at most 8)',
-    input: z.object({ query: text(0, 100).optional(), from_group_id: id().optional() }),
+    summary:
+      '猜你想搜: completions of query, else the hashtags of from_group_id, words co-searched with the viewer’s searches and hot words; refresh_index (换一换) gives the next set',
+    input: z.object({
+      query: text(0, 100).optional(),
+      from_group_id: id().optional(),
+      refresh_index: cursor(),
+      count: int(1, MAX_SUGGESTIONS).default(MAX_SUGGESTIONS).meta({ default: MAX_SUGGESTIONS }),
+    }),
     response: bodyA({ data: z.array(z.object({ words: z.array(z.object({ id: z.string(), word: z.string() })) })) }),
-    handler: async ({ input }) => {
+    handler: async ({ input, viewer }) => {
       const query = input.query?.trim() ?? '';
-      const [prefixed, detail, hot] = await Promise.all([
-        query ? suggestByPrefix(query, SUGGESTIONS) : Promise.resolve([]),
-        // A hint only: an unknown or deleted video just adds no words.
-        input.from_group_id ? getDetail(input.from_group_id, null) : Promise.resolve(null),
-        hotSearchWords(SUGGESTIONS * 2),
+      const [prefixed, guessed] = await Promise.all([
+        query ? suggestByPrefix(query, input.count) : Promise.resolve([]),
+        guessWords(viewer?.id ?? null, { round: input.refresh_index, count: input.count, videoId: input.from_group_id }),
       ]);
-      const words = [...new Set([...prefixed, ...(detail?.hashtags ?? []), ...hot.map((w) => w.word)])].slice(0, SUGGESTIONS);
+      const words = [...new Set([...prefixed, ...guessed])].slice(0, input.count);
       return okA({ data: [{ words: words.map((word) => ({ id: wordId(word), word })) }] });
     },
   }),
@@ -67,11 +126,11 @@ export const searchRoutes = [
     path: '/aweme/v1/web/search/sug/',
     family: 'A',
     auth: false,
-    summary: 'Completions of a typed prefix: searched queries, hashtags, titles (at most 8)',
+    summary: 'Completions of a typed prefix: hot words, hashtags, titles (at most 8)',
     input: z.object({ keyword: keyword() }),
     response: bodyA({ sug_list: z.array(z.object({ content: z.string() })) }),
     handler: async ({ input }) => {
-      const words = await suggestByPrefix(input.keyword, SUGGESTIONS);
+      const words = await suggestByPrefix(input.keyword, MAX_SUGGESTIONS);
       return okA({ sug_list: words.map((content) => ({ content })) });
     },
   }),
@@ -80,7 +139,7 @@ export const searchRoutes = [
     path: '/aweme/v1/web/hot/search/list/',
     family: 'A',
     auth: false,
-    summary: '热搜: the most searched words of the last days, decaying',
+    summary: '热搜: the most searched words of the last 24 hours (decaying) and 7 days',
     input: z.object({ count: count(20) }),
     response: bodyA({
       data: z.object({

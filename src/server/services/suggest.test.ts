@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
+import { clearHotWords } from './hot-search.ts';
+import { clearSuggestCache, MAX_SUGGESTIONS, suggestByPrefix } from './suggest.ts';
+import { tokenize } from './search-tokens.ts';
+
+let t: TestDb;
+
+beforeAll(async () => {
+  t = await freshDb();
+});
+beforeEach(() => {
+  clearHotWords();
+  clearSuggestCache();
+});
+afterAll(() => t.close());
+
+async function addVideo(desc: string, digg: number): Promise<void> {
+  await t.pool.query(
+    `insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes, digg_count, search_tokens)
+     values (1, 300204, $1, 'clips/c01.mp4', 'posters/c01.webp', 10000, 540, 960, 1000, $2, $3)`,
+    [desc, digg, tokenize(desc)],
+  );
+}
+
+describe('suggestByPrefix', () => {
+  it('completes from hot words first, then hashtags, then titles (most liked first), at most 8', async () => {
+    await t.pool.query(`insert into search_log (query) select '补全测试热词' from generate_series(1, 5)`);
+    await t.pool.query(`insert into hashtags (name) values ('补全测试话题')`);
+    await addVideo('补全测试标题甲 #别的', 5);
+    await addVideo('补全测试标题乙', 50);
+    expect(await suggestByPrefix('补全测试')).toEqual(['补全测试热词', '补全测试话题', '补全测试标题乙', '补全测试标题甲']);
+  });
+
+  it('never gives more than 8, all starting with the prefix, without duplicates', async () => {
+    for (const prefix of ['美', '今天', 'a']) {
+      const words = await suggestByPrefix(prefix);
+      expect(words.length).toBeLessThanOrEqual(MAX_SUGGESTIONS);
+      expect(new Set(words.map((w) => w.toLowerCase())).size).toBe(words.length);
+      for (const w of words) expect(w.toLowerCase().startsWith(prefix)).toBe(true);
+    }
+    for (let i = 0; i < 12; i++) await addVideo(`满屏补全第${i}集`, i);
+    expect(await suggestByPrefix('满屏补全')).toHaveLength(MAX_SUGGESTIONS);
+  });
+
+  it('matches case-insensitively and treats LIKE wildcards as text', async () => {
+    await addVideo('Vlog第一集', 1);
+    expect(await suggestByPrefix('VLOG第')).toContain('Vlog第一集');
+    expect(await suggestByPrefix('%')).toEqual([]);
+    expect(await suggestByPrefix('_')).toEqual([]);
+  });
+
+  it('suggests nothing for blank text', async () => {
+    expect(await suggestByPrefix('   ')).toEqual([]);
+  });
+
+  it('uses the title prefix index', async () => {
+    const { rows } = await t.pool.query(`explain select 1 from videos v where v.deleted_at is null
+      and lower(split_part(v.desc, ' #', 1)) like '美%' order by lower(split_part(v.desc, ' #', 1)) using ~<~ limit 200`);
+    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('videos_title_prefix_idx');
+  });
+});
