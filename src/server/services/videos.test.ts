@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { recountAll } from '../db/recount.ts';
-import { follows, likes, notInterested, users, videos } from '../db/schema.ts';
+import { collects, follows, likes, notInterested, users, videos, watchHistory } from '../db/schema.ts';
 import * as v from './videos.ts';
 
 let t: TestDb;
@@ -104,5 +104,89 @@ describe('videos service', () => {
     expect(posts.length).toBe(u!.awemeCount);
     const liked = await drain((cursor) => v.profileTab(u!.id, 'like', { cursor, count: 50 }));
     expect(liked.length).toBe(u!.favoritingCount);
+  });
+
+  describe('recommend ranker (design.md §7)', () => {
+    let viewer: number;
+    beforeAll(async () => {
+      const [u] = await t.db.insert(users).values({ secUid: 'ranker-test-viewer', nickname: 'ranker', avatar: 'avatars/a01.webp' }).returning({ id: users.id });
+      viewer = u!.id;
+    });
+
+    /** The viewer's whole feed, in order. */
+    const fullFeed = async () => drain((cursor) => v.recommend(viewer, { cursor, count: 50 }));
+    const cardsOf = async (ids: number[]) => new Map((await v.byIds(ids)).map((c) => [c.id, c]));
+
+    it('a viewer with no signals sees the anonymous ranking, and the same feed on every call', async () => {
+      const mine = await v.recommend(viewer, { count: 20 });
+      const anon = await v.recommend(null, { count: 20 });
+      expect(mine.items.map((x) => x.id)).toEqual(anon.items.map((x) => x.id));
+      expect((await v.recommend(viewer, { count: 20 })).items.map((x) => x.id)).toEqual(mine.items.map((x) => x.id));
+    });
+
+    it('pages through the whole catalogue once, without repeats', async () => {
+      const ids = await fullFeed();
+      const [row] = await t.db.select({ n: sql<number>`count(*)::int` }).from(videos).where(sql`deleted_at is null`);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBe(row!.n);
+    });
+
+    it('likes and collects in a channel raise that channel in the first page', async () => {
+      const before = await v.recommend(viewer, { count: 20 });
+      const count = (items: { channelId: number }[], ch: number) => items.filter((x) => x.channelId === ch).length;
+      // The channel least present at the top, liked and collected deep down the list.
+      const channels = [300201, 300203, 300204, 300205, 300206, 300207, 300208, 300209];
+      const target = channels.sort((a, b) => count(before.items, a) - count(before.items, b))[0]!;
+      const deep = await t.db
+        .select({ id: videos.id })
+        .from(videos)
+        .where(and(eq(videos.channelId, target), sql`deleted_at is null`))
+        .orderBy(videos.id)
+        .limit(6);
+      await t.db.insert(likes).values(deep.map((d) => ({ userId: viewer, targetId: d.id })));
+      await t.db.insert(collects).values(deep.slice(0, 3).map((d) => ({ userId: viewer, targetId: d.id })));
+      const after = await v.recommend(viewer, { count: 20 });
+      expect(count(after.items, target)).toBeGreaterThan(count(before.items, target));
+      await t.db.delete(likes).where(eq(likes.userId, viewer));
+      await t.db.delete(collects).where(eq(collects.userId, viewer));
+    });
+
+    it('following an author lifts their videos; 不感兴趣 on one of them sinks the rest and drops that one', async () => {
+      const base = await fullFeed();
+      const cards = await cardsOf(base);
+      // An author from the middle of the feed with at least three videos.
+      const byAuthor = new Map<number, number[]>();
+      for (const id of base) byAuthor.set(cards.get(id)!.author.id, [...(byAuthor.get(cards.get(id)!.author.id) ?? []), id]);
+      const [author, theirs] = [...byAuthor].find(([, ids]) => ids.length >= 3 && base.indexOf(ids[0]!) > base.length / 3)!;
+      const bestRank = (feed: number[]) => Math.min(...theirs.filter((id) => feed.includes(id)).map((id) => feed.indexOf(id)));
+
+      await t.db.insert(follows).values({ followerId: viewer, followeeId: author });
+      const followed = await fullFeed();
+      expect(bestRank(followed)).toBeLessThan(bestRank(base));
+      await t.db.delete(follows).where(eq(follows.followerId, viewer));
+
+      await t.db.insert(notInterested).values({ userId: viewer, targetId: theirs[0]! });
+      const disliked = await fullFeed();
+      expect(disliked).not.toContain(theirs[0]);
+      const rest = theirs.slice(1);
+      const mean = (feed: number[]) => rest.reduce((sum, id) => sum + feed.indexOf(id), 0) / rest.length;
+      expect(mean(disliked)).toBeGreaterThan(mean(base));
+      await t.db.delete(notInterested).where(eq(notInterested.userId, viewer));
+    });
+
+    it('what was watched in the last days sinks; what is being watched in this session keeps its place', async () => {
+      const first = (await v.recommend(viewer, { count: 10 })).items.map((x) => x.id);
+      const top = first[0]!;
+      await t.db.insert(watchHistory).values({ userId: viewer, videoId: top, progressMs: 1000, watchedAt: new Date(Date.now() - 5 * 60_000) });
+      expect((await v.recommend(viewer, { count: 10 })).items.map((x) => x.id)).toContain(top);
+      await t.db.update(watchHistory).set({ watchedAt: new Date(Date.now() - 24 * 3600_000) }).where(eq(watchHistory.userId, viewer));
+      expect((await v.recommend(viewer, { count: 10 })).items.map((x) => x.id)).not.toContain(top);
+      await t.db.delete(watchHistory).where(eq(watchHistory.userId, viewer));
+    });
+
+    it('never shows one author twice in a row when another is at hand', async () => {
+      const page = await v.recommend(viewer, { count: 30 });
+      for (let i = 1; i < page.items.length; i++) expect(page.items[i]!.author.id).not.toBe(page.items[i - 1]!.author.id);
+    });
   });
 });

@@ -1,7 +1,7 @@
 /** Reading videos: feeds, channels, hot list, detail and related videos. */
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { collects, follows, hashtags, likes, notInterested, users, videoHashtags, videos, watchHistory } from '../db/schema.ts';
+import { collects, follows, hashtags, likes, users, videoHashtags, videos, watchHistory } from '../db/schema.ts';
 import { bounds, cardColumns, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
 
 export const CHANNEL_IDS = [300201, 300203, 300204, 300205, 300206, 300207, 300208, 300209] as const;
@@ -19,19 +19,79 @@ const engagement = sql<number>`(
   * exp(-extract(epoch from (now() - ${videos.createdAt}))::float8 / 259200.0)
 )`;
 
-/** The recommend feed: ranked by engagement and freshness, without what the viewer marked not interested. */
+/**
+ * Weights of the recommend ranker (design.md §7), all in one place so the ranking can be explained:
+ * score = engagement × freshness (above) × channel affinity × author affinity × 不感兴趣 bias × recently-watched drop.
+ */
+export const RANK = {
+  /** What one of the viewer's signals on a video is worth: a like, a collect, a full watch. */
+  like: 1,
+  collect: 1.5,
+  watch: 0.5,
+  /** Channel affinity: 1 + channel × (the viewer's signals in the channel) / (all their signals + prior). */
+  channel: 1.5,
+  channelPrior: 3,
+  /** Author affinity: 1 + follow (when following) + author × min(signals on the author's videos, authorCap). */
+  follow: 0.6,
+  author: 0.25,
+  authorCap: 4,
+  /** Each 不感兴趣 on an author's video multiplies the author's other videos by this; in a channel, by the next (at most 3 times). */
+  dislikedAuthor: 0.4,
+  dislikedChannel: 0.8,
+  /** A video watched recently, but not in this session (which would reshuffle the pages being read), sinks to this. */
+  watched: 0.05,
+} as const;
+
+/**
+ * The recommend feed. Anonymous viewers get engagement × freshness; a viewer's feed is also weighted by their channel
+ * and author affinity (likes, collects, watch time, follows), lowered for authors and channels they marked 不感兴趣,
+ * without the videos they marked, and with what they watched in the last 3 days (before the last 30 minutes) last.
+ * Ties go to the newer id, so a viewer's feed is deterministic for a given database; no author twice in a row.
+ */
 export async function recommend(viewerId: number | null, page: Page = {}): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 10);
-  let q = selectCards();
-  if (viewerId !== null) {
-    q = q.where(
-      and(
-        sql`${videos.deletedAt} is null`,
-        sql`not exists (select 1 from ${notInterested} ni where ni.video_id = ${videos.id} and ni.user_id = ${viewerId})`,
-      ),
-    );
+  if (viewerId === null) {
+    const rows = await selectCards().orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
+    return toPage(spreadAuthors(rows), offset, limit);
   }
-  const rows = await q.orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
+  const ranked = await db().execute<{ id: number }>(sql`
+    with sig as (
+      select s.video_id, sum(s.w)::float8 as w from (
+        select video_id, ${RANK.like}::float8 as w from likes where user_id = ${viewerId}
+        union all
+        select video_id, ${RANK.collect}::float8 from collects where user_id = ${viewerId}
+        union all
+        select h.video_id, ${RANK.watch}::float8 * least(h.progress_ms::float8 / greatest(x.duration_ms, 1), 1.0)
+        from watch_history h join videos x on x.id = h.video_id where h.user_id = ${viewerId}
+      ) s group by s.video_id
+    ),
+    aff as (select x.channel_id, x.author_id, sig.w from sig join videos x on x.id = sig.video_id),
+    chan as (select channel_id, sum(w) as w from aff group by channel_id),
+    auth as (select author_id, sum(w) as w from aff group by author_id),
+    total as (select coalesce(sum(w), 0) as w from aff),
+    ni as (select x.author_id, x.channel_id from not_interested n join videos x on x.id = n.video_id where n.user_id = ${viewerId}),
+    ni_auth as (select author_id, count(*)::int as n from ni group by author_id),
+    ni_chan as (select channel_id, least(count(*), 3)::int as n from ni group by channel_id)
+    select ${videos.id} as id from ${videos}
+      cross join total t
+      left join chan c on c.channel_id = ${videos.channelId}
+      left join auth a on a.author_id = ${videos.authorId}
+      left join ni_auth na on na.author_id = ${videos.authorId}
+      left join ni_chan nc on nc.channel_id = ${videos.channelId}
+      left join follows f on f.follower_id = ${viewerId} and f.followee_id = ${videos.authorId}
+      left join watch_history wh on wh.user_id = ${viewerId} and wh.video_id = ${videos.id}
+    where ${videos.deletedAt} is null
+      and not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${videos.id})
+    order by ${engagement}
+      * (1 + ${RANK.channel}::float8 * coalesce(c.w, 0) / (t.w + ${RANK.channelPrior}::float8))
+      * (1 + ${RANK.follow}::float8 * (f.follower_id is not null)::int + ${RANK.author}::float8 * least(coalesce(a.w, 0), ${RANK.authorCap}::float8))
+      * power(${RANK.dislikedAuthor}::float8, coalesce(na.n, 0)) * power(${RANK.dislikedChannel}::float8, coalesce(nc.n, 0))
+      * (case when wh.watched_at > now() - interval '3 days' and wh.watched_at < now() - interval '30 minutes' then ${RANK.watched}::float8 else 1 end)
+      desc, ${videos.id} desc
+    limit ${limit + 1} offset ${offset}`);
+  const ids = ranked.rows.map((r) => Number(r.id));
+  const cards = new Map((await byIds(ids)).map((c) => [c.id, c]));
+  const rows = ids.flatMap((id) => cards.get(id) ?? []);
   return toPage(spreadAuthors(rows), offset, limit);
 }
 

@@ -1,0 +1,172 @@
+import { useStore } from '@nanostores/react';
+import { atom } from 'nanostores';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { apiGet, apiPost } from '../client/api.ts';
+import { t } from '../i18n/t.ts';
+import { requireLogin, type VideoItem } from '../stores/feed.ts';
+import { planLane, dueBetween, MAX_DANMAKU, type Bullet, type Lane } from './DanmakuPlan.ts';
+
+interface Row {
+  danmaku_id: string;
+  text: string;
+  offset_ms: number;
+}
+
+const LINE_PX = 30;
+/** Seconds a bullet takes to cross the player. */
+const CROSS_S = 7;
+
+/** Lists by video id, fetched once per page. */
+const lists = new Map<string, Promise<Bullet[]>>();
+
+function load(id: string): Promise<Bullet[]> {
+  let list = lists.get(id);
+  if (!list) {
+    list = apiGet<{ danmaku_list: Row[] }>('/aweme/v1/web/danmaku/list/', { aweme_id: id }, { quiet: true })
+      .then((b) => b.danmaku_list.map((r) => ({ id: r.danmaku_id, text: r.text, at: r.offset_ms })).sort((a, b) => a.at - b.at))
+      .catch(() => {
+        lists.delete(id);
+        return [];
+      });
+    lists.set(id, list);
+  }
+  return list;
+}
+
+/** A danmaku the viewer just sent: shown at once, outlined. */
+const $sent = atom<{ videoId: string; bullet: Bullet } | null>(null);
+
+interface LayerProps {
+  video: HTMLVideoElement | null;
+  item: VideoItem;
+}
+
+/**
+ * 弹幕 over the video: each row flies across at its time in the video, in lanes of the top third only; when every
+ * lane is busy a row is dropped rather than stacked, which is what keeps the density bounded.
+ */
+export function DanmakuLayer({ video, item }: LayerProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const [list, setList] = useState<Bullet[]>([]);
+  const sent = useStore($sent);
+
+  useEffect(() => {
+    let live = true;
+    void load(item.id).then((l) => live && setList(l));
+    return () => {
+      live = false;
+    };
+  }, [item.id]);
+
+  // Lanes, and a clock that launches the rows whose time has come.
+  const lanes = useRef<Lane[]>([]);
+  const launch = useRef<(b: Bullet, own?: boolean) => void>(() => {});
+  useEffect(() => {
+    const el = box.current;
+    if (!el || !video) return;
+    const running = new Set<Animation>();
+    launch.current = (b, own = false) => {
+      const width = el.clientWidth;
+      const count = Math.max(1, Math.floor(el.clientHeight / LINE_PX));
+      if (lanes.current.length !== count) lanes.current = Array.from({ length: count }, () => ({ freeAt: 0 }));
+      const node = document.createElement('span');
+      node.textContent = b.text;
+      node.className = `danmaku-item${own ? ' danmaku-own' : ''}`;
+      el.append(node);
+      const speed = width / (CROSS_S * 1000);
+      const lane = planLane(lanes.current, performance.now(), node.offsetWidth, speed);
+      if (lane < 0) return node.remove();
+      node.style.top = `${lane * LINE_PX}px`;
+      const anim = node.animate([{ transform: `translateX(${width}px)` }, { transform: `translateX(${-node.offsetWidth}px)` }], {
+        duration: (width + node.offsetWidth) / speed,
+        easing: 'linear',
+      });
+      if (video.paused) anim.pause();
+      running.add(anim);
+      anim.onfinish = anim.oncancel = () => {
+        running.delete(anim);
+        node.remove();
+      };
+    };
+    let last = video.currentTime * 1000;
+    let frame = 0;
+    const tick = () => {
+      const now = video.currentTime * 1000;
+      // A jump (seek, loop) starts from the new place without replaying what was skipped.
+      if (now >= last && now - last < 1000) for (const b of dueBetween(list, last, now)) launch.current(b);
+      last = now;
+      frame = requestAnimationFrame(tick);
+    };
+    const pause = () => running.forEach((a) => a.pause());
+    const play = () => running.forEach((a) => a.play());
+    const seeked = () => {
+      running.forEach((a) => a.cancel());
+      lanes.current = [];
+      last = video.currentTime * 1000;
+    };
+    frame = requestAnimationFrame(tick);
+    video.addEventListener('pause', pause);
+    video.addEventListener('play', play);
+    video.addEventListener('seeked', seeked);
+    return () => {
+      cancelAnimationFrame(frame);
+      video.removeEventListener('pause', pause);
+      video.removeEventListener('play', play);
+      video.removeEventListener('seeked', seeked);
+      running.forEach((a) => a.cancel());
+    };
+  }, [video, list]);
+
+  useEffect(() => {
+    if (sent?.videoId === item.id) launch.current(sent.bullet, true);
+  }, [sent, item.id]);
+
+  return <div ref={box} className="danmaku-layer pointer-events-none absolute inset-x-0 top-2 z-10 h-1/3 overflow-hidden" aria-hidden="true" />;
+}
+
+interface InputProps {
+  video: HTMLVideoElement | null;
+  item: VideoItem;
+}
+
+/** The line to send a danmaku at the current time (logged in; anonymous viewers get the login dialog). */
+export function DanmakuInput({ video, item }: InputProps) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const body = text.trim();
+    if (!body || busy || !requireLogin()) return;
+    setBusy(true);
+    try {
+      const at = Math.round((video?.currentTime ?? 0) * 1000);
+      const answer = await apiPost<{ danmaku: Row }>('/aweme/v1/web/danmaku/send/', { aweme_id: item.id, text: body, offset_ms: at });
+      const bullet = { id: answer.danmaku.danmaku_id, text: answer.danmaku.text, at: answer.danmaku.offset_ms };
+      $sent.set({ videoId: item.id, bullet });
+      setText('');
+    } catch {
+      // The API client has shown why (rate limit, expired session).
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={submit} className="flex h-8 min-w-0 max-w-72 flex-1 items-center overflow-hidden rounded-full bg-white/15 focus-within:bg-white/25">
+      <label className="sr-only" htmlFor={`danmaku-${item.id}`}>
+        {t('danmaku.label')}
+      </label>
+      <input
+        id={`danmaku-${item.id}`}
+        value={text}
+        maxLength={MAX_DANMAKU}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onFocus={() => requireLogin()}
+        placeholder={t('danmaku.placeholder')}
+        className="h-full min-w-0 flex-1 bg-transparent px-3 text-xs text-white outline-none placeholder:text-white/60"
+      />
+      <button type="submit" disabled={busy || !text.trim()} className="focus-ring h-full shrink-0 bg-accent px-3 text-xs text-white disabled:opacity-60">
+        {t('danmaku.send')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,43 @@
+/** The arithmetic of 弹幕 lanes, kept apart from the DOM so it can be tested. */
+
+/** Longest danmaku in characters (the API's limit too). */
+export const MAX_DANMAKU = 50;
+/** Pixels between two danmaku following each other in a lane. */
+export const LANE_GAP_PX = 24;
+
+export interface Bullet {
+  id: string;
+  text: string;
+  /** Milliseconds into the video. */
+  at: number;
+}
+
+export interface Lane {
+  /** When (performance.now() ms) the last danmaku in this lane has cleared the right edge by LANE_GAP_PX. */
+  freeAt: number;
+}
+
+/**
+ * Picks the topmost lane a danmaku `width` px wide may enter at `now`, every danmaku moving at `speed` px/ms, and
+ * books it; -1 when all lanes are busy (the danmaku is dropped, so the layer never grows past its lanes).
+ */
+export function planLane(lanes: Lane[], now: number, width: number, speed: number): number {
+  const i = lanes.findIndex((l) => l.freeAt <= now);
+  if (i < 0) return -1;
+  lanes[i]!.freeAt = now + (width + LANE_GAP_PX) / Math.max(speed, 1e-6);
+  return i;
+}
+
+/** The danmaku of a list sorted by time whose time falls in [from, to). */
+export function dueBetween(list: readonly Bullet[], from: number, to: number): Bullet[] {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.at < from) lo = mid + 1;
+    else hi = mid;
+  }
+  const due: Bullet[] = [];
+  for (let i = lo; i < list.length && list[i]!.at < to; i++) due.push(list[i]!);
+  return due;
+}

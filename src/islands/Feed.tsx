@@ -1,0 +1,354 @@
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { bindShortcuts } from '../client/shortcuts.ts';
+import { appendSpread, fetchFeed, markNotInterested, toggleLike, type VideoItem } from '../stores/feed.ts';
+import { $clear, $host, $panel, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
+import { PlayerControls } from './PlayerControls.tsx';
+import type { PlayerText } from './PlayerText.ts';
+import { Follow, VideoActions } from './VideoActions.tsx';
+
+const ShortcutsDialog = lazy(() => import('./ShortcutsDialog.tsx').then((m) => ({ default: m.ShortcutsDialog })));
+const DanmakuLayer = lazy(() => import('./DanmakuLayer.tsx').then((m) => ({ default: m.DanmakuLayer })));
+const DanmakuInput = lazy(() => import('./DanmakuLayer.tsx').then((m) => ({ default: m.DanmakuInput })));
+
+const Comments = lazy(() => import('./Comments.tsx').then((m) => ({ default: m.Comments })));
+
+/** Fetch the next page when this few videos are left ahead. */
+const AHEAD = 3;
+/** A drag further than this (px) pages. */
+const DRAG_PAGE_PX = 80;
+/** Wheel: one page per gesture; a gesture ends after this long without wheel events. */
+const WHEEL_QUIET_MS = 220;
+const WHEEL_REPEAT_MS = 900;
+/** A click waits this long for a second one (double-click likes, a single click pauses). */
+const DOUBLE_CLICK_MS = 260;
+
+interface Props {
+  items: VideoItem[];
+  hasMore: boolean;
+  /** Page size of the server-rendered page and of every fetch (refresh_index counts pages of this size). */
+  count: number;
+  text: PlayerText;
+}
+
+interface Burst {
+  key: number;
+  x: number;
+  y: number;
+}
+
+const NAV_BTN = 'focus-ring flex h-10 w-10 items-center justify-center rounded-full bg-raised text-primary hover:bg-hover disabled:opacity-30';
+
+/** Where the related videos of `item` are (N). */
+const relatedHref = (item: VideoItem) => `/video/${item.id}#related`;
+
+/** The recommend feed (spec point 1): a vertical full-height swiper whose neighbours are preloaded. */
+export function Feed({ items: first, hasMore, count, text }: Props) {
+  const [items, setItems] = useState(first);
+  const [index, setIndex] = useState(0);
+  const [drag, setDrag] = useState(0);
+  const [bursts, setBursts] = useState<Burst[]>([]);
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  // The neighbours preload once the video in front has its first data, so they never compete with its first frame.
+  const [warm, setWarm] = useState(false);
+  const prefs = useStore($prefs);
+  const clear = useStore($clear);
+  const webFull = useStore($webFull);
+  const panel = useStore($panel);
+  const dialog = useStore($shortcutsOpen);
+  const root = useRef<HTMLElement>(null);
+  const videos = useRef(new Map<string, HTMLVideoElement>());
+  const paging = useRef({ next: 2, more: hasMore, loading: false, seen: new Set(first.map((x) => x.id)) });
+  const state = useRef({ index, items });
+  state.current = { index, items };
+  const item = items[index];
+
+  const page = useCallback((step: 1 | -1) => {
+    const { index: i, items: list } = state.current;
+    const next = Math.min(Math.max(i + step, 0), list.length - 1);
+    if (next !== i) setIndex(next);
+  }, []);
+
+  const burst = useCallback((x?: number, y?: number) => {
+    const box = root.current?.querySelector('[data-active="true"]')?.getBoundingClientRect();
+    const b = { key: performance.now(), x: x ?? (box ? box.width / 2 : 0), y: y ?? (box ? box.height / 2 : 0) };
+    setBursts((all) => [...all.slice(-4), b]);
+    setTimeout(() => setBursts((all) => all.filter((o) => o !== b)), 900);
+  }, []);
+
+  const remove = useCallback((id: string) => {
+    setItems((list) => list.filter((x) => x.id !== id));
+    setIndex((i) => Math.min(i, Math.max(0, state.current.items.length - 2)));
+  }, []);
+
+  /** X and the comment button: the side panel with the current video's comments, or closes it. */
+  const openComments = useCallback(() => $panel.set($panel.get() ? null : 'comments'), []);
+
+  // Preferences and shortcuts once; the panel and modes end with the page.
+  useEffect(() => {
+    restorePrefs();
+    const unbind = bindShortcuts({
+      comments: openComments,
+      related: () => {
+        const current = state.current.items[state.current.index];
+        if (current) location.assign(relatedHref(current));
+      },
+      removed: () => {
+        const current = state.current.items[state.current.index];
+        if (current) remove(current.id);
+      },
+    });
+    return () => {
+      unbind();
+      $host.set(null);
+    };
+  }, [openComments, remove]);
+
+  // The video in front plays, the rest pause.
+  useEffect(() => {
+    if (!item) return;
+    const v = videos.current.get(item.id) ?? null;
+    setVideo(v);
+    for (const [id, other] of videos.current) if (id !== item.id && !other.paused) other.pause();
+    if (v) {
+      if (v.ended) v.currentTime = 0;
+      void v.play().catch(() => {
+        // Sound not yet allowed: play muted, the 取消静音 button stays.
+        v.muted = true;
+        void v.play().catch(() => {});
+      });
+    }
+    $host.set({ item, video: () => videos.current.get(item.id) ?? null, root: () => root.current, page, burst: () => burst() });
+  }, [item, page, burst]);
+
+  // The next page loads before the end is reached (refresh_index counts pages of `count`).
+  useEffect(() => {
+    const p = paging.current;
+    if (!p.more || p.loading || items.length - index > AHEAD) return;
+    p.loading = true;
+    fetchFeed(p.next, count)
+      .then((res) => {
+        p.next += 1;
+        p.more = res.hasMore;
+        const fresh = res.items.filter((x) => !p.seen.has(x.id));
+        for (const x of fresh) p.seen.add(x.id);
+        p.loading = false;
+        // A page of videos already shown (the ranking moved) asks for the one after it.
+        setItems((list) => appendSpread(list, fresh));
+      })
+      .catch(() => {
+        p.loading = false;
+      });
+  }, [index, items.length, count]);
+
+  useEffect(() => {
+    if (warm || !video) return;
+    const ready = () => setWarm(true);
+    if (video.readyState >= 2) return ready();
+    video.addEventListener('loadeddata', ready);
+    return () => video.removeEventListener('loadeddata', ready);
+  }, [video, warm]);
+
+  // 自动连播 off: a video loops; on: its end moves to the next one.
+  useEffect(() => {
+    if (!video) return;
+    video.loop = !prefs.autoNext;
+    const ended = () => page(1);
+    video.addEventListener('ended', ended);
+    return () => video.removeEventListener('ended', ended);
+  }, [video, prefs.autoNext, page]);
+
+  // Wheel paging, one page per gesture; a non-passive listener so the page itself does not scroll.
+  useEffect(() => {
+    const el = root.current;
+    if (!el) return;
+    const w = { last: 0, paged: 0 };
+    const onWheel = (e: WheelEvent) => {
+      if ((e.target as HTMLElement).closest('[data-scroll-own]')) return;
+      e.preventDefault();
+      const now = e.timeStamp;
+      const fresh = now - w.last > WHEEL_QUIET_MS;
+      w.last = now;
+      if (Math.abs(e.deltaY) < 4 || (!fresh && now - w.paged < WHEEL_REPEAT_MS)) return;
+      w.paged = now;
+      page(e.deltaY > 0 ? 1 : -1);
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [page]);
+
+  // Drag and swipe with pointer events; a tap pauses, a double tap likes.
+  const gesture = useRef({ id: -1, y: 0, t: 0, moved: false, clicks: 0, timer: 0 as ReturnType<typeof setTimeout> | 0 });
+  const onPointerDown = (e: React.PointerEvent) => {
+    if ((e.target as HTMLElement).closest('button, a, input, textarea, [data-scroll-own]') || e.button !== 0) return;
+    gesture.current = { ...gesture.current, id: e.pointerId, y: e.clientY, t: e.timeStamp, moved: false };
+  };
+  const onPointerMove = (e: React.PointerEvent) => {
+    const g = gesture.current;
+    if (g.id !== e.pointerId) return;
+    const dy = e.clientY - g.y;
+    if (!g.moved && Math.abs(dy) > 8) {
+      g.moved = true;
+      (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    }
+    if (g.moved) setDrag(dy);
+  };
+  const onPointerUp = (e: React.PointerEvent) => {
+    const g = gesture.current;
+    if (g.id !== e.pointerId) return;
+    g.id = -1;
+    const dy = e.clientY - g.y;
+    if (g.moved) {
+      setDrag(0);
+      const fast = Math.abs(dy) / Math.max(1, e.timeStamp - g.t) > 0.5;
+      if (Math.abs(dy) > DRAG_PAGE_PX || (fast && Math.abs(dy) > 24)) page(dy < 0 ? 1 : -1);
+      return;
+    }
+    const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    const x = e.clientX - box.left;
+    const y = e.clientY - box.top;
+    g.clicks += 1;
+    if (g.clicks === 1) {
+      g.timer = setTimeout(() => {
+        g.clicks = 0;
+        const v = videos.current.get(state.current.items[state.current.index]?.id ?? '');
+        if (v) void (v.paused ? v.play().catch(() => {}) : v.pause());
+      }, DOUBLE_CLICK_MS);
+      return;
+    }
+    clearTimeout(g.timer);
+    g.clicks = 0;
+    const current = state.current.items[state.current.index];
+    if (current) void toggleLike(current, true).then((ok) => ok && burst(x, y));
+  };
+  const onPointerCancel = () => {
+    gesture.current.id = -1;
+    setDrag(0);
+  };
+
+  const notInterested = async () => {
+    if (item && (await markNotInterested(item))) remove(item.id);
+  };
+
+  if (!item) return <p className="p-10 text-center text-muted">{text.end}</p>;
+
+  const windowStart = Math.max(0, index - 1);
+  const visible = items.slice(windowStart, index + 3);
+
+  return (
+    <section
+      ref={root}
+      aria-label={text.feed}
+      aria-roledescription="carousel"
+      className={
+        webFull
+          ? 'fixed inset-0 z-50 flex bg-black'
+          : 'feed flex h-screen gap-3 p-4 pt-[calc(var(--header-h)+4px)]'
+      }
+    >
+      <div className={`relative min-w-0 flex-1 overflow-hidden bg-black ${webFull ? '' : 'rounded-2xl'}`}>
+        <div
+          className="absolute inset-0 touch-none select-none"
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerCancel={onPointerCancel}
+        >
+          <div
+            className={`absolute inset-0 ${drag ? '' : 'transition-transform duration-300 ease-out motion-reduce:transition-none'}`}
+            style={{ transform: `translate3d(0, calc(${-index * 100}% + ${drag}px), 0)` }}
+          >
+            {visible.map((v, k) => {
+              const i = windowStart + k;
+              const active = i === index;
+              return (
+                <article
+                  key={v.id}
+                  data-index={i}
+                  data-active={active}
+                  aria-roledescription="slide"
+                  aria-label={v.desc}
+                  inert={!active}
+                  className="absolute inset-x-0 h-full overflow-hidden"
+                  style={{ top: `${i * 100}%` }}
+                >
+                  <video
+                    ref={(el) => {
+                      if (el) videos.current.set(v.id, el);
+                      else videos.current.delete(v.id);
+                    }}
+                    className="absolute inset-0 h-full w-full object-contain"
+                    src={v.src}
+                    poster={v.poster}
+                    preload={active || warm ? 'auto' : 'none'}
+                    autoPlay={i === 0}
+                    muted
+                    loop
+                    playsInline
+                    aria-label={v.desc}
+                  />
+                  <div className={`pointer-events-none absolute inset-x-0 bottom-12 z-10 p-5 pr-24 text-white transition-opacity ${clear ? 'opacity-0' : ''}`}>
+                    <div className="pointer-events-auto flex items-center gap-3">
+                      <a href={`/user/${v.author.secUid}`} className="focus-ring text-lg font-semibold drop-shadow">
+                        @{v.author.nickname}
+                      </a>
+                      <Follow item={v} labels={text.follow} />
+                    </div>
+                    <p className="mt-2 line-clamp-2 max-w-2xl text-sm leading-6 drop-shadow">
+                      <a href={`/video/${v.id}`} className="pointer-events-auto focus-ring hover:underline">
+                        {v.desc}
+                      </a>
+                    </p>
+                  </div>
+                  <div className={`absolute bottom-20 right-3 z-10 flex flex-col items-center gap-4 transition-opacity ${clear ? 'pointer-events-none opacity-0' : ''}`}>
+                    <a href={`/user/${v.author.secUid}`} className="focus-ring block rounded-full border-2 border-white" aria-label={v.author.nickname}>
+                      <img src={v.author.avatar} alt="" width="44" height="44" className="h-11 w-11 rounded-full object-cover" />
+                    </a>
+                    <VideoActions item={v} text={text} variant="column" onComment={openComments} onNotInterested={notInterested} onLiked={() => burst()} />
+                  </div>
+                  {active && prefs.danmaku && (
+                    <Suspense fallback={null}>
+                      <DanmakuLayer video={video} item={v} />
+                    </Suspense>
+                  )}
+                  {active && (
+                    <PlayerControls video={video} item={v} text={text} feed>
+                      {prefs.danmaku && (
+                        <Suspense fallback={null}>
+                          <DanmakuInput video={video} item={v} />
+                        </Suspense>
+                      )}
+                    </PlayerControls>
+                  )}
+                </article>
+              );
+            })}
+          </div>
+          {bursts.map((b) => (
+            <span key={b.key} className="like-burst i-ri-heart-3-fill pointer-events-none absolute z-30 text-7xl text-accent" style={{ left: b.x, top: b.y }} aria-hidden="true" />
+          ))}
+        </div>
+      </div>
+      <div className={`flex shrink-0 flex-col justify-center gap-3 ${webFull ? 'absolute right-3 top-1/2 z-20 -translate-y-1/2' : ''} ${clear ? 'invisible' : ''}`}>
+        <button type="button" aria-label={text.prev} disabled={index === 0} onClick={() => page(-1)} className={NAV_BTN}>
+          <span className="i-ri-arrow-up-s-line text-2xl" aria-hidden="true" />
+        </button>
+        <button type="button" aria-label={text.next} disabled={index >= items.length - 1} onClick={() => page(1)} className={NAV_BTN}>
+          <span className="i-ri-arrow-down-s-line text-2xl" aria-hidden="true" />
+        </button>
+      </div>
+      {panel === 'comments' && (
+        <aside className="w-[380px] shrink-0 overflow-hidden rounded-2xl bg-surface" data-scroll-own>
+          <Suspense fallback={null}>
+            <Comments key={item.id} awemeId={item.id} variant="panel" onClose={() => $panel.set(null)} />
+          </Suspense>
+        </aside>
+      )}
+      {dialog && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog />
+        </Suspense>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,229 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { reportProgress, type VideoItem } from '../stores/feed.ts';
+import {
+  $clear,
+  $muted,
+  $prefs,
+  $webFull,
+  RATES,
+  setRate,
+  setVolume,
+  toggleAutoNext,
+  toggleClear,
+  toggleDanmaku,
+  toggleFullscreen,
+  toggleMute,
+  togglePlay,
+  toggleWebFull,
+} from '../stores/player.ts';
+import type { PlayerText } from './PlayerText.ts';
+
+/** Seconds as m:ss. */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds || 0));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+interface Media {
+  time: number;
+  duration: number;
+  /** End of the buffered range around the playhead, in seconds. */
+  buffered: number;
+  paused: boolean;
+}
+
+const MEDIA_EVENTS = ['timeupdate', 'progress', 'play', 'pause', 'durationchange', 'seeking', 'loadeddata', 'emptied'];
+
+/** The playhead, length, buffered end and paused flag of `video`, following its events. */
+function useMedia(video: HTMLVideoElement | null, fallback: number): Media {
+  // The server's markup autoplays, so it starts out showing 暂停; the first event corrects it.
+  const [media, setMedia] = useState<Media>({ time: 0, duration: fallback, buffered: 0, paused: false });
+  useEffect(() => {
+    if (!video) return;
+    const read = () => {
+      const t = video.currentTime;
+      let buffered = 0;
+      for (let i = 0; i < video.buffered.length; i++) if (video.buffered.start(i) <= t + 0.5) buffered = video.buffered.end(i);
+      setMedia({ time: t, duration: video.duration > 0 && Number.isFinite(video.duration) ? video.duration : fallback, buffered, paused: video.paused });
+    };
+    read();
+    for (const e of MEDIA_EVENTS) video.addEventListener(e, read);
+    return () => {
+      for (const e of MEDIA_EVENTS) video.removeEventListener(e, read);
+    };
+  }, [video, fallback]);
+  return media;
+}
+
+/** Applies the remembered volume, mute and speed to `video`, and records its watch history (logged-in viewers; not for a live stream). */
+export function usePlayback(video: HTMLVideoElement | null, item: VideoItem, live = false): void {
+  const { volume, rate } = useStore($prefs);
+  const muted = useStore($muted);
+  useEffect(() => {
+    if (!video) return;
+    video.volume = volume;
+    video.muted = muted;
+    video.defaultPlaybackRate = rate;
+    video.playbackRate = rate;
+  }, [video, volume, muted, rate]);
+
+  useEffect(() => {
+    if (!video || live) return;
+    const at = () => video.currentTime;
+    const tick = () => reportProgress(item.id, at());
+    const pause = () => reportProgress(item.id, at(), 'final');
+    const leave = () => reportProgress(item.id, at(), 'unload');
+    const hidden = () => document.visibilityState === 'hidden' && leave();
+    video.addEventListener('timeupdate', tick);
+    video.addEventListener('pause', pause);
+    addEventListener('pagehide', leave);
+    document.addEventListener('visibilitychange', hidden);
+    return () => {
+      video.removeEventListener('timeupdate', tick);
+      video.removeEventListener('pause', pause);
+      removeEventListener('pagehide', leave);
+      document.removeEventListener('visibilitychange', hidden);
+      if (at() > 0) reportProgress(item.id, at(), 'final');
+    };
+  }, [video, item.id, live]);
+}
+
+const pct = (part: number, whole: number) => `${whole > 0 ? Math.min(100, (part / whole) * 100) : 0}%`;
+
+const ICON_BTN = 'focus-ring flex h-8 min-w-8 items-center justify-center rounded px-1 hover:bg-white/15';
+
+interface SwitchProps {
+  label: string;
+  on: boolean;
+  onClick: () => void;
+}
+
+function Switch({ label, on, onClick }: SwitchProps) {
+  return (
+    <button type="button" role="switch" aria-checked={on} onClick={onClick} className="focus-ring flex h-8 items-center gap-1.5 rounded px-1 text-xs hover:bg-white/15">
+      <span className={`relative h-4 w-7 rounded-full transition-colors ${on ? 'bg-accent' : 'bg-white/35'}`} aria-hidden="true">
+        <span className={`absolute top-0.5 h-3 w-3 rounded-full bg-white transition-all ${on ? 'left-3.5' : 'left-0.5'}`} />
+      </span>
+      {label}
+    </button>
+  );
+}
+
+interface Props {
+  video: HTMLVideoElement | null;
+  item: VideoItem;
+  text: PlayerText;
+  /** The feed adds 自动连播 and 清屏. */
+  feed?: boolean;
+  /** A live stream: no 弹幕 switch (the room has its chat) and no watch history. */
+  live?: boolean;
+  /** Shown in the middle of the bar (the danmaku input). */
+  children?: ReactNode;
+}
+
+/** The control bar over a video (play, progress with buffered range, time, 弹幕, speed, volume, fullscreen) and the 取消静音 button. */
+export function PlayerControls({ video, item, text, feed = false, live = false, children }: Props) {
+  const { time, duration, buffered, paused } = useMedia(video, item.duration / 1000);
+  const prefs = useStore($prefs);
+  const muted = useStore($muted);
+  const clear = useStore($clear);
+  const webFull = useStore($webFull);
+  const [full, setFull] = useState(false);
+  usePlayback(video, item, live);
+
+  useEffect(() => {
+    const sync = () => setFull(!!document.fullscreenElement);
+    document.addEventListener('fullscreenchange', sync);
+    return () => document.removeEventListener('fullscreenchange', sync);
+  }, []);
+
+  const seek = (seconds: number) => {
+    if (video) video.currentTime = seconds;
+  };
+
+  return (
+    <>
+      {muted && (
+        <button type="button" onClick={toggleMute} className="focus-ring absolute left-4 top-4 z-20 flex h-9 items-center gap-1.5 rounded-full bg-black/55 px-4 text-sm text-white hover:bg-black/70">
+          <span className="i-ri-volume-mute-fill text-lg" aria-hidden="true" />
+          {text.unmute}
+        </button>
+      )}
+      <div role="group" aria-label={text.controls} className="player-bar absolute inset-x-0 bottom-0 z-20 bg-gradient-to-t from-black/65 to-transparent px-3 pb-1.5 pt-8 text-white">
+        <div className="group/p relative flex h-4 items-center rounded focus-within:(outline-2 outline-solid outline-accent)">
+          <div className="absolute inset-x-0 h-1 overflow-hidden rounded-full bg-white/25 transition-all group-hover/p:h-1.5" aria-hidden="true">
+            <div className="absolute inset-y-0 left-0 bg-white/40" style={{ width: pct(buffered, duration) }} />
+            <div data-fill className="absolute inset-y-0 left-0 bg-white transition-[width] duration-200 ease-linear" style={{ width: pct(time, duration) }} />
+          </div>
+          <input
+            type="range"
+            min={0}
+            max={duration || 0}
+            step={0.1}
+            value={Math.min(time, duration || 0)}
+            aria-label={text.progress}
+            data-seek
+            aria-valuetext={`${clock(time)} / ${clock(duration)}`}
+            onChange={(e) => seek(Number(e.currentTarget.value))}
+            className="absolute inset-0 h-full w-full cursor-pointer opacity-0"
+          />
+        </div>
+        <div className="flex h-9 items-center gap-2 text-sm">
+          <button type="button" className={ICON_BTN} aria-label={paused ? text.play : text.pause} onClick={togglePlay}>
+            <span className={`${paused ? 'i-ri-play-fill' : 'i-ri-pause-fill'} text-xl`} aria-hidden="true" />
+          </button>
+          {/* One text node: before hydration the page's inline script keeps it current (VideoPlayer.astro). */}
+          <span data-clock className="text-xs tabular-nums" suppressHydrationWarning>
+            {`${clock(time)} / ${clock(duration)}`}
+          </span>
+          <span className="flex min-w-0 flex-1 justify-center">{children}</span>
+          {!live && <Switch label={text.danmaku} on={prefs.danmaku} onClick={toggleDanmaku} />}
+          {feed && <Switch label={text.autoNext} on={prefs.autoNext} onClick={toggleAutoNext} />}
+          {feed && (
+            <button type="button" aria-pressed={clear} onClick={toggleClear} className={`${ICON_BTN} text-xs`}>
+              {text.clear}
+            </button>
+          )}
+          <div className="group/s relative">
+            <button type="button" aria-haspopup="true" className={`${ICON_BTN} text-xs`}>
+              {prefs.rate === 1 ? text.speed : `${prefs.rate}x`}
+            </button>
+            <div className="absolute bottom-full left-1/2 hidden -translate-x-1/2 pb-2 group-hover/s:block group-focus-within/s:block">
+              <ul className="flex flex-col rounded-lg bg-black/80 py-1" aria-label={text.speed}>
+                {RATES.map((r) => (
+                  <li key={r}>
+                    <button type="button" aria-pressed={prefs.rate === r} onClick={() => setRate(r)} className={`focus-ring block w-16 py-1 text-xs hover:bg-white/15 ${prefs.rate === r ? 'text-accent' : ''}`}>
+                      {r}x
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+          <div className="group/v flex items-center">
+            <button type="button" className={ICON_BTN} aria-label={muted ? text.unmute : text.mute} onClick={toggleMute}>
+              <span className={`${muted ? 'i-ri-volume-mute-line' : 'i-ri-volume-up-line'} text-lg`} aria-hidden="true" />
+            </button>
+            <input
+              type="range"
+              min={0}
+              max={1}
+              step={0.05}
+              value={muted ? 0 : prefs.volume}
+              aria-label={text.volume}
+              onChange={(e) => setVolume(Number(e.currentTarget.value))}
+              className="w-0 accent-accent opacity-0 transition-all group-hover/v:(w-20 opacity-100) focus:(w-20 opacity-100)"
+            />
+          </div>
+          <button type="button" className={ICON_BTN} aria-pressed={webFull} aria-label={webFull ? text.exitWebFull : text.webFull} onClick={toggleWebFull}>
+            <span className={`${webFull ? 'i-ri-collapse-diagonal-line' : 'i-ri-expand-diagonal-line'} text-lg`} aria-hidden="true" />
+          </button>
+          <button type="button" className={ICON_BTN} aria-label={full ? text.exitFull : text.full} onClick={toggleFullscreen}>
+            <span className={`${full ? 'i-ri-fullscreen-exit-line' : 'i-ri-fullscreen-line'} text-lg`} aria-hidden="true" />
+          </button>
+        </div>
+      </div>
+    </>
+  );
+}

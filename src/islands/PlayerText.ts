@@ -1,0 +1,40 @@
+/** The strings the player islands show, read from the catalogue by the page and passed as props (keeps it out of the first load). */
+import { t } from '../i18n/t.ts';
+
+/** Builds the player strings; call from a page's frontmatter. */
+export function playerText() {
+  return {
+    play: t('player.play'),
+    pause: t('player.pause'),
+    unmute: t('player.unmute'),
+    mute: t('player.mute'),
+    volume: t('player.volume'),
+    progress: t('player.progress'),
+    speed: t('player.speed'),
+    clear: t('player.clear'),
+    autoNext: t('player.autoNext'),
+    webFull: t('player.webFull'),
+    exitWebFull: t('player.exitWebFull'),
+    full: t('player.full'),
+    exitFull: t('player.exitFull'),
+    danmaku: t('player.danmaku'),
+    controls: t('player.controls'),
+    prev: t('player.prev'),
+    next: t('player.next'),
+    feed: t('player.feed'),
+    end: t('player.end'),
+    miniClose: t('player.miniClose'),
+    like: t('video.likes'),
+    comment: t('video.comments'),
+    collect: t('video.collects'),
+    share: t('video.shares'),
+    later: t('video.watchLater'),
+    notInterested: t('video.notInterested'),
+    more: t('video.more'),
+    actions: t('video.actions'),
+    units: [t('count.tenThousand'), t('count.hundredMillion')] as [string, string],
+    follow: [t('user.follow'), t('user.followed'), t('user.mutual')] as [string, string, string],
+  };
+}
+
+export type PlayerText = ReturnType<typeof playerText>;

@@ -1,0 +1,125 @@
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useState } from 'react';
+import { $commentCounts, $followLoaded, $stats, loadFollow, share, statsOf, toggleCollect, toggleLike, toggleWatchLater, type VideoItem } from '../stores/feed.ts';
+import type { PlayerText } from './PlayerText.ts';
+
+// The shared follow button brings the API client along: it loads when the viewer reaches for it, not with the page.
+const FollowToggle = lazy(() => import('./FollowToggle.tsx').then((m) => ({ default: m.FollowToggle })));
+
+/** Counts as douyin.com shows them: 9999, 1.2万, 3.4亿 (units from the catalogue). */
+export function formatStat(n: number, units: readonly [string, string]): string {
+  const cut = (x: number) => (Math.floor(x * 10) / 10).toFixed(1).replace(/\.0$/, '');
+  if (n < 10_000) return String(n);
+  return n < 100_000_000 ? `${cut(n / 10_000)}${units[0]}` : `${cut(n / 100_000_000)}${units[1]}`;
+}
+
+/** 关注 for the video's author: a look-alike until the viewer points at it, then the shared follow button (FollowToggle). */
+export function Follow({ item, labels }: { item: VideoItem; labels: readonly [string, string, string] }) {
+  const [hovered, setWanted] = useState(false);
+  const wanted = useStore($followLoaded) || hovered;
+  const fallback = (
+    <button
+      type="button"
+      className={item.author.follow ? 'focus-ring h-8 min-w-20 rounded-md bg-raised px-4 text-sm text-secondary' : 'btn-accent h-8 min-w-20 px-4'}
+      onClick={() => {
+        setWanted(true);
+        void loadFollow().then((m) => m.toggleFollow(item.author.secUid, item.author.follow));
+      }}
+    >
+      {labels[item.author.follow]}
+    </button>
+  );
+  return (
+    <span onPointerEnter={() => setWanted(true)} onFocus={() => setWanted(true)} className="inline-flex">
+      {wanted ? (
+        <Suspense fallback={fallback}>
+          <FollowToggle secUid={item.author.secUid} status={item.author.follow} labels={labels} size="sm" />
+        </Suspense>
+      ) : (
+        fallback
+      )}
+    </span>
+  );
+}
+
+function MenuEntry({ label, icon, pressed, onClick }: { label: string; icon: string; pressed?: boolean; onClick: () => void }) {
+  return (
+    <button type="button" aria-pressed={pressed} onClick={onClick} className="focus-ring flex h-9 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm hover:bg-white/15">
+      <span className={`${icon} text-lg ${pressed ? 'text-sky-400' : ''}`} aria-hidden="true" />
+      {label}
+    </button>
+  );
+}
+
+function toComments(): void {
+  document.getElementById('comments')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
+
+interface Props {
+  item: VideoItem;
+  text: PlayerText;
+  /** column: white icons over the feed's video; row: a line under the video page's title. */
+  variant: 'column' | 'row';
+  /** 评论: the feed opens its panel; by default the page's comment column is scrolled to. */
+  onComment?: () => void;
+  /** 不感兴趣 (the feed only). */
+  onNotInterested?: () => void;
+  /** Called after a like from this column (the feed shows its heart burst). */
+  onLiked?: () => void;
+}
+
+/** Like, comment, collect, share, 稍后再看 and (on the feed) 不感兴趣, with live counts. */
+export function VideoActions({ item, text, variant, onComment = toComments, onNotInterested, onLiked }: Props) {
+  const s = statsOf(item, useStore($stats, { keys: [item.id] }));
+  const comments = useStore($commentCounts, { keys: [item.id] })[item.id] ?? s.comment;
+  const column = variant === 'column';
+  const units = text.units;
+  const btn = column
+    ? 'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow'
+    : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover';
+  const icon = column ? 'text-[34px]' : 'text-lg';
+  const entry = (label: string, iconClass: string, onClick: () => void, count?: number, pressed?: boolean, tint = 'text-accent') => (
+    <li>
+      <button type="button" className={btn} aria-pressed={pressed} onClick={onClick}>
+        <span className={`${iconClass} ${icon} ${pressed ? tint : ''}`} aria-hidden="true" />
+        {count === undefined ? (
+          <span>{label}</span>
+        ) : (
+          <span>
+            <span className="sr-only">{label}</span>
+            {formatStat(count, units)}
+          </span>
+        )}
+      </button>
+    </li>
+  );
+  return (
+    <ul className={column ? 'flex flex-col items-center gap-4' : 'flex flex-wrap items-center gap-2'} aria-label={text.actions}>
+      {!column && (
+        <li>
+          <Follow item={item} labels={text.follow} />
+        </li>
+      )}
+      {entry(text.like, 'i-ri-heart-3-fill', () => void toggleLike(item).then((ok) => ok && onLiked?.()), s.digg, s.liked)}
+      {entry(text.comment, 'i-ri-chat-3-fill', onComment, comments)}
+      {entry(text.collect, 'i-ri-star-fill', () => void toggleCollect(item), s.collect, s.collected, 'text-yellow-400')}
+      {entry(text.share, 'i-ri-share-forward-fill', () => void share(item), s.share)}
+      {column ? (
+        <li className="group/m relative">
+          <button type="button" aria-haspopup="true" className={btn}>
+            <span className={`i-ri-more-fill ${icon}`} aria-hidden="true" />
+            <span className="sr-only">{text.more}</span>
+          </button>
+          <ul className="absolute right-full top-1/2 hidden -translate-y-1/2 pr-2 group-hover/m:block group-focus-within/m:block">
+            <li className="flex flex-col gap-1 rounded-xl bg-black/75 p-2 text-white">
+              <MenuEntry label={text.later} icon="i-ri-time-line" pressed={s.later} onClick={() => void toggleWatchLater(item)} />
+              {onNotInterested && <MenuEntry label={text.notInterested} icon="i-ri-emotion-unhappy-line" onClick={onNotInterested} />}
+            </li>
+          </ul>
+        </li>
+      ) : (
+        entry(text.later, 'i-ri-time-fill', () => void toggleWatchLater(item), undefined, s.later, 'text-sky-400')
+      )}
+    </ul>
+  );
+}

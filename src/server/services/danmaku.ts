@@ -1,0 +1,70 @@
+/** 弹幕: timed bullet comments over a video, listed in time order and sent at a point of the video. */
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { db } from '../db/client.ts';
+import { danmaku, videos } from '../db/schema.ts';
+import { invalid, notFound } from './errors.ts';
+import { notify } from './notifications.ts';
+import { enforce } from './rate-limit.ts';
+
+/** Longest danmaku, in characters (code points). */
+export const MAX_DANMAKU = 50;
+/** Danmaku one user may send per minute. */
+export const DANMAKU_PER_MINUTE = 10;
+/** Most danmaku one list answers (a clip is seconds long; the player drops what its lanes cannot hold anyway). */
+export const LIST_LIMIT = 1000;
+
+export interface DanmakuView {
+  id: number;
+  videoId: number;
+  userId: number;
+  text: string;
+  offsetMs: number;
+  createdAt: Date;
+}
+
+const columns = {
+  id: danmaku.id,
+  videoId: danmaku.videoId,
+  userId: danmaku.userId,
+  text: danmaku.text,
+  offsetMs: danmaku.offsetMs,
+  createdAt: danmaku.createdAt,
+};
+
+/** A video's danmaku in time order (ties by age); null when the video is unknown or deleted. */
+export async function listDanmaku(videoId: number): Promise<DanmakuView[] | null> {
+  const [video] = await db()
+    .select({ id: videos.id })
+    .from(videos)
+    .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+  if (!video) return null;
+  return db().select(columns).from(danmaku).where(eq(danmaku.videoId, videoId)).orderBy(asc(danmaku.offsetMs), asc(danmaku.id)).limit(LIST_LIMIT);
+}
+
+/** One line of text: runs of whitespace (newlines included) become one space, the ends are trimmed. */
+export function cleanText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Sends a danmaku at `offsetMs` (clamped into the video) after the per-user rate limit; the video's author is
+ * notified (发了弹幕). Text is stored as given, rendered as text.
+ */
+export async function sendDanmaku(userId: number, videoId: number, text: string, offsetMs: number): Promise<DanmakuView> {
+  const body = cleanText(text);
+  if (!body) throw invalid('弹幕内容不能为空');
+  if ([...body].length > MAX_DANMAKU) throw invalid(`弹幕最多${MAX_DANMAKU}字`);
+  if (!Number.isFinite(offsetMs)) throw invalid('弹幕时间无效');
+  await enforce(`danmaku:${userId}`, DANMAKU_PER_MINUTE, 60_000);
+  return db().transaction(async (tx) => {
+    const [video] = await tx
+      .select({ authorId: videos.authorId, durationMs: videos.durationMs })
+      .from(videos)
+      .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+    if (!video) throw notFound('视频');
+    const at = Math.trunc(Math.min(Math.max(offsetMs, 0), video.durationMs));
+    const [row] = await tx.insert(danmaku).values({ videoId, userId, text: body, offsetMs: at }).returning(columns);
+    await notify(tx, { userId: video.authorId, actorId: userId, kind: 'danmaku', videoId, text: body });
+    return row!;
+  });
+}

@@ -1,0 +1,242 @@
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+
+/** Logs the context in as the demo account (session cookie, and the token where the login dialog keeps it). */
+async function login(context: BrowserContext, page: Page): Promise<{ token: string; secUid: string }> {
+  const demo = await (await context.request.get('/api/passport/demo')).json();
+  const res = await context.request.post('/api/passport/login/password', { form: { email: demo.email, password: demo.password } });
+  expect(res.status()).toBe(200);
+  const { token, user } = await res.json();
+  await page.goto('/discover');
+  await page.evaluate(([t, u]) => localStorage.setItem('sy.user', JSON.stringify({ token: t, userInfo: u })), [token, user] as const);
+  return { token, secUid: user.sec_uid };
+}
+
+const feed = (page: Page) => page.locator('section[aria-roledescription="carousel"]');
+const active = (page: Page) => page.locator('article[data-active="true"]');
+
+/** Points at the feed, which hydrates its island (client:interact), and waits for it. */
+async function wake(page: Page, root: Locator = feed(page)): Promise<void> {
+  await root.hover();
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-active], astro-island[ssr] [data-player]'));
+}
+
+/** Resolves once the video of `slide` is playing and has advanced. */
+async function playing(slide: Locator): Promise<void> {
+  await expect.poll(() => slide.locator('video').evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime > 0.1), { timeout: 10_000 }).toBe(true);
+}
+
+test('the first video is in the server’s markup (poster at once) and plays before any script; ↓ moves to the next, which plays', async ({ page }) => {
+  const html = await (await page.request.get('/')).text();
+  expect(html).toMatch(/<video[^>]*poster="[^"]+"[^>]*autoplay/i);
+  expect(html).toMatch(/rel="preload" as="image"/);
+  await page.goto('/');
+  const first = active(page);
+  await expect(first).toHaveAttribute('data-index', '0');
+  await playing(first);
+  // The next two are preloaded while the first plays.
+  await expect.poll(() => page.locator('article[data-index="1"] video').evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2);
+  await page.keyboard.press('ArrowDown');
+  await expect(active(page)).toHaveAttribute('data-index', '1');
+  await playing(active(page));
+  expect(await page.locator('article[data-index="0"] video').evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+  // 取消静音 turns the sound on.
+  await active(page).getByRole('button', { name: '取消静音' }).first().click();
+  await expect.poll(() => active(page).locator('video').evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+});
+
+test('paging by buttons, wheel and drag; more videos arrive by refresh_index before the end', async ({ page }) => {
+  const pages: string[] = [];
+  page.on('request', (r) => r.url().includes('/tab/feed/') && pages.push(new URL(r.url()).searchParams.get('refresh_index') ?? ''));
+  await page.goto('/');
+  await wake(page);
+  await page.getByRole('button', { name: '下一个视频' }).click();
+  await expect(active(page)).toHaveAttribute('data-index', '1');
+  await page.getByRole('button', { name: '上一个视频' }).click();
+  await expect(active(page)).toHaveAttribute('data-index', '0');
+  await feed(page).hover();
+  await page.mouse.wheel(0, 240);
+  await expect(active(page)).toHaveAttribute('data-index', '1');
+  // A drag upwards past the threshold goes on.
+  const box = (await active(page).boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 60, { steps: 4 });
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 200, { steps: 4 });
+  await page.mouse.up();
+  await expect(active(page)).toHaveAttribute('data-index', '2');
+  await expect.poll(() => pages).toContain('2');
+  await expect(page.locator('article[data-index="5"]')).toHaveCount(0);
+  for (const i of [3, 4, 5, 6]) {
+    await page.keyboard.press('ArrowDown');
+    await expect(active(page)).toHaveAttribute('data-index', String(i));
+  }
+  await playing(active(page));
+  // No author twice in a row across the pages.
+  const authors = await page.locator('article[data-index]').evaluateAll((slides) => slides.map((s) => s.querySelector('a[href^="/user/"]')?.getAttribute('href')));
+  for (let i = 1; i < authors.length; i++) expect(authors[i]).not.toBe(authors[i - 1]);
+});
+
+test('with reduced motion the swipe does not animate', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/');
+  const track = feed(page).locator('article[data-index="0"]').locator('xpath=..');
+  const { property, duration } = await track.evaluate((el) => ({ property: getComputedStyle(el).transitionProperty, duration: getComputedStyle(el).transitionDuration }));
+  expect(property === 'none' || parseFloat(duration) < 0.01).toBe(true);
+});
+
+test('an anonymous like opens the login dialog', async ({ page }) => {
+  await page.goto('/');
+  await wake(page);
+  await active(page).getByRole('button', { name: /^点赞/ }).click();
+  await expect(page.getByRole('dialog', { name: '登录后免费畅享高清视频' })).toBeVisible();
+});
+
+test('a like from the feed shows on the liker’s 喜欢 tab and survives a reload; a double-click likes with a heart', async ({ page, context }) => {
+  await login(context, page);
+  await page.goto('/');
+  await wake(page);
+  const slide = active(page);
+  const id = (await slide.locator('a[href^="/video/"]').first().getAttribute('href'))!.replace('/video/', '');
+  const like = slide.getByRole('button', { name: /^点赞/ });
+  if ((await like.getAttribute('aria-pressed')) === 'true') {
+    await like.click();
+    await expect(like).toHaveAttribute('aria-pressed', 'false');
+  }
+  const before = Number((await like.textContent())!.replace(/\D/g, ''));
+  await like.click();
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await expect(like).toHaveText(new RegExp(`${before + 1}$`));
+
+  await page.goto('/user/self?showTab=like');
+  await expect(page.locator(`main a[href="/video/${id}"]`).first()).toBeVisible();
+  await page.reload();
+  await expect(page.locator(`main a[href="/video/${id}"]`).first()).toBeVisible();
+  const detail = await (await page.request.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json();
+  expect(detail.aweme_detail.user_digged).toBe(1);
+  await page.goto('/');
+
+  // Double-click on the next video: liked, with the heart burst.
+  await wake(page);
+  await page.keyboard.press('ArrowDown');
+  const next = active(page);
+  const nextLike = next.getByRole('button', { name: /^点赞/ });
+  if ((await nextLike.getAttribute('aria-pressed')) === 'true') await nextLike.click();
+  await expect(nextLike).toHaveAttribute('aria-pressed', 'false');
+  const vbox = (await next.boundingBox())!;
+  await page.mouse.dblclick(vbox.x + vbox.width / 2, vbox.y + vbox.height / 3);
+  await expect(page.locator('.like-burst').first()).toBeAttached();
+  await expect(nextLike).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('share copies the link, says so and counts it; watching is recorded in the history', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await login(context, page);
+  await page.goto('/');
+  await wake(page);
+  const slide = active(page);
+  const id = (await slide.locator('a[href^="/video/"]').first().getAttribute('href'))!.replace('/video/', '');
+  const share = slide.getByRole('button', { name: /^分享/ });
+  const before = Number((await share.textContent())!.replace(/\D/g, ''));
+  await share.click();
+  await expect(page.getByText('已复制分享链接')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/video/${id}$`));
+  await expect(share).toHaveText(new RegExp(`${before + 1}$`));
+  const detail = await (await page.request.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json();
+  expect(detail.aweme_detail.statistics.share_count).toBe(before + 1);
+
+  await playing(slide);
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(async () => (await (await page.request.get('/api/aweme/v1/web/history/read/?count=5')).json()).aweme_list.map((a: { aweme_id: string }) => a.aweme_id)).toContain(id);
+});
+
+test('the speed is remembered across pages', async ({ page }) => {
+  await page.goto('/');
+  await wake(page);
+  const bar = active(page).getByRole('group', { name: '播放控制' });
+  await bar.getByRole('button', { name: '倍速' }).hover();
+  await bar.getByRole('button', { name: '1.5x' }).click();
+  await expect.poll(() => active(page).locator('video').evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(1.5);
+  await page.reload();
+  await wake(page);
+  await expect.poll(() => active(page).locator('video').evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(1.5);
+  await expect(active(page).getByRole('group', { name: '播放控制' }).getByRole('button', { name: '1.5x' }).first()).toBeAttached();
+});
+
+test('the progress bar is a slider: keys seek, the time is its value text; the buffered range is drawn', async ({ page }) => {
+  await page.goto('/');
+  await wake(page);
+  const v = active(page).locator('video');
+  await expect.poll(() => v.evaluate((el: HTMLVideoElement) => el.currentTime)).toBeGreaterThan(1.2);
+  await v.evaluate((el: HTMLVideoElement) => el.pause());
+  const slider = active(page).getByRole('slider', { name: '播放进度' });
+  await expect(slider).toHaveAttribute('aria-valuetext', /^0:0\d \/ 0:\d\d$/);
+  await slider.focus();
+  // On the progress bar the arrows seek 5 s, as they do anywhere on the page.
+  await v.evaluate((el: HTMLVideoElement) => (el.currentTime = 1));
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => v.evaluate((el: HTMLVideoElement) => Math.round(el.currentTime * 10))).toBe(60);
+  await expect(slider).toHaveAttribute('aria-valuetext', new RegExp(`^0:06 / 0:0${await v.evaluate((el: HTMLVideoElement) => Math.floor(el.duration))}$`));
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => v.evaluate((el: HTMLVideoElement) => Math.round(el.currentTime * 10))).toBe(10);
+  const buffered = await active(page).locator('.player-bar [aria-hidden="true"] > div').first().evaluate((el) => parseFloat((el as HTMLElement).style.width));
+  expect(buffered).toBeGreaterThan(50);
+});
+
+test('danmaku appear at their time, and one sent from the input shows at once', async ({ page, context }) => {
+  const { token } = await login(context, page);
+  const video = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
+  const id = video.aweme_list[0].aweme_id as string;
+  const text = `准时出现${Date.now() % 100_000}`;
+  const sent = await page.request.post('/api/aweme/v1/web/danmaku/send/', { headers: { Token: token }, form: { aweme_id: id, text, offset_ms: 3000 } });
+  expect(sent.status()).toBe(200);
+
+  await page.goto(`/video/${id}`);
+  // Record the video's clock when the danmaku enters the layer.
+  await page.evaluate((needle) => {
+    const w = window as unknown as { seenAt?: number };
+    new MutationObserver(() => {
+      if (w.seenAt === undefined && document.querySelector('.danmaku-layer')?.textContent?.includes(needle)) {
+        w.seenAt = document.querySelector<HTMLVideoElement>('[data-player] video')!.currentTime;
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  }, text);
+  await wake(page, page.locator('[data-player]'));
+  const video0 = page.locator('[data-player] video');
+  await video0.evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 0;
+    return v.play();
+  });
+  await page.keyboard.press('b');
+  await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt), { timeout: 12_000 }).toBeDefined();
+  const seenAt = await page.evaluate(() => (window as unknown as { seenAt: number }).seenAt);
+  expect(seenAt).toBeGreaterThanOrEqual(2.95);
+  expect(seenAt).toBeLessThan(3.6);
+
+  const mine = `我也来一条${Date.now() % 1000}`;
+  await page.getByLabel('发送弹幕').fill(mine);
+  await page.locator('[data-player]').getByRole('button', { name: '发送', exact: true }).click();
+  await expect(page.locator('.danmaku-own', { hasText: mine })).toBeAttached();
+  const list = await (await page.request.get(`/api/aweme/v1/web/danmaku/list/?aweme_id=${id}`)).json();
+  expect(list.danmaku_list.map((d: { text: string }) => d.text)).toContain(mine);
+  // Only the top third carries danmaku.
+  const layer = (await page.locator('.danmaku-layer').boundingBox())!;
+  const frame = (await page.locator('[data-player]').boundingBox())!;
+  expect(layer.height).toBeLessThanOrEqual(frame.height / 3 + 1);
+});
+
+test('on /video/{id} the player shrinks to a mini player that keeps playing when scrolled away', async ({ page }) => {
+  const first = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
+  await page.goto(`/video/${first.aweme_list[0].aweme_id}`);
+  const player = page.locator('[data-player]');
+  await playing(player);
+  await page.evaluate(() => scrollTo(0, 1400));
+  await expect(player).toHaveAttribute('data-mini', 'true');
+  const mini = (await page.locator('.mini-player').boundingBox())!;
+  expect(mini.width).toBeLessThanOrEqual(361);
+  const t = await player.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime);
+  await expect.poll(() => player.locator('video').evaluate((v: HTMLVideoElement, before) => !v.paused && v.currentTime !== before, t)).toBe(true);
+  await page.evaluate(() => scrollTo(0, 0));
+  await expect(player).toHaveAttribute('data-mini', 'false');
+  await expect.poll(() => player.locator('video').evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
+});

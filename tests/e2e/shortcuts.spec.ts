@@ -1,0 +1,295 @@
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+
+/** Logs the context in as the demo account (session cookie, and the token where the login dialog keeps it). */
+async function login(context: BrowserContext, page: Page): Promise<string> {
+  const demo = await (await context.request.get('/api/passport/demo')).json();
+  const res = await context.request.post('/api/passport/login/password', { form: { email: demo.email, password: demo.password } });
+  expect(res.status()).toBe(200);
+  const { token, user } = await res.json();
+  await page.goto('/discover');
+  await page.evaluate(([t, u]) => localStorage.setItem('sy.user', JSON.stringify({ token: t, userInfo: u })), [token, user] as const);
+  return token;
+}
+
+const active = (page: Page) => page.locator('article[data-active="true"]');
+const video = (page: Page) => active(page).locator('video');
+const likeButton = (page: Page) => active(page).getByRole('button', { name: /^点赞/ });
+
+/** Opens the feed, wakes its island and waits for the first video to play. */
+async function openFeed(page: Page): Promise<Locator> {
+  await page.goto('/');
+  await page.locator('section[aria-roledescription="carousel"]').hover();
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-active]'));
+  await expect.poll(() => video(page).evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime > 0)).toBe(true);
+  // Keys go to the page, not to a control under the pointer.
+  await page.mouse.move(1, 450);
+  return active(page);
+}
+
+const idOf = async (slide: Locator) => (await slide.locator('a[href^="/video/"]').first().getAttribute('href'))!.replace('/video/', '');
+
+/** Sets a pressed-state button to `pressed` with `key`, whatever it started as. */
+async function pressTo(page: Page, button: Locator, key: string, pressed: boolean): Promise<void> {
+  if ((await button.getAttribute('aria-pressed')) === String(pressed)) {
+    await page.keyboard.press(key);
+    await expect(button).toHaveAttribute('aria-pressed', String(!pressed));
+  }
+  await page.keyboard.press(key);
+  await expect(button).toHaveAttribute('aria-pressed', String(pressed));
+}
+
+test.describe('shortcuts on the feed, each checked by its effect', () => {
+  test('Z likes and unlikes; a double space likes without stopping the video', async ({ page, context }) => {
+    await login(context, page);
+    await openFeed(page);
+    const like = likeButton(page);
+    await pressTo(page, like, 'z', false);
+    const count = Number((await like.textContent())!.replace(/\D/g, ''));
+    await page.keyboard.press('z');
+    await expect(like).toHaveAttribute('aria-pressed', 'true');
+    await expect(like).toHaveText(new RegExp(`${count + 1}$`));
+    await page.keyboard.press('z');
+    await expect(like).toHaveAttribute('aria-pressed', 'false');
+    await page.keyboard.press(' ');
+    await page.keyboard.press(' ');
+    await expect(like).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('.like-burst').first()).toBeAttached();
+    expect(await video(page).evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
+  });
+
+  test('X opens the comments panel; Shift+Q closes it', async ({ page }) => {
+    await openFeed(page);
+    await page.keyboard.press('x');
+    const panel = page.locator('aside[data-scroll-own]');
+    await expect(panel).toBeVisible();
+    await expect(panel.getByText(/全部评论/)).toBeVisible();
+    await page.keyboard.press('Shift+Q');
+    await expect(panel).toHaveCount(0);
+  });
+
+  test('B turns danmaku on and off', async ({ page }) => {
+    await openFeed(page);
+    const toggle = active(page).getByRole('switch', { name: '弹幕' });
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await page.keyboard.press('b');
+    await expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await expect(active(page).locator('.danmaku-layer')).toBeAttached();
+    await expect(active(page).getByLabel('发送弹幕')).toBeVisible();
+    await page.keyboard.press('b');
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await expect(active(page).locator('.danmaku-layer')).toHaveCount(0);
+  });
+
+  test('C collects and uncollects', async ({ page, context }) => {
+    await login(context, page);
+    await openFeed(page);
+    const collect = active(page).getByRole('button', { name: /^收藏/ });
+    await pressTo(page, collect, 'c', true);
+    await pressTo(page, collect, 'c', false);
+  });
+
+  test('V copies the share code of the video', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const slide = await openFeed(page);
+    const id = await idOf(slide);
+    await page.keyboard.press('v');
+    await expect(page.getByText('已复制分享口令')).toBeVisible();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toContain(`/video/${id}`);
+    expect(copied).toContain('复制此口令');
+  });
+
+  test('J clears the screen and brings it back', async ({ page }) => {
+    await openFeed(page);
+    const clear = active(page).getByRole('button', { name: '清屏' });
+    await page.keyboard.press('j');
+    await expect(clear).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: '下一个视频' })).toBeHidden();
+    await page.keyboard.press('j');
+    await expect(clear).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByRole('button', { name: '下一个视频' })).toBeVisible();
+  });
+
+  test('K switches 自动连播: at the end the feed moves on instead of looping', async ({ page }) => {
+    await openFeed(page);
+    const autoNext = active(page).getByRole('switch', { name: '自动连播' });
+    await page.keyboard.press('k');
+    await expect(autoNext).toHaveAttribute('aria-checked', 'true');
+    await expect(page.getByText('已开启自动连播')).toBeVisible();
+    expect(await video(page).evaluate((v: HTMLVideoElement) => v.loop)).toBe(false);
+    await video(page).evaluate((v: HTMLVideoElement) => (v.currentTime = Math.max(0, v.duration - 0.3)));
+    await expect(active(page)).toHaveAttribute('data-index', '1', { timeout: 5000 });
+    await page.keyboard.press('k');
+    await expect(page.getByText('已关闭自动连播')).toBeVisible();
+  });
+
+  test('R marks 不感兴趣: the video leaves the feed, now and after a reload', async ({ page, context }) => {
+    await login(context, page);
+    const slide = await openFeed(page);
+    const id = await idOf(slide);
+    await page.keyboard.press('r');
+    await expect(page.getByText('将减少此类视频的推荐')).toBeVisible();
+    await expect(page.locator(`article[data-index] a[href="/video/${id}"]`)).toHaveCount(0);
+    await expect(active(page)).toHaveAttribute('data-index', '0');
+    await expect.poll(() => video(page).evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+    const feed = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=50')).json();
+    expect(feed.aweme_list.map((a: { aweme_id: string }) => a.aweme_id)).not.toContain(id);
+  });
+
+  test('F opens the author’s page', async ({ page }) => {
+    const slide = await openFeed(page);
+    const author = await slide.locator('a[href^="/user/"]').first().getAttribute('href');
+    await page.keyboard.press('f');
+    await expect(page).toHaveURL(new RegExp(`${author}$`));
+  });
+
+  test('G follows and unfollows the author', async ({ page, context }) => {
+    await login(context, page);
+    const slide = await openFeed(page);
+    const follow = slide.getByRole('button', { name: /^(关注|已关注|互相关注)$/ });
+    const before = await follow.textContent();
+    await page.keyboard.press('g');
+    await expect(follow).not.toHaveText(before!);
+    await page.keyboard.press('g');
+    await expect(follow).toHaveText(before!);
+  });
+
+  test('Shift+F focuses the search box; typing there is never a shortcut', async ({ page }) => {
+    await openFeed(page);
+    await page.keyboard.press('Shift+F');
+    const box = page.getByRole('combobox', { name: '搜索你感兴趣的内容' }).first();
+    await expect(box).toBeFocused();
+    await page.keyboard.type('zxcv');
+    await page.keyboard.press('ArrowDown');
+    await expect(box).toHaveValue(/zxcv/);
+    await expect(active(page)).toHaveAttribute('data-index', '0');
+    await expect(page.locator('aside[data-scroll-own]')).toHaveCount(0);
+  });
+
+  test('Shift+Q leaves a video page for the page before it', async ({ page }) => {
+    await page.goto('/');
+    const id = await idOf(active(page));
+    await page.goto(`/video/${id}`);
+    await page.locator('[data-player]').hover();
+    await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-player]'));
+    await page.mouse.move(1, 450);
+    await page.keyboard.press('Shift+Q');
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('↑/↓ page through the feed', async ({ page }) => {
+    await openFeed(page);
+    await page.keyboard.press('ArrowDown');
+    await expect(active(page)).toHaveAttribute('data-index', '1');
+    await page.keyboard.press('ArrowDown');
+    await expect(active(page)).toHaveAttribute('data-index', '2');
+    await page.keyboard.press('ArrowUp');
+    await expect(active(page)).toHaveAttribute('data-index', '1');
+  });
+
+  test('←/→ seek 5 s; space pauses and plays', async ({ page }) => {
+    await openFeed(page);
+    await page.keyboard.press(' ');
+    await expect.poll(() => video(page).evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+    await video(page).evaluate((v: HTMLVideoElement) => (v.currentTime = 1));
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => video(page).evaluate((v: HTMLVideoElement) => Math.round(v.currentTime))).toBe(6);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => video(page).evaluate((v: HTMLVideoElement) => Math.round(v.currentTime))).toBe(1);
+    await page.waitForTimeout(400);
+    await page.keyboard.press(' ');
+    await expect.poll(() => video(page).evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
+  });
+
+  test('Y fills the page with the player; H goes fullscreen', async ({ page }) => {
+    await openFeed(page);
+    const feed = page.locator('section[aria-roledescription="carousel"]');
+    await page.keyboard.press('y');
+    await expect.poll(async () => (await feed.boundingBox())?.width).toBe(page.viewportSize()!.width);
+    expect((await feed.boundingBox())!.x).toBe(0);
+    await expect(active(page).getByRole('button', { name: '退出网页全屏' })).toBeVisible();
+    await page.keyboard.press('y');
+    await expect.poll(async () => (await feed.boundingBox())!.x).toBeGreaterThan(0);
+    await page.keyboard.press('h');
+    await expect.poll(() => page.evaluate(() => !!document.fullscreenElement)).toBe(true);
+    await page.keyboard.press('h');
+    await expect.poll(() => page.evaluate(() => !!document.fullscreenElement)).toBe(false);
+  });
+
+  test('L adds to 稍后再看 and takes it out again', async ({ page, context }) => {
+    const token = await login(context, page);
+    const slide = await openFeed(page);
+    const id = await idOf(slide);
+    const later = async () =>
+      ((await (await page.request.get('/api/video/self?showTab=watch_later&page=1&size=50', { headers: { Token: token } })).json()).data.videosList as { id: number }[]).map((v) => String(v.id));
+    await page.keyboard.press('l');
+    await expect(page.getByText('已加入稍后再看')).toBeVisible();
+    await expect.poll(later).toContain(id);
+    await page.keyboard.press('l');
+    await expect(page.getByText('已从稍后再看移除')).toBeVisible();
+    await expect.poll(later).not.toContain(id);
+  });
+
+  test('Shift+ and Shift- change the volume, unmuting from muted', async ({ page }) => {
+    await openFeed(page);
+    const sound = () => video(page).evaluate((v: HTMLVideoElement) => (v.muted ? 0 : Math.round(v.volume * 100)));
+    expect(await sound()).toBe(0);
+    await page.keyboard.press('Shift+Equal');
+    await expect.poll(sound).toBe(10);
+    await page.keyboard.press('Shift+Equal');
+    await expect.poll(sound).toBe(20);
+    await page.keyboard.press('Shift+Minus');
+    await expect.poll(sound).toBe(10);
+  });
+
+  test('? lists all 22 shortcuts with their keys; Esc closes the list', async ({ page }) => {
+    await openFeed(page);
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: '快捷键' });
+    await expect(dialog).toBeVisible();
+    const rows = [
+      ['赞', 'Z'], ['评论', 'X'], ['开启/关闭弹幕', 'B'], ['收藏', 'C'], ['复制分享口令', 'V'], ['清屏', 'J'], ['自动连播', 'K'],
+      ['不感兴趣', 'R'], ['进入作者主页', 'F'], ['关注', 'G'], ['搜索', 'Shift+F'], ['关闭页面', 'Shift+Q'], ['上下翻页', '↑/↓'],
+      ['快退/快进', '←/→'], ['暂停', '空格'], ['网页全屏', 'Y'], ['全屏', 'H'], ['稍后再看', 'L'], ['音量', 'Shift+/Shift-'],
+      ['打开列表', '?'], ['关闭列表', 'Esc'], ['相关推荐', 'N'],
+    ];
+    const items = dialog.getByRole('listitem');
+    await expect(items).toHaveCount(22);
+    for (const [i, [label, keys]] of rows.entries()) {
+      await expect(items.nth(i)).toContainText(label!);
+      await expect(items.nth(i).locator('kbd')).toHaveText(keys!);
+    }
+    await expect(items.first()).toContainText('双击空格');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    // Closed, the keys work again.
+    await page.keyboard.press('ArrowDown');
+    await expect(active(page)).toHaveAttribute('data-index', '1');
+  });
+
+  test('N opens the related videos of the current one', async ({ page }) => {
+    const slide = await openFeed(page);
+    const id = await idOf(slide);
+    await page.keyboard.press('n');
+    await expect(page).toHaveURL(new RegExp(`/video/${id}#related$`));
+  });
+});
+
+test('on a video page the same keys act on its video: Z likes, X goes to the comments, B shows danmaku', async ({ page, context }) => {
+  await login(context, page);
+  const feed = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=3')).json();
+  const id = feed.aweme_list[2].aweme_id;
+  await page.goto(`/video/${id}`);
+  await page.locator('[data-player]').hover();
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-player]'));
+  await page.mouse.move(1, 450);
+  const like = page.getByRole('list', { name: '视频操作' }).getByRole('button', { name: /^点赞/ });
+  await expect(like).toBeVisible();
+  const was = await like.getAttribute('aria-pressed');
+  await page.keyboard.press('z');
+  await expect(like).toHaveAttribute('aria-pressed', was === 'true' ? 'false' : 'true');
+  await page.keyboard.press('b');
+  await expect(page.locator('[data-player] .danmaku-layer')).toBeAttached();
+  await page.keyboard.press('x');
+  await expect.poll(() => page.evaluate(() => document.getElementById('comments')!.getBoundingClientRect().top)).toBeLessThan(300);
+});
