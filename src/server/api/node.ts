@@ -37,6 +37,24 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
   }
   res.statusCode = response.status;
   response.headers.forEach((value, key) => res.setHeader(key, value));
+  if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) return pipeStream(response.body, res);
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   res.end(body);
+}
+
+/** Writes an event stream through as it comes; the client leaving cancels it, which ends its subscriptions. */
+async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => {}));
+  res.flushHeaders();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+  } catch {
+    // Cancelled because the client left, or the stream failed: either way this response is over.
+  }
+  if (!res.destroyed) res.end();
 }

@@ -137,6 +137,8 @@ async function dispatch(
 
   const headers = new Headers(JSON_HEADERS);
   const body = await route.handler({ input: parsed.data, viewer, request, headers, clientAddress });
+  // Event streams (routes/live-room.ts) answer a Response of their own.
+  if (body instanceof Response) return body;
   if (route.method === 'POST' && route.auth) clearApiCache();
   const text = JSON.stringify(body);
   if (cacheKey) remember(cacheKey, text, route.anonymousCacheMs!);

@@ -1,7 +1,10 @@
-/** Reading live rooms. */
-import { and, desc, eq, lt } from 'drizzle-orm';
+/** Live rooms: reading them, their chat (real time through the event hub) and who is watching. */
+import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { liveRooms, users } from '../db/schema.ts';
+import { liveMessages, liveRooms, users } from '../db/schema.ts';
+import { CHAT_MAX } from '../../shared/chat-line.ts';
+import { publish, roomTopic } from '../realtime/events.ts';
+import { invalid, notFound, ServiceError } from './errors.ts';
 
 export interface LiveRoomCard {
   id: number;
@@ -12,6 +15,8 @@ export interface LiveRoomCard {
   channelId: number;
   startedAt: Date;
   host: { secUid: string; nickname: string; avatar: string };
+  /** Still on air (an ended room keeps its page and its last chat lines). */
+  live: boolean;
 }
 
 function selectRooms() {
@@ -25,9 +30,11 @@ function selectRooms() {
       channelId: liveRooms.channelId,
       startedAt: liveRooms.startedAt,
       host: { secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
+      live: sql<boolean>`${liveRooms.status} = 'live'`,
     })
     .from(liveRooms)
-    .innerJoin(users, eq(users.id, liveRooms.hostId));
+    .innerJoin(users, eq(users.id, liveRooms.hostId))
+    .$dynamic();
 }
 
 /** Rooms that are live now, the busiest first. */
@@ -46,4 +53,98 @@ export async function liveBefore(maxTime: number, count = 20): Promise<{ items: 
     .orderBy(desc(liveRooms.startedAt), desc(liveRooms.id))
     .limit(limit + 1);
   return { items: rows.slice(0, limit), hasMore: rows.length > limit };
+}
+
+/** One room, on air or ended; null when unknown. */
+export async function getRoom(id: number): Promise<LiveRoomCard | null> {
+  const [row] = await selectRooms().where(eq(liveRooms.id, id));
+  return row ?? null;
+}
+
+/** Chat lines a room page starts with. */
+export const CHAT_BACKLOG = 50;
+
+export interface ChatMessage {
+  id: number;
+  roomId: number;
+  text: string;
+  createdAt: Date;
+  user: { secUid: string; nickname: string; avatar: string };
+}
+
+function selectMessages() {
+  return db()
+    .select({
+      id: liveMessages.id,
+      roomId: liveMessages.roomId,
+      text: liveMessages.text,
+      createdAt: liveMessages.createdAt,
+      user: { secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
+    })
+    .from(liveMessages)
+    .innerJoin(users, eq(users.id, liveMessages.userId))
+    .$dynamic();
+}
+
+/** The room's latest chat lines, oldest first. */
+export async function recentMessages(roomId: number, count = CHAT_BACKLOG): Promise<ChatMessage[]> {
+  const rows = await selectMessages()
+    .where(eq(liveMessages.roomId, roomId))
+    .orderBy(desc(liveMessages.id))
+    .limit(Math.min(Math.max(count, 1), 200));
+  return rows.reverse();
+}
+
+/** Chat lines after `afterId` (a reconnecting stream's Last-Event-ID), oldest first, at most a backlog's worth. */
+export async function messagesSince(roomId: number, afterId: number): Promise<ChatMessage[]> {
+  return selectMessages()
+    .where(and(eq(liveMessages.roomId, roomId), gt(liveMessages.id, afterId)))
+    .orderBy(asc(liveMessages.id))
+    .limit(CHAT_BACKLOG);
+}
+
+/** Hub event type of a chat line (data: ChatMessage) and of the viewer count (data: { count }). */
+export const CHAT_EVENT = 'chat';
+export const VIEWERS_EVENT = 'viewers';
+
+/** Says `text` in a room on air; every viewer's stream gets it once the line is stored. */
+export async function postMessage(userId: number, roomId: number, text: string): Promise<ChatMessage> {
+  const body = text.trim();
+  if (body === '') throw invalid('消息内容不能为空');
+  if ([...body].length > CHAT_MAX) throw invalid(`消息最多${CHAT_MAX}字`);
+  return db().transaction(async (tx) => {
+    const [room] = await tx.select({ status: liveRooms.status }).from(liveRooms).where(eq(liveRooms.id, roomId));
+    if (!room) throw notFound('直播间');
+    if (room.status !== 'live') throw new ServiceError('conflict', '直播已结束');
+    const [row] = await tx.insert(liveMessages).values({ roomId, userId, text: body }).returning({ id: liveMessages.id, createdAt: liveMessages.createdAt });
+    const [user] = await tx.select({ secUid: users.secUid, nickname: users.nickname, avatar: users.avatar }).from(users).where(eq(users.id, userId));
+    if (!row || !user) throw notFound('用户');
+    const message: ChatMessage = { id: row.id, roomId, text: body, createdAt: row.createdAt, user };
+    // Delivered on commit, so nobody sees a line that was rolled back.
+    await publish(roomTopic(roomId), { type: CHAT_EVENT, id: String(row.id), data: message }, tx);
+    return message;
+  });
+}
+
+async function moveViewers(roomId: number, delta: 1 | -1): Promise<number | null> {
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .update(liveRooms)
+      .set({ viewerCount: sql`greatest(${liveRooms.viewerCount} + ${delta}, 0)` })
+      .where(and(eq(liveRooms.id, roomId), eq(liveRooms.status, 'live')))
+      .returning({ count: liveRooms.viewerCount });
+    if (!row) return null;
+    await publish(roomTopic(roomId), { type: VIEWERS_EVENT, data: { count: row.count } }, tx);
+    return row.count;
+  });
+}
+
+/** Counts one more viewer of a room on air (a stream opened); answers the new count, null when not on air. */
+export function joinRoom(roomId: number): Promise<number | null> {
+  return moveViewers(roomId, 1);
+}
+
+/** Counts one viewer less (their stream closed). */
+export function leaveRoom(roomId: number): Promise<number | null> {
+  return moveViewers(roomId, -1);
 }

@@ -3,6 +3,7 @@ import { and, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { follows, notifications, users, videos } from '../db/schema.ts';
+import { publish, userTopic } from '../realtime/events.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
 
 export type NotificationKind = 'like_video' | 'like_comment' | 'comment' | 'reply' | 'follow' | 'mention' | 'danmaku';
@@ -39,7 +40,10 @@ export async function notify(tx: DbOrTx, n: NewNotification): Promise<boolean> {
     from ${users} u
     where u.id = ${n.userId} and (u.notify_settings -> ${n.kind}) is distinct from 'false'::jsonb
     returning id`);
-  return rows.rows.length > 0;
+  if (rows.rows.length === 0) return false;
+  // Delivered through LISTEN/NOTIFY only if the surrounding transaction commits: the bell updates live (/api/events).
+  await publish(userTopic(n.userId), { type: 'notice', data: null }, tx);
+  return true;
 }
 
 /** Removes an actor's still-unread notification of one kind about one thing (an undone like or follow). */

@@ -1,0 +1,162 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { formatCount, formatRelative, t } from '../i18n/t.ts';
+import { splitMentions } from '../shared/mention-text.ts';
+import type { CommentData } from '../stores/comments.ts';
+
+interface Props {
+  comment: CommentData;
+  /** Nickname → sec_uid of mentioned users known so far. */
+  links: Record<string, string | null>;
+  now: number;
+  canDelete: boolean;
+  onLike: (c: CommentData) => void;
+  onReply: (c: CommentData) => void;
+  onDelete: (c: CommentData) => Promise<void>;
+  /** The replies area under a top-level comment. */
+  children?: ReactNode;
+}
+
+/** Comment text as React text nodes; @mentions of known users become profile links. Never parsed as HTML. */
+export function CommentText({ text, links }: { text: string; links: Record<string, string | null> }) {
+  return (
+    <>
+      {splitMentions(text).map((part, i) => {
+        if (!('mention' in part)) return part.text;
+        const secUid = links[part.mention];
+        return secUid ? (
+          <a key={i} href={`/user/${encodeURIComponent(secUid)}`} className="focus-ring text-accent hover:underline">
+            @{part.mention}
+          </a>
+        ) : (
+          <span key={i} className="text-secondary">
+            @{part.mention}
+          </span>
+        );
+      })}
+    </>
+  );
+}
+
+/** One comment or reply: author, 作者 tag, text, time, like, reply and (own) delete with a confirmation. */
+export function CommentsItem({ comment: c, links, now, canDelete, onLike, onReply, onDelete, children }: Props) {
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const deleteRef = useRef<HTMLButtonElement>(null);
+  const reply = c.rootId !== '0';
+  const size = reply ? 'h-7 w-7' : 'h-9 w-9';
+  const profile = `/user/${encodeURIComponent(c.user.secUid)}`;
+
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+
+  const cancel = () => {
+    setConfirming(false);
+    deleteRef.current?.focus();
+  };
+
+  return (
+    <article className="flex gap-3 py-3" data-cid={c.cid} aria-label={c.user.nickname}>
+      <a href={profile} className="focus-ring shrink-0 self-start rounded-full" tabIndex={-1} aria-hidden="true">
+        <img src={c.user.avatar} alt="" width={36} height={36} loading="lazy" decoding="async" className={`${size} rounded-full bg-raised object-cover`} />
+      </a>
+      <div className="min-w-0 flex-1">
+        <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted">
+          <a href={profile} className="focus-ring hover:text-primary">
+            {c.user.nickname}
+          </a>
+          {c.isAuthor && <span className="rounded-sm bg-accent px-1 text-[10px] leading-4 text-white">{t('video.authorTag')}</span>}
+        </p>
+        <p className="mt-1 whitespace-pre-wrap break-words text-sm leading-6 text-primary">
+          {c.replyTo && (
+            <span className="text-muted">
+              {t('comment.replyTo')}{' '}
+              <a href={`/user/${encodeURIComponent(c.replyTo.secUid)}`} className="focus-ring text-secondary hover:text-accent">
+                @{c.replyTo.nickname}
+              </a>
+              ：
+            </span>
+          )}
+          <CommentText text={c.text} links={links} />
+        </p>
+        <div className="mt-1 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted">
+          <time dateTime={new Date(c.createdAt).toISOString()}>{formatRelative(new Date(c.createdAt), new Date(Math.max(now, c.createdAt)))}</time>
+          <button
+            type="button"
+            aria-pressed={c.liked}
+            onClick={() => onLike(c)}
+            className={`focus-ring flex items-center gap-1 rounded hover:text-primary ${c.liked ? 'text-accent' : ''}`}
+          >
+            <span className={c.liked ? 'i-ri-heart-3-fill' : 'i-ri-heart-3-line'} aria-hidden="true"></span>
+            <span className="sr-only">{t('comment.like')}</span>
+            <span>{formatCount(c.diggCount)}</span>
+          </button>
+          <button type="button" onClick={() => onReply(c)} className="focus-ring rounded hover:text-primary">
+            {t('comment.reply')}
+          </button>
+          {c.authorLiked && <span className="text-accent">{t('comment.authorLiked')}</span>}
+          {canDelete && !confirming && (
+            <button ref={deleteRef} type="button" onClick={() => setConfirming(true)} className="focus-ring rounded hover:text-primary">
+              {t('comment.delete')}
+            </button>
+          )}
+        </div>
+        {confirming && (
+          <div
+            role="alertdialog"
+            aria-label={t('comment.deleteConfirm')}
+            className="mt-2 flex flex-wrap items-center gap-2 rounded-lg bg-raised px-3 py-2 text-xs"
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                e.stopPropagation();
+                cancel();
+              }
+            }}
+          >
+            <span className="text-secondary">{t('comment.deleteConfirm')}</span>
+            <button
+              ref={confirmRef}
+              type="button"
+              disabled={deleting}
+              className="btn-accent h-7 px-3 text-xs"
+              onClick={async () => {
+                setDeleting(true);
+                try {
+                  await onDelete(c);
+                } catch {
+                  setDeleting(false);
+                  cancel();
+                }
+              }}
+            >
+              {t('comment.deleteYes')}
+            </button>
+            <button type="button" className="btn-ghost h-7 px-3 text-xs" onClick={cancel}>
+              {t('comment.deleteNo')}
+            </button>
+          </div>
+        )}
+        {children}
+      </div>
+    </article>
+  );
+}
+
+/** Grey rows while comments load. */
+export function CommentsSkeleton({ rows = 4 }: { rows?: number }) {
+  return (
+    <ul aria-hidden="true" className="flex flex-col">
+      {Array.from({ length: rows }, (_, i) => (
+        <li key={i} className="flex animate-pulse gap-3 py-3">
+          <div className="h-9 w-9 shrink-0 rounded-full bg-raised" />
+          <div className="flex flex-1 flex-col gap-2">
+            <div className="h-3 w-24 rounded bg-raised" />
+            <div className="h-4 w-11/12 rounded bg-raised" />
+            <div className="h-3 w-32 rounded bg-raised" />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

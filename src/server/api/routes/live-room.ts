@@ -1,0 +1,102 @@
+/** Real-time doors (design.md §6): a user's own event stream, a live room's stream, and saying something in its chat. */
+import { z } from 'zod';
+import { toChatLine } from '../../../components/island-data.ts';
+import { listNotifications } from '../../services/notifications.ts';
+import { CHAT_EVENT, getRoom, joinRoom, leaveRoom, messagesSince, postMessage, type ChatMessage } from '../../services/live.ts';
+import { enforce } from '../../services/rate-limit.ts';
+import { CHAT_MAX } from '../../../shared/chat-line.ts';
+import { roomTopic, streamEvents, userTopic, type HubEvent, type SseMessage } from '../../realtime/events.ts';
+import { ApiError, okB } from '../envelope.ts';
+import { id, text } from '../params.ts';
+import { route } from '../registry.ts';
+import { bodyB } from '../schemas.ts';
+
+/** Chat lines a user may send per window. */
+const CHAT_LIMIT = 10;
+const CHAT_WINDOW_MS = 10_000;
+
+const eventStream = z.custom<Response>((v) => v instanceof Response).describe('text/event-stream');
+
+/** A chat line (src/shared/chat-line.ts). */
+export const chatMessage = z.object({
+  id: z.string(),
+  roomId: z.string(),
+  text: z.string(),
+  /** Unix milliseconds. */
+  createTime: z.number().int(),
+  user: z.object({ secUid: z.string(), nickname: z.string(), avatar: z.string() }),
+});
+
+function roomEvent(e: HubEvent): SseMessage {
+  if (e.type === CHAT_EVENT) return { event: CHAT_EVENT, id: e.id, data: toChatLine(e.data as ChatMessage) };
+  return { event: e.type, data: e.data };
+}
+
+/** The id a reconnecting EventSource resumes from. */
+function lastEventId(request: Request): number {
+  const raw = request.headers.get('last-event-id') ?? '';
+  return /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
+}
+
+export const liveRoomRoutes = [
+  route({
+    method: 'GET',
+    path: '/events',
+    family: 'B',
+    auth: true,
+    summary: "Server-Sent Events for the logged-in user: `notice` {unread} at once and whenever it changes; more kinds later",
+    input: z.object({}),
+    response: eventStream,
+    handler: async ({ request, viewer }) => {
+      const unread = async (): Promise<SseMessage> => ({ event: 'notice', data: { unread: (await listNotifications(viewer.id, { count: 1 })).unread } });
+      return streamEvents(request, viewer, [userTopic(viewer.id)], {
+        initial: async () => [await unread()],
+        // A notice event says only that something changed; the count is read for this user.
+        map: async (e) => (e.type === 'notice' ? unread() : { event: e.type, data: e.data, id: e.id }),
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/live/room/events',
+    family: 'B',
+    auth: false,
+    summary: 'Server-Sent Events of a live room: `chat` lines (id = the line id; Last-Event-ID replays what was missed) and `viewers` {count}',
+    input: z.object({ room_id: id() }),
+    response: eventStream,
+    handler: async ({ input, request, viewer }) => {
+      const room = await getRoom(input.room_id);
+      if (!room) throw new ApiError(404, '直播间不存在');
+      const after = lastEventId(request);
+      let joined = false;
+      return streamEvents(request, viewer, [roomTopic(room.id)], {
+        initial: async () => {
+          const missed = after > 0 ? await messagesSince(room.id, after) : [];
+          const count = room.live ? await joinRoom(room.id) : null;
+          joined = count !== null;
+          return [
+            ...missed.map((m) => ({ event: CHAT_EVENT, id: String(m.id), data: toChatLine(m) })),
+            { event: 'viewers', data: { count: count ?? room.viewerCount } },
+          ];
+        },
+        map: roomEvent,
+        onClose: () => {
+          if (joined) void leaveRoom(room.id).catch(() => {});
+        },
+      });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/live/room/chat',
+    family: 'B',
+    auth: true,
+    summary: `Say something in a live room's chat (at most ${CHAT_MAX} characters, ${CHAT_LIMIT} lines per ${CHAT_WINDOW_MS / 1000} s); every viewer's stream gets it`,
+    input: z.object({ room_id: id(), text: text(1, CHAT_MAX) }),
+    response: bodyB(chatMessage),
+    handler: async ({ input, viewer }) => {
+      await enforce(`live-chat:${viewer.id}`, CHAT_LIMIT, CHAT_WINDOW_MS);
+      return okB(toChatLine(await postMessage(viewer.id, input.room_id, input.text)));
+    },
+  }),
+];
