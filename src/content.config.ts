@@ -2,6 +2,7 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { zhCN } from './i18n/zh-CN.ts';
 
 const channels = defineCollection({
   loader: file('src/content/channels.yaml'),
@@ -34,4 +35,42 @@ const pages = defineCollection({
   schema: z.object({ title: z.string().min(1), description: z.string().min(1) }),
 });
 
-export const collections = { channels, footerLinks, faq, pages };
+// Header and settings chrome (issue 7): link targets and versions live here, their labels in the string catalogue.
+const catalogueKey = z.string().refine((k) => k in zhCN, { message: 'not a key of src/i18n/zh-CN.ts' });
+
+/** The desktop client (客户端 popover) and the browser extension (快捷访问 → 浏览器插件). */
+const downloads = defineCollection({
+  loader: file('src/content/downloads.json'),
+  schema: z.object({
+    id: z.enum(['desktop', 'extension']),
+    href: z.string().min(1),
+    version: z.string().regex(/^\d+\.\d+\.\d+$/).optional(),
+    arch: z.string().min(1).optional(),
+  }),
+});
+
+/** The 投稿 popover's creator links and the 更多 popover's secondary links. */
+const headerLinks = defineCollection({
+  loader: file('src/content/header-links.json'),
+  schema: z.object({
+    id: z.string(),
+    group: z.enum(['post', 'more']),
+    order: z.number().int(),
+    label: catalogueKey,
+    href: z.string().min(1),
+  }),
+});
+
+/** 充钻石 packages; prices in fen so no float ever reaches a payment. */
+const topupPackages = defineCollection({
+  loader: file('src/content/topup-packages.json'),
+  schema: z.object({
+    id: z.string(),
+    order: z.number().int(),
+    diamonds: z.number().int().positive(),
+    priceFen: z.number().int().positive(),
+    bonus: z.number().int().positive().optional(),
+  }),
+});
+
+export const collections = { channels, footerLinks, faq, pages, downloads, headerLinks, topupPackages };

@@ -1,0 +1,77 @@
+/**
+ * The header's and the sidebar's behaviour in one module (one small file in every page's first load): popovers and
+ * dialogs, the theme and default-page switches, unread badges, install and the service worker. The shortcuts dialog
+ * and the feedback form load their code on first use.
+ */
+import { watchBadges } from '../badge.ts';
+import { initPopovers } from '../popover.ts';
+import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
+import { getDefaultPage, setDefaultPage } from './default-page.ts';
+import { install, registerServiceWorker, watchInstall } from './install.ts';
+import { bindRadioGroup } from './radio-group.ts';
+
+function themeSwitch(): void {
+  const options = [...document.querySelectorAll<HTMLButtonElement>('[data-theme-value]')];
+  if (!options.length) return;
+  bindRadioGroup(options, (b) => setTheme(b.dataset.themeValue));
+  $theme.subscribe((theme) => {
+    applyTheme(theme);
+    options.forEach((b) => b.setAttribute('aria-checked', String(b.dataset.themeValue === theme)));
+  });
+}
+
+function defaultPageSwitch(): void {
+  const options = [...document.querySelectorAll<HTMLButtonElement>('[data-default-page]')];
+  if (!options.length) return;
+  const show = () => options.forEach((b) => b.setAttribute('aria-checked', String(b.dataset.defaultPage === getDefaultPage())));
+  show();
+  bindRadioGroup(options, (b) => {
+    setDefaultPage(b.dataset.defaultPage);
+    show();
+  });
+}
+
+function installButtons(): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-install]')) {
+    button.addEventListener('click', async () => {
+      const status = button.closest('[popover]')?.querySelector<HTMLElement>('[data-install-status]');
+      const outcome = await install();
+      if (!status) return;
+      if (outcome === 'manual') status.textContent = status.dataset.manual ?? '';
+      else if (outcome === 'accepted' || outcome === 'installed') status.textContent = status.dataset.installed ?? '';
+    });
+  }
+  // 收藏网站: Apple keyboards bookmark with ⌘D.
+  if (/Mac|iPhone|iPad/.test(navigator.platform)) {
+    for (const el of document.querySelectorAll<HTMLElement>('[data-bookmark-hint]')) el.textContent = el.textContent!.replace('Ctrl+D', '⌘+D');
+  }
+}
+
+function lazyParts(): void {
+  const settings = document.querySelector<HTMLElement>('[aria-controls="settings-pop"]');
+  document.querySelector('[data-open-shortcuts]')?.addEventListener('click', async () => {
+    document.getElementById('settings-pop')?.hidePopover();
+    const { openShortcutsDialog } = await import('./shortcuts.ts');
+    await openShortcutsDialog(settings);
+  });
+  const feedback = document.getElementById('feedback-dialog');
+  if (feedback instanceof HTMLDialogElement) {
+    let wired: Promise<void> | undefined;
+    // The form's code loads while the dialog opens; a submit before it arrives is not possible (autofocus, typing).
+    for (const opener of document.querySelectorAll('[data-dialog="feedback-dialog"]')) {
+      opener.addEventListener('click', () => void (wired ??= import('./feedback.ts').then((m) => m.initFeedback(feedback))));
+    }
+  }
+}
+
+/** Wires everything of the chrome that is on this page. */
+export function initChrome(): void {
+  initPopovers(document);
+  themeSwitch();
+  defaultPageSwitch();
+  installButtons();
+  lazyParts();
+  watchBadges();
+  watchInstall();
+  registerServiceWorker();
+}

@@ -1,0 +1,39 @@
+/** The 通用设置 page: each switch saves on change (POST /api/settings/privacy or /notify); the default page is a cookie. */
+import { getDefaultPage, setDefaultPage } from './default-page.ts';
+
+async function notice(message: string, type: 'success' | 'error' = 'success'): Promise<void> {
+  const { toast } = await import('../toast.ts');
+  toast(message, { type });
+}
+
+export function initSettingsPage(root: HTMLElement): void {
+  const saved = root.dataset.saved ?? '';
+
+  for (const input of root.querySelectorAll<HTMLInputElement>('input[data-setting]')) {
+    input.addEventListener('change', async () => {
+      const on = input.checked;
+      input.disabled = true;
+      try {
+        const { apiPost } = await import('../api.ts');
+        await apiPost(`/settings/${input.dataset.setting}`, { [input.name]: on ? 1 : 0 }, { quiet: true });
+        await notice(saved);
+      } catch (failure) {
+        input.checked = !on;
+        await notice((failure as Error).message, 'error');
+      } finally {
+        input.disabled = false;
+        input.focus();
+      }
+    });
+  }
+
+  const current = getDefaultPage();
+  for (const radio of root.querySelectorAll<HTMLInputElement>('input[name="default-page"]')) {
+    radio.checked = radio.value === current;
+    radio.addEventListener('change', () => {
+      if (!radio.checked) return;
+      setDefaultPage(radio.value);
+      void notice(saved);
+    });
+  }
+}

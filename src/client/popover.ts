@@ -1,0 +1,170 @@
+/**
+ * Popovers of the header and the sidebar (issue 7 point 1) on the platform: the Popover API gives the top layer,
+ * light dismiss (outside click, Esc), one open popover at a time and no layout shift; CSS anchor positioning places
+ * them (bottom-end, no arrow). This module adds what the platform lacks: hover with a short delay, closing when the
+ * pointer or the keyboard focus leaves, focus moved in when opened from the keyboard and given back on close.
+ */
+export const OPEN_DELAY_MS = 150;
+export const CLOSE_DELAY_MS = 200;
+/** Gap between a trigger and its popover; the same as the CSS margin of `.chrome-pop`. */
+const GAP = 6;
+
+/** How the open popover was opened: hover follows the pointer; a click or a key keeps it until dismissed. */
+type Via = 'hover' | 'pointer' | 'key';
+
+const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
+
+function focusables(pop: HTMLElement): HTMLElement[] {
+  return [...pop.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.checkVisibility?.() ?? true);
+}
+
+function focusFirst(pop: HTMLElement): void {
+  (focusables(pop)[0] ?? pop).focus({ preventScroll: true });
+}
+
+// Browsers without CSS anchor positioning get the same placement from the trigger's box.
+function place(trigger: HTMLElement, pop: HTMLElement): void {
+  if (CSS.supports?.('position-area', 'bottom')) return;
+  const r = trigger.getBoundingClientRect();
+  const width = pop.offsetWidth;
+  const up = pop.dataset.placement === 'top-start';
+  pop.style.position = 'fixed';
+  pop.style.margin = '0';
+  pop.style.left = `${Math.max(8, up ? r.left : Math.min(r.right - width, innerWidth - width - 8))}px`;
+  pop.style.top = up ? 'auto' : `${r.bottom + GAP}px`;
+  pop.style.bottom = up ? `${innerHeight - r.top + GAP}px` : 'auto';
+}
+
+/** Wires one trigger (a `popovertarget` button, or a link that also leads somewhere) to its `popover="auto"` element. */
+export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
+  let via: Via | null = null;
+  let openTimer: ReturnType<typeof setTimeout> | undefined;
+  let closeTimer: ReturnType<typeof setTimeout> | undefined;
+  let focusInside = false;
+  const isOpen = () => pop.matches(':popover-open');
+
+  const show = (how: Via) => {
+    if (isOpen()) return;
+    via = how;
+    try {
+      // `source` ties the popover to its trigger (focus return, accessibility tree); older engines take no options.
+      (pop.showPopover as (o?: { source?: HTMLElement }) => void)({ source: trigger });
+    } catch {
+      pop.showPopover();
+    }
+  };
+  const hide = () => {
+    if (isOpen()) pop.hidePopover();
+  };
+
+  const enter = (e: PointerEvent) => {
+    if (e.pointerType !== 'mouse') return;
+    clearTimeout(closeTimer);
+    // The delay also keeps a pointer crossing other entries on its way into an open popover from switching popovers.
+    if (!isOpen()) openTimer = setTimeout(() => show('hover'), OPEN_DELAY_MS);
+  };
+  const leave = (e: PointerEvent) => {
+    if (e.pointerType !== 'mouse') return;
+    clearTimeout(openTimer);
+    if (via === 'key') return;
+    closeTimer = setTimeout(hide, CLOSE_DELAY_MS);
+  };
+  for (const el of [trigger, pop]) {
+    el.addEventListener('pointerenter', enter);
+    el.addEventListener('pointerleave', leave);
+  }
+
+  trigger.addEventListener('click', (e) => {
+    if (!trigger.hasAttribute('popovertarget')) return;
+    const how: Via = e.detail === 0 ? 'key' : 'pointer';
+    clearTimeout(openTimer);
+    if (isOpen() && via === 'hover') {
+      // Hover already opened it: the click keeps it open instead of toggling it shut.
+      e.preventDefault();
+      via = how;
+      if (how === 'key') focusFirst(pop);
+      return;
+    }
+    // Otherwise the platform toggles it; the toggle listener below sees how.
+    via = isOpen() ? via : how;
+  });
+
+  trigger.addEventListener('keydown', (e) => {
+    if (e.key !== 'ArrowDown') return;
+    e.preventDefault();
+    clearTimeout(openTimer);
+    if (isOpen()) via = 'key';
+    else show('key');
+    focusFirst(pop);
+  });
+
+  pop.addEventListener('keydown', (e) => {
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+    const target = e.target as HTMLElement;
+    // Radios and fields use the arrows themselves.
+    if (target.matches('input, textarea, select, [role="radio"]')) return;
+    const items = focusables(pop);
+    const at = items.indexOf(target);
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? items.length - 1 : (at + (e.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
+    items[next]?.focus();
+    e.preventDefault();
+  });
+
+  // Keyboard focus leaving the popover (Tab past its end, Shift+Tab before it) closes it, as the pointer leaving does.
+  pop.addEventListener('focusout', (e) => {
+    const to = e.relatedTarget as Node | null;
+    if (to && !pop.contains(to) && to !== trigger) hide();
+  });
+
+  pop.addEventListener('beforetoggle', (e) => {
+    if ((e as ToggleEvent).newState === 'closed') focusInside = pop.contains(document.activeElement);
+  });
+  pop.addEventListener('toggle', (e) => {
+    const open = (e as ToggleEvent).newState === 'open';
+    trigger.setAttribute('aria-expanded', String(open));
+    if (open) {
+      via ??= 'pointer';
+      place(trigger, pop);
+      // A keyboard user lands inside; a pointer user keeps focus where it was (no stray focus ring after a click).
+      if (via === 'key' && !pop.contains(document.activeElement)) focusFirst(pop);
+      return;
+    }
+    via = null;
+    // Give focus back only when it would otherwise be lost, never away from what an outside click focused.
+    const active = document.activeElement;
+    if (focusInside && (!active || active === document.body || pop.contains(active))) trigger.focus({ preventScroll: true });
+    focusInside = false;
+  });
+}
+
+/** Opens `dialog` modally from `opener`; closing returns focus to the opener, or to the trigger of the popover it sat in. */
+export function bindDialog(opener: HTMLElement, dialog: HTMLDialogElement): void {
+  opener.addEventListener('click', () => {
+    const host = opener.closest<HTMLElement>('[popover]');
+    const back = host ? document.querySelector<HTMLElement>(`[aria-controls="${host.id}"]`) : opener;
+    dialog.addEventListener('close', () => back?.focus({ preventScroll: true }), { once: true });
+    dialog.showModal();
+  });
+  if (dialog.dataset.bound) return;
+  dialog.dataset.bound = 'true';
+  // A click on the backdrop lands on the dialog element itself (browsers without closedby="any").
+  dialog.addEventListener('click', (e) => {
+    if (e.target === dialog) dialog.close();
+  });
+}
+
+/** Wires every `[data-pop]` trigger and `[data-dialog]` opener under `root`. */
+export function initPopovers(root: ParentNode = document): void {
+  for (const trigger of root.querySelectorAll<HTMLElement>('[data-pop]:not([data-pop-bound])')) {
+    const pop = document.getElementById(trigger.dataset.pop!);
+    if (!pop) continue;
+    trigger.dataset.popBound = '';
+    bindPopover(trigger, pop);
+  }
+  for (const opener of root.querySelectorAll<HTMLElement>('[data-dialog]:not([data-dialog-bound])')) {
+    const dialog = document.getElementById(opener.dataset.dialog!);
+    if (!(dialog instanceof HTMLDialogElement)) continue;
+    opener.dataset.dialogBound = '';
+    bindDialog(opener, dialog);
+  }
+}

@@ -1,0 +1,522 @@
+/** Issue 7: the header's and the sidebar's chrome — popovers, settings, shortcuts, feedback, toasts, badges, install. */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import pg from 'pg';
+
+const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
+const CONTENT = path.resolve('src/content');
+const readJson = (file: string) => JSON.parse(readFileSync(path.join(CONTENT, file), 'utf8'));
+
+/** The header's popover entries: accessible name, and whether the entry is a link (投稿 leads to /post). */
+const POPOVERS = [
+  { name: '客户端', link: false },
+  { name: '更多', link: false },
+  { name: '快捷访问', link: false },
+  { name: '通知', link: false },
+  { name: '私信', link: false },
+  { name: '投稿', link: true },
+] as const;
+
+const banner = (page: Page) => page.getByRole('banner');
+const trigger = (page: Page, name: string, link = false) =>
+  link ? banner(page).getByRole('link', { name, exact: true }) : banner(page).getByRole('button', { name: new RegExp(`^${name}`) });
+/** The popover a trigger controls. */
+async function popOf(page: Page, entry: Locator): Promise<Locator> {
+  return page.locator(`#${await entry.getAttribute('aria-controls')}`);
+}
+const focusInside = (pop: Locator) => pop.evaluate((el) => el.contains(document.activeElement));
+/** A point of the page far from the header and the sidebar. */
+const outside = { x: 900, y: 700 };
+
+test.describe('header popovers', () => {
+  for (const { name, link } of POPOVERS) {
+    test(`${name}: opens by hover and by keyboard, closes by outside click, Esc and leaving`, async ({ page }) => {
+      await page.goto('/discover');
+      const entry = trigger(page, name, link);
+      const pop = await popOf(page, entry);
+      await expect(pop).toBeHidden();
+
+      // Hover (after a short delay), then leaving closes it.
+      await entry.hover();
+      await expect(pop).toBeVisible();
+      await expect(entry).toHaveAttribute('aria-expanded', 'true');
+      expect(await focusInside(pop), 'hover does not steal focus').toBe(false);
+      await page.mouse.move(outside.x, outside.y);
+      await expect(pop).toBeHidden();
+
+      // Hover, move into the popover (it stays), then an outside click closes it.
+      await entry.hover();
+      await expect(pop).toBeVisible();
+      const box = (await pop.boundingBox())!;
+      const anchor = (await entry.boundingBox())!;
+      // Bottom-end: below the entry, right edges aligned (or clamped inside the window).
+      expect(box.y).toBeGreaterThanOrEqual(anchor.y + anchor.height);
+      expect(Math.abs(box.x + box.width - (anchor.x + anchor.width))).toBeLessThan(2);
+      // Straight down across the gap into the popover, then across it.
+      await page.mouse.move(anchor.x + anchor.width / 2, box.y + 12, { steps: 2 });
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 3 });
+      await page.waitForTimeout(400);
+      await expect(pop).toBeVisible();
+      await page.mouse.click(outside.x, outside.y);
+      await expect(pop).toBeHidden();
+
+      // Keyboard: Enter on a button (ArrowDown on the 投稿 link, whose Enter navigates) opens it with focus inside.
+      await page.mouse.move(outside.x, outside.y);
+      await entry.focus();
+      await page.keyboard.press(link ? 'ArrowDown' : 'Enter');
+      await expect(pop).toBeVisible();
+      expect(await focusInside(pop)).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect(pop).toBeHidden();
+      await expect(entry).toBeFocused();
+      await expect(entry).toHaveAttribute('aria-expanded', 'false');
+
+      // Keyboard again, closed by an outside click.
+      await page.keyboard.press(link ? 'ArrowDown' : 'Enter');
+      await expect(pop).toBeVisible();
+      await page.mouse.click(outside.x, outside.y);
+      await expect(pop).toBeHidden();
+    });
+  }
+
+  test('one popover at a time, and a click on a hovered entry keeps it open', async ({ page }) => {
+    await page.goto('/discover');
+    const client = trigger(page, '客户端');
+    const more = trigger(page, '更多');
+    const clientPop = await popOf(page, client);
+    const morePop = await popOf(page, more);
+    await client.hover();
+    await expect(clientPop).toBeVisible();
+    await client.click();
+    await expect(clientPop).toBeVisible();
+    await more.hover();
+    await expect(morePop).toBeVisible();
+    await expect(clientPop).toBeHidden();
+    // Opening a popover shifts nothing on the page.
+    const before = await page.locator('main').boundingBox();
+    await trigger(page, '快捷访问').hover();
+    expect(await page.locator('main').boundingBox()).toEqual(before);
+  });
+
+  test('the settings menu opens by hover and keyboard and closes by outside click and Esc', async ({ page }) => {
+    await page.goto('/discover');
+    const entry = page.getByRole('button', { name: '设置', exact: true });
+    const menu = page.getByRole('dialog', { name: '设置菜单' });
+    await entry.hover();
+    await expect(menu).toBeVisible();
+    await page.mouse.click(outside.x, outside.y);
+    await expect(menu).toBeHidden();
+    await entry.focus();
+    await page.keyboard.press('Enter');
+    await expect(menu).toBeVisible();
+    expect(await focusInside(menu)).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(entry).toBeFocused();
+    await entry.click();
+    for (const item of ['隐私设置', '通知设置', '常见问题']) await expect(menu.getByRole('link', { name: item })).toBeVisible();
+    await expect(menu.getByRole('radiogroup', { name: '主题' })).toBeVisible();
+    await expect(menu.getByRole('radiogroup', { name: '默认页面' })).toBeVisible();
+    await expect(menu.getByRole('button', { name: '快捷键' })).toBeVisible();
+    await expect(menu.getByRole('button', { name: '意见反馈' })).toBeVisible();
+  });
+});
+
+test('客户端, 快捷访问 and 更多 show the editors’ links and version', async ({ page }) => {
+  const downloads = readJson('downloads.json') as { id: string; href: string; version?: string; arch?: string }[];
+  const desktop = downloads.find((d) => d.id === 'desktop')!;
+  const extension = downloads.find((d) => d.id === 'extension')!;
+  await page.goto('/discover');
+  await trigger(page, '客户端').click();
+  const client = page.getByRole('dialog', { name: '客户端' });
+  for (const perk of ['高清流畅播放', '好友消息提醒', '桌面快捷访问']) await expect(client.getByText(perk)).toBeVisible();
+  const download = client.getByRole('link', { name: `下载 Windows 客户端 ${desktop.version} (${desktop.arch})` });
+  await expect(download).toHaveAttribute('href', desktop.href);
+  expect(desktop.version).toBe('2.8.0');
+
+  await trigger(page, '快捷访问').click();
+  const quick = page.getByRole('dialog', { name: '快捷访问' });
+  await expect(quick.getByText('添加到桌面')).toBeVisible();
+  await expect(quick.getByRole('link', { name: '去安装' })).toHaveAttribute('href', extension.href);
+  await expect(quick.getByRole('link', { name: '去安装' })).toHaveAttribute('target', '_blank');
+  await expect(quick.getByText('自定义新标签页')).toBeVisible();
+  await expect(quick.getByText(/Ctrl\+D/)).toBeVisible();
+  // This context is incognito, where Chromium offers no install prompt: the button explains the browser menu.
+  await quick.getByRole('button', { name: '立即添加' }).click();
+  await expect(quick.getByRole('status')).toContainText('安装闪映');
+
+  await trigger(page, '更多').click();
+  const more = page.getByRole('dialog', { name: '更多' });
+  await expect(more.getByRole('link')).toHaveText(['业务合作', '直播伴侣', '创作者服务平台', '关于']);
+  await more.getByRole('link', { name: '关于' }).click();
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('关于闪映');
+});
+
+test('投稿: six creator links each open a new tab; the entry itself goes to /post', async ({ page, context }) => {
+  const links = (readJson('header-links.json') as { group: string; href: string; order: number }[]).filter((l) => l.group === 'post').sort((a, b) => a.order - b.order);
+  await page.goto('/discover');
+  const entry = trigger(page, '投稿', true);
+  await entry.hover();
+  const pop = await popOf(page, entry);
+  const items = pop.getByRole('link');
+  await expect(items).toHaveText(['发布视频', '视频管理', '作品数据', '直播数据', '创作者学习中心', '创作者服务平台']);
+  for (let i = 0; i < 6; i++) {
+    await expect(items.nth(i)).toHaveAttribute('target', '_blank');
+    await expect(items.nth(i)).toHaveAttribute('href', links[i]!.href);
+  }
+  const [tab] = await Promise.all([context.waitForEvent('page'), items.first().click()]);
+  await tab.waitForLoadState();
+  expect(new URL(tab.url()).pathname).toBe('/post');
+  await tab.close();
+  expect(new URL(page.url()).pathname).toBe('/discover');
+  await page.mouse.move(outside.x, outside.y);
+  await entry.click();
+  await expect(page).toHaveURL(/\/post$/);
+});
+
+test('充钻石 lists the packages and says plainly that top-up is not available here', async ({ page }) => {
+  const packages = readJson('topup-packages.json') as { diamonds: number }[];
+  await page.goto('/discover');
+  const entry = banner(page).getByRole('button', { name: '充钻石' });
+  await entry.click();
+  const dialog = page.getByRole('dialog', { name: '充钻石' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText('本站暂未开通充值服务，无法购买钻石。')).toBeVisible();
+  await expect(dialog.getByRole('listitem')).toHaveCount(packages.length);
+  await expect(dialog.getByText(`${packages[0]!.diamonds}钻石`, { exact: true })).toBeVisible();
+  await expect(dialog.getByRole('link', { name: '去支付' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(entry).toBeFocused();
+});
+
+test.describe('the shortcuts dialog', () => {
+  for (const path of ['/discover', '/']) {
+    test(`settings → 快捷键 lists all 22 shortcuts on ${path}`, async ({ page }) => {
+      await page.goto(path);
+      await page.getByRole('button', { name: '设置', exact: true }).click();
+      await page.getByRole('dialog', { name: '设置菜单' }).getByRole('button', { name: '快捷键' }).click();
+      const dialog = page.getByRole('dialog', { name: '快捷键' });
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toHaveCount(1);
+      await expect(dialog.getByRole('listitem')).toHaveCount(22);
+      for (const text of ['复制分享口令', '上下翻页', '快退/快进', '网页全屏', '打开列表', '相关推荐']) await expect(dialog.getByText(text, { exact: true })).toBeVisible();
+      for (const key of ['Z', 'Shift+F', 'Shift+Q', 'Esc', 'N']) await expect(dialog.locator('kbd', { hasText: new RegExp(`^${key.replace('+', '\\+')}$`) })).toHaveCount(1);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole('button', { name: '设置', exact: true })).toBeFocused();
+    });
+  }
+});
+
+test('默认页面 decides where the logo and a visit to the site root lead', async ({ page }) => {
+  await page.goto('/discover');
+  const logo = page.getByRole('link', { name: '闪映', exact: true });
+  await expect(logo).toHaveAttribute('href', '/');
+  await page.getByRole('button', { name: '设置', exact: true }).click();
+  await page.getByRole('radiogroup', { name: '默认页面' }).getByRole('radio', { name: '首页' }).click();
+  await expect(page.getByRole('radio', { name: '首页' })).toHaveAttribute('aria-checked', 'true');
+  await expect(logo).toHaveAttribute('href', '/discover');
+
+  await page.goto('/hot');
+  await expect(logo).toHaveAttribute('href', '/discover');
+  await logo.click();
+  await expect(page).toHaveURL(/\/discover$/);
+  // Typing the site's address: sent to 首页.
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/discover$/);
+  // The 推荐 entry still reaches the feed.
+  await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '推荐' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '推荐' })).toHaveAttribute('aria-current', 'page');
+
+  // Back to 推荐 on the settings page.
+  await page.goto('/settings#default-page');
+  await page.locator('#default-page').getByRole('radio', { name: /推荐/ }).check();
+  await expect(page.getByRole('status').getByText('设置已保存')).toBeVisible();
+  await expect(logo).toHaveAttribute('href', '/');
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('toasts stack, are announced, and vanish after 3 s', async ({ page }) => {
+  await page.goto('/settings');
+  const radios = page.locator('#default-page');
+  await radios.getByRole('radio', { name: /首页/ }).check();
+  await radios.getByRole('radio', { name: /推荐/ }).check();
+  const region = page.getByRole('status').filter({ hasText: '设置已保存' });
+  await expect(region).toHaveAttribute('aria-live', 'polite');
+  const toasts = region.locator(':scope > div');
+  await expect(toasts).toHaveCount(2);
+  const top = await region.boundingBox();
+  expect(top!.y).toBe(16);
+  const shown = Date.now();
+  await expect(toasts).toHaveCount(0, { timeout: 6000 });
+  const gone = Date.now() - shown;
+  expect(gone).toBeGreaterThan(2400);
+  expect(gone).toBeLessThan(4500);
+});
+
+test('a badge of 120 reads 99+', async ({ page }) => {
+  await page.goto('/discover');
+  const notice = trigger(page, '通知');
+  const badge = notice.locator('[data-badge="notice"]');
+  await expect(badge).toBeHidden();
+  await page.evaluate(() => dispatchEvent(new CustomEvent('sy:badge', { detail: { name: 'notice', count: 120 } })));
+  await expect(badge).toBeVisible();
+  await expect(badge.locator('[aria-hidden="true"]')).toHaveText('99+');
+  await expect(notice).toHaveAccessibleName(/^通知\s*99\+条未读$/);
+  await page.evaluate(() => dispatchEvent(new CustomEvent('sy:badge', { detail: { name: 'notice', count: 7 } })));
+  await expect(badge.locator('[aria-hidden="true"]')).toHaveText('7');
+  await page.evaluate(() => dispatchEvent(new CustomEvent('sy:badge', { detail: { name: 'notice', count: 0 } })));
+  await expect(badge).toBeHidden();
+  await expect(notice).toHaveAccessibleName('通知');
+});
+
+test('the site is installable: manifest, icons, service worker', async ({ playwright, request }, info) => {
+  const res = await request.get('/manifest.webmanifest');
+  expect(res.status()).toBe(200);
+  const manifest = await res.json();
+  expect(manifest).toMatchObject({ name: expect.stringContaining('闪映'), short_name: '闪映', start_url: expect.stringMatching(/^\//), scope: '/', display: 'standalone' });
+  expect(manifest.theme_color).toMatch(/^#/);
+  expect(manifest.background_color).toMatch(/^#/);
+  const png = (manifest.icons as { src: string; sizes: string; type: string; purpose: string }[]).filter((i) => i.type === 'image/png');
+  for (const [size, purpose] of [['192x192', 'any'], ['512x512', 'any'], ['512x512', 'maskable']]) {
+    const icon = png.find((i) => i.sizes === size && i.purpose === purpose);
+    expect(icon, `${size} ${purpose}`).toBeTruthy();
+    const body = await (await request.get(icon!.src)).body();
+    // PNG signature, then IHDR width and height.
+    expect(body.subarray(1, 4).toString()).toBe('PNG');
+    expect(`${body.readUInt32BE(16)}x${body.readUInt32BE(20)}`).toBe(size);
+  }
+
+  // Chromium's own installability check wants a profile on disk (incognito contexts are never installable).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sy-install-'));
+  const context = await playwright.chromium.launchPersistentContext(dir, { ...info.project.use.launchOptions, baseURL: info.project.use.baseURL });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.addInitScript(() => {
+      const w = window as unknown as { prompted?: boolean; offered?: boolean };
+      addEventListener('beforeinstallprompt', (e) => {
+        w.offered = true;
+        // The headless browser has no install UI to answer the prompt: record the call, answer "dismissed".
+        Object.defineProperty(e, 'prompt', { value: async () => void (w.prompted = true) });
+        Object.defineProperty(e, 'userChoice', { value: Promise.resolve({ outcome: 'dismissed' }) });
+      });
+    });
+    await page.goto('/discover');
+    await expect(page.locator('head link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
+    const worker = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      return { scope: reg.scope, script: reg.active?.scriptURL };
+    });
+    expect(new URL(worker.scope).pathname).toBe('/');
+    expect(worker.script).toMatch(/\/sw\.js$/);
+    const cdp = await context.newCDPSession(page);
+    await expect.poll(async () => (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((e) => e.errorId)).toEqual([]);
+    // Where the browser offers its install prompt, 立即添加 shows it.
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { offered?: boolean }).offered)).toBe(true);
+    await trigger(page, '快捷访问').click();
+    await page.getByRole('button', { name: '立即添加' }).click();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
+    // The shell is cached: offline, a page answers with the offline page instead of the browser's error.
+    await page.evaluate(() => navigator.serviceWorker.controller !== null || new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r)));
+    await context.setOffline(true);
+    await page.goto('/hot');
+    await expect(page.getByRole('heading', { name: '网络已断开' })).toBeVisible();
+    await context.setOffline(false);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the footer link blocks of discover and channel pages are those of seo/inner/link', async ({ page, request }) => {
+  const body = await (await request.get('/api/aweme/v1/web/seo/inner/link/')).json();
+  const expected = (body.data as { title: string; links: { title: string; url: string }[] }[]).map((b) => ({ title: b.title, links: b.links.map((l) => [l.title, l.url]) }));
+  expect(expected.length).toBeGreaterThan(0);
+  for (const path of ['/discover', '/channel/300204']) {
+    await page.goto(path);
+    const footer = page.getByRole('navigation', { name: '友情链接' });
+    const shown = await footer.locator('section').evaluateAll((sections) =>
+      sections.map((s) => ({ title: s.querySelector('h2')!.textContent, links: [...s.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]) })),
+    );
+    expect(shown, path).toEqual(expected);
+  }
+});
+
+// The search box and the login/avatar islands belong to other issues: scanned and reported, but judged there.
+const FOREIGN = ['astro-island[component-export="SearchBox"]', 'astro-island[component-export="LoginButton"]', 'astro-island[component-export="UserMenu"]'];
+
+test('axe: the header with each popover open, the settings menu and the dialogs have no serious or critical violation', async ({ browser }) => {
+  test.setTimeout(120_000);
+  // AxeBuilder needs a page of its own context (design.md §10).
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/discover');
+  const found: string[] = [];
+  const foreign: string[] = [];
+  const scan = async (what: string, include: string) => {
+    const result = await new AxeBuilder({ page }).include(include).analyze();
+    for (const v of result.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
+      for (const node of v.nodes) {
+        const target = node.target.join(' ');
+        const theirs = await page.locator(target).evaluate((el, sel) => sel.some((s) => el.closest(s)), FOREIGN).catch(() => false);
+        (theirs ? foreign : found).push(`${what}: ${v.id} (${v.impact}) ${target}`);
+      }
+    }
+  };
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => (t === 'dark' ? document.documentElement.setAttribute('dark', 'true') : document.documentElement.removeAttribute('dark')), theme);
+    await scan(`${theme} header`, '#site-header');
+    for (const { name, link } of POPOVERS) {
+      const entry = trigger(page, name, link);
+      await entry.focus();
+      await page.keyboard.press(link ? 'ArrowDown' : 'Enter');
+      await expect(await popOf(page, entry)).toBeVisible();
+      await scan(`${theme} ${name}`, '#site-header');
+      await page.keyboard.press('Escape');
+    }
+    await page.getByRole('button', { name: '设置', exact: true }).click();
+    await scan(`${theme} 设置`, 'aside');
+    await page.keyboard.press('Escape');
+    await banner(page).getByRole('button', { name: '充钻石' }).click();
+    await scan(`${theme} 充钻石`, '#topup-dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: '设置', exact: true }).click();
+    await page.getByRole('button', { name: '意见反馈' }).click();
+    await scan(`${theme} 意见反馈`, '#feedback-dialog');
+    await page.keyboard.press('Escape');
+  }
+  await context.close();
+  if (foreign.length) test.info().annotations.push({ type: 'axe (other issues)', description: [...new Set(foreign)].join('\n') });
+  expect([...new Set(found)]).toEqual([]);
+});
+
+/** The e2e server's embedded PostgreSQL, found through its postmaster.pid (line 4 is the port). */
+function e2eDatabase(): pg.Client | null {
+  try {
+    const port = Number(readFileSync(path.join(DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
+    return port > 0 ? new pg.Client({ connectionString: `postgres://postgres:shanying@127.0.0.1:${port}/shanying` }) : null;
+  } catch {
+    return null;
+  }
+}
+
+test('feedback is validated, stored with a thank-you, and a second burst is limited', async ({ page, request }) => {
+  await page.goto('/discover');
+  await page.getByRole('button', { name: '设置', exact: true }).click();
+  await page.getByRole('button', { name: '意见反馈' }).click();
+  const dialog = page.getByRole('dialog', { name: '意见反馈' });
+  await expect(dialog).toBeVisible();
+  const content = dialog.getByRole('textbox', { name: '反馈内容' });
+  await expect(content).toBeFocused();
+  await content.fill('短');
+  await dialog.getByRole('button', { name: '提交' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('请至少输入5个字');
+  const text = `端到端反馈 ${Date.now()}：希望播放页记住倍速`;
+  await content.fill(text);
+  await expect(dialog.getByText(`${[...text].length}/500`)).toBeVisible();
+  await dialog.getByRole('textbox', { name: '联系方式（选填）' }).fill('e2e@example.com');
+  await dialog.getByRole('button', { name: '提交' }).click();
+  await expect(dialog.getByText('感谢你的反馈！')).toBeVisible();
+
+  const client = e2eDatabase();
+  if (client) {
+    await client.connect();
+    try {
+      const { rows } = await client.query('select contact from feedback where content = $1', [text]);
+      expect(rows, JSON.stringify([(await client.query('select inet_server_port() p, pg_postmaster_start_time() t, (select count(*) from feedback) f, (select max(id) from feedback) m, (select count(*) from rate_limits) r, (select count(*) from sessions) s')).rows, (await client.query("select client_addr, datname, state, count(*) from pg_stat_activity where backend_type = 'client backend' group by 1,2,3")).rows])).toEqual([{ contact: 'e2e@example.com' }]);
+    } finally {
+      await client.end();
+    }
+  }
+
+  // A burst from the same address: the limit (3 per 10 minutes) answers 429 with Retry-After.
+  const burst = await Promise.all(Array.from({ length: 4 }, (_, i) => request.post('/api/feedback', { form: { content: `连续提交的第${i}条反馈` } })));
+  const statuses = burst.map((r) => r.status()).sort();
+  expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(2);
+  const limited = burst.find((r) => r.status() === 429)!;
+  expect(Number(limited.headers()['retry-after'])).toBeGreaterThan(0);
+  // The form says so too.
+  await dialog.getByRole('button', { name: '关闭' }).last().click();
+  await page.getByRole('button', { name: '设置', exact: true }).click();
+  await page.getByRole('button', { name: '意见反馈' }).click();
+  await content.fill('限流之后再提交一次反馈');
+  await dialog.getByRole('button', { name: '提交' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('操作太频繁，请稍后再试');
+});
+
+test.describe('privacy', () => {
+  function outboxCode(email: string): string | null {
+    try {
+      const newest = readdirSync(path.join(DATA_DIR, 'outbox')).filter((n) => n.endsWith(`-${email}.txt`)).sort().at(-1);
+      return newest ? (readFileSync(path.join(DATA_DIR, 'outbox', newest), 'utf8').match(/\b(\d{6})\b/)?.[1] ?? null) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async function signIn(context: BrowserContext, session: { token: string; user: unknown }): Promise<void> {
+    const baseURL = test.info().project.use.baseURL!;
+    await context.addCookies([{ name: 'sy_session', value: session.token, url: baseURL }]);
+    await context.addInitScript(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [session.token, session.user] as const);
+  }
+
+  test('隐私设置 hides a user’s likes from another visitor, on the page and in the API', async ({ browser, request }, info) => {
+    // A brand-new account (the first code login creates it) that likes one video.
+    const email = `chrome-${Date.now()}-${info.workerIndex}@e2e.example`;
+    expect((await request.post('/api/passport/code/send', { form: { email } })).status()).toBe(200);
+    await expect.poll(() => outboxCode(email)).toMatch(/^\d{6}$/);
+    const session = await (await request.post('/api/passport/login/code', { form: { email, code: outboxCode(email)! } })).json();
+    const secUid: string = session.user.sec_uid;
+    const feed = await (await request.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 1 } })).json();
+    const liked = await request.post('/api/aweme/v1/web/commit/item/digg/', { headers: { token: session.token }, form: { aweme_id: feed.data[0].id, type: 1 } });
+    expect(liked.status()).toBe(200);
+
+    const favorite = `/api/aweme/v1/web/aweme/favorite/?sec_user_id=${secUid}`;
+    const visitor = await browser.newContext();
+    const other = await visitor.newPage();
+    const likesTab = other.getByRole('navigation', { name: '主页内容' }).getByRole('link', { name: /^喜欢/ });
+    await other.goto(`/user/${secUid}`);
+    await expect(likesTab).toBeVisible();
+    // The code login above left its session cookie in `request`: the visitor's own client asks as nobody.
+    expect((await visitor.request.get(favorite)).status()).toBe(200);
+
+    const owner = await browser.newContext();
+    await signIn(owner, session);
+    const page = await owner.newPage();
+    await page.goto('/discover');
+    await page.getByRole('button', { name: '设置', exact: true }).click();
+    await page.getByRole('dialog', { name: '设置菜单' }).getByRole('link', { name: '隐私设置' }).click();
+    await expect(page).toHaveURL(/\/settings#privacy$/);
+    const likes = page.getByRole('switch', { name: /公开我的喜欢/ });
+    await expect(likes).toBeChecked();
+    await likes.uncheck();
+    await expect(page.getByRole('status').getByText('设置已保存')).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('switch', { name: /公开我的喜欢/ })).not.toBeChecked();
+
+    await other.goto(`/user/${secUid}?showTab=like`);
+    await expect(likesTab).toHaveCount(0);
+    expect((await visitor.request.get(favorite)).status()).toBe(403);
+    // The owner still sees their own likes.
+    expect((await request.get(favorite, { headers: { token: session.token } })).status()).toBe(200);
+
+    // 通知设置 saves the same way.
+    await page.goto('/settings#notify');
+    const follow = page.getByRole('switch', { name: '新增粉丝' });
+    await follow.uncheck();
+    await expect(page.getByRole('status').getByText('设置已保存').first()).toBeVisible();
+    const saved = await (await request.get('/api/settings', { headers: { token: session.token } })).json();
+    expect(saved.data).toMatchObject({ privacy: { likesPublic: false }, notify: { follow: false, like_video: true } });
+    await visitor.close();
+    await owner.close();
+  });
+});
