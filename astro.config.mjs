@@ -3,6 +3,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import UnoCSS from 'unocss/astro';
+import { interactDirective } from './src/client/directives/integration.ts';
 
 export default defineConfig({
   output: 'server',
@@ -10,7 +11,7 @@ export default defineConfig({
   // Off: it would 403 every cross-origin form POST (design.md §10); API writes need the Token header, which no
   // cross-site form can send, so the origin check adds nothing there (src/server/api/router.ts).
   security: { checkOrigin: false },
-  integrations: [UnoCSS({ injectReset: true }), react()],
+  integrations: [UnoCSS({ injectReset: true }), react(), interactDirective()],
   server: { host: process.env.HOST ?? '0.0.0.0', port: Number(process.env.PORT ?? 4321) },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   build: { inlineStylesheets: 'auto' },

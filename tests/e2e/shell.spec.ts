@@ -62,7 +62,7 @@ test('the header is plain at scroll 0, scrolled beyond 60 px, and absent on sear
   await expect(header).toHaveAttribute('data-scrolled', 'false');
   await page.goto(`/search/${encodeURIComponent('美食')}`);
   await expect(page.locator('#site-header')).toHaveCount(0);
-  await expect(page.getByRole('searchbox')).toHaveValue('美食');
+  await expect(page.getByRole('combobox', { name: '搜索你感兴趣的内容' })).toHaveValue('美食');
 });
 
 test('the theme switch survives a reload as dark="true" on <html>', async ({ page }) => {

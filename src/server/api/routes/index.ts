@@ -3,16 +3,21 @@ import { z } from 'zod';
 import { buildOpenApi } from '../openapi.ts';
 import { route, type Route } from '../registry.ts';
 import { commentRoutes } from './comment.ts';
+import { danmakuRoutes } from './danmaku.ts';
+import { commentMentionRoutes } from './comment-mentions.ts';
 import { familyBRoutes } from './family-b.ts';
 import { feedRoutes } from './feed.ts';
 import { historyRoutes } from './history.ts';
 import { liveRoutes } from './live.ts';
+import { liveRoomRoutes } from './live-room.ts';
 import { mixRoutes } from './mix.ts';
 import { passportRoutes } from './passport.ts';
 import { searchRoutes } from './search.ts';
 import { seoRoutes } from './seo.ts';
+import { settingsRoutes } from './settings.ts';
 import { userRoutes } from './user.ts';
 import { videoRoutes } from './video.ts';
+import { videoListRoutes } from './video-lists.ts';
 import { writeRoutes } from './writes.ts';
 
 let document: object | undefined;
@@ -31,13 +36,18 @@ const openApiRoute = route({
 export const routes: Route[] = [
   ...feedRoutes,
   ...videoRoutes,
+  ...videoListRoutes,
   ...commentRoutes,
+  ...danmakuRoutes,
+  ...commentMentionRoutes,
   ...searchRoutes,
   ...userRoutes,
   ...historyRoutes,
   ...liveRoutes,
+  ...liveRoomRoutes,
   ...mixRoutes,
   ...seoRoutes,
+  ...settingsRoutes,
   ...writeRoutes,
   ...passportRoutes,
   ...familyBRoutes,
