@@ -5,17 +5,18 @@
  *
  * It starts the built server like the Playwright webServer does (`node server.ts`, a temporary DATA_DIR, the
  * embedded database, a free port), and the hello-world as its own process so that neither shares a CPU with
- * autocannon's client. Then, for comparison, the same reads through the API router mounted straight on node:http
- * (src/server/api/node.ts `serveApi`, no Astro pipeline), in a process with its own embedded database.
- * BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 20) override the load; BENCH_DIRECT=0 skips the
- * comparison.
+ * autocannon's client. The hot reads are answered from a 2-second cache for anonymous viewers (router.ts), so the
+ * first table also has a row as a browser asks (Accept-Encoding: br), and a second run of the same reads with that
+ * cache off (API_ANON_CACHE=off: every answer from PostgreSQL, as for a logged-in viewer) shows the cost behind it.
+ * BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 20) override the load; BENCH_UNCACHED=0 skips the
+ * second run.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,29 +59,17 @@ function stop(child) {
   });
 }
 
-function load(url, duration) {
+function load(url, duration, headers) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1 }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1, headers }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
-async function measure(name, url) {
-  await load(url, WARMUP);
-  const r = await load(url, DURATION);
+async function measure(name, url, headers = {}) {
+  await load(url, WARMUP, headers);
+  const r = await load(url, DURATION, headers);
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
 }
-
-// The router on plain node:http, with its own embedded database (node strips the types of the imported .ts files).
-const DIRECT = `
-  import http from 'node:http';
-  import { startDatabase } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'src/server/db/lifecycle.ts')).href)};
-  const db = await startDatabase({ dataDir: process.env.DATA_DIR, databaseUrl: '' });
-  process.env.DATABASE_URL = db.url;
-  const { serveApi } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'src/server/api/node.ts')).href)});
-  const server = http.createServer((req, res) => (req.url === '/readyz' ? res.end('ok') : void serveApi(req, res)));
-  server.listen(Number(process.env.PORT), '127.0.0.1');
-  process.on('SIGTERM', () => server.close(() => db.stop().finally(() => process.exit(0))));
-`;
 
 const HELLO = `
   const http = require('node:http');
@@ -129,12 +118,13 @@ async function main() {
     const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('astro build failed');
   }
-  const [appPort, helloPort, directPort] = [await freePort(), await freePort(), await freePort()];
+  const [appPort, helloPort, uncachedPort] = [await freePort(), await freePort(), await freePort()];
   const dirs = [mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-')), mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-'))];
   // The embedded PostgreSQL runs as the unprivileged postgres user, which must enter these directories.
   for (const d of dirs) chmodSync(d, 0o755);
   const env = { ...process.env, HOST: '127.0.0.1', NODE_ENV: 'production' };
   delete env.DATABASE_URL;
+  delete env.API_ANON_CACHE;
   const children = [];
   try {
     const hello = startProcess(['-e', HELLO], { ...env, PORT: String(helloPort) });
@@ -149,17 +139,18 @@ async function main() {
     const base = await measure('hello-world (node:http)', `http://127.0.0.1:${helloPort}/`);
     const rows = [];
     for (const [name, p] of READS(id)) rows.push(await measure(name, `${app}${p}`));
-    table('node server.ts (Astro standalone handler behind compression and the request log)', base, rows);
+    rows.push(await measure('tab/feed, br (browser)', `${app}${READS(id)[0][1]}`, { 'accept-encoding': 'br, gzip' }));
+    table('node server.ts, anonymous (the 2 s anonymous cache on, as shipped)', base, rows);
     await stop(server.child);
 
-    if (process.env.BENCH_DIRECT !== '0') {
-      const direct = startProcess(['--input-type=module', '-e', DIRECT], { ...env, PORT: String(directPort), DATA_DIR: dirs[1] });
-      children.push(direct.child);
-      const url = `http://127.0.0.1:${directPort}`;
-      await waitReady(`${url}/readyz`, direct.child, direct.output);
-      const directRows = [];
-      for (const [name, p] of READS(await busiestVideo(url))) directRows.push(await measure(name, `${url}${p}`));
-      table('the same reads, router mounted on node:http (serveApi, no Astro pipeline)', base, directRows);
+    if (process.env.BENCH_UNCACHED !== '0') {
+      const uncached = startProcess(['server.ts'], { ...env, PORT: String(uncachedPort), DATA_DIR: dirs[1], API_ANON_CACHE: 'off' });
+      children.push(uncached.child);
+      const url = `http://127.0.0.1:${uncachedPort}`;
+      await waitReady(`${url}/readyz`, uncached.child, uncached.output);
+      const uncachedRows = [];
+      for (const [name, p] of READS(await busiestVideo(url))) uncachedRows.push(await measure(name, `${url}${p}`));
+      table('the same reads with API_ANON_CACHE=off (every answer from PostgreSQL, as for a logged-in viewer)', base, uncachedRows);
     }
   } finally {
     await Promise.all(children.map(stop));

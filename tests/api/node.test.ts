@@ -1,8 +1,9 @@
 /** serveApi: the router on plain node:http (the fast path a custom server can mount). */
 import http from 'node:http';
+import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveApi } from '../../src/server/api/node.ts';
+import { pickEncoding, serveApi } from '../../src/server/api/node.ts';
 import { useApiDb } from './helpers.ts';
 
 useApiDb();
@@ -31,5 +32,61 @@ describe('serveApi', () => {
     expect((await feed.json()).data).toHaveLength(3);
     const big = await fetch(`${base}/api/video/feed`, { method: 'POST', body: new URLSearchParams({ size: 'x'.repeat(2 * 1024 * 1024) }) });
     expect(big.status).toBe(413);
+  });
+
+  /** A raw GET (fetch would decode the body and drop Content-Length's meaning). */
+  function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      http
+        .get(`${base}${path}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+  }
+
+  it('compresses a large answer with brotli or gzip as asked, with an exact Content-Length', async () => {
+    const path = '/api/aweme/v1/web/tab/feed/?count=10';
+    const plain = await raw(path);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    const expected = JSON.parse(plain.body.toString('utf8'));
+    expect(expected.aweme_list).toHaveLength(10);
+
+    const br = await raw(path, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    expect(JSON.parse(zlib.brotliDecompressSync(br.body).toString('utf8'))).toEqual(expected);
+
+    // The second viewer of the cached answer gets the same compressed bytes.
+    const again = await raw(path, { 'accept-encoding': 'br' });
+    expect(again.body.equals(br.body)).toBe(true);
+
+    const gz = await raw(path, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(gz.body).toString('utf8'))).toEqual(expected);
+  });
+
+  it('sends small answers and errors as they are', async () => {
+    const missing = await raw('/api/aweme/v1/web/aweme/detail/?aweme_id=999999999', { 'accept-encoding': 'br' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(missing.body.toString('utf8')).status_code).not.toBe(0);
+  });
+});
+
+describe('pickEncoding', () => {
+  it('prefers brotli, falls back to gzip and honours q=0', () => {
+    expect(pickEncoding(undefined)).toBeUndefined();
+    expect(pickEncoding('identity')).toBeUndefined();
+    expect(pickEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(pickEncoding('gzip')).toBe('gzip');
+    expect(pickEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(pickEncoding('br;q=0.0, gzip;q=0')).toBeUndefined();
+    expect(pickEncoding('*')).toBe('gzip');
   });
 });

@@ -53,21 +53,46 @@ function allowOf(methods: Map<string, Route>): string[] {
   return list;
 }
 
+/**
+ * One cached answer: its UTF-8 bytes, and the compressed forms a Node door (node.ts) makes once and keeps, so a hot
+ * read is neither re-encoded nor re-compressed while it lives.
+ */
+export interface CachedAnswer {
+  readonly bytes: Uint8Array;
+  readonly expires: number;
+  readonly encoded: Map<string, Uint8Array>;
+}
+
 // Short-lived answers for anonymous viewers of the hottest reads; any write in this process clears them.
 const CACHE_LIMIT = 500;
-const anonymousCache = new Map<string, { body: string; expires: number }>();
+const anonymousCache = new Map<string, CachedAnswer>();
+const answers = new WeakMap<Response, CachedAnswer>();
+const utf8 = new TextEncoder();
 
-function cached(key: string): string | undefined {
+function cached(key: string): CachedAnswer | undefined {
   const hit = anonymousCache.get(key);
   if (!hit) return undefined;
-  if (hit.expires > Date.now()) return hit.body;
+  if (hit.expires > Date.now()) return hit;
   anonymousCache.delete(key);
   return undefined;
 }
 
-function remember(key: string, body: string, ttl: number): void {
+function remember(key: string, bytes: Uint8Array, ttl: number): CachedAnswer {
   if (anonymousCache.size >= CACHE_LIMIT) anonymousCache.delete(anonymousCache.keys().next().value!);
-  anonymousCache.set(key, { body, expires: Date.now() + ttl });
+  const entry: CachedAnswer = { bytes, expires: Date.now() + ttl, encoded: new Map() };
+  anonymousCache.set(key, entry);
+  return entry;
+}
+
+function cachedResponse(entry: CachedAnswer, headers: HeadersInit): Response {
+  const response = new Response(entry.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  answers.set(response, entry);
+  return response;
+}
+
+/** The cache entry behind a response of handleApi, if it came from (or went into) the anonymous cache. */
+export function cachedAnswerOf(response: Response): CachedAnswer | undefined {
+  return answers.get(response);
 }
 
 /** Empties the anonymous answer cache (after writes, and in tests). */
@@ -91,7 +116,7 @@ export async function handleApi(request: Request, options: ApiOptions = {}): Pro
   } catch (error) {
     response = errorResponse(family, error, { method, path, ...(options.clientAddress ? { client: options.clientAddress } : {}) });
   }
-  for (const [k, v] of Object.entries(cors)) response.headers.set(k, v);
+  for (const k in cors) response.headers.set(k, cors[k]!);
   if (method === 'HEAD') return new Response(null, { status: response.status, headers: response.headers });
   return response;
 }
@@ -132,7 +157,7 @@ async function dispatch(
   const cacheKey = !viewer && route.anonymousCacheMs && cacheEnabled() ? `${route.method} ${url.pathname}${url.search}` : undefined;
   if (cacheKey) {
     const hit = cached(cacheKey);
-    if (hit !== undefined) return new Response(hit, { status: 200, headers: { ...JSON_HEADERS } });
+    if (hit !== undefined) return cachedResponse(hit, JSON_HEADERS);
   }
 
   const headers = new Headers(JSON_HEADERS);
@@ -141,6 +166,6 @@ async function dispatch(
   if (body instanceof Response) return body;
   if (route.method === 'POST' && route.auth) clearApiCache();
   const text = JSON.stringify(body);
-  if (cacheKey) remember(cacheKey, text, route.anonymousCacheMs!);
+  if (cacheKey) return cachedResponse(remember(cacheKey, utf8.encode(text), route.anonymousCacheMs!), headers);
   return new Response(text, { status: 200, headers });
 }
