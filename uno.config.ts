@@ -9,6 +9,9 @@ export default defineConfig({
   theme: {
     colors: {
       accent: 'var(--c-accent)',
+      // AA-contrast variants of the accent (theme.css): fills under white text, and small accent-coloured text.
+      'accent-fill': 'var(--c-accent-fill)',
+      'accent-text': 'var(--c-accent-text)',
       page: 'var(--c-page)',
       surface: 'var(--c-surface)',
       raised: 'var(--c-raised)',
@@ -23,7 +26,7 @@ export default defineConfig({
   shortcuts: {
     'focus-ring': 'outline-none focus-visible:(outline-2 outline-solid outline-accent outline-offset-2)',
     'btn-accent':
-      'focus-ring inline-flex items-center justify-center gap-1 rounded-md bg-accent px-4 h-8 text-sm font-medium text-white hover:brightness-110 disabled:(opacity-50 cursor-not-allowed)',
+      'focus-ring inline-flex items-center justify-center gap-1 rounded-md bg-accent-fill px-4 h-8 text-sm font-medium text-white hover:brightness-110 disabled:(opacity-50 cursor-not-allowed)',
     'btn-ghost':
       'focus-ring inline-flex items-center justify-center gap-1 rounded-md px-3 h-8 text-sm text-secondary hover:(bg-hover text-primary)',
     'card-grid': 'grid gap-4 grid-cols-[repeat(auto-fill,minmax(200px,1fr))]',

@@ -77,7 +77,7 @@ export function startLiveRoom(root: HTMLElement): void {
     const n = length(input.value);
     const over = n > CHAT_MAX;
     counter.textContent = fill(root.dataset.counterTemplate ?? '{count}', n);
-    counter.classList.toggle('text-accent', over);
+    counter.classList.toggle('text-accent-text', over);
     counter.classList.toggle('text-muted', !over);
     if (over) input.setAttribute('aria-invalid', 'true');
     else input.removeAttribute('aria-invalid');

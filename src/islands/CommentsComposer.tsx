@@ -94,7 +94,7 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
           className="max-h-40 min-h-10 flex-1 resize-none bg-transparent text-sm leading-5 text-primary outline-none placeholder:text-muted"
         />
         <div className="flex shrink-0 flex-col items-end gap-1">
-          <span id={counterId} className={`text-xs tabular-nums ${over ? 'font-medium text-accent' : 'text-muted'}`}>
+          <span id={counterId} className={`text-xs tabular-nums ${over ? 'font-medium text-accent-text' : 'text-muted'}`}>
             {t('comment.counter', { count: length, max: COMMENT_MAX })}
           </span>
           <button type="submit" disabled={!ready} aria-busy={sending || undefined} className="btn-accent h-7 px-3 text-xs">
@@ -103,7 +103,7 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
         </div>
       </div>
       {over && (
-        <p role="alert" className="text-xs text-accent">
+        <p role="alert" className="text-xs text-accent-text">
           {t('comment.tooLong', { max: COMMENT_MAX })}
         </p>
       )}

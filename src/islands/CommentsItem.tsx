@@ -24,7 +24,7 @@ export function CommentText({ text, links }: { text: string; links: Record<strin
         if (!('mention' in part)) return part.text;
         const secUid = links[part.mention];
         return secUid ? (
-          <a key={i} href={`/user/${encodeURIComponent(secUid)}`} className="focus-ring text-accent hover:underline">
+          <a key={i} href={`/user/${encodeURIComponent(secUid)}`} className="focus-ring text-accent-text hover:underline">
             @{part.mention}
           </a>
         ) : (
@@ -66,13 +66,13 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
           <a href={profile} className="focus-ring hover:text-primary">
             {c.user.nickname}
           </a>
-          {c.isAuthor && <span className="rounded-sm bg-accent px-1 text-[10px] leading-4 text-white">{t('video.authorTag')}</span>}
+          {c.isAuthor && <span className="rounded-sm bg-accent-fill px-1 text-[10px] leading-4 text-white">{t('video.authorTag')}</span>}
         </p>
         <p className="mt-1 whitespace-pre-wrap break-words text-sm leading-6 text-primary">
           {c.replyTo && (
             <span className="text-muted">
               {t('comment.replyTo')}{' '}
-              <a href={`/user/${encodeURIComponent(c.replyTo.secUid)}`} className="focus-ring text-secondary hover:text-accent">
+              <a href={`/user/${encodeURIComponent(c.replyTo.secUid)}`} className="focus-ring text-secondary hover:text-accent-text">
                 @{c.replyTo.nickname}
               </a>
               ：
@@ -86,7 +86,7 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
             type="button"
             aria-pressed={c.liked}
             onClick={() => onLike(c)}
-            className={`focus-ring flex items-center gap-1 rounded hover:text-primary ${c.liked ? 'text-accent' : ''}`}
+            className={`focus-ring flex items-center gap-1 rounded hover:text-primary ${c.liked ? 'text-accent-text' : ''}`}
           >
             <span className={c.liked ? 'i-ri-heart-3-fill' : 'i-ri-heart-3-line'} aria-hidden="true"></span>
             <span className="sr-only">{t('comment.like')}</span>
@@ -95,7 +95,7 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
           <button type="button" onClick={() => onReply(c)} className="focus-ring rounded hover:text-primary">
             {t('comment.reply')}
           </button>
-          {c.authorLiked && <span className="text-accent">{t('comment.authorLiked')}</span>}
+          {c.authorLiked && <span className="text-accent-text">{t('comment.authorLiked')}</span>}
           {canDelete && !confirming && (
             <button ref={deleteRef} type="button" onClick={() => setConfirming(true)} className="focus-ring rounded hover:text-primary">
               {t('comment.delete')}

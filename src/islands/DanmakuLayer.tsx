@@ -164,7 +164,7 @@ export function DanmakuInput({ video, item }: InputProps) {
         placeholder={t('danmaku.placeholder')}
         className="h-full min-w-0 flex-1 bg-transparent px-3 text-xs text-white outline-none placeholder:text-white/60"
       />
-      <button type="submit" disabled={busy || !text.trim()} className="focus-ring h-full shrink-0 bg-accent px-3 text-xs text-white disabled:opacity-60">
+      <button type="submit" disabled={busy || !text.trim()} className="focus-ring h-full shrink-0 bg-accent-fill px-3 text-xs text-white disabled:opacity-60">
         {t('danmaku.send')}
       </button>
     </form>

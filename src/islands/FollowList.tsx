@@ -94,7 +94,7 @@ export function FollowList({ kind, secUid, title, titleId, viewerSecUid, onClose
             <li key={u.sec_uid} className="flex items-center gap-3 rounded-lg px-3 py-2 hover:bg-hover">
               <img src={u.avatar_thumb.url_list[0]} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 shrink-0 rounded-full object-cover" />
               <div className="min-w-0 flex-1">
-                <a href={`/user/${u.sec_uid}`} className="focus-ring block truncate text-sm font-medium text-primary hover:text-accent">
+                <a href={`/user/${u.sec_uid}`} className="focus-ring block truncate text-sm font-medium text-primary hover:text-accent-text">
                   {u.nickname}
                 </a>
                 <p className="truncate text-xs text-muted">{u.signature || t('user.noSignature')}</p>

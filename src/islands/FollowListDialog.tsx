@@ -59,7 +59,7 @@ export function FollowListDialog({ secUid, nickname, followingCount, followerCou
           key={which}
           type="button"
           aria-haspopup="dialog"
-          className="focus-ring flex items-baseline gap-1 rounded hover:text-accent"
+          className="focus-ring flex items-baseline gap-1 rounded hover:text-accent-text"
           onPointerEnter={() => void loadList()}
           onClick={(e) => {
             returnTo.current = e.currentTarget;

@@ -103,7 +103,7 @@ export function GridCard({ video, now }: { video: CardData; now?: number }) {
         </span>
         <span className="absolute right-2 bottom-2 text-xs text-white drop-shadow">{formatDuration(video.durationMs)}</span>
       </a>
-      <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent">
+      <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent-text">
         {video.desc}
       </a>
       <div className="flex items-center gap-1 text-xs text-muted min-w-0">
@@ -123,7 +123,7 @@ export function GridCard({ video, now }: { video: CardData; now?: number }) {
 export function HotRow({ video, rank, eager = false }: { video: GridItem; rank: number; eager?: boolean }) {
   return (
     <a href={`/video/${video.id}`} className="focus-ring flex items-center gap-4 rounded-xl p-2 hover:bg-hover">
-      <span className={`w-8 shrink-0 text-center text-lg font-bold ${rank <= 3 ? 'text-accent' : 'text-muted'}`} data-rank={rank}>
+      <span className={`w-8 shrink-0 text-center text-lg font-bold ${rank <= 3 ? 'text-accent-text' : 'text-muted'}`} data-rank={rank}>
         {rank}
       </span>
       <span className="relative h-24 w-18 shrink-0 overflow-hidden rounded-lg bg-raised">

@@ -45,7 +45,7 @@ function Card({ video }: { video: CardData }) {
         </span>
         <span className="absolute right-2 bottom-2 text-xs text-white drop-shadow">{formatDuration(video.durationMs)}</span>
       </a>
-      <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent">
+      <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent-text">
         {video.desc}
       </a>
       <div className="flex items-center gap-1 text-xs text-muted min-w-0">

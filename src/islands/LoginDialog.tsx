@@ -177,7 +177,7 @@ function Panel({ id, tabId, hidden, children }: { id: string; tabId: string; hid
 
 function FormError({ message }: { message: string }) {
   return (
-    <p role="alert" className="min-h-5 text-sm text-accent">
+    <p role="alert" className="min-h-5 text-sm text-accent-text">
       {message}
     </p>
   );
@@ -329,7 +329,7 @@ function CodePanel({ email, setEmail, idPrefix }: EmailProps) {
             if (e.target.value.trim()) setEmailError('');
           }}
         />
-        <p id={emailErrorId} role="alert" className="min-h-5 text-sm text-accent">
+        <p id={emailErrorId} role="alert" className="min-h-5 text-sm text-accent-text">
           {emailError}
         </p>
       </div>

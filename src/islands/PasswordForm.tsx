@@ -103,7 +103,7 @@ export function PasswordForm({ title, titleId, hasPassword, onCancel, onDone }: 
           }}
         />
         {mismatch && (
-          <p id={`${id}-mismatch`} className="text-xs text-accent">
+          <p id={`${id}-mismatch`} className="text-xs text-accent-text">
             {t('profile.password.mismatch')}
           </p>
         )}
@@ -112,7 +112,7 @@ export function PasswordForm({ title, titleId, hasPassword, onCancel, onDone }: 
         <input type="checkbox" className="accent-[var(--c-accent)]" checked={reveal} onChange={(e) => setReveal(e.target.checked)} />
         {t('profile.password.show')}
       </label>
-      <p role="alert" className="min-h-5 text-sm text-accent">
+      <p role="alert" className="min-h-5 text-sm text-accent-text">
         {error}
       </p>
       <div className="flex justify-end gap-2">

@@ -135,7 +135,7 @@ export function SearchBox({ mode = 'header', initial = '', inputId, text }: Prop
             <span className="i-ri-close-circle-fill" aria-hidden="true"></span>
           </button>
         )}
-        <button type="submit" className="focus-ring flex shrink-0 items-center gap-1 px-4 text-sm text-primary hover:text-accent">
+        <button type="submit" className="focus-ring flex shrink-0 items-center gap-1 px-4 text-sm text-primary hover:text-accent-text">
           <span className="i-ri-search-line" aria-hidden="true"></span>
           {text.button}
         </button>

@@ -30,7 +30,7 @@ export function VideoHitCard({ video, keyword }: { video: VideoHit; keyword: str
         </span>
         <span className="absolute right-2 bottom-2 text-xs text-white drop-shadow">{formatDuration(video.durationMs)}</span>
       </a>
-      <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent">
+      <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent-text">
         <Marked text={video.desc} keyword={keyword} />
       </a>
       <div className="flex items-center gap-1 text-xs text-secondary min-w-0">
@@ -55,7 +55,7 @@ export function UserHitRow({ user, keyword, children }: { user: UserHitView; key
         <img src={user.avatar} alt="" width={56} height={56} loading="lazy" className="h-14 w-14 rounded-full bg-raised object-cover" />
       </a>
       <div className="flex min-w-0 flex-1 flex-col gap-1">
-        <a href={href} className="focus-ring truncate font-medium text-primary hover:text-accent">
+        <a href={href} className="focus-ring truncate font-medium text-primary hover:text-accent-text">
           <Marked text={user.nickname} keyword={keyword} />
         </a>
         <p className="text-xs text-secondary">

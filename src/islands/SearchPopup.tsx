@@ -274,7 +274,7 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
         <ul className="grid grid-cols-2 gap-x-4 gap-y-1" aria-labelledby={`${id}-guess`}>
           {guesses.map((word) => (
             <li key={word} className="min-w-0">
-              <button type="button" className="focus-ring w-full truncate rounded py-1 text-left text-primary hover:text-accent" onClick={() => onSearch(word)}>
+              <button type="button" className="focus-ring w-full truncate rounded py-1 text-left text-primary hover:text-accent-text" onClick={() => onSearch(word)}>
                 {word}
               </button>
             </li>
@@ -296,10 +296,10 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
                   type="button"
                   data-rank={i + 1}
                   data-top={top}
-                  className="focus-ring flex w-full items-center gap-3 rounded py-1 text-left text-primary hover:text-accent"
+                  className="focus-ring flex w-full items-center gap-3 rounded py-1 text-left text-primary hover:text-accent-text"
                   onClick={() => onSearch(w.word)}
                 >
-                  <span className={`w-4 shrink-0 text-center font-semibold ${top ? 'text-accent' : 'text-secondary'}`}>
+                  <span className={`w-4 shrink-0 text-center font-semibold ${top ? 'text-accent-text' : 'text-secondary'}`}>
                     <span className="sr-only">{text.rank.replace('{rank}', String(i + 1))}</span>
                     <span aria-hidden="true">{i + 1}</span>
                   </span>

@@ -156,7 +156,7 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
           <img src={shownAvatar} alt="" width={48} height={48} className="block h-12 w-12 rounded-full object-cover" />
         </a>
         <div className="min-w-0">
-          <a id={nameId} href="/user/self" className="focus-ring block truncate text-base font-semibold hover:text-accent">
+          <a id={nameId} href="/user/self" className="focus-ring block truncate text-base font-semibold hover:text-accent-text">
             {userInfo?.nickname ?? nickname}
           </a>
           {/* Following, then followers: each its own field (the spec's crossed wiring is a defect, not copied). */}
