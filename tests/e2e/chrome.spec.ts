@@ -505,6 +505,8 @@ test.describe('privacy', () => {
 
     await other.goto(`/user/${secUid}?showTab=like`);
     await expect(likesTab).toHaveCount(0);
+    // Asked for the hidden tab, the visitor lands on 作品.
+    await expect(other.getByRole('navigation', { name: '主页内容' }).getByRole('link', { name: /^作品/ })).toHaveAttribute('aria-current', 'page');
     expect((await visitor.request.get(favorite)).status()).toBe(403);
     // The owner still sees their own likes.
     expect((await request.get(favorite, { headers: { token: session.token } })).status()).toBe(200);

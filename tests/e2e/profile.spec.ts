@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import pg from 'pg';
 
-// The e2e server's DATA_DIR (playwright.config.ts): login codes land in its outbox, its PostgreSQL lives under pg/.
+// The e2e server's DATA_DIR (playwright.config.ts): login codes land in its outbox.
 const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
 const LOGIN_TITLE = '登录后免费畅享高清视频';
 const TABS = ['作品', '喜欢', '收藏', '观看历史', '稍后再看'] as const;
@@ -283,34 +282,4 @@ test('an anonymous 关注 opens the login dialog', async ({ page }) => {
   await page.goto(`/user/${someone.sec_uid}`);
   await live(page, '关注').click();
   await expect(page.getByRole('dialog', { name: LOGIN_TITLE })).toBeVisible();
-});
-
-/** The e2e server's embedded PostgreSQL, found through its postmaster.pid (line 4 is the port). */
-function e2eDatabase(): pg.Client | null {
-  try {
-    const port = Number(readFileSync(path.join(DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
-    return port > 0 ? new pg.Client({ connectionString: `postgres://postgres:shanying@127.0.0.1:${port}/shanying` }) : null;
-  } catch {
-    return null;
-  }
-}
-
-test('a user who keeps likes private has no 喜欢 tab for others', async ({ page }) => {
-  // No API sets privacy yet (the 隐私设置 page is not built), so the test flips the flag in the e2e database.
-  const client = e2eDatabase();
-  test.skip(!client, 'the e2e database is not reachable');
-  const someone = (await listOf('follower', demo)).find((u) => u.follow_status === 0)!;
-  await client!.connect();
-  try {
-    await page.goto(`/user/${someone.sec_uid}`);
-    await expect(tabLink(page, '喜欢')).toBeVisible();
-    await client!.query(`update users set privacy = jsonb_set(privacy, '{likesPublic}', 'false') where sec_uid = $1`, [someone.sec_uid]);
-    await page.goto(`/user/${someone.sec_uid}?showTab=like`);
-    await expect(tabLink(page, '作品')).toHaveAttribute('aria-current', 'page');
-    await expect(tabLink(page, '喜欢')).toHaveCount(0);
-    expect((await api.get(`/api/aweme/v1/web/aweme/favorite/?sec_user_id=${someone.sec_uid}`)).status()).toBe(403);
-  } finally {
-    await client!.query(`update users set privacy = jsonb_set(privacy, '{likesPublic}', 'true') where sec_uid = $1`, [someone.sec_uid]);
-    await client!.end();
-  }
 });
