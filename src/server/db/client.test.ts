@@ -1,0 +1,78 @@
+/** preparePool: repeated query texts become named prepared statements, one-offs stay unnamed, and the cap holds. */
+import { eq } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
+import { preparePool } from './client.ts';
+import * as schema from './schema.ts';
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await freshDb();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A one-connection pool, so that the session's pg_prepared_statements shows what it prepared. */
+async function single(maxPrepared?: number) {
+  const pool = preparePool(new pg.Pool({ connectionString: t.url, max: 1 }), maxPrepared);
+  const db = drizzle(pool, { schema });
+  const prepared = async () => (await pool.query('select name, statement from pg_prepared_statements order by name')).rows as { name: string; statement: string }[];
+  return { pool, db, prepared };
+}
+
+describe('preparePool', () => {
+  it('prepares a text on its second run and answers the same rows every time', async () => {
+    const { pool, db, prepared } = await single();
+    try {
+      const read = () => db.select({ id: schema.users.id, nickname: schema.users.nickname }).from(schema.users).where(eq(schema.users.id, 1));
+      const first = await read();
+      expect(await prepared()).toEqual([]);
+      const second = await read();
+      const third = await read();
+      expect(second).toEqual(first);
+      expect(third).toEqual(first);
+      expect(first).toHaveLength(1);
+      const names = await prepared();
+      expect(names).toHaveLength(1);
+      expect(names[0]!.name).toBe('sy1');
+      expect(names[0]!.statement).toContain('"users"');
+      // Different parameters reuse the same statement.
+      expect(await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, 2))).toEqual([{ id: 2 }]);
+      expect(await prepared()).toHaveLength(1);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('names no more statements than its cap, and unnamed texts still run', async () => {
+    const { pool, db, prepared } = await single(1);
+    try {
+      const a = () => db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, 1));
+      const b = () => db.select({ id: schema.videos.id }).from(schema.videos).where(eq(schema.videos.id, 1));
+      for (let i = 0; i < 3; i++) {
+        expect(await a()).toEqual([{ id: 1 }]);
+        expect(await b()).toEqual([{ id: 1 }]);
+      }
+      expect((await prepared()).map((r) => r.name)).toEqual(['sy1']);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('leaves transactions on their own client working', async () => {
+    const { pool, db } = await single();
+    try {
+      const before = (await db.select({ n: schema.users.nickname }).from(schema.users).where(eq(schema.users.id, 1)))[0]!.n;
+      await db.transaction(async (tx) => {
+        await tx.update(schema.users).set({ nickname: `${before}!` }).where(eq(schema.users.id, 1));
+      });
+      const after = await db.select({ n: schema.users.nickname }).from(schema.users).where(eq(schema.users.id, 1));
+      expect(after[0]!.n).toBe(`${before}!`);
+    } finally {
+      await pool.end();
+    }
+  });
+});
