@@ -290,6 +290,22 @@ export const liveRooms = pgTable(
   (t) => [index('live_rooms_status_idx').on(t.status, t.startedAt)],
 );
 
+/**
+ * Who each server process counts in a room's viewer_count, so that a process that died without closing its streams
+ * (kill -9, a crash) can have its viewers taken back off: rows whose heartbeat (seen_at) is stale are swept
+ * (services/live.ts).
+ */
+export const livePresence = pgTable(
+  'live_presence',
+  {
+    instance: text('instance').notNull(),
+    roomId: integer('room_id').notNull().references(() => liveRooms.id, { onDelete: 'cascade' }),
+    viewers: integer('viewers').notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.instance, t.roomId] }), index('live_presence_seen_idx').on(t.seenAt)],
+);
+
 export const liveMessages = pgTable(
   'live_messages',
   {

@@ -1,7 +1,8 @@
 /** Live rooms: reading them, their chat (real time through the event hub) and who is watching. */
+import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { liveMessages, liveRooms, users } from '../db/schema.ts';
+import { liveMessages, livePresence, liveRooms, users } from '../db/schema.ts';
 import { CHAT_MAX } from '../../shared/chat-line.ts';
 import { publish, roomTopic } from '../realtime/events.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
@@ -39,6 +40,7 @@ function selectRooms() {
 
 /** Rooms that are live now, the busiest first. */
 export async function liveNow(count = 24): Promise<LiveRoomCard[]> {
+  maybeSweep();
   return selectRooms()
     .where(eq(liveRooms.status, 'live'))
     .orderBy(desc(liveRooms.viewerCount), desc(liveRooms.id))
@@ -57,6 +59,7 @@ export async function liveBefore(maxTime: number, count = 20): Promise<{ items: 
 
 /** One room, on air or ended; null when unknown. */
 export async function getRoom(id: number): Promise<LiveRoomCard | null> {
+  maybeSweep();
   const [row] = await selectRooms().where(eq(liveRooms.id, id));
   return row ?? null;
 }
@@ -126,15 +129,98 @@ export async function postMessage(userId: number, roomId: number, text: string):
   });
 }
 
+/** This process in live_presence: the viewers it counted in, and the heartbeat that says it still serves them. */
+let instance = randomUUID();
+/** A process heartbeats its presence rows this often, and rows older than PRESENCE_STALE_MS are swept. */
+export const PRESENCE_BEAT_MS = 20_000;
+export const PRESENCE_STALE_MS = 60_000;
+let beat: ReturnType<typeof setInterval> | undefined;
+let lastSweep = 0;
+
+/** Tests play two processes in one: a new identity, as a restarted server would have. */
+export function newPresenceInstance(): string {
+  instance = randomUUID();
+  return instance;
+}
+
+function heartbeat(): void {
+  if (beat) return;
+  beat = setInterval(() => {
+    void db()
+      .update(livePresence)
+      .set({ seenAt: sql`now()` })
+      .where(eq(livePresence.instance, instance))
+      .then(() => sweepPresence())
+      .catch(() => {});
+  }, PRESENCE_BEAT_MS);
+  beat.unref();
+}
+
+/**
+ * Takes the viewers of processes that stopped heartbeating (killed without closing their streams) back off their
+ * rooms' counts, and tells each room's viewers the corrected count. Answers how many viewers were removed.
+ */
+export async function sweepPresence(staleMs = PRESENCE_STALE_MS): Promise<number> {
+  lastSweep = Date.now();
+  const moved = await db().transaction(async (tx) => {
+    const dead = await tx
+      .delete(livePresence)
+      .where(lt(livePresence.seenAt, sql`now() - make_interval(secs => ${staleMs / 1000})`))
+      .returning({ roomId: livePresence.roomId, viewers: livePresence.viewers });
+    const perRoom = new Map<number, number>();
+    for (const d of dead) perRoom.set(d.roomId, (perRoom.get(d.roomId) ?? 0) + d.viewers);
+    let total = 0;
+    for (const [roomId, n] of perRoom) {
+      total += n;
+      const [row] = await tx
+        .update(liveRooms)
+        .set({ viewerCount: sql`greatest(${liveRooms.viewerCount} - ${n}, 0)` })
+        .where(eq(liveRooms.id, roomId))
+        .returning({ count: liveRooms.viewerCount });
+      if (row) await publish(roomTopic(roomId), { type: VIEWERS_EVENT, data: { count: row.count } }, tx);
+    }
+    return total;
+  });
+  return moved;
+}
+
+/** Sweeps at most every PRESENCE_BEAT_MS per process, from the paths that show counts. */
+function maybeSweep(): void {
+  if (Date.now() - lastSweep < PRESENCE_BEAT_MS) return;
+  lastSweep = Date.now();
+  void sweepPresence().catch(() => {});
+}
+
 async function moveViewers(roomId: number, delta: 1 | -1): Promise<number | null> {
+  heartbeat();
+  maybeSweep();
   return db().transaction(async (tx) => {
+    let counted = true;
+    if (delta === -1) {
+      // Only a viewer this process counted in can leave: if its share was swept, the count already lost them.
+      const [share] = await tx
+        .update(livePresence)
+        .set({ viewers: sql`${livePresence.viewers} - 1`, seenAt: sql`now()` })
+        .where(and(eq(livePresence.instance, instance), eq(livePresence.roomId, roomId), gt(livePresence.viewers, 0)))
+        .returning({ viewers: livePresence.viewers });
+      counted = share !== undefined;
+      if (share?.viewers === 0) {
+        await tx.delete(livePresence).where(and(eq(livePresence.instance, instance), eq(livePresence.roomId, roomId), eq(livePresence.viewers, 0)));
+      }
+    }
     const [row] = await tx
       .update(liveRooms)
-      .set({ viewerCount: sql`greatest(${liveRooms.viewerCount} + ${delta}, 0)` })
+      .set({ viewerCount: sql`greatest(${liveRooms.viewerCount} + ${counted ? delta : 0}, 0)` })
       .where(and(eq(liveRooms.id, roomId), eq(liveRooms.status, 'live')))
       .returning({ count: liveRooms.viewerCount });
     if (!row) return null;
-    await publish(roomTopic(roomId), { type: VIEWERS_EVENT, data: { count: row.count } }, tx);
+    if (delta === 1) {
+      await tx
+        .insert(livePresence)
+        .values({ instance, roomId, viewers: 1 })
+        .onConflictDoUpdate({ target: [livePresence.instance, livePresence.roomId], set: { viewers: sql`${livePresence.viewers} + 1`, seenAt: sql`now()` } });
+    }
+    if (counted) await publish(roomTopic(roomId), { type: VIEWERS_EVENT, data: { count: row.count } }, tx);
     return row.count;
   });
 }
