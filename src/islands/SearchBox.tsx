@@ -86,7 +86,8 @@ export function SearchBox({ mode = 'header', initial = '', inputId, text }: Prop
         className={`flex w-full overflow-hidden rounded-xl border border-line bg-raised focus-within:border-accent ${inline ? 'h-11' : 'h-10'}`}
         onSubmit={(ev) => {
           ev.preventDefault();
-          search(value);
+          // What the box shows: text typed while the island hydrated can reach the DOM before it reaches the state.
+          search(input.current?.value ?? value);
         }}
       >
         <label className="sr-only" htmlFor={fieldId}>
