@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { CardData } from '../client/video-pages.ts';
+import { cardFromAweme, cardFromVideoB, type AwemeCard, type CardData, type VideoBCard } from '../client/card-data.ts';
 import { formatCount, formatDuration, formatRelative, t } from '../i18n/t.ts';
 
 /** The lists this island continues: 首页, a channel, 热点 (ranked rows) and 朋友. */
@@ -22,60 +22,22 @@ interface Props {
 
 type Phase = 'idle' | 'loading' | 'error' | 'done';
 
-interface Aweme {
-  aweme_id: string;
-  desc: string;
-  create_time: number;
-  author: { sec_uid: string; nickname: string };
-  statistics: { digg_count: number };
-  video: { cover: { url_list: string[] }; duration: number };
-  hot_value?: number;
-}
-
-interface VideoB {
-  id: number;
-  desc: string;
-  cover: string;
-  duration: number;
-  createTime: number;
-  diggCount: number;
-  author: { secUid: string; nickname: string };
-}
-
-const fromAweme = (a: Aweme): GridItem => ({
-  id: a.aweme_id,
-  desc: a.desc,
-  cover: a.video.cover.url_list[0] ?? '',
-  diggCount: a.statistics.digg_count,
-  durationMs: a.video.duration,
-  authorSecUid: a.author.sec_uid,
-  authorNickname: a.author.nickname,
-  createdAt: a.create_time * 1000,
-  heat: a.hot_value,
-});
+/** A 热点 aweme also carries its heat. */
+type HotAweme = AwemeCard & { hot_value?: number };
 
 /** One page of `source` from offset `cursor`. */
 async function loadPage(source: GridSource, cursor: number, count: number, channelId?: number): Promise<{ items: GridItem[]; cursor: number; hasMore: boolean }> {
   // Loaded with the first page asked for, so the cards (also used by Related) stay light.
   const { apiGet, apiPost } = await import('../client/api.ts');
   if (source === 'discover') {
-    const body = await apiPost<{ data: VideoB[] }>('/video/getVideosByCursor', { cursor, size: count });
-    const items = body.data.map((v) => ({
-      id: String(v.id),
-      desc: v.desc,
-      cover: v.cover,
-      diggCount: v.diggCount,
-      durationMs: v.duration,
-      authorSecUid: v.author.secUid,
-      authorNickname: v.author.nickname,
-      createdAt: v.createTime,
-    }));
+    const body = await apiPost<{ data: VideoBCard[] }>('/video/getVideosByCursor', { cursor, size: count });
+    const items = body.data.map(cardFromVideoB);
     // Family B says nothing of more: a full page means there may be.
     return { items, cursor: cursor + items.length, hasMore: items.length === count };
   }
   const path = source === 'channel' ? '/aweme/v1/web/channel/feed/' : source === 'hot' ? '/aweme/v1/web/hot/aweme/list/' : '/aweme/v1/web/friend/feed/';
-  const body = await apiGet<{ aweme_list: Aweme[]; cursor: number; has_more: 0 | 1 }>(path, { tag_id: channelId, cursor, count });
-  return { items: body.aweme_list.map(fromAweme), cursor: body.cursor, hasMore: body.has_more === 1 };
+  const body = await apiGet<{ aweme_list: HotAweme[]; cursor: number; has_more: 0 | 1 }>(path, { tag_id: channelId, cursor, count });
+  return { items: body.aweme_list.map((a) => ({ ...cardFromAweme(a), heat: a.hot_value })), cursor: body.cursor, hasMore: body.has_more === 1 };
 }
 
 /** A card with the markup and classes of VideoCard.astro. */

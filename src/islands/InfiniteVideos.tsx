@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { loadCards, type CardData, type VideoSource } from '../client/video-pages.ts';
+import type { CardData } from '../client/card-data.ts';
+import { loadCards, type VideoSource } from '../client/video-pages.ts';
 import { formatCount, formatDuration, formatRelative, t } from '../i18n/t.ts';
 
 interface Props {

@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
-import type { UserHitView, VideoHit } from '../client/search-api.ts';
+import type { CardData } from '../client/card-data.ts';
+import type { UserHitView } from '../client/search-api.ts';
 import { formatCount, formatDuration, formatRelative, t } from '../i18n/t.ts';
 import { Marked } from './Marked.tsx';
 
 // The results page renders these on the server without JavaScript; SearchMore renders the same ones for later pages.
 
 /** A video result: VideoCard.astro's markup, with the keyword highlighted and the small print at AA contrast (text-secondary). */
-export function VideoHitCard({ video, keyword }: { video: VideoHit; keyword: string }) {
+export function VideoHitCard({ video, keyword }: { video: CardData; keyword: string }) {
   const href = `/video/${video.id}`;
   const created = new Date(video.createdAt);
   return (

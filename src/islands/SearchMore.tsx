@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { fetchUserHits, fetchVideoHits, type UserHitView, type VideoHit } from '../client/search-api.ts';
+import type { CardData } from '../client/card-data.ts';
+import { fetchUserHits, fetchVideoHits, type UserHitView } from '../client/search-api.ts';
 import { t } from '../i18n/t.ts';
 import { FollowButton } from './FollowButton.tsx';
 import { UserHitRow, VideoHitCard } from './SearchHits.tsx';
@@ -16,7 +17,7 @@ interface Props {
 }
 
 type Phase = 'idle' | 'loading' | 'error' | 'done';
-type Hit = VideoHit | UserHitView;
+type Hit = CardData | UserHitView;
 
 // Start loading a screen ahead of the end, so scrolling rarely waits.
 const AHEAD = '800px 0px';
