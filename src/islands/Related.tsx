@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { cardFromAweme, type AwemeCard, type CardData } from '../client/card-data.ts';
 import { t } from '../i18n/t.ts';
-import { GridCard } from './InfiniteGrid.tsx';
+import { VideoCardView } from './VideoCardView.tsx';
 
 interface Props {
   awemeId: string;
@@ -74,9 +74,10 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
         <p className="py-8 text-center text-sm text-muted">{t('related.empty')}</p>
       ) : (
         <ul ref={list} aria-busy={loading || undefined} className={`grid grid-cols-2 gap-3 transition-opacity ${loading ? 'opacity-60' : ''}`} data-related="">
+          {/* Beside the player in the first screen: the posters load at once. */}
           {items.map((v) => (
             <li key={v.id}>
-              <GridCard video={v} now={renderedAt} />
+              <VideoCardView video={v} eager now={renderedAt} />
             </li>
           ))}
         </ul>
