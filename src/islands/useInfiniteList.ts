@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { watchLazyImages } from '../client/lazy-images.ts';
 
 /** Where a continued list stands: waiting for its end to near, loading a page, failed, or over. */
 export type ListPhase = 'idle' | 'loading' | 'error' | 'done';
@@ -25,6 +24,8 @@ interface Options<T> {
 
 // Start loading a screen ahead of the end, so scrolling rarely waits.
 const AHEAD = '800px 0px';
+// LAZY_IMAGES_ADDED of src/client/lazy-images.ts, which the page's own script runs (see there why not imported).
+const LAZY_IMAGES_ADDED = 'sy:lazy-images';
 
 /**
  * Continues a server-rendered list (spec point 4's infinite lists): the next page loads while `sentinel`, placed under
@@ -102,7 +103,7 @@ export function useInfiniteList<T>(options: Options<T>) {
 
   useEffect(() => {
     if (!list || items.length === 0) return;
-    watchLazyImages(list);
+    list.dispatchEvent(new Event(LAZY_IMAGES_ADDED, { bubbles: true }));
     if (focusFrom.current === null) return;
     const first = list.querySelectorAll('li[data-more]')[focusFrom.current]?.querySelector<HTMLElement>('a');
     focusFrom.current = null;
