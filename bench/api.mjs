@@ -13,54 +13,16 @@
  * BENCH_DURATION (s per endpoint, default 10) and BENCH_CONNECTIONS (default 20) override the load; BENCH_UNCACHED=0
  * skips the second run.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { ensureBuild, freePort, startProcess, startServer, stop, waitReady } from './lib.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const WARMUP = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const TARGET_RATIO = 0.25;
 const TARGET_P99 = 50;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitReady(url, child, output) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${output()}`);
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`not ready within 120 s: ${url}\n${output()}`);
-}
-
-function stop(child) {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 function load(url, duration, headers) {
   return new Promise((resolve, reject) => {
@@ -116,14 +78,6 @@ async function busiestVideo(base) {
   return [...feed.aweme_list].sort((a, b) => b.statistics.comment_count - a.statistics.comment_count)[0].aweme_id;
 }
 
-function startProcess(args, env) {
-  let err = '';
-  // stdout (the server's request log) is ignored, so a full pipe never slows the server down.
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
-  return { child, output: () => err };
-}
-
 function table(title, base, rows) {
   const pad = (s, n) => String(s).padEnd(n);
   const lpad = (s, n) => String(s).padStart(n);
@@ -141,49 +95,36 @@ function table(title, base, rows) {
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, 'dist', 'server', 'entry.mjs'))) {
-    console.log('no build found: running astro build');
-    const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: ROOT, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('astro build failed');
-  }
-  const [appPort, helloPort, uncachedPort] = [await freePort(), await freePort(), await freePort()];
-  const dirs = [mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-')), mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-'))];
-  // The embedded PostgreSQL runs as the unprivileged postgres user, which must enter these directories.
-  for (const d of dirs) chmodSync(d, 0o755);
-  const env = { ...process.env, HOST: '127.0.0.1', NODE_ENV: 'production' };
-  delete env.DATABASE_URL;
-  delete env.API_ANON_CACHE;
-  const children = [];
+  ensureBuild();
+  const helloPort = await freePort();
+  const helloUrl = `http://127.0.0.1:${helloPort}/`;
+  const hello = startProcess(['-e', HELLO], { ...process.env, PORT: String(helloPort) });
+  const asShipped = { NODE_ENV: 'production', API_ANON_CACHE: undefined };
+  let server;
   try {
-    const hello = startProcess(['-e', HELLO], { ...env, PORT: String(helloPort) });
-    const server = startProcess(['server.ts'], { ...env, PORT: String(appPort), DATA_DIR: dirs[0] });
-    children.push(hello.child, server.child);
-    const app = `http://127.0.0.1:${appPort}`;
-    await waitReady(`${app}/readyz`, server.child, server.output);
-    await waitReady(`http://127.0.0.1:${helloPort}/`, hello.child, hello.output);
+    server = await startServer(asShipped);
+    const app = server.base;
+    await waitReady(helloUrl, hello.child, hello.output);
     const id = await busiestVideo(app);
 
     console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections x ${DURATION} s each (after ${WARMUP} s warm-up), aweme_id ${id}`);
-    const base = await measure('hello-world (node:http)', `http://127.0.0.1:${helloPort}/`);
+    const base = await measure('hello-world (node:http)', helloUrl);
     const rows = [];
-    const helloUrl = `http://127.0.0.1:${helloPort}/`;
     for (const [name, p] of READS(id)) rows.push(await paired(name, `${app}${p}`, helloUrl));
     rows.push(await paired('tab/feed, br (browser)', `${app}${READS(id)[0][1]}`, helloUrl, { 'accept-encoding': 'br, gzip' }));
     table('node server.ts, anonymous (the 2 s anonymous cache on, as shipped)', base, rows);
-    await stop(server.child);
+    await server.close();
 
     if (process.env.BENCH_UNCACHED !== '0') {
-      const uncached = startProcess(['server.ts'], { ...env, PORT: String(uncachedPort), DATA_DIR: dirs[1], API_ANON_CACHE: 'off' });
-      children.push(uncached.child);
-      const url = `http://127.0.0.1:${uncachedPort}`;
-      await waitReady(`${url}/readyz`, uncached.child, uncached.output);
+      server = await startServer({ ...asShipped, API_ANON_CACHE: 'off' });
+      const url = server.base;
       const uncachedRows = [];
-      for (const [name, p] of READS(await busiestVideo(url))) uncachedRows.push(await paired(name, `${url}${p}`, `http://127.0.0.1:${helloPort}/`));
+      for (const [name, p] of READS(await busiestVideo(url))) uncachedRows.push(await paired(name, `${url}${p}`, helloUrl));
       table('the same reads with API_ANON_CACHE=off (every answer from PostgreSQL, as for a logged-in viewer)', base, uncachedRows);
     }
   } finally {
-    await Promise.all(children.map(stop));
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    await server?.close();
+    await stop(hello.child);
   }
 }
 

@@ -9,41 +9,14 @@
  * It starts the built server the way bench/first-load.mjs does (a temporary DATA_DIR, the embedded database, a free
  * port) and drives headless Chromium.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { ensureBuild, startServer } from './lib.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SWIPES = Number(process.env.SWIPES ?? 24);
 const COLD_RUNS = Number(process.env.COLD_RUNS ?? 20);
 const TARGET_PRELOADED_P50 = 100;
 const TARGET_COLD_P95 = 400;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitReady(base, server, stderr) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited (${server.exitCode}):\n${stderr()}`);
-    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server not ready within 120 s:\n${stderr()}`);
-}
 
 /** The q-quantile (0..1) of `xs`, nearest rank. */
 function quantile(xs, q) {
@@ -140,26 +113,12 @@ async function swipes(browser, base, count) {
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, 'dist', 'server', 'entry.mjs'))) {
-    console.log('No build yet: running astro build…');
-    const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: ROOT, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('astro build failed');
-  }
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-'));
-  chmodSync(dataDir, 0o755);
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  const server = spawn(process.execPath, ['server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  server.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
-
+  ensureBuild();
+  const server = await startServer();
+  const base = server.base;
   let browser;
   try {
-    const started = Date.now();
-    await waitReady(base, server, () => stderr);
-    console.log(`server ready in ${((Date.now() - started) / 1000).toFixed(1)} s on ${base}`);
+    console.log(`server ready in ${server.seconds.toFixed(1)} s on ${base}`);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ARGS });
 
     const feed = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=1`)).json();
@@ -191,9 +150,7 @@ async function main() {
     );
   } finally {
     await browser?.close();
-    server.kill('SIGTERM');
-    await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once('exit', resolve)));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
 }
 

@@ -5,32 +5,15 @@
  * It starts the built server (like the Playwright webServer: a temporary DATA_DIR, the embedded
  * database, a free port) and loads every route in a fresh headless Chromium context.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { ensureBuild, startServer } from './lib.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUDGET = 80 * 1024;
 const CHANNELS = ['300201', '300203', '300204', '300205', '300206', '300207', '300208', '300209'];
 
 const kb = (n) => (n / 1024).toFixed(1);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** GET `url` with `accept-encoding: gzip` and count the bytes on the wire (the server compresses above 1 KB). */
 function transferBytes(url) {
@@ -43,17 +26,6 @@ function transferBytes(url) {
     });
     req.on('error', () => resolve(0));
   });
-}
-
-async function waitReady(base, server, stderr) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited (${server.exitCode}):\n${stderr()}`);
-    const ok = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server not ready within 120 s:\n${stderr()}`);
 }
 
 /** Inline <script> and <style> contents of an HTML document (JSON data blocks are not code). */
@@ -132,31 +104,12 @@ async function firstHref(browser, url, prefix) {
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, 'dist', 'server', 'entry.mjs'))) {
-    console.log('No build yet: running astro build…');
-    const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-    if (build.status !== 0) throw new Error('astro build failed');
-  }
-
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-'));
-  // The embedded PostgreSQL runs as the unprivileged postgres user and must traverse this directory.
-  chmodSync(dataDir, 0o755);
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  const server = spawn(process.execPath, ['server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  server.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
-
+  ensureBuild();
+  const server = await startServer();
+  const base = server.base;
   let browser;
   try {
-    const started = Date.now();
-    await waitReady(base, server, () => stderr);
-    console.log(`server ready in ${((Date.now() - started) / 1000).toFixed(1)} s on ${base}`);
+    console.log(`server ready in ${server.seconds.toFixed(1)} s on ${base}`);
 
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -208,9 +161,7 @@ async function main() {
     );
   } finally {
     await browser?.close();
-    server.kill('SIGTERM');
-    await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once('exit', resolve)));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
 }
 

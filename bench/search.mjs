@@ -5,35 +5,25 @@
  *
  * It runs on a throwaway embedded PostgreSQL in a temporary directory (deleted at the end), never on ./data.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { closeDb, connect, useDb } from '../src/server/db/client.ts';
 import { startDatabase } from '../src/server/db/lifecycle.ts';
+import { mulberry32 } from '../src/server/db/seed.ts';
 import { CHANNEL_IDS, CHANNELS, NICK_SUFFIXES } from '../src/server/db/seed-content.ts';
 import { guessWords } from '../src/server/services/guess.ts';
 import { clearHotWords, hotSearchWords } from '../src/server/services/hot-search.ts';
 import { searchUsers, searchVideos } from '../src/server/services/search.ts';
 import { tokenize } from '../src/server/services/search-tokens.ts';
 import { clearSuggestCache, suggestByPrefix } from '../src/server/services/suggest.ts';
+import { tempDataDir } from './lib.mjs';
 
 const GENERATED = Number(process.env.BENCH_VIDEOS ?? 100_000);
 const CHUNK = 10_000;
 const TARGET = { search: 100, users: 100, suggest: 30 };
 
-/** mulberry32: the same generated site on every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const random = rng(20_240_601);
+// mulberry32, as the seed uses: the same generated site on every run.
+const random = mulberry32(20_240_601);
 const pick = (items) => items[Math.floor(random() * items.length)];
 
 // Keywords as people type them: channel words, tags, drama-style phrases, nickname parts, single characters, misses.
@@ -143,9 +133,7 @@ async function generate(db, n) {
 const fmt = (ms) => (ms === undefined ? '' : ms.toFixed(2));
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-search-'));
-  // The embedded PostgreSQL runs as the unprivileged postgres user and must traverse this directory.
-  chmodSync(dataDir, 0o755);
+  const dataDir = tempDataDir('shanying-bench-search-');
   const log = () => {};
   const handle = await startDatabase({ dataDir, databaseUrl: '', log });
   const { db, pool } = connect(handle.url, 4);

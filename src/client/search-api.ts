@@ -1,24 +1,12 @@
 /** The search endpoints as the search box and the results page use them (through the shared API client). */
 import { apiGet } from './api.ts';
+import { cardFromAweme, type AwemeCard, type CardData } from './card-data.ts';
 
 const W = '/aweme/v1/web';
 
 export interface HotItem {
   id: string;
   word: string;
-}
-
-/** A video card of the results page. */
-export interface VideoHit {
-  id: string;
-  desc: string;
-  cover: string;
-  diggCount: number;
-  durationMs: number;
-  authorSecUid: string;
-  authorNickname: string;
-  /** Unix milliseconds. */
-  createdAt: number;
 }
 
 /** A user row of the results page. */
@@ -36,15 +24,6 @@ export interface HitPage<T> {
   items: T[];
   cursor: number;
   hasMore: boolean;
-}
-
-interface Aweme {
-  aweme_id: string;
-  desc: string;
-  create_time: number;
-  author: { sec_uid: string; nickname: string };
-  statistics: { digg_count: number };
-  video: { cover: { url_list: string[] }; duration: number };
 }
 
 interface SearchUser {
@@ -79,19 +58,10 @@ export async function fetchSuggestions(keyword: string, signal?: AbortSignal): P
 }
 
 /** A further page of video results (errors are toasted: the visitor asked for it by scrolling). */
-export async function fetchVideoHits(keyword: string, offset: number, count: number): Promise<HitPage<VideoHit>> {
-  const body = await apiGet<{ data: { aweme_info: Aweme }[]; cursor: number; has_more: 0 | 1 }>(`${W}/general/search/single/`, { keyword, offset, count });
+export async function fetchVideoHits(keyword: string, offset: number, count: number): Promise<HitPage<CardData>> {
+  const body = await apiGet<{ data: { aweme_info: AwemeCard }[]; cursor: number; has_more: 0 | 1 }>(`${W}/general/search/single/`, { keyword, offset, count });
   return {
-    items: body.data.map(({ aweme_info: a }) => ({
-      id: a.aweme_id,
-      desc: a.desc,
-      cover: a.video.cover.url_list[0] ?? '',
-      diggCount: a.statistics.digg_count,
-      durationMs: a.video.duration,
-      authorSecUid: a.author.sec_uid,
-      authorNickname: a.author.nickname,
-      createdAt: a.create_time * 1000,
-    })),
+    items: body.data.map(({ aweme_info }) => cardFromAweme(aweme_info)),
     cursor: body.cursor,
     hasMore: body.has_more === 1,
   };

@@ -1,21 +1,9 @@
 /** Further pages of the server-rendered video grids, from whichever endpoint serves each list, in one card shape. */
 import { apiGet, apiPost } from './api.ts';
+import { cardFromAweme, cardFromVideoB, type AwemeCard, type CardData, type VideoBCard } from './card-data.ts';
 
 /** The lists a grid can continue: a profile's tabs and the 关注 feed. */
 export type VideoSource = 'post' | 'like' | 'favorite_collection' | 'record' | 'watch_later' | 'follow';
-
-/** What a card shows, as VideoCard.astro shows it. */
-export interface CardData {
-  id: string;
-  desc: string;
-  cover: string;
-  diggCount: number;
-  durationMs: number;
-  authorSecUid: string;
-  authorNickname: string;
-  /** Unix milliseconds. */
-  createdAt: number;
-}
 
 export interface CardPage {
   items: CardData[];
@@ -24,51 +12,10 @@ export interface CardPage {
   hasMore: boolean;
 }
 
-interface Aweme {
-  aweme_id: string;
-  desc: string;
-  create_time: number;
-  author: { sec_uid: string; nickname: string };
-  statistics: { digg_count: number };
-  video: { cover: { url_list: string[] }; duration: number };
-}
-
-interface VideoB {
-  id: number;
-  desc: string;
-  cover: string;
-  duration: number;
-  createTime: number;
-  diggCount: number;
-  author: { secUid: string; nickname: string };
-}
-
-const fromAweme = (a: Aweme): CardData => ({
-  id: a.aweme_id,
-  desc: a.desc,
-  cover: a.video.cover.url_list[0] ?? '',
-  diggCount: a.statistics.digg_count,
-  durationMs: a.video.duration,
-  authorSecUid: a.author.sec_uid,
-  authorNickname: a.author.nickname,
-  createdAt: a.create_time * 1000,
-});
-
-const fromVideoB = (v: VideoB): CardData => ({
-  id: String(v.id),
-  desc: v.desc,
-  cover: v.cover,
-  diggCount: v.diggCount,
-  durationMs: v.duration,
-  authorSecUid: v.author.secUid,
-  authorNickname: v.author.nickname,
-  createdAt: v.createTime,
-});
-
-type AwemePage = { aweme_list: Aweme[]; max_cursor?: number; cursor?: number; has_more: 0 | 1 };
+type AwemePage = { aweme_list: AwemeCard[]; max_cursor?: number; cursor?: number; has_more: 0 | 1 };
 
 const awemes = (body: AwemePage, next: number | undefined, from: number): CardPage => ({
-  items: body.aweme_list.map(fromAweme),
+  items: body.aweme_list.map(cardFromAweme),
   cursor: next ?? from + body.aweme_list.length,
   hasMore: body.has_more === 1,
 });
@@ -96,13 +43,13 @@ export async function loadCards(source: VideoSource, cursor: number, count: numb
     }
     case 'watch_later': {
       const page = Math.floor(cursor / count) + 1;
-      const body = await apiGet<{ data: { videosList: VideoB[]; hasMore: boolean } }>('/video/self', { showTab: 'watch_later', page, size: count }, options);
-      return { items: body.data.videosList.map(fromVideoB), cursor: cursor + body.data.videosList.length, hasMore: body.data.hasMore };
+      const body = await apiGet<{ data: { videosList: VideoBCard[]; hasMore: boolean } }>('/video/self', { showTab: 'watch_later', page, size: count }, options);
+      return { items: body.data.videosList.map(cardFromVideoB), cursor: cursor + body.data.videosList.length, hasMore: body.data.hasMore };
     }
     case 'follow': {
-      const body = await apiPost<{ data: VideoB[] }>('/video/myAttentionVideos', { cursor, size: count }, options);
+      const body = await apiPost<{ data: VideoBCard[] }>('/video/myAttentionVideos', { cursor, size: count }, options);
       // This Family B list says nothing of more: a full page means there may be.
-      return { items: body.data.map(fromVideoB), cursor: cursor + body.data.length, hasMore: body.data.length === count };
+      return { items: body.data.map(cardFromVideoB), cursor: cursor + body.data.length, hasMore: body.data.length === count };
     }
   }
 }

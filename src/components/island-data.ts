@@ -1,5 +1,5 @@
 /** Server-side: service objects in the plain shapes the browser renders (island props, live chat lines), as the API answers them. */
-import type { CardData } from '../client/video-pages.ts';
+import type { CardData } from '../client/card-data.ts';
 import { mediaUrl } from '../server/media-url.ts';
 import type { CommentView } from '../server/services/comments.ts';
 import type { ChatMessage } from '../server/services/live.ts';
@@ -7,7 +7,7 @@ import type { VideoCard } from '../server/services/video-cards.ts';
 import type { ChatLine } from '../shared/chat-line.ts';
 import type { CommentData } from '../shared/comment-data.ts';
 
-/** A video card as the grid islands render it (src/client/video-pages.ts). */
+/** A video card as the grid islands render it (src/client/card-data.ts). */
 export function toCardData(v: VideoCard): CardData {
   return {
     id: String(v.id),

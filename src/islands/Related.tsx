@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import type { CardData } from '../client/video-pages.ts';
+import { cardFromAweme, type AwemeCard, type CardData } from '../client/card-data.ts';
 import { t } from '../i18n/t.ts';
-import { GridCard } from './InfiniteGrid.tsx';
+import { VideoCardView } from './VideoCardView.tsx';
 
 interface Props {
   awemeId: string;
@@ -10,15 +10,6 @@ interface Props {
   count?: number;
   /** The server's clock when it rendered (ms), so relative dates hydrate unchanged. */
   renderedAt: number;
-}
-
-interface Aweme {
-  aweme_id: string;
-  desc: string;
-  create_time: number;
-  author: { sec_uid: string; nickname: string };
-  statistics: { digg_count: number };
-  video: { cover: { url_list: string[] }; duration: number };
 }
 
 /** filterGids takes at most 100 ids; the most recent ones matter most. */
@@ -40,7 +31,7 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
       // The client loads when first needed: the page's first load stays without it.
       const { apiGet } = await import('../client/api.ts');
       const ask = (filter: string[]) =>
-        apiGet<{ aweme_list: Aweme[] }>('/aweme/v1/web/aweme/related/', {
+        apiGet<{ aweme_list: AwemeCard[] }>('/aweme/v1/web/aweme/related/', {
           aweme_id: awemeId,
           count,
           refresh_index: 1,
@@ -51,16 +42,7 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
         shown.current = [];
         body = await ask(items.map((v) => v.id));
       }
-      const next = body.aweme_list.map((a) => ({
-        id: a.aweme_id,
-        desc: a.desc,
-        cover: a.video.cover.url_list[0] ?? '',
-        diggCount: a.statistics.digg_count,
-        durationMs: a.video.duration,
-        authorSecUid: a.author.sec_uid,
-        authorNickname: a.author.nickname,
-        createdAt: a.create_time * 1000,
-      }));
+      const next = body.aweme_list.map(cardFromAweme);
       if (next.length) {
         shown.current = [...shown.current, ...next.map((v) => v.id)];
         setItems(next);
@@ -92,9 +74,10 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
         <p className="py-8 text-center text-sm text-muted">{t('related.empty')}</p>
       ) : (
         <ul ref={list} aria-busy={loading || undefined} className={`grid grid-cols-2 gap-3 transition-opacity ${loading ? 'opacity-60' : ''}`} data-related="">
+          {/* Beside the player in the first screen: the posters load at once. */}
           {items.map((v) => (
             <li key={v.id}>
-              <GridCard video={v} now={renderedAt} />
+              <VideoCardView video={v} eager now={renderedAt} />
             </li>
           ))}
         </ul>
