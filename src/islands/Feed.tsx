@@ -1,8 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { bindShortcuts } from '../client/shortcuts.ts';
+import { riArrowDownSLine, riArrowUpSLine, riHeart3Fill } from '../shared/icons.ts';
 import { appendSpread, fetchFeed, markNotInterested, toggleLike, type VideoItem } from '../stores/feed.ts';
 import { $clear, $host, $panel, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
+import { Icon } from './Icon.tsx';
 import { PlayerControls } from './PlayerControls.tsx';
 import type { PlayerText } from './PlayerText.ts';
 import { Follow, VideoActions } from './VideoActions.tsx';
@@ -325,16 +327,16 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
             })}
           </div>
           {bursts.map((b) => (
-            <span key={b.key} className="like-burst i-ri-heart-3-fill pointer-events-none absolute z-30 text-7xl text-accent" style={{ left: b.x, top: b.y }} aria-hidden="true" />
+            <Icon key={b.key} svg={riHeart3Fill} className="like-burst pointer-events-none absolute z-30 text-7xl text-accent" style={{ left: b.x, top: b.y }} />
           ))}
         </div>
       </div>
       <div className={`flex shrink-0 flex-col justify-center gap-3 ${webFull ? 'absolute right-3 top-1/2 z-20 -translate-y-1/2' : ''} ${clear ? 'invisible' : ''}`}>
         <button type="button" aria-label={text.prev} disabled={index === 0} onClick={() => page(-1)} className={NAV_BTN}>
-          <span className="i-ri-arrow-up-s-line text-2xl" aria-hidden="true" />
+          <Icon svg={riArrowUpSLine} className="text-2xl" />
         </button>
         <button type="button" aria-label={text.next} disabled={index >= items.length - 1} onClick={() => page(1)} className={NAV_BTN}>
-          <span className="i-ri-arrow-down-s-line text-2xl" aria-hidden="true" />
+          <Icon svg={riArrowDownSLine} className="text-2xl" />
         </button>
       </div>
       {panel === 'comments' && (

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { CardData } from '../client/video-pages.ts';
 import { formatCount, formatDuration, formatRelative, t } from '../i18n/t.ts';
+import { riHeart3Line } from '../shared/icons.ts';
+import { Icon } from './Icon.tsx';
 
 /** The lists this island continues: 首页, a channel, 热点 (ranked rows) and 朋友. */
 export type GridSource = 'discover' | 'channel' | 'hot' | 'friend';
@@ -95,7 +97,7 @@ export function GridCard({ video, now }: { video: CardData; now?: number }) {
           className="absolute inset-0 w-full h-full object-cover transition-transform duration-300 group-hover:scale-105"
         />
         <span className="absolute left-2 bottom-2 flex items-center gap-1 text-xs text-white drop-shadow">
-          <span className="i-ri-heart-3-line" aria-hidden="true"></span>
+          <Icon svg={riHeart3Line} />
           <span>
             <span className="sr-only">{t('video.likes')}</span>
             {formatCount(video.diggCount)}

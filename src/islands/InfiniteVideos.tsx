@@ -2,6 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { loadCards, type CardData, type VideoSource } from '../client/video-pages.ts';
 import { formatCount, formatDuration, formatRelative, t } from '../i18n/t.ts';
+import { riHeart3Line } from '../shared/icons.ts';
+import { Icon } from './Icon.tsx';
 
 interface Props {
   source: VideoSource;
@@ -37,7 +39,7 @@ function Card({ video }: { video: CardData }) {
           className="absolute inset-0 w-full h-full object-cover transition-transform duration-300 group-hover:scale-105"
         />
         <span className="absolute left-2 bottom-2 flex items-center gap-1 text-xs text-white drop-shadow">
-          <span className="i-ri-heart-3-line" aria-hidden="true"></span>
+          <Icon svg={riHeart3Line} />
           <span>
             <span className="sr-only">{t('video.likes')}</span>
             {formatCount(video.diggCount)}

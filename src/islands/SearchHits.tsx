@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import type { UserHitView, VideoHit } from '../client/search-api.ts';
 import { formatCount, formatDuration, formatRelative, t } from '../i18n/t.ts';
+import { riHeart3Line } from '../shared/icons.ts';
+import { Icon } from './Icon.tsx';
 import { Marked } from './Marked.tsx';
 
 // The results page renders these on the server without JavaScript; SearchMore renders the same ones for later pages.
@@ -22,7 +24,7 @@ export function VideoHitCard({ video, keyword }: { video: VideoHit; keyword: str
           className="absolute inset-0 w-full h-full object-cover transition-transform duration-300 group-hover:scale-105"
         />
         <span className="absolute left-2 bottom-2 flex items-center gap-1 text-xs text-white drop-shadow">
-          <span className="i-ri-heart-3-line" aria-hidden="true"></span>
+          <Icon svg={riHeart3Line} />
           <span>
             <span className="sr-only">{t('video.likes')}</span>
             {formatCount(video.diggCount)}
