@@ -103,9 +103,14 @@ test('a like from the feed shows on the liker’s 喜欢 tab and survives a relo
     await expect(like).toHaveAttribute('aria-pressed', 'false');
   }
   const before = Number((await like.textContent())!.replace(/\D/g, ''));
+  // The button turns at once (optimistic); the tab lists the video only once the like's write has landed.
+  const written = page.waitForResponse(
+    (r) => r.url().includes('/commit/item/digg/') && new URLSearchParams(r.request().postData() ?? '').get('type') === '1',
+  );
   await like.click();
   await expect(like).toHaveAttribute('aria-pressed', 'true');
   await expect(like).toHaveText(new RegExp(`${before + 1}$`));
+  expect((await written).ok()).toBe(true);
 
   await page.goto('/user/self?showTab=like');
   await expect(page.locator(`main a[href="/video/${id}"]`).first()).toBeVisible();
