@@ -51,7 +51,7 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
   const [drag, setDrag] = useState(0);
   const [bursts, setBursts] = useState<Burst[]>([]);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
-  // The neighbours preload once the video in front has its first data, so they never compete with its first frame.
+  // The neighbours preload once the video in front has shown its first frame, so they never compete with it.
   const [warm, setWarm] = useState(false);
   const prefs = useStore($prefs);
   const clear = useStore($clear);
@@ -147,8 +147,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
     if (warm || !video) return;
     const ready = () => setWarm(true);
     if (video.readyState >= 2) return ready();
-    video.addEventListener('loadeddata', ready);
-    return () => video.removeEventListener('loadeddata', ready);
+    const id = video.requestVideoFrameCallback(ready);
+    return () => video.cancelVideoFrameCallback(id);
   }, [video, warm]);
 
   // 自动连播 off: a video loops; on: its end moves to the next one.
@@ -281,7 +281,10 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
                     }}
                     className="absolute inset-0 h-full w-full object-contain"
                     src={v.src}
-                    poster={v.poster}
+                    // The neighbours' posters wait too: painted below the fold of the slide track, each is a 540×960
+                    // WebP decode (30-50 ms on a busy machine) racing the first video's frame for the CPU.
+                    poster={active || warm ? v.poster : undefined}
+                    data-poster={v.poster}
                     preload={active || warm ? 'auto' : 'none'}
                     autoPlay={i === 0}
                     muted
