@@ -14,6 +14,6 @@ export default defineConfig({
   integrations: [UnoCSS({ injectReset: true }), react(), interactDirective()],
   server: { host: process.env.HOST ?? '0.0.0.0', port: Number(process.env.PORT ?? 4321) },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
-  build: { inlineStylesheets: 'auto' },
+  build: { inlineStylesheets: 'always' },
   vite: { build: { target: 'es2022' } },
 });

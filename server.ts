@@ -187,6 +187,9 @@ async function main(): Promise<void> {
   });
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  // React (external to the build) picks its build from NODE_ENV when first imported; unset, every page rendered its
+  // islands with the development build (/ 22 → 17 ms, /video/{id} 33 → 25 ms median server time).
+  process.env.NODE_ENV ??= 'production';
   const astro = (await import(pathToFileURL(ENTRY).href)) as { handler: Handler };
 
   const builtMedia = path.join(ROOT, 'dist', 'client', 'media');

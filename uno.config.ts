@@ -1,10 +1,10 @@
-import { defineConfig, presetIcons, presetWind3, transformerVariantGroup } from 'unocss';
+import { defineConfig, presetWind3, transformerVariantGroup } from 'unocss';
 
 /** Semantic tokens backed by the CSS variables of src/styles/theme.css, so one class serves both themes. */
 export default defineConfig({
-  presets: [presetWind3({ dark: { dark: '[dark="true"]', light: ':root' } }), presetIcons({ scale: 1.2 })],
+  presets: [presetWind3({ dark: { dark: '[dark="true"]', light: ':root' } })],
   transformers: [transformerVariantGroup()],
-  // Icon class names also live in .ts data modules (src/components/nav.ts), which the default pipeline skips.
+  // Class names also live in .ts modules (src/client/live-room.ts), which the default pipeline skips.
   content: { pipeline: { include: [/\.(astro|[jt]sx?|mdx?|html)($|\?)/] } },
   theme: {
     colors: {
@@ -24,6 +24,8 @@ export default defineConfig({
     breakpoints: { sm: '640px', md: '900px', lg: '1240px', xl: '1600px' },
   },
   shortcuts: {
+    // Inline SVG icons (src/components/Icon.astro): sized by their width/height (1.2em), placed like text.
+    icon: 'inline-block align-middle',
     'focus-ring': 'outline-none focus-visible:(outline-2 outline-solid outline-accent outline-offset-2)',
     'btn-accent':
       'focus-ring inline-flex items-center justify-center gap-1 rounded-md bg-accent-fill px-4 h-8 text-sm font-medium text-white hover:brightness-110 disabled:(opacity-50 cursor-not-allowed)',
@@ -33,5 +35,4 @@ export default defineConfig({
     'page-pad': 'px-4 md:px-6 pb-10',
     'section-title': 'text-lg font-semibold text-primary',
   },
-  safelist: ['i-ri-heart-3-fill', 'i-ri-chat-3-fill', 'i-ri-star-fill', 'i-ri-share-forward-fill'],
 });

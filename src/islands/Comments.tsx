@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatCount, t } from '../i18n/t.ts';
+import { riArrowDownSLine, riArrowUpSLine, riChatSmile2Line, riCloseLine } from '../shared/icons.ts';
 import { $auth, openLogin } from '../stores/auth.ts';
 import {
   $mentionLinks,
@@ -16,6 +17,7 @@ import {
 import { $user } from '../stores/user.ts';
 import { CommentsComposer, type ReplyTarget } from './CommentsComposer.tsx';
 import { CommentsItem, CommentsSkeleton } from './CommentsItem.tsx';
+import { Icon } from './Icon.tsx';
 
 export interface CommentsProps {
   awemeId: string;
@@ -279,7 +281,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
             >
               <span className="inline-block h-px w-5 bg-line" aria-hidden="true"></span>
               {th.open && th.loaded ? t('comment.moreReplies') : t('video.replies', { count: formatCount(th.open ? hidden : root.replyTotal) })}
-              <span className="i-ri-arrow-down-s-line" aria-hidden="true"></span>
+              <Icon svg={riArrowDownSLine} />
             </button>
           ) : null}
           {th.open && list.length > 0 && (
@@ -289,7 +291,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
               className="focus-ring flex items-center gap-1 rounded text-muted hover:text-primary"
             >
               {t('comment.collapse')}
-              <span className="i-ri-arrow-up-s-line" aria-hidden="true"></span>
+              <Icon svg={riArrowUpSLine} />
             </button>
           )}
         </div>
@@ -325,7 +327,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
         </h2>
         {panel && onClose && (
           <button type="button" onClick={onClose} aria-label={t('comment.close')} className="btn-ghost h-8 w-8 px-0">
-            <span className="i-ri-close-line text-lg" aria-hidden="true"></span>
+            <Icon svg={riCloseLine} className="text-lg" />
           </button>
         )}
       </header>
@@ -345,7 +347,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
         {phase === 'loading' && <CommentsSkeleton rows={items.length ? 2 : 5} />}
         {phase === 'done' && items.length === 0 && (
           <div className="flex flex-col items-center gap-2 py-12 text-muted">
-            <span className="i-ri-chat-smile-2-line text-4xl" aria-hidden="true"></span>
+            <Icon svg={riChatSmile2Line} className="text-4xl" />
             <p>{t('video.noComments')}</p>
           </div>
         )}

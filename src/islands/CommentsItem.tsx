@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatCount, formatRelative, t } from '../i18n/t.ts';
+import { riHeart3Fill, riHeart3Line } from '../shared/icons.ts';
 import { splitMentions } from '../shared/mention-text.ts';
 import type { CommentData } from '../stores/comments.ts';
+import { Icon } from './Icon.tsx';
 
 interface Props {
   comment: CommentData;
@@ -88,7 +90,7 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
             onClick={() => onLike(c)}
             className={`focus-ring flex items-center gap-1 rounded hover:text-primary ${c.liked ? 'text-accent-text' : ''}`}
           >
-            <span className={c.liked ? 'i-ri-heart-3-fill' : 'i-ri-heart-3-line'} aria-hidden="true"></span>
+            <Icon svg={c.liked ? riHeart3Fill : riHeart3Line} />
             <span className="sr-only">{t('comment.like')}</span>
             <span>{formatCount(c.diggCount)}</span>
           </button>

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { apiGet, apiPost } from '../client/api.ts';
 import { t } from '../i18n/t.ts';
 import { requireLogin, type VideoItem } from '../stores/feed.ts';
-import { planLane, dueBetween, MAX_DANMAKU, type Bullet, type Lane } from './DanmakuPlan.ts';
+import { dueBetween, holdLane, MAX_DANMAKU, planLane, type Bullet, type Lane } from './DanmakuPlan.ts';
 
 interface Row {
   danmaku_id: string;
@@ -15,6 +15,8 @@ interface Row {
 const LINE_PX = 30;
 /** Seconds a bullet takes to cross the player. */
 const CROSS_S = 7;
+/** With reduced motion: how long a danmaku stands still in its lane, fading in and out (ms). */
+const HOLD_MS = 4000;
 
 /** Lists by video id, fetched once per page. */
 const lists = new Map<string, Promise<Bullet[]>>();
@@ -69,18 +71,24 @@ export function DanmakuLayer({ video, item }: LayerProps) {
       const width = el.clientWidth;
       const count = Math.max(1, Math.floor(el.clientHeight / LINE_PX));
       if (lanes.current.length !== count) lanes.current = Array.from({ length: count }, () => ({ freeAt: 0 }));
+      // Read at every launch, so a change of the system setting applies to the next danmaku.
+      const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
       const node = document.createElement('span');
       node.textContent = b.text;
-      node.className = `danmaku-item${own ? ' danmaku-own' : ''}`;
+      node.className = `danmaku-item${still ? ' danmaku-still' : ''}${own ? ' danmaku-own' : ''}`;
       el.append(node);
       const speed = width / (CROSS_S * 1000);
-      const lane = planLane(lanes.current, performance.now(), node.offsetWidth, speed);
+      const lane = still ? holdLane(lanes.current, performance.now(), HOLD_MS) : planLane(lanes.current, performance.now(), node.offsetWidth, speed);
       if (lane < 0) return node.remove();
       node.style.top = `${lane * LINE_PX}px`;
-      const anim = node.animate([{ transform: `translateX(${width}px)` }, { transform: `translateX(${-node.offsetWidth}px)` }], {
-        duration: (width + node.offsetWidth) / speed,
-        easing: 'linear',
-      });
+      // Web Animations are not CSS animations: the reduced-motion rule of theme.css does not reach them, so a viewer who
+      // asked for less motion gets danmaku that stand still and fade instead of flying across.
+      const anim = still
+        ? node.animate([{ opacity: 0 }, { opacity: 1, offset: 0.08 }, { opacity: 1, offset: 0.92 }, { opacity: 0 }], { duration: HOLD_MS })
+        : node.animate([{ transform: `translateX(${width}px)` }, { transform: `translateX(${-node.offsetWidth}px)` }], {
+            duration: (width + node.offsetWidth) / speed,
+            easing: 'linear',
+          });
       if (video.paused) anim.pause();
       running.add(anim);
       anim.onfinish = anim.oncancel = () => {

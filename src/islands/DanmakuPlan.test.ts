@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dueBetween, LANE_GAP_PX, planLane, type Lane } from './DanmakuPlan.ts';
+import { dueBetween, holdLane, LANE_GAP_PX, planLane, type Lane } from './DanmakuPlan.ts';
 
 describe('danmaku lanes', () => {
   it('fills lanes top down and books each until the danmaku has cleared the edge', () => {
@@ -10,6 +10,15 @@ describe('danmaku lanes', () => {
     // Both busy: dropped, not stacked.
     expect(planLane(lanes, 200, 50, 0.1)).toBe(-1);
     expect(planLane(lanes, 1100, 50, 0.1)).toBe(0);
+  });
+
+  it('with reduced motion, books a lane for as long as its danmaku stands there', () => {
+    const lanes: Lane[] = [{ freeAt: 0 }, { freeAt: 0 }];
+    expect(holdLane(lanes, 100, 4000)).toBe(0);
+    expect(lanes[0]!.freeAt).toBe(4100);
+    expect(holdLane(lanes, 200, 4000)).toBe(1);
+    expect(holdLane(lanes, 4000, 4000)).toBe(-1);
+    expect(holdLane(lanes, 4100, 4000)).toBe(0);
   });
 
   it('picks the danmaku whose time falls in [from, to)', () => {

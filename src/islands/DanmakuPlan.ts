@@ -28,6 +28,17 @@ export function planLane(lanes: Lane[], now: number, width: number, speed: numbe
   return i;
 }
 
+/**
+ * For viewers who prefer reduced motion: danmaku stand still, centred in their lane, for `holdMs`. Picks the topmost
+ * free lane at `now` and books it for that long; -1 when all lanes are busy (dropped, as for moving danmaku).
+ */
+export function holdLane(lanes: Lane[], now: number, holdMs: number): number {
+  const i = lanes.findIndex((l) => l.freeAt <= now);
+  if (i < 0) return -1;
+  lanes[i]!.freeAt = now + holdMs;
+  return i;
+}
+
 /** The danmaku of a list sorted by time whose time falls in [from, to). */
 export function dueBetween(list: readonly Bullet[], from: number, to: number): Bullet[] {
   let lo = 0;

@@ -1,8 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { bindShortcuts } from '../client/shortcuts.ts';
+import { riArrowDownSLine, riArrowUpSLine, riHeart3Fill } from '../shared/icons.ts';
 import { appendSpread, fetchFeed, markNotInterested, toggleLike, type VideoItem } from '../stores/feed.ts';
 import { $clear, $host, $panel, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
+import { Icon } from './Icon.tsx';
 import { PlayerControls } from './PlayerControls.tsx';
 import type { PlayerText } from './PlayerText.ts';
 import { Follow, VideoActions } from './VideoActions.tsx';
@@ -49,7 +51,7 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
   const [drag, setDrag] = useState(0);
   const [bursts, setBursts] = useState<Burst[]>([]);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
-  // The neighbours preload once the video in front has its first data, so they never compete with its first frame.
+  // The neighbours preload once the video in front has shown its first frame, so they never compete with it.
   const [warm, setWarm] = useState(false);
   const prefs = useStore($prefs);
   const clear = useStore($clear);
@@ -145,8 +147,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
     if (warm || !video) return;
     const ready = () => setWarm(true);
     if (video.readyState >= 2) return ready();
-    video.addEventListener('loadeddata', ready);
-    return () => video.removeEventListener('loadeddata', ready);
+    const id = video.requestVideoFrameCallback(ready);
+    return () => video.cancelVideoFrameCallback(id);
   }, [video, warm]);
 
   // 自动连播 off: a video loops; on: its end moves to the next one.
@@ -279,7 +281,10 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
                     }}
                     className="absolute inset-0 h-full w-full object-contain"
                     src={v.src}
-                    poster={v.poster}
+                    // The neighbours' posters wait too: painted below the fold of the slide track, each is a 540×960
+                    // WebP decode (30-50 ms on a busy machine) racing the first video's frame for the CPU.
+                    poster={active || warm ? v.poster : undefined}
+                    data-poster={v.poster}
                     preload={active || warm ? 'auto' : 'none'}
                     autoPlay={i === 0}
                     muted
@@ -325,16 +330,16 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
             })}
           </div>
           {bursts.map((b) => (
-            <span key={b.key} className="like-burst i-ri-heart-3-fill pointer-events-none absolute z-30 text-7xl text-accent" style={{ left: b.x, top: b.y }} aria-hidden="true" />
+            <Icon key={b.key} svg={riHeart3Fill} className="like-burst pointer-events-none absolute z-30 text-7xl text-accent" style={{ left: b.x, top: b.y }} />
           ))}
         </div>
       </div>
       <div className={`flex shrink-0 flex-col justify-center gap-3 ${webFull ? 'absolute right-3 top-1/2 z-20 -translate-y-1/2' : ''} ${clear ? 'invisible' : ''}`}>
         <button type="button" aria-label={text.prev} disabled={index === 0} onClick={() => page(-1)} className={NAV_BTN}>
-          <span className="i-ri-arrow-up-s-line text-2xl" aria-hidden="true" />
+          <Icon svg={riArrowUpSLine} className="text-2xl" />
         </button>
         <button type="button" aria-label={text.next} disabled={index >= items.length - 1} onClick={() => page(1)} className={NAV_BTN}>
-          <span className="i-ri-arrow-down-s-line text-2xl" aria-hidden="true" />
+          <Icon svg={riArrowDownSLine} className="text-2xl" />
         </button>
       </div>
       {panel === 'comments' && (

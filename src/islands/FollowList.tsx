@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiGet } from '../client/api.ts';
 import { t } from '../i18n/t.ts';
+import { riCloseLine } from '../shared/icons.ts';
 import type { FollowStatus } from '../stores/follow.ts';
 import { FollowButton } from './FollowButton.tsx';
 import type { FollowListKind } from './FollowListDialog.tsx';
+import { Icon } from './Icon.tsx';
 
 interface Props {
   kind: FollowListKind;
@@ -85,7 +87,7 @@ export function FollowList({ kind, secUid, title, titleId, viewerSecUid, onClose
           {title}
         </h2>
         <button type="button" className="btn-ghost h-8 w-8 px-0" aria-label={t('profile.followList.close')} onClick={onClose}>
-          <span className="i-ri-close-line text-xl" aria-hidden="true"></span>
+          <Icon svg={riCloseLine} className="text-xl" />
         </button>
       </div>
       <div ref={scroller} className="min-h-40 flex-1 overflow-y-auto px-2 py-2" aria-busy={phase === 'loading'}>

@@ -2,6 +2,16 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { apiGet } from '../client/api.ts';
 import { t } from '../i18n/t.ts';
+import {
+  riCheckboxCircleFill,
+  riCloseLine,
+  riEyeLine,
+  riEyeOffLine,
+  riHeart3Line,
+  riLiveLine,
+  riRefreshLine,
+  riUserHeartLine,
+} from '../shared/icons.ts';
 import { $codeCountdown, $loginOpen, closeLogin } from '../stores/auth.ts';
 import {
   createQrTicket,
@@ -14,6 +24,7 @@ import {
   type QrStatus,
   type QrTicket,
 } from '../stores/user.ts';
+import { Icon } from './Icon.tsx';
 
 type Tab = 'qr' | 'code' | 'password';
 const TABS: { id: Tab; label: string }[] = [
@@ -22,9 +33,9 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'password', label: t('login.tab.password') },
 ];
 const SLOGANS = [
-  { icon: 'i-ri-heart-3-line', text: t('login.slogan.interact') },
-  { icon: 'i-ri-live-line', text: t('login.slogan.live') },
-  { icon: 'i-ri-user-heart-line', text: t('login.slogan.friends') },
+  { icon: riHeart3Line, text: t('login.slogan.interact') },
+  { icon: riLiveLine, text: t('login.slogan.live') },
+  { icon: riUserHeartLine, text: t('login.slogan.friends') },
 ];
 const QR_POLL_MS = 1500;
 const QR_TTL_MS = 120_000;
@@ -110,7 +121,7 @@ export function LoginDialog() {
           <ul className="flex flex-col gap-3 text-secondary">
             {SLOGANS.map((s) => (
               <li key={s.text} className="flex items-center gap-2">
-                <span className={`${s.icon} text-lg text-accent`} aria-hidden="true" />
+                <Icon svg={s.icon} className="text-lg text-accent" />
                 {s.text}
               </li>
             ))}
@@ -152,7 +163,7 @@ export function LoginDialog() {
           aria-label={t('login.close')}
           onClick={() => dialog.current?.close()}
         >
-          <span className="i-ri-close-line text-xl" aria-hidden="true" />
+          <Icon svg={riCloseLine} className="text-xl" />
         </button>
       </div>
     </dialog>
@@ -251,7 +262,7 @@ function PasswordPanel({ email, setEmail, demoPassword, idPrefix }: EmailProps &
             aria-pressed={reveal}
             onClick={() => setReveal((r) => !r)}
           >
-            <span className={`${reveal ? 'i-ri-eye-line' : 'i-ri-eye-off-line'} text-lg`} aria-hidden="true" />
+            <span className={`${reveal ? riEyeLine : riEyeOffLine} text-lg`} aria-hidden="true" />
           </button>
         </div>
       </div>
@@ -444,7 +455,7 @@ function QrPanel() {
         {status === 'loading' && <p className="absolute inset-0 flex items-center justify-center text-sm text-[#161823]/60">{t('login.qr.loading')}</p>}
         {status === 'scanned' && (
           <p className="absolute inset-0 flex flex-col items-center justify-center gap-2 px-4 text-center text-sm font-medium text-[#161823]" role="status">
-            <span className="i-ri-checkbox-circle-fill text-3xl text-accent" aria-hidden="true" />
+            <Icon svg={riCheckboxCircleFill} className="text-3xl text-accent" />
             {t('login.qr.scanned')}
           </p>
         )}
@@ -452,7 +463,7 @@ function QrPanel() {
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 text-sm text-[#161823]" role="status">
             <span>{status === 'expired' ? t('login.qr.expired') : t('login.qr.failed')}</span>
             <button type="button" className="btn-accent" onClick={() => setRound((r) => r + 1)}>
-              <span className="i-ri-refresh-line" aria-hidden="true" />
+              <Icon svg={riRefreshLine} />
               {t('login.qr.refresh')}
             </button>
           </div>

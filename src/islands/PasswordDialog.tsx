@@ -1,4 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { riLockPasswordLine } from '../shared/icons.ts';
+import { Icon } from './Icon.tsx';
 
 /** The entry's labels (passed by the server: the form brings the catalogue when it opens). */
 export interface PasswordEntryText {
@@ -47,7 +49,7 @@ export function PasswordDialog({ hasPassword: initial, text }: Props) {
         onPointerEnter={() => void loadForm()}
         onClick={() => setOpen(true)}
       >
-        <span className="i-ri-lock-password-line" aria-hidden="true"></span>
+        <Icon svg={riLockPasswordLine} />
         {title}
       </button>
       <dialog

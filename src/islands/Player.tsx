@@ -1,8 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { bindShortcuts } from '../client/shortcuts.ts';
+import { riCloseLine, riHeart3Fill } from '../shared/icons.ts';
 import { toggleLike, type VideoItem } from '../stores/feed.ts';
 import { $host, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
+import { Icon } from './Icon.tsx';
 import { PlayerControls } from './PlayerControls.tsx';
 import type { PlayerText } from './PlayerText.ts';
 
@@ -157,7 +159,7 @@ export function Player({ item, text, loop = false, live = false }: Props) {
           </Suspense>
         )}
         {bursts.map((b) => (
-          <span key={b.key} className="like-burst i-ri-heart-3-fill pointer-events-none absolute z-30 text-7xl text-accent" style={{ left: b.x, top: b.y }} aria-hidden="true" />
+          <Icon key={b.key} svg={riHeart3Fill} className="like-burst pointer-events-none absolute z-30 text-7xl text-accent" style={{ left: b.x, top: b.y }} />
         ))}
         {mini ? (
           <button
@@ -170,7 +172,7 @@ export function Player({ item, text, loop = false, live = false }: Props) {
             }}
             className="focus-ring absolute right-2 top-2 z-20 flex h-8 w-8 items-center justify-center rounded-full bg-black/60 text-white hover:bg-black/80"
           >
-            <span className="i-ri-close-line text-lg" aria-hidden="true" />
+            <Icon svg={riCloseLine} className="text-lg" />
           </button>
         ) : (
           <PlayerControls video={video} item={item} text={text} live={live}>

@@ -1,5 +1,16 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ReactNode } from 'react';
+import {
+  riCollapseDiagonalLine,
+  riExpandDiagonalLine,
+  riFullscreenExitLine,
+  riFullscreenLine,
+  riPauseFill,
+  riPlayFill,
+  riVolumeMuteFill,
+  riVolumeMuteLine,
+  riVolumeUpLine,
+} from '../shared/icons.ts';
 import { reportProgress, type VideoItem } from '../stores/feed.ts';
 import {
   $clear,
@@ -17,6 +28,7 @@ import {
   togglePlay,
   toggleWebFull,
 } from '../stores/player.ts';
+import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
 
 /** Seconds as m:ss. */
@@ -146,7 +158,7 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
     <>
       {muted && (
         <button type="button" onClick={toggleMute} className="focus-ring absolute left-4 top-4 z-20 flex h-9 items-center gap-1.5 rounded-full bg-black/55 px-4 text-sm text-white hover:bg-black/70">
-          <span className="i-ri-volume-mute-fill text-lg" aria-hidden="true" />
+          <Icon svg={riVolumeMuteFill} className="text-lg" />
           {text.unmute}
         </button>
       )}
@@ -171,7 +183,7 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
         </div>
         <div className="flex h-9 items-center gap-2 text-sm">
           <button type="button" className={ICON_BTN} aria-label={paused ? text.play : text.pause} onClick={togglePlay}>
-            <span className={`${paused ? 'i-ri-play-fill' : 'i-ri-pause-fill'} text-xl`} aria-hidden="true" />
+            <Icon svg={paused ? riPlayFill : riPauseFill} className="text-xl" />
           </button>
           {/* One text node: before hydration the page's inline script keeps it current (VideoPlayer.astro). */}
           <span data-clock className="text-xs tabular-nums" suppressHydrationWarning>
@@ -203,7 +215,7 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
           </div>
           <div className="group/v flex items-center">
             <button type="button" className={ICON_BTN} aria-label={muted ? text.unmute : text.mute} onClick={toggleMute}>
-              <span className={`${muted ? 'i-ri-volume-mute-line' : 'i-ri-volume-up-line'} text-lg`} aria-hidden="true" />
+              <Icon svg={muted ? riVolumeMuteLine : riVolumeUpLine} className="text-lg" />
             </button>
             <input
               type="range"
@@ -217,10 +229,10 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
             />
           </div>
           <button type="button" className={ICON_BTN} aria-pressed={webFull} aria-label={webFull ? text.exitWebFull : text.webFull} onClick={toggleWebFull}>
-            <span className={`${webFull ? 'i-ri-collapse-diagonal-line' : 'i-ri-expand-diagonal-line'} text-lg`} aria-hidden="true" />
+            <Icon svg={webFull ? riCollapseDiagonalLine : riExpandDiagonalLine} className="text-lg" />
           </button>
           <button type="button" className={ICON_BTN} aria-label={full ? text.exitFull : text.full} onClick={toggleFullscreen}>
-            <span className={`${full ? 'i-ri-fullscreen-exit-line' : 'i-ri-fullscreen-line'} text-lg`} aria-hidden="true" />
+            <Icon svg={full ? riFullscreenExitLine : riFullscreenLine} className="text-lg" />
           </button>
         </div>
       </div>

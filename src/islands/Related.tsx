@@ -1,6 +1,8 @@
 import { useRef, useState } from 'react';
 import { cardFromAweme, type AwemeCard, type CardData } from '../client/card-data.ts';
 import { t } from '../i18n/t.ts';
+import { riRefreshLine } from '../shared/icons.ts';
+import { Icon } from './Icon.tsx';
 import { VideoCardView } from './VideoCardView.tsx';
 
 interface Props {
@@ -62,11 +64,11 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
           {t('video.related')}
         </h2>
         <button type="button" onClick={() => void refresh()} aria-busy={loading || undefined} className="btn-ghost h-7 px-2 text-xs">
-          <span
-            className="i-ri-refresh-line transition-transform duration-200 motion-reduce:transition-none"
+          <Icon
+            svg={riRefreshLine}
+            className="transition-transform duration-200 motion-reduce:transition-none"
             style={{ transform: `rotate(${spin * 360}deg)` }}
-            aria-hidden="true"
-          ></span>
+          />
           {t('related.refresh')}
         </button>
       </div>

@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { riCloseCircleFill, riSearchLine } from '../shared/icons.ts';
 import { MAX_QUERY, normalizeQuery } from '../shared/search-query.ts';
+import { Icon } from './Icon.tsx';
 import type { PopupState } from './SearchPopup.tsx';
 
 /** The box's strings, from the catalogue (passed by the server so the catalogue stays out of every page's first load). */
@@ -133,11 +135,11 @@ export function SearchBox({ mode = 'header', initial = '', inputId, text }: Prop
               input.current?.focus();
             }}
           >
-            <span className="i-ri-close-circle-fill" aria-hidden="true"></span>
+            <Icon svg={riCloseCircleFill} />
           </button>
         )}
         <button type="submit" className="focus-ring flex shrink-0 items-center gap-1 px-4 text-sm text-primary hover:text-accent-text">
-          <span className="i-ri-search-line" aria-hidden="true"></span>
+          <Icon svg={riSearchLine} />
           {text.button}
         </button>
       </form>

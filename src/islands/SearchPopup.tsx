@@ -1,7 +1,17 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { fetchGuesses, fetchHotWords, fetchSuggestions, type HotItem } from '../client/search-api.ts';
+import {
+  riArrowDownSLine,
+  riArrowUpSLine,
+  riCloseLine,
+  riFireFill,
+  riFireLine,
+  riRefreshLine,
+  riSearchLine,
+} from '../shared/icons.ts';
 import { $searchHistory, clearHistory, HISTORY_FOLDED, removeHistory } from '../stores/search-history.ts';
+import { Icon } from './Icon.tsx';
 import { Marked } from './Marked.tsx';
 import type { SearchBoxText } from './SearchBox.tsx';
 
@@ -180,7 +190,7 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
             onClick={() => onSearch(word)}
             className={`flex cursor-pointer items-center gap-3 px-4 py-2 text-sm text-primary ${i === active ? 'bg-hover' : ''}`}
           >
-            <span className="i-ri-search-line shrink-0 text-muted" aria-hidden="true"></span>
+            <Icon svg={riSearchLine} className="shrink-0 text-muted" />
             <span className="truncate">
               <Marked text={word} keyword={query} />
             </span>
@@ -231,7 +241,7 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
                     input.current?.focus();
                   }}
                 >
-                  <span className="i-ri-close-line text-xs" aria-hidden="true"></span>
+                  <Icon svg={riCloseLine} className="text-xs" />
                 </button>
               </li>
             ))}
@@ -244,7 +254,7 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
                   className="focus-ring flex h-7 w-7 items-center justify-center rounded-full bg-raised text-muted hover:bg-hover hover:text-primary"
                   onClick={() => setUnfolded((u) => !u)}
                 >
-                  <span className={unfolded ? 'i-ri-arrow-up-s-line' : 'i-ri-arrow-down-s-line'} aria-hidden="true"></span>
+                  <Icon svg={unfolded ? riArrowUpSLine : riArrowDownSLine} />
                 </button>
               </li>
             )}
@@ -263,11 +273,7 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
             className="focus-ring flex items-center gap-1 rounded text-xs text-secondary hover:text-primary"
             onClick={refreshGuesses}
           >
-            <span
-              className="i-ri-refresh-line"
-              aria-hidden="true"
-              style={{ transform: `rotate(${turns * 360}deg)`, transition: `transform ${SPIN_MS}ms linear` }}
-            ></span>
+            <Icon svg={riRefreshLine} style={{ transform: `rotate(${turns * 360}deg)`, transition: `transform ${SPIN_MS}ms linear` }} />
             {text.refresh}
           </button>
         </div>
@@ -284,7 +290,7 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
 
       <section aria-labelledby={`${id}-hot`}>
         <h2 id={`${id}-hot`} className="mb-2 flex items-center gap-1 text-xs font-medium text-secondary">
-          <span className="i-ri-fire-line text-accent" aria-hidden="true"></span>
+          <Icon svg={riFireLine} className="text-accent" />
           {text.hot}
         </h2>
         <ol className="flex flex-col gap-1" aria-labelledby={`${id}-hot`}>
@@ -304,7 +310,7 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
                     <span aria-hidden="true">{i + 1}</span>
                   </span>
                   <span className="min-w-0 truncate">{w.word}</span>
-                  {top && <span className="i-ri-fire-fill shrink-0 text-accent" aria-hidden="true"></span>}
+                  {top && <Icon svg={riFireFill} className="shrink-0 text-accent" />}
                 </button>
               </li>
             );

@@ -2,7 +2,9 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import type { SHORTCUTS as Rows } from '../client/shortcuts.ts';
 import type { t as T } from '../i18n/t.ts';
+import { riCloseLine } from '../shared/icons.ts';
 import { $shortcutsOpen, closeShortcuts } from '../stores/player.ts';
+import { Icon } from './Icon.tsx';
 
 interface Loaded {
   t: typeof T;
@@ -46,7 +48,7 @@ export function ShortcutsDialog() {
           {t('shortcuts.title')}
         </h2>
         <button type="button" onClick={closeShortcuts} className="btn-ghost h-8 w-8 px-0" aria-label={t('shortcuts.dismiss')}>
-          <span className="i-ri-close-line text-xl" aria-hidden="true" />
+          <Icon svg={riCloseLine} className="text-xl" />
         </button>
       </div>
       <ul className="grid grid-cols-1 gap-x-8 gap-y-1 px-6 py-4 sm:grid-cols-2">

@@ -1,7 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
 import { useEffect, useId, useRef, useState } from 'react';
+import { riFileList3Line, riLogoutBoxRLine } from '../shared/icons.ts';
 import { $auth } from '../stores/auth.ts';
+import { Icon } from './Icon.tsx';
 import { LoginHost } from './LoginButton.tsx';
 
 type UserStores = typeof import('../stores/user.ts') & { formatCount: (n: number) => string };
@@ -11,6 +13,7 @@ export interface UserMenuText {
   account: string;
   following: string;
   followers: string;
+  /** `icon`: an export of src/shared/icons.ts. */
   links: { label: string; href: string; icon: string; hint?: string }[];
   orders: string;
   unavailable: string;
@@ -175,7 +178,7 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
         {text.links.map((l) => (
           <li key={l.href}>
             <a href={l.href} className="focus-ring flex h-10 items-center gap-3 rounded-lg px-2 hover:bg-hover">
-              <span className={`${l.icon} text-lg text-secondary`} aria-hidden="true" />
+              <Icon svg={l.icon} className="text-lg text-secondary" />
               <span>
                 {l.label}
                 {l.hint && <span className="ml-1 text-xs text-muted">{l.hint}</span>}
@@ -186,7 +189,7 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
         <li>
           {/* No orders service exists yet: listed, but plainly unavailable rather than a dead link. */}
           <span className="flex h-10 items-center gap-3 px-2 text-muted" aria-disabled="true">
-            <span className="i-ri-file-list-3-line text-lg" aria-hidden="true" />
+            <Icon svg={riFileList3Line} className="text-lg" />
             <span>{text.orders}</span>
             <span className="ml-auto text-xs">{text.unavailable}</span>
           </span>
@@ -203,7 +206,7 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
             void stores?.logout({ saveLoginInfo });
           }}
         >
-          <span className="i-ri-logout-box-r-line" aria-hidden="true" />
+          <Icon svg={riLogoutBoxRLine} />
           {text.logout}
         </button>
         <button

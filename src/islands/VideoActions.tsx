@@ -1,6 +1,17 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useState } from 'react';
+import {
+  riChat3Fill,
+  riEmotionUnhappyLine,
+  riHeart3Fill,
+  riMoreFill,
+  riShareForwardFill,
+  riStarFill,
+  riTimeFill,
+  riTimeLine,
+} from '../shared/icons.ts';
 import { $commentCounts, $followLoaded, $stats, loadFollow, share, statsOf, toggleCollect, toggleLike, toggleWatchLater, type VideoItem } from '../stores/feed.ts';
+import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
 
 // The shared follow button brings the API client along: it loads when the viewer reaches for it, not with the page.
@@ -45,7 +56,7 @@ export function Follow({ item, labels }: { item: VideoItem; labels: readonly [st
 function MenuEntry({ label, icon, pressed, onClick }: { label: string; icon: string; pressed?: boolean; onClick: () => void }) {
   return (
     <button type="button" aria-pressed={pressed} onClick={onClick} className="focus-ring flex h-9 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm hover:bg-white/15">
-      <span className={`${icon} text-lg ${pressed ? 'text-sky-400' : ''}`} aria-hidden="true" />
+      <Icon svg={icon} className={`text-lg ${pressed ? 'text-sky-400' : ''}`} />
       {label}
     </button>
   );
@@ -78,10 +89,10 @@ export function VideoActions({ item, text, variant, onComment = toComments, onNo
     ? 'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow'
     : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover';
   const icon = column ? 'text-[34px]' : 'text-lg';
-  const entry = (label: string, iconClass: string, onClick: () => void, count?: number, pressed?: boolean, tint = 'text-accent') => (
+  const entry = (label: string, svg: string, onClick: () => void, count?: number, pressed?: boolean, tint = 'text-accent') => (
     <li>
       <button type="button" className={btn} aria-pressed={pressed} onClick={onClick}>
-        <span className={`${iconClass} ${icon} ${pressed ? tint : ''}`} aria-hidden="true" />
+        <Icon svg={svg} className={`${icon} ${pressed ? tint : ''}`} />
         {count === undefined ? (
           <span>{label}</span>
         ) : (
@@ -100,25 +111,25 @@ export function VideoActions({ item, text, variant, onComment = toComments, onNo
           <Follow item={item} labels={text.follow} />
         </li>
       )}
-      {entry(text.like, 'i-ri-heart-3-fill', () => void toggleLike(item).then((ok) => ok && onLiked?.()), s.digg, s.liked)}
-      {entry(text.comment, 'i-ri-chat-3-fill', onComment, comments)}
-      {entry(text.collect, 'i-ri-star-fill', () => void toggleCollect(item), s.collect, s.collected, 'text-yellow-400')}
-      {entry(text.share, 'i-ri-share-forward-fill', () => void share(item), s.share)}
+      {entry(text.like, riHeart3Fill, () => void toggleLike(item).then((ok) => ok && onLiked?.()), s.digg, s.liked)}
+      {entry(text.comment, riChat3Fill, onComment, comments)}
+      {entry(text.collect, riStarFill, () => void toggleCollect(item), s.collect, s.collected, 'text-yellow-400')}
+      {entry(text.share, riShareForwardFill, () => void share(item), s.share)}
       {column ? (
         <li className="group/m relative">
           <button type="button" aria-haspopup="true" className={btn}>
-            <span className={`i-ri-more-fill ${icon}`} aria-hidden="true" />
+            <Icon svg={riMoreFill} className={icon} />
             <span className="sr-only">{text.more}</span>
           </button>
           <ul className="absolute right-full top-1/2 hidden -translate-y-1/2 pr-2 group-hover/m:block group-focus-within/m:block">
             <li className="flex flex-col gap-1 rounded-xl bg-black/75 p-2 text-white">
-              <MenuEntry label={text.later} icon="i-ri-time-line" pressed={s.later} onClick={() => void toggleWatchLater(item)} />
-              {onNotInterested && <MenuEntry label={text.notInterested} icon="i-ri-emotion-unhappy-line" onClick={onNotInterested} />}
+              <MenuEntry label={text.later} icon={riTimeLine} pressed={s.later} onClick={() => void toggleWatchLater(item)} />
+              {onNotInterested && <MenuEntry label={text.notInterested} icon={riEmotionUnhappyLine} onClick={onNotInterested} />}
             </li>
           </ul>
         </li>
       ) : (
-        entry(text.later, 'i-ri-time-fill', () => void toggleWatchLater(item), undefined, s.later, 'text-sky-400')
+        entry(text.later, riTimeFill, () => void toggleWatchLater(item), undefined, s.later, 'text-sky-400')
       )}
     </ul>
   );

@@ -1,5 +1,7 @@
 import type { CardData } from '../client/card-data.ts';
 import { formatCount, formatDuration, formatRelative, t } from '../i18n/t.ts';
+import { riHeart3Line } from '../shared/icons.ts';
+import { Icon } from './Icon.tsx';
 import { Marked } from './Marked.tsx';
 
 // VideoCard.astro's markup in React, for the cards the islands add in the browser (and the search page and Related,
@@ -37,7 +39,7 @@ export function VideoCardView({ video, rank, eager = false, keyword, tone = 'mut
           </span>
         )}
         <span className="absolute left-2 bottom-2 flex items-center gap-1 text-xs text-white drop-shadow">
-          <span className="i-ri-heart-3-line" aria-hidden="true"></span>
+          <Icon svg={riHeart3Line} />
           <span>
             <span className="sr-only">{t('video.likes')}</span>
             {formatCount(video.diggCount)}

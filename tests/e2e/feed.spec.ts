@@ -103,9 +103,14 @@ test('a like from the feed shows on the liker’s 喜欢 tab and survives a relo
     await expect(like).toHaveAttribute('aria-pressed', 'false');
   }
   const before = Number((await like.textContent())!.replace(/\D/g, ''));
+  // The button turns at once (optimistic); the tab lists the video only once the like's write has landed.
+  const written = page.waitForResponse(
+    (r) => r.url().includes('/commit/item/digg/') && new URLSearchParams(r.request().postData() ?? '').get('type') === '1',
+  );
   await like.click();
   await expect(like).toHaveAttribute('aria-pressed', 'true');
   await expect(like).toHaveText(new RegExp(`${before + 1}$`));
+  expect((await written).ok()).toBe(true);
 
   await page.goto('/user/self?showTab=like');
   await expect(page.locator(`main a[href="/video/${id}"]`).first()).toBeVisible();
@@ -223,6 +228,43 @@ test('danmaku appear at their time, and one sent from the input shows at once', 
   const layer = (await page.locator('.danmaku-layer').boundingBox())!;
   const frame = (await page.locator('[data-player]').boundingBox())!;
   expect(layer.height).toBeLessThanOrEqual(frame.height / 3 + 1);
+});
+
+test('with reduced motion danmaku stand still in their lane and fade instead of flying across', async ({ page, context }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const { token } = await login(context, page);
+  const video = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
+  const id = video.aweme_list[0].aweme_id as string;
+  // A still danmaku holds its lane for 4 s: send ours at a time the others leave free, so it is never dropped.
+  const others = (await (await page.request.get(`/api/aweme/v1/web/danmaku/list/?aweme_id=${id}`)).json()).danmaku_list as { offset_ms: number }[];
+  const at = [1500, 2500, 3500, 4500, 5500].find((t) => others.filter((d) => d.offset_ms > t - 4500 && d.offset_ms <= t).length < 2) ?? 1500;
+  const text = `不动的弹幕${Date.now() % 100_000}`;
+  const sent = await page.request.post('/api/aweme/v1/web/danmaku/send/', { headers: { Token: token }, form: { aweme_id: id, text, offset_ms: at } });
+  expect(sent.status()).toBe(200);
+
+  await page.goto(`/video/${id}`);
+  await wake(page, page.locator('[data-player]'));
+  await page.keyboard.press('b');
+  await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
+  await page.locator('[data-player] video').evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 0;
+    return v.play();
+  });
+  const bullet = page.locator('.danmaku-item', { hasText: text });
+  await expect(bullet).toBeAttached({ timeout: 10_000 });
+  // Watched over a third of a second (a flying one crosses ~150 px/s here): it does not move, and only fades.
+  const seen = await bullet.evaluate(async (el) => {
+    const before = el.getBoundingClientRect();
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const after = el.getBoundingClientRect();
+    const layer = el.parentElement!.getBoundingClientRect();
+    const animated = el.getAnimations().flatMap((a) => (a.effect as KeyframeEffect).getKeyframes().flatMap((k) => Object.keys(k)));
+    return { drift: after.x - before.x, offCentre: after.x + after.width / 2 - (layer.x + layer.width / 2), animated };
+  });
+  expect(seen.drift).toBe(0);
+  expect(Math.abs(seen.offCentre)).toBeLessThan(2);
+  expect(seen.animated).toContain('opacity');
+  expect(seen.animated).not.toContain('transform');
 });
 
 test('on /video/{id} the player shrinks to a mini player that keeps playing when scrolled away', async ({ page }) => {

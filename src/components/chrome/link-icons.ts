@@ -1,13 +1,24 @@
-/** Icons of the header's content links by entry id (src/content/header-links.json), kept in code so UnoCSS sees them. */
+import {
+  riBookOpenLine,
+  riBriefcaseLine,
+  riBroadcastLine,
+  riCustomerService2Line,
+  riFolderVideoLine,
+  riInformationLine,
+  riLineChartLine,
+  riLiveLine,
+  riUploadCloud2Line,
+} from '../../shared/icons.ts';
+/** Icons of the header's content links by entry id (src/content/header-links.json). */
 export const LINK_ICONS: Record<string, string> = {
-  publish: 'i-ri-upload-cloud-2-line',
-  manage: 'i-ri-folder-video-line',
-  data: 'i-ri-line-chart-line',
-  'live-data': 'i-ri-live-line',
-  learn: 'i-ri-book-open-line',
-  service: 'i-ri-customer-service-2-line',
-  business: 'i-ri-briefcase-line',
-  'live-companion': 'i-ri-broadcast-line',
-  creator: 'i-ri-customer-service-2-line',
-  about: 'i-ri-information-line',
+  publish: riUploadCloud2Line,
+  manage: riFolderVideoLine,
+  data: riLineChartLine,
+  'live-data': riLiveLine,
+  learn: riBookOpenLine,
+  service: riCustomerService2Line,
+  business: riBriefcaseLine,
+  'live-companion': riBroadcastLine,
+  creator: riCustomerService2Line,
+  about: riInformationLine,
 };
