@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signIn } from './support.ts';
 import pg from 'pg';
 
 const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
@@ -461,12 +462,6 @@ test.describe('privacy', () => {
     } catch {
       return null;
     }
-  }
-
-  async function signIn(context: BrowserContext, session: { token: string; user: unknown }): Promise<void> {
-    const baseURL = test.info().project.use.baseURL!;
-    await context.addCookies([{ name: 'sy_session', value: session.token, url: baseURL }]);
-    await context.addInitScript(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [session.token, session.user] as const);
   }
 
   test('隐私设置 hides a user’s likes from another visitor, on the page and in the API', async ({ browser, request }, info) => {

@@ -1,9 +1,5 @@
-import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
-
-interface Session {
-  token: string;
-  user: { uid: string; sec_uid: string; nickname: string };
-}
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { loginDemo, signIn, type Session } from './support.ts';
 
 interface Aweme {
   aweme_id: string;
@@ -21,10 +17,7 @@ let video: Aweme;
 
 test.beforeAll(async ({ playwright }, info) => {
   api = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
-  const credentials = await (await api.get('/api/passport/demo')).json();
-  const login = await api.post('/api/passport/login/password', { form: { email: credentials.email, password: credentials.password } });
-  expect(login.status()).toBe(200);
-  demo = await login.json();
+  demo = await loginDemo(api);
   const feed = await (await api.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 50 } })).json();
   const ids: number[] = feed.data.map((v: { id: number }) => v.id);
   const details: Aweme[] = await Promise.all(
@@ -41,12 +34,6 @@ test.afterAll(async () => {
 });
 
 /** Logs the browser context in: the HttpOnly session cookie for pages, the stored token for writes. */
-async function signIn(context: BrowserContext): Promise<void> {
-  const baseURL = test.info().project.use.baseURL!;
-  await context.addCookies([{ name: 'sy_session', value: demo.token, url: baseURL }]);
-  await context.addInitScript(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [demo.token, demo.user] as const);
-}
-
 /** Opens the video page and wakes the comment column (it hydrates on interaction), then waits for it to be live. */
 async function openColumn(page: Page, loggedIn: boolean): Promise<Locator> {
   await page.goto(`/video/${video.aweme_id}`);
@@ -66,7 +53,7 @@ test('a comment and a reply appear for a second browser context', async ({ brows
   // Two browsers, each waking its comment column: on a loaded machine this takes longer than one page's budget.
   test.setTimeout(60_000);
   const writer = await browser.newContext();
-  await signIn(writer);
+  await signIn(writer, demo);
   const page = await writer.newPage();
   const column = await openColumn(page, true);
   const before = video.statistics.comment_count;
@@ -119,7 +106,7 @@ test('a comment and a reply appear for a second browser context', async ({ brows
 
 test('liking a comment shows at once and survives a reload', async ({ browser }) => {
   const context = await browser.newContext();
-  await signIn(context);
+  await signIn(context, demo);
   const page = await context.newPage();
   const column = await openColumn(page, true);
   const first = column.locator('li > article').first();
@@ -141,7 +128,7 @@ test('liking a comment shows at once and survives a reload', async ({ browser })
 
 test('deleting one’s own comment asks first, then removes it for good', async ({ browser }) => {
   const context = await browser.newContext();
-  await signIn(context);
+  await signIn(context, demo);
   const page = await context.newPage();
   const column = await openColumn(page, true);
   const text = `将被删除 ${Date.now()}`;
@@ -175,7 +162,7 @@ test('deleting one’s own comment asks first, then removes it for good', async 
 
 test('the counter refuses 501 characters', async ({ browser }) => {
   const context = await browser.newContext();
-  await signIn(context);
+  await signIn(context, demo);
   const page = await context.newPage();
   const column = await openColumn(page, true);
   const box = column.getByRole('textbox', { name: '留下你的精彩评论吧' });

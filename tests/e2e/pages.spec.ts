@@ -1,9 +1,5 @@
-import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
-
-interface Session {
-  token: string;
-  user: { uid: string; sec_uid: string; nickname: string };
-}
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { loginDemo, signIn, type Session } from './support.ts';
 
 // One password login for the file: the server allows 10 per 5 minutes per IP, shared with every other spec.
 test.describe.configure({ mode: 'serial' });
@@ -13,10 +9,7 @@ let demo: Session;
 
 test.beforeAll(async ({ playwright }, info) => {
   api = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
-  const credentials = await (await api.get('/api/passport/demo')).json();
-  const login = await api.post('/api/passport/login/password', { form: { email: credentials.email, password: credentials.password } });
-  expect(login.status()).toBe(200);
-  demo = await login.json();
+  demo = await loginDemo(api);
 });
 
 test.afterAll(async () => {
@@ -24,12 +17,6 @@ test.afterAll(async () => {
 });
 
 /** Logs the context in as the demo user: the session cookie (pages, event streams) and the stored token (writes). */
-async function signIn(context: BrowserContext): Promise<void> {
-  const baseURL = test.info().project.use.baseURL!;
-  await context.addCookies([{ name: 'sy_session', value: demo.token, url: baseURL }]);
-  await context.addInitScript(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [demo.token, demo.user] as const);
-}
-
 /** The video id of each item of a list, in order (read at one moment, once no page is loading). */
 async function videoIds(list: Locator): Promise<string[]> {
   await expect(list).not.toHaveAttribute('aria-busy', 'true');
@@ -144,7 +131,7 @@ test('a live chat message reaches a second viewer within 2 seconds', async ({ br
   const rooms = await (await api.get('/api/aweme/v1/web/webcast/feed/?count=1')).json();
   const roomId = rooms.data[0].web_rid;
   const speaker = await browser.newContext();
-  await signIn(speaker);
+  await signIn(speaker, demo);
   const listener = await browser.newContext();
   const a = await speaker.newPage();
   const b = await listener.newPage();
@@ -181,7 +168,7 @@ test('a live chat message reaches a second viewer within 2 seconds', async ({ br
 
 test('关注 and 朋友 show a logged-in user their feeds, with more on scroll', async ({ browser }) => {
   const context = await browser.newContext();
-  await signIn(context);
+  await signIn(context, demo);
   const page = await context.newPage();
 
   await page.goto('/follow');

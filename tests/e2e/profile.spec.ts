@@ -1,17 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { loginDemo, signIn, type Session } from './support.ts';
 
 // The e2e server's DATA_DIR (playwright.config.ts): login codes land in its outbox.
 const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
 const LOGIN_TITLE = '登录后免费畅享高清视频';
 const TABS = ['作品', '喜欢', '收藏', '观看历史', '稍后再看'] as const;
 const FIRST_PAGE = 24;
-
-interface Session {
-  token: string;
-  user: { uid: string; sec_uid: string; nickname: string };
-}
 
 interface ListUser {
   sec_uid: string;
@@ -40,11 +36,7 @@ function outboxCode(email: string): string | null {
 
 test.beforeAll(async ({ playwright }, info) => {
   api = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
-  const credentials = await (await api.get('/api/passport/demo')).json();
-  expect(credentials.email, 'the e2e server runs with the demo seed').toBeTruthy();
-  const login = await api.post('/api/passport/login/password', { form: { email: credentials.email, password: credentials.password } });
-  expect(login.status()).toBe(200);
-  demo = await login.json();
+  demo = await loginDemo(api);
 
   // A brand-new account (the first code login creates it): every tab empty, no password yet.
   const email = `profile-${Date.now()}-${info.workerIndex}@e2e.example`;
@@ -60,12 +52,6 @@ test.afterAll(async () => {
 });
 
 /** Logs the browser context in as `who`: the HttpOnly session cookie for the server and the stored token for writes. */
-async function signIn(context: BrowserContext, who: Session): Promise<void> {
-  const baseURL = test.info().project.use.baseURL!;
-  await context.addCookies([{ name: 'sy_session', value: who.token, url: baseURL }]);
-  await context.addInitScript(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [who.token, who.user] as const);
-}
-
 async function get<T>(url: string, who?: Session): Promise<T> {
   const res = await api.get(url, { headers: who ? { token: who.token } : {} });
   expect(res.status(), url).toBe(200);
