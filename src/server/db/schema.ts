@@ -346,6 +346,16 @@ export const messages = pgTable(
   (t) => [index('messages_conversation_idx').on(t.conversationId, t.createdAt)],
 );
 
+/** 删除 of one message: hidden for this user only; the peer keeps seeing it. */
+export const messageHides = pgTable(
+  'message_hides',
+  {
+    messageId: integer('message_id').notNull().references(() => messages.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId] })],
+);
+
 export const conversationSettings = pgTable(
   'conversation_settings',
   {
