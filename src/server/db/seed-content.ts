@@ -240,3 +240,8 @@ export const MESSAGE_LINES = [
   '在吗？', '你上次说的那家店我去了，真的好吃', '哈哈哈哈看到你的新视频了', '周末有空一起吗',
   '好呀', '最近在忙什么', '这个视频你看过没', '下次带我一起', '收到', '晚安～',
 ];
+
+/** The demo account's first message to someone who has not answered (the one-message rule). */
+export const DM_FIRST_LINE = '你好，很喜欢你的视频，可以交个朋友吗？';
+/** What a friend wrote that the demo account has not read yet. */
+export const DM_UNREAD_LINES = ['刚看到一个超好笑的视频', '快去看我新发的作品！'] as const;

@@ -6,6 +6,7 @@ import { verifyPassword } from '../services/password.ts';
 import { tokenize } from '../services/search-tokens.ts';
 import { migrateDb } from './migrate.ts';
 import { DEMO_EMAIL, demoPassword, hasDemoAccount, loadManifest, manifestPath, seed } from './seed.ts';
+import { NOTICE_KINDS } from '../../shared/messaging.ts';
 import { CHANNEL_IDS } from './seed-content.ts';
 
 // Everything the seed decides, in a stable order, ids included.
@@ -26,6 +27,7 @@ const SNAPSHOT = {
   searches: 'SELECT user_id, query, created_at FROM search_log ORDER BY id',
   notifications: 'SELECT user_id, actor_id, kind, video_id, comment_id, read_at FROM notifications ORDER BY id',
   messages: 'SELECT c.user_a, c.user_b, m.sender_id, m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id ORDER BY m.id',
+  conversationSettings: 'SELECT conversation_id, user_id, muted, pinned, cleared_at, last_read_at FROM conversation_settings ORDER BY 1, 2',
 };
 
 async function snapshot(t: TestDb): Promise<Record<string, unknown[]>> {
@@ -102,7 +104,7 @@ describe('seed', () => {
     ).toBeGreaterThan(0);
   });
 
-  it('has the demo account, its password, its own videos and notifications', async () => {
+  it('has the demo account, its password and its own videos', async () => {
     expect(await hasDemoAccount(t.db)).toBe(true);
     const { rows } = await t.pool.query('SELECT id, nickname, password_hash, is_demo FROM users WHERE email = $1', [DEMO_EMAIL]);
     expect(rows).toHaveLength(1);
@@ -111,8 +113,53 @@ describe('seed', () => {
     expect(await verifyPassword(demoPassword(), rows[0].password_hash)).toBe(true);
     expect(await scalar(t, 'SELECT count(*) FROM users WHERE password_hash IS NOT NULL')).toBe(1);
     expect(await scalar(t, 'SELECT count(*) FROM videos WHERE author_id = $1', [rows[0].id])).toBe(6);
-    const kinds = await t.pool.query('SELECT DISTINCT kind FROM notifications WHERE user_id = $1 ORDER BY 1', [rows[0].id]);
-    expect(kinds.rows.map((r) => r.kind)).toEqual(['comment', 'follow', 'like_video', 'mention', 'reply']);
+  });
+
+  it('gives the demo account notifications of every kind, one per actor, kind and target, some unread and many read', async () => {
+    const demo = await scalar(t, 'SELECT id FROM users WHERE email = $1', [DEMO_EMAIL]);
+    const kinds = await t.pool.query('SELECT DISTINCT kind FROM notifications WHERE user_id = $1 ORDER BY 1', [demo]);
+    expect(kinds.rows.map((r) => r.kind)).toEqual([...NOTICE_KINDS].sort());
+    expect(
+      await scalar(t, `SELECT count(*) FROM (SELECT 1 FROM notifications
+        GROUP BY user_id, actor_id, kind, video_id, comment_id HAVING count(*) > 1) d`),
+    ).toBe(0);
+    // One notification per comment and recipient, as comment publishing writes them.
+    expect(await scalar(t, 'SELECT count(*) FROM (SELECT 1 FROM notifications WHERE kind IN ($1, $2, $3) GROUP BY user_id, comment_id HAVING count(*) > 1) d', ['comment', 'reply', 'mention'])).toBe(0);
+    expect(await scalar(t, 'SELECT count(*) FROM notifications WHERE actor_id = user_id')).toBe(0);
+    const unread = await scalar(t, 'SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NULL', [demo]);
+    const read = await scalar(t, 'SELECT count(*) FROM notifications WHERE user_id = $1 AND read_at IS NOT NULL', [demo]);
+    expect(unread).toBeGreaterThan(0);
+    expect(read).toBeGreaterThan(unread);
+    expect(await scalar(t, 'SELECT count(DISTINCT kind) FROM notifications WHERE user_id = $1 AND read_at IS NULL', [demo])).toBe(NOTICE_KINDS.length);
+    // Derived from real rows: every liked-comment notice has its comment like, every danmaku notice its danmaku.
+    expect(await scalar(t, `SELECT count(*) FROM notifications n WHERE n.kind = 'like_comment'
+      AND NOT EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = n.comment_id AND l.user_id = n.actor_id)`)).toBe(0);
+    expect(await scalar(t, `SELECT count(*) FROM notifications n WHERE n.kind = 'danmaku'
+      AND NOT EXISTS (SELECT 1 FROM danmaku d WHERE d.video_id = n.video_id AND d.user_id = n.actor_id AND d.text = n.text)`)).toBe(0);
+  });
+
+  it('gives the demo account conversations: with friends, one unread, one pinned, and one unanswered first message', async () => {
+    const demo = await scalar(t, 'SELECT id FROM users WHERE email = $1', [DEMO_EMAIL]);
+    const peer = "CASE WHEN c.user_a = $1 THEN c.user_b ELSE c.user_a END";
+    const { rows } = await t.pool.query<{ id: number; peer: number; total: number; mine: number; follows_me: boolean; unread: number; pinned: boolean }>(
+      `SELECT c.id, ${peer} AS peer,
+         (SELECT count(*)::int FROM messages m WHERE m.conversation_id = c.id) AS total,
+         (SELECT count(*)::int FROM messages m WHERE m.conversation_id = c.id AND m.sender_id = $1) AS mine,
+         EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${peer} AND f.followee_id = $1) AS follows_me,
+         (SELECT count(*)::int FROM messages m LEFT JOIN conversation_settings s ON s.conversation_id = c.id AND s.user_id = $1
+           WHERE m.conversation_id = c.id AND m.sender_id <> $1 AND m.created_at > coalesce(s.last_read_at, '-infinity')) AS unread,
+         coalesce((SELECT pinned FROM conversation_settings s WHERE s.conversation_id = c.id AND s.user_id = $1), false) AS pinned
+       FROM conversations c WHERE $1 IN (c.user_a, c.user_b) ORDER BY c.id`,
+      [demo],
+    );
+    expect(rows.filter((r) => r.follows_me && r.total > 1).length).toBeGreaterThanOrEqual(4);
+    const hinted = rows.filter((r) => r.total === 1 && r.mine === 1 && !r.follows_me);
+    expect(hinted).toHaveLength(1);
+    expect(rows.filter((r) => r.unread > 0).length).toBeGreaterThanOrEqual(1);
+    expect(rows.filter((r) => r.pinned)).toHaveLength(1);
+    // The conversation list opens on the rest read: only the one conversation has unread messages.
+    expect(rows.filter((r) => r.unread > 0 && r.peer !== hinted[0]!.peer)).toHaveLength(1);
+    expect(await scalar(t, 'SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.created_at < c.created_at OR m.created_at > c.last_message_at')).toBe(0);
   });
 
   it('spreads activity over 60 days with a good share in the last 48 hours before now', async () => {

@@ -11,10 +11,13 @@ import type { Db } from './client.ts';
 import { DEMO_EMAIL, DEMO_NICKNAME, demoPassword } from './demo.ts';
 import { recountAll, type DbOrTx } from './recount.ts';
 import * as s from './schema.ts';
+import type { NoticeKind } from '../../shared/messaging.ts';
 import {
   CHANNEL_IDS,
   CHANNELS,
   DANMAKU,
+  DM_FIRST_LINE,
+  DM_UNREAD_LINES,
   EPISODE_HOOKS,
   GENERIC_COMMENTS,
   LIVE_MESSAGES,
@@ -66,6 +69,9 @@ export interface SeedOptions {
 
 /** Rows inserted per table. */
 export type SeedSummary = Record<string, number>;
+
+/** How many of the demo account's newest notifications of each kind are still unread. */
+const UNREAD_PER_KIND = 2;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -521,24 +527,38 @@ function buildPlan(nowMs: number, manifest: MediaManifest, hashtagBase: number) 
     };
   }).sort((x, y) => x.createdAt - y.createdAt);
 
-  // Notifications of the demo account, derived from the rows above.
-  const notifications: { actorId: number; kind: 'like_video' | 'comment' | 'reply' | 'follow' | 'mention'; videoId: number | null; commentId: number | null; text: string | null; createdAt: number }[] = [];
+  // Notifications of the demo account, derived from the rows above the way the services write them: one per actor,
+  // kind and target (the latest wins), one per comment and recipient (a comment or reply notice stands for a mention).
+  type NoticePlan = { actorId: number; kind: NoticeKind; videoId: number | null; commentId: number | null; text: string | null; createdAt: number };
+  const noticeByTarget = new Map<string, NoticePlan>();
+  const notice = (n: NoticePlan) => {
+    if (n.actorId === demo.id) return;
+    const key = `${n.actorId}:${n.kind}:${n.videoId}:${n.commentId}`;
+    const had = noticeByTarget.get(key);
+    if (!had || had.createdAt < n.createdAt) noticeByTarget.set(key, n);
+  };
+  const none = { videoId: null, commentId: null, text: null };
   for (const l of likes) {
-    if (videos[l.targetId - 1]!.author === demo && l.userId !== demo.id) {
-      notifications.push({ actorId: l.userId, kind: 'like_video', videoId: l.targetId, commentId: null, text: null, createdAt: l.createdAt });
-    }
+    if (videos[l.targetId - 1]!.author === demo) notice({ ...none, actorId: l.userId, kind: 'like_video', videoId: l.targetId, createdAt: l.createdAt });
   }
   for (const c of comments) {
     if (c.deletedAt !== null || c.user === demo) continue;
     const base = { actorId: c.user.id, videoId: c.video.id, commentId: c.id, text: c.text, createdAt: c.createdAt };
-    if (c.parentId === null && c.video.author === demo) notifications.push({ ...base, kind: 'comment' });
-    if (c.replyTo === demo) notifications.push({ ...base, kind: 'reply' });
-    if (c.text.includes(`@${DEMO_NICKNAME}`)) notifications.push({ ...base, kind: 'mention' });
+    if (c.replyTo === demo) notice({ ...base, kind: 'reply' });
+    else if (c.parentId === null && c.video.author === demo) notice({ ...base, kind: 'comment' });
+    else if (c.text.includes(`@${DEMO_NICKNAME}`)) notice({ ...base, kind: 'mention' });
+  }
+  for (const l of commentLikes) {
+    const c = comments[l.targetId - 1]!;
+    if (c.user === demo) notice({ actorId: l.userId, kind: 'like_comment', videoId: c.video.id, commentId: c.id, text: c.text, createdAt: l.createdAt });
+  }
+  for (const d of danmaku) {
+    if (videos[d.videoId - 1]!.author === demo) notice({ ...none, actorId: d.userId, kind: 'danmaku', videoId: d.videoId, text: d.text, createdAt: d.createdAt });
   }
   for (const f of follows.values()) {
-    if (f.targetId === demo.id) notifications.push({ actorId: f.userId, kind: 'follow', videoId: null, commentId: null, text: null, createdAt: f.createdAt });
+    if (f.targetId === demo.id) notice({ ...none, actorId: f.userId, kind: 'follow', createdAt: f.createdAt });
   }
-  notifications.sort((x, y) => x.createdAt - y.createdAt);
+  const notifications = [...noticeByTarget.values()].sort((x, y) => x.createdAt - y.createdAt);
 
   // A few conversations of the demo account with friends who follow back, so 私信 has content.
   const conversations = demoFollows.slice(0, 4).map((friend, k) => {
@@ -549,6 +569,31 @@ function buildPlan(nowMs: number, manifest: MediaManifest, hashtagBase: number) 
     });
     return { id: k + 1, userA: Math.min(demo.id, friend.id), userB: Math.max(demo.id, friend.id), lines };
   });
+  const talk = (peer: UserPlan, lines: { from: UserPlan; text: string; minutesAgo: number }[]) => {
+    conversations.push({
+      id: conversations.length + 1,
+      userA: Math.min(demo.id, peer.id),
+      userB: Math.max(demo.id, peer.id),
+      lines: lines.map((l) => ({ senderId: l.from.id, text: l.text, createdAt: ago(l.minutesAgo * MINUTE) })),
+    });
+    return conversations.length;
+  };
+  // A friend whose last messages the demo account has not read yet (the 私信 badge).
+  const chatty = demoFollows[4]!;
+  const unreadConversation = talk(chatty, [
+    { from: demo, text: rng.pick(MESSAGE_LINES), minutesAgo: 300 },
+    { from: chatty, text: DM_UNREAD_LINES[0], minutesAgo: 25 },
+    { from: chatty, text: DM_UNREAD_LINES[1], minutesAgo: 24 },
+  ]);
+  // Someone the demo account follows who does not follow back and never answered: the one-message rule shows.
+  const silent = demoFollows.slice(8).find((u) => !follows.has(`${u.id}:${demo.id}`))!;
+  talk(silent, [{ from: demo, text: DM_FIRST_LINE, minutesAgo: 26 * 60 }]);
+  // The demo account's own settings: everything read but the one conversation above; the second friend pinned.
+  const demoSettings = conversations.map((c) => ({
+    conversationId: c.id,
+    pinned: c.id === 2,
+    lastReadAt: c.id === unreadConversation ? c.lines[0]!.createdAt : c.lines[c.lines.length - 1]!.createdAt,
+  }));
 
   return {
     users,
@@ -569,6 +614,7 @@ function buildPlan(nowMs: number, manifest: MediaManifest, hashtagBase: number) 
     searches,
     notifications,
     conversations,
+    demoSettings,
   };
 }
 
@@ -750,14 +796,22 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
       true,
     );
     summary.live_messages = await insertAll(tx, s.liveMessages, plan.liveMessages.map((m) => ({ ...m, createdAt: at(m.createdAt) })));
+    // Only the newest few of each kind are unseen: every filter has something new, and a badge in the hundreds
+    // would say nobody ever opens the panel.
+    const unseen = new Set<(typeof plan.notifications)[number]>();
+    const perKind = new Map<string, number>();
+    for (const n of [...plan.notifications].reverse()) {
+      const k = perKind.get(n.kind) ?? 0;
+      if (k < UNREAD_PER_KIND) unseen.add(n);
+      perKind.set(n.kind, k + 1);
+    }
     summary.notifications = await insertAll(
       tx,
       s.notifications,
       plan.notifications.map((n) => ({
         userId: plan.users[0]!.id,
         ...n,
-        // Older than two days: already seen.
-        readAt: n.createdAt < nowMs - 2 * DAY ? at(n.createdAt + HOUR) : null,
+        readAt: unseen.has(n) ? null : at(Math.min(nowMs, n.createdAt + HOUR)),
         createdAt: at(n.createdAt),
       })),
     );
@@ -778,6 +832,12 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
       tx,
       s.messages,
       plan.conversations.flatMap((c) => c.lines.map((m) => ({ conversationId: c.id, ...m, createdAt: at(m.createdAt) }))),
+    );
+
+    summary.conversation_settings = await insertAll(
+      tx,
+      s.conversationSettings,
+      plan.demoSettings.map((c) => ({ ...c, userId: plan.users[0]!.id, lastReadAt: at(c.lastReadAt) })),
     );
 
     await tx.update(s.users).set({ passwordHash: await hashing }).where(eq(s.users.id, plan.users[0]!.id));

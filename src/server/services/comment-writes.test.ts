@@ -54,10 +54,10 @@ describe('publishComment', () => {
     expect(await videoComments(videoId)).toBe(before + 1);
     expect(await notesFor(c.id)).toEqual([{ user_id: author, kind: 'comment' }]);
 
-    let page = await list(videoId, { count: 50 });
+    let page = await list(videoId, { count: 50 }, null);
     let listed = page.items.find((x) => x.id === c.id);
     while (!listed && page.hasMore) {
-      page = await list(videoId, { cursor: page.cursor, count: 50 });
+      page = await list(videoId, { cursor: page.cursor, count: 50 }, null);
       listed = page.items.find((x) => x.id === c.id);
     }
     expect(listed).toEqual(c);
@@ -75,7 +75,7 @@ describe('publishComment', () => {
     expect(await videoComments(videoId)).toBe(before + 3);
     expect(await notesFor(r1.id)).toEqual([{ user_id: alice, kind: 'reply' }]);
     expect(await notesFor(r2.id)).toEqual([{ user_id: bob, kind: 'reply' }]);
-    expect((await replies(root.id)).items).toEqual([r1, r2]);
+    expect((await replies(root.id, {}, null)).items).toEqual([r1, r2]);
 
     const own = await publishComment(author, videoId, '作者来了', root.id);
     expect(own.isAuthor).toBe(true);

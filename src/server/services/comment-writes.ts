@@ -1,11 +1,11 @@
 /** Writing comments: publish a comment or reply (with its notifications) and delete one. */
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { comments, notifications, users, videos } from '../db/schema.ts';
+import { comments, users, videos } from '../db/schema.ts';
 import type { CommentView } from './comments.ts';
 import { forbidden, invalid, notFound } from './errors.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
-import { notify, type NotificationKind } from './notifications.ts';
+import { notify, retractAboutComments, type NotificationKind } from './notifications.ts';
 
 export const MAX_COMMENT = 500;
 
@@ -132,8 +132,7 @@ export async function deleteComment(userId: number, commentId: number): Promise<
       .set({ commentCount: sql`${videos.commentCount} - ${gone.length}` })
       .where(eq(videos.id, target.videoId))
       .returning({ commentCount: videos.commentCount });
-    // Notices about a deleted comment would point at nothing.
-    await tx.delete(notifications).where(inArray(notifications.commentId, gone.map((c) => c.id)));
+    await retractAboutComments(tx, gone.map((c) => c.id));
     return { commentCount: video?.commentCount ?? 0 };
   });
 }

@@ -1,8 +1,8 @@
 /** Reading comments: top-level comments of a video and the replies of one comment. */
-import { and, desc, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../db/client.ts';
-import { commentLikes, comments, users, videos } from '../db/schema.ts';
+import { blocks, commentLikes, comments, users, videos } from '../db/schema.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
 
 export interface CommentView {
@@ -51,22 +51,32 @@ function view({ replyToSecUid, replyToNickname, ...r }: Row): CommentView {
   return { ...r, replyTo: replyToSecUid && replyToNickname ? { secUid: replyToSecUid, nickname: replyToNickname } : null };
 }
 
-/** Top-level comments of a video, most liked first. */
-export async function list(videoId: number, page: Page = {}): Promise<Paged<CommentView>> {
+/** Comments the viewer may see: not deleted, and not written by someone the viewer blocked (anonymous viewers see all). */
+export function visibleComment(viewerId: number | null): SQL {
+  return and(
+    isNull(comments.deletedAt),
+    viewerId === null
+      ? undefined
+      : sql`not exists (select 1 from ${blocks} b where b.blocker_id = ${viewerId} and b.blocked_id = ${comments.userId})`,
+  )!;
+}
+
+/** Top-level comments of a video as `viewerId` sees them, most liked first. */
+export async function list(videoId: number, page: Page, viewerId: number | null): Promise<Paged<CommentView>> {
   const { offset, limit } = bounds(page, 20);
   const rows = await select()
-    .where(and(eq(comments.videoId, videoId), isNull(comments.parentId), isNull(comments.deletedAt)))
+    .where(and(eq(comments.videoId, videoId), isNull(comments.parentId), visibleComment(viewerId)))
     .orderBy(desc(comments.diggCount), desc(comments.createdAt), desc(comments.id))
     .limit(limit + 1)
     .offset(offset);
   return toPage(rows.map(view), offset, limit);
 }
 
-/** Replies under one top-level comment, oldest first. */
-export async function replies(commentId: number, page: Page = {}): Promise<Paged<CommentView>> {
+/** Replies under one top-level comment as `viewerId` sees them, oldest first. */
+export async function replies(commentId: number, page: Page, viewerId: number | null): Promise<Paged<CommentView>> {
   const { offset, limit } = bounds(page, 10);
   const rows = await select()
-    .where(and(eq(comments.parentId, commentId), isNull(comments.deletedAt)))
+    .where(and(eq(comments.parentId, commentId), visibleComment(viewerId)))
     .orderBy(asc(comments.createdAt), asc(comments.id))
     .limit(limit + 1)
     .offset(offset);

@@ -23,11 +23,28 @@ async function fixture() {
 describe('danmaku service', () => {
   it('lists a video’s danmaku in time order; an unknown video is null', async () => {
     const { video } = await fixture();
-    const list = (await listDanmaku(video.id))!;
+    const list = (await listDanmaku(video.id, null))!;
     expect(list.length).toBeGreaterThan(0);
     for (let i = 1; i < list.length; i++) expect(list[i]!.offsetMs).toBeGreaterThanOrEqual(list[i - 1]!.offsetMs);
     for (const d of list) expect(d.offsetMs).toBeLessThanOrEqual(video.durationMs);
-    expect(await listDanmaku(2_000_000_000)).toBeNull();
+    expect(await listDanmaku(2_000_000_000, null)).toBeNull();
+  });
+
+  it('hides the danmaku of a user the viewer blocked from that viewer only', async () => {
+    const { video } = await fixture();
+    const before = (await listDanmaku(video.id, null))!;
+    const blocked = before[0]!.userId;
+    const [viewer] = await t.db.select().from(users).where(sql`${users.id} <> ${blocked}`).orderBy(users.id).limit(1);
+    const [other] = await t.db.select().from(users).where(sql`${users.id} not in (${blocked}, ${viewer!.id})`).orderBy(users.id).limit(1);
+    await t.db.execute(sql`insert into blocks (blocker_id, blocked_id) values (${viewer!.id}, ${blocked})`);
+    try {
+      const seen = (await listDanmaku(video.id, viewer!.id))!;
+      expect(seen.some((d) => d.userId === blocked)).toBe(false);
+      expect(seen.length).toBe(before.filter((d) => d.userId !== blocked).length);
+      expect((await listDanmaku(video.id, other!.id))!.length).toBe(before.length);
+    } finally {
+      await t.db.execute(sql`delete from blocks where blocker_id = ${viewer!.id}`);
+    }
   });
 
   it('sends one line at a clamped time, stores the text as given and notifies the author', async () => {
@@ -35,7 +52,7 @@ describe('danmaku service', () => {
     const sent = await sendDanmaku(sender.id, video.id, '  <b>好看</b>\n\n真的  ', video.durationMs + 60_000);
     expect(sent.text).toBe('<b>好看</b> 真的');
     expect(sent.offsetMs).toBe(video.durationMs);
-    expect((await listDanmaku(video.id))!.map((d) => d.id)).toContain(sent.id);
+    expect((await listDanmaku(video.id, null))!.map((d) => d.id)).toContain(sent.id);
     const [note] = await t.db
       .select()
       .from(notifications)

@@ -1,7 +1,7 @@
 /** 弹幕: timed bullet comments over a video, listed in time order and sent at a point of the video. */
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { danmaku, videos } from '../db/schema.ts';
+import { blocks, danmaku, videos } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
 import { notify } from './notifications.ts';
 import { enforce } from './rate-limit.ts';
@@ -31,14 +31,26 @@ const columns = {
   createdAt: danmaku.createdAt,
 };
 
-/** A video's danmaku in time order (ties by age); null when the video is unknown or deleted. */
-export async function listDanmaku(videoId: number): Promise<DanmakuView[] | null> {
+/**
+ * A video's danmaku in time order (ties by age) as `viewerId` sees them: without those of users the viewer blocked
+ * (anonymous viewers see all). Null when the video is unknown or deleted.
+ */
+export async function listDanmaku(videoId: number, viewerId: number | null): Promise<DanmakuView[] | null> {
   const [video] = await db()
     .select({ id: videos.id })
     .from(videos)
     .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
   if (!video) return null;
-  return db().select(columns).from(danmaku).where(eq(danmaku.videoId, videoId)).orderBy(asc(danmaku.offsetMs), asc(danmaku.id)).limit(LIST_LIMIT);
+  const unblocked =
+    viewerId === null
+      ? undefined
+      : sql`not exists (select 1 from ${blocks} b where b.blocker_id = ${viewerId} and b.blocked_id = ${danmaku.userId})`;
+  return db()
+    .select(columns)
+    .from(danmaku)
+    .where(and(eq(danmaku.videoId, videoId), unblocked))
+    .orderBy(asc(danmaku.offsetMs), asc(danmaku.id))
+    .limit(LIST_LIMIT);
 }
 
 /** One line of text: runs of whitespace (newlines included) become one space, the ends are trimmed. */

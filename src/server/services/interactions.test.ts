@@ -88,12 +88,12 @@ describe('setVideoLike', () => {
     expect(await notes(authorId, userId, 'like_video')).toHaveLength(0);
   });
 
-  it('keeps a notification the author already read when the like is undone', async () => {
+  it('removes the notification when the like is undone, even one the author already read', async () => {
     const { videoId, authorId, userId } = await freshPair();
     await setVideoLike(userId, videoId, true);
     await db.execute(sql`update notifications set read_at = now() where user_id = ${authorId} and actor_id = ${userId}`);
     await setVideoLike(userId, videoId, false);
-    expect(await notes(authorId, userId, 'like_video')).toHaveLength(1);
+    expect(await notes(authorId, userId, 'like_video')).toHaveLength(0);
   });
 
   it('counts a self-like on both sides of the same user without notifying', async () => {

@@ -4,7 +4,7 @@ import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { collects, commentLikes, comments, likes, notInterested, users, videos, watchHistory, watchLater } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
-import { notify, retractUnread } from './notifications.ts';
+import { notify, retract } from './notifications.ts';
 
 // Counts move only when the row really changed (an insert that inserted, a delete that deleted), so repeats and
 // concurrent duplicates count once; a duplicate insert waits on the first one's unique key instead of a lock of ours.
@@ -69,7 +69,7 @@ export async function setVideoLike(userId: number, videoId: number, liked: boole
       .where(sql`${users.id} in (${userId}, ${video.authorId})`);
     const note = { userId: video.authorId, actorId: userId, kind: 'like_video' as const, videoId };
     if (liked) await notify(tx, note);
-    else await retractUnread(tx, note);
+    else await retract(tx, note);
     return { liked, diggCount };
   });
 }
@@ -117,7 +117,7 @@ export async function setCommentLike(userId: number, commentId: number, liked: b
     if (!row) throw notFound('评论');
     const note = { userId: comment.userId, actorId: userId, kind: 'like_comment' as const, videoId: comment.videoId, commentId };
     if (liked) await notify(tx, { ...note, text: comment.text });
-    else await retractUnread(tx, note);
+    else await retract(tx, note);
     return { liked, diggCount: row.n };
   });
 }

@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { follows, users } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
-import { notify, retractUnread } from './notifications.ts';
+import { notify, retract } from './notifications.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
 
 export interface FollowUser {
@@ -50,7 +50,7 @@ export async function setFollow(followerId: number, followeeId: number, followin
         .where(sql`${users.id} in (${followerId}, ${followeeId})`);
       const note = { userId: followeeId, actorId: followerId, kind: 'follow' as const };
       if (following) await notify(tx, note);
-      else await retractUnread(tx, note);
+      else await retract(tx, note);
     }
     const { rows } = await tx.execute<{ follower_count: number; following_count: number; follows_back: boolean }>(sql`
       select (select follower_count from ${users} where id = ${followeeId}) as follower_count,

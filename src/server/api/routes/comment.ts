@@ -29,7 +29,7 @@ export const commentRoutes = [
     handler: async ({ input, viewer }) => {
       const [total, page] = await Promise.all([
         commentTotal(input.aweme_id),
-        list(input.aweme_id, { cursor: input.cursor, count: input.count }),
+        list(input.aweme_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null),
       ]);
       if (total === null) throw new ApiError(404, MSG.videoNotFound);
       return okA({ comments: await shaped(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total });
@@ -46,7 +46,7 @@ export const commentRoutes = [
     handler: async ({ input, viewer }) => {
       const root = await getComment(input.comment_id);
       if (!root || root.videoId !== input.item_id || root.parentId !== null) throw new ApiError(404, MSG.commentNotFound);
-      const page = await replies(input.comment_id, { cursor: input.cursor, count: input.count });
+      const page = await replies(input.comment_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null);
       return okA({ comments: await shaped(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total: root.replyCount });
     },
   }),

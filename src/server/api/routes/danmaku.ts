@@ -37,8 +37,8 @@ export const danmakuRoutes = [
     input: z.object({ aweme_id: id() }),
     response: bodyA({ danmaku_list: z.array(danmakuItem), total: z.number().int() }),
     anonymousCacheMs: 2000,
-    handler: async ({ input }) => {
-      const list = await listDanmaku(input.aweme_id);
+    handler: async ({ input, viewer }) => {
+      const list = await listDanmaku(input.aweme_id, viewer?.id ?? null);
       if (!list) throw new ApiError(404, MSG.videoNotFound);
       return okA({ danmaku_list: list.map(shape), total: list.length });
     },

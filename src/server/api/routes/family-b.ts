@@ -96,8 +96,11 @@ export const familyBRoutes = [
     summary: "A video's top-level comments, most liked first",
     input: z.object({ vid: id(), cursor: cursor(), size: size(20) }),
     response: bodyB(z.array(commentB)),
-    handler: async ({ input }) => {
-      const [total, page] = await Promise.all([commentTotal(input.vid), list(input.vid, { cursor: input.cursor, count: input.size })]);
+    handler: async ({ input, viewer }) => {
+      const [total, page] = await Promise.all([
+        commentTotal(input.vid),
+        list(input.vid, { cursor: input.cursor, count: input.size }, viewer?.id ?? null),
+      ]);
       if (total === null) throw new ApiError(404, MSG.videoNotFound);
       return okB(page.items.map(shapeCommentB));
     },

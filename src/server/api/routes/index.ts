@@ -8,9 +8,11 @@ import { commentMentionRoutes } from './comment-mentions.ts';
 import { familyBRoutes } from './family-b.ts';
 import { feedRoutes } from './feed.ts';
 import { historyRoutes } from './history.ts';
+import { imRoutes } from './im.ts';
 import { liveRoutes } from './live.ts';
 import { liveRoomRoutes } from './live-room.ts';
 import { mixRoutes } from './mix.ts';
+import { noticeRoutes } from './notice.ts';
 import { passportRoutes } from './passport.ts';
 import { searchRoutes } from './search.ts';
 import { seoRoutes } from './seo.ts';
@@ -46,9 +48,11 @@ export const routes: Route[] = [
   ...liveRoutes,
   ...liveRoomRoutes,
   ...mixRoutes,
+  ...noticeRoutes,
   ...seoRoutes,
   ...settingsRoutes,
   ...writeRoutes,
+  ...imRoutes,
   ...passportRoutes,
   ...familyBRoutes,
   openApiRoute,

@@ -1,7 +1,8 @@
 /** Real-time doors (design.md §6): a user's own event stream, a live room's stream, and saying something in its chat. */
 import { z } from 'zod';
 import { toChatLine } from '../../../components/island-data.ts';
-import { listNotifications } from '../../services/notifications.ts';
+import { unreadCount } from '../../services/notifications.ts';
+import { DM_EVENT, type DmHubData } from '../../services/messages.ts';
 import { CHAT_EVENT, getRoom, joinRoom, leaveRoom, messagesSince, postMessage, type ChatMessage } from '../../services/live.ts';
 import { enforce } from '../../services/rate-limit.ts';
 import { CHAT_MAX } from '../../../shared/chat-line.ts';
@@ -10,6 +11,7 @@ import { ApiError, okB } from '../envelope.ts';
 import { id, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bodyB } from '../schemas.ts';
+import { dmEvent } from './im.ts';
 
 /** Chat lines a user may send per window. */
 const CHAT_LIMIT = 10;
@@ -44,15 +46,20 @@ export const liveRoomRoutes = [
     path: '/events',
     family: 'B',
     auth: true,
-    summary: "Server-Sent Events for the logged-in user: `notice` {unread} at once and whenever it changes; more kinds later",
+    summary: "Server-Sent Events for the logged-in user: `notice` {unread} and `dm` {unread, conversation_id, message, alert}, at once and whenever they change",
     input: z.object({}),
     response: eventStream,
     handler: async ({ request, viewer }) => {
-      const unread = async (): Promise<SseMessage> => ({ event: 'notice', data: { unread: (await listNotifications(viewer.id, { count: 1 })).unread } });
+      const unread = async (): Promise<SseMessage> => ({ event: 'notice', data: { unread: await unreadCount(viewer.id) } });
       return streamEvents(request, viewer, [userTopic(viewer.id)], {
-        initial: async () => [await unread()],
+        initial: async () => [await unread(), { event: DM_EVENT, data: await dmEvent(viewer.id, null) }],
         // A notice event says only that something changed; the count is read for this user.
-        map: async (e) => (e.type === 'notice' ? unread() : { event: e.type, data: e.data, id: e.id }),
+        map: async (e) => {
+          if (e.type === 'notice') return unread();
+          // A dm event names the change; the badge and the message are read as this viewer sees them.
+          if (e.type === DM_EVENT) return { event: DM_EVENT, data: await dmEvent(viewer.id, e.data as DmHubData) };
+          return { event: e.type, data: e.data, id: e.id };
+        },
       });
     },
   }),

@@ -1,0 +1,99 @@
+/** Family A 互动消息: the viewer's notifications by filter, the unread count, and marking them read. */
+import { z } from 'zod';
+import { mediaUrl } from '../../media-url.ts';
+import { listNotifications, markAllRead, NOTICE_PAGE, unreadCount, type NotificationView } from '../../services/notifications.ts';
+import { NOTICE_GROUP_NAMES, NOTICE_KINDS, type Notice } from '../../../shared/messaging.ts';
+import { okA } from '../envelope.ts';
+import { count, int } from '../params.ts';
+import { route } from '../registry.ts';
+import { bit, bodyA, followStatus, urlList } from '../schemas.ts';
+import { asBit, followStatusOf } from '../shape.ts';
+
+const imUser = z.object({
+  uid: z.string(),
+  sec_uid: z.string(),
+  nickname: z.string(),
+  avatar_thumb: urlList,
+  follow_status: followStatus,
+  follower_status: bit,
+});
+
+const notice = z.object({
+  nid: z.string(),
+  type: z.enum(NOTICE_KINDS),
+  /** Unix milliseconds. */
+  create_time: z.number().int(),
+  is_read: bit,
+  actor: imUser,
+  content: z.string().nullable(),
+  aweme: z.object({ aweme_id: z.string(), cover: urlList }).nullable(),
+});
+
+const unreadBody = bodyA({ total_unread: z.number().int() });
+
+function shapeNotice(n: NotificationView): Notice {
+  return {
+    nid: String(n.id),
+    type: n.kind,
+    create_time: n.createdAt.getTime(),
+    is_read: asBit(n.readAt !== null),
+    actor: {
+      uid: String(n.actor.id),
+      sec_uid: n.actor.secUid,
+      nickname: n.actor.nickname,
+      avatar_thumb: { url_list: [mediaUrl(n.actor.avatar)] },
+      follow_status: followStatusOf(n.actorIsFollowed, n.followsMe),
+      follower_status: asBit(n.followsMe),
+    },
+    content: n.comment,
+    aweme: n.video ? { aweme_id: String(n.video.id), cover: { url_list: [mediaUrl(n.video.poster)] } } : null,
+  };
+}
+
+export const noticeRoutes = [
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/notice/',
+    family: 'A',
+    auth: true,
+    summary: `The viewer's notifications of one filter (notice_group: ${NOTICE_GROUP_NAMES.join(', ')}), newest first; pass back cursor for the next page`,
+    input: z.object({
+      notice_group: z.enum(NOTICE_GROUP_NAMES).default('all').meta({ default: 'all' }),
+      // The time of the last row in microseconds (beyond int4), 0 for the first page.
+      cursor: int(0, Number.MAX_SAFE_INTEGER).default(0).meta({ default: 0 }),
+      count: count(NOTICE_PAGE),
+    }),
+    response: bodyA({ notice_list: z.array(notice), cursor: z.number().int(), has_more: bit, total_unread: z.number().int() }),
+    handler: async ({ input, viewer }) => {
+      const page = await listNotifications(viewer.id, {
+        group: input.notice_group,
+        cursor: input.cursor,
+        count: input.count,
+      });
+      return okA({ notice_list: page.items.map(shapeNotice), cursor: page.cursor, has_more: asBit(page.hasMore), total_unread: page.unread });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/aweme/v1/web/notice/read/',
+    family: 'A',
+    auth: true,
+    summary: "Marks all the viewer's notifications read; every open page's badge hears `notice`",
+    input: z.object({}),
+    response: unreadBody,
+    handler: async ({ viewer }) => {
+      await markAllRead(viewer.id);
+      return okA({ total_unread: 0 });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/notice/count/',
+    family: 'A',
+    auth: true,
+    summary: "The number of the viewer's unread notifications",
+    input: z.object({}),
+    response: unreadBody,
+    handler: async ({ viewer }) => okA({ total_unread: await unreadCount(viewer.id) }),
+  }),
+];
