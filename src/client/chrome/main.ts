@@ -4,6 +4,8 @@
  * and the feedback form load their code on first use.
  */
 import { watchBadges } from '../badge.ts';
+import { bindDmButtons } from '../open-dm.ts';
+import { connectInbox } from '../../stores/inbox.ts';
 import { initPopovers } from '../popover.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
 import { getDefaultPage, setDefaultPage } from './default-page.ts';
@@ -64,6 +66,27 @@ function lazyParts(): void {
   }
 }
 
+/**
+ * A logged-in viewer's 通知 and 私信: live badges from the event stream once the page has loaded, and each panel's
+ * island fetched as the pointer or focus reaches its entry, so it is ready by the time the popover opens.
+ */
+function inbox(): void {
+  bindDmButtons();
+  const hosts = document.querySelectorAll<HTMLElement>('[data-inbox-host]');
+  if (!hosts.length) return;
+  const start = () => setTimeout(connectInbox, 0);
+  if (document.readyState === 'complete') start();
+  else addEventListener('load', start, { once: true });
+  for (const host of hosts) {
+    const name = host.dataset.inboxHost!;
+    const pop = host.closest<HTMLElement>('[popover]');
+    const trigger = pop && document.querySelector<HTMLElement>(`[aria-controls="${pop.id}"]`);
+    const hydrate = () => dispatchEvent(new Event(`sy:hydrate-${name}`));
+    for (const type of ['pointerenter', 'focus', 'touchstart']) trigger?.addEventListener(type, hydrate, { once: true, passive: true });
+    pop?.addEventListener('toggle', hydrate, { once: true });
+  }
+}
+
 /** Wires everything of the chrome that is on this page. */
 export function initChrome(): void {
   initPopovers(document);
@@ -72,6 +95,7 @@ export function initChrome(): void {
   installButtons();
   lazyParts();
   watchBadges();
+  inbox();
   watchInstall();
   registerServiceWorker();
 }
