@@ -1,13 +1,12 @@
 /** Issue 7: the header's and the sidebar's chrome — popovers, settings, shortcuts, feedback, toasts, badges, install. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
+import { e2eDatabaseUrl, newAccount, signIn } from './support.ts';
 import pg from 'pg';
 
-const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
 const CONTENT = path.resolve('src/content');
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(CONTENT, file), 'utf8'));
 
@@ -393,14 +392,10 @@ test('axe: the header with each popover open, the settings menu and the dialogs 
   expect([...new Set(found)]).toEqual([]);
 });
 
-/** The e2e server's embedded PostgreSQL, found through its postmaster.pid (line 4 is the port). */
+/** A client of the e2e server's embedded PostgreSQL. */
 function e2eDatabase(): pg.Client | null {
-  try {
-    const port = Number(readFileSync(path.join(DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
-    return port > 0 ? new pg.Client({ connectionString: `postgres://postgres:shanying@127.0.0.1:${port}/shanying` }) : null;
-  } catch {
-    return null;
-  }
+  const url = e2eDatabaseUrl();
+  return url ? new pg.Client({ connectionString: url }) : null;
 }
 
 test('feedback is validated, stored with a thank-you, and a second burst is limited', async ({ page, request }) => {
@@ -455,21 +450,9 @@ test('feedback is validated, stored with a thank-you, and a second burst is limi
 });
 
 test.describe('privacy', () => {
-  function outboxCode(email: string): string | null {
-    try {
-      const newest = readdirSync(path.join(DATA_DIR, 'outbox')).filter((n) => n.endsWith(`-${email}.txt`)).sort().at(-1);
-      return newest ? (readFileSync(path.join(DATA_DIR, 'outbox', newest), 'utf8').match(/\b(\d{6})\b/)?.[1] ?? null) : null;
-    } catch {
-      return null;
-    }
-  }
-
   test('隐私设置 hides a user’s likes from another visitor, on the page and in the API', async ({ browser, request }, info) => {
     // A brand-new account (the first code login creates it) that likes one video.
-    const email = `chrome-${Date.now()}-${info.workerIndex}@e2e.example`;
-    expect((await request.post('/api/passport/code/send', { form: { email } })).status()).toBe(200);
-    await expect.poll(() => outboxCode(email)).toMatch(/^\d{6}$/);
-    const session = await (await request.post('/api/passport/login/code', { form: { email, code: outboxCode(email)! } })).json();
+    const session = await newAccount(request, 'chrome');
     const secUid: string = session.user.sec_uid;
     const feed = await (await request.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 1 } })).json();
     const liked = await request.post('/api/aweme/v1/web/commit/item/digg/', { headers: { token: session.token }, form: { aweme_id: feed.data[0].id, type: 1 } });

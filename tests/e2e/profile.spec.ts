@@ -1,10 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { loginDemo, signIn, type Session } from './support.ts';
+import { loginDemo, newAccount, signIn, type Session } from './support.ts';
 
-// The e2e server's DATA_DIR (playwright.config.ts): login codes land in its outbox.
-const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
 const LOGIN_TITLE = '登录后免费畅享高清视频';
 const TABS = ['作品', '喜欢', '收藏', '观看历史', '稍后再看'] as const;
 const FIRST_PAGE = 24;
@@ -23,28 +19,12 @@ let api: APIRequestContext;
 let demo: Session;
 let fresh: Session & { email: string };
 
-function outboxCode(email: string): string | null {
-  let names: string[];
-  try {
-    names = readdirSync(path.join(DATA_DIR, 'outbox'));
-  } catch {
-    return null;
-  }
-  const newest = names.filter((n) => n.endsWith(`-${email}.txt`)).sort().at(-1);
-  return newest ? (readFileSync(path.join(DATA_DIR, 'outbox', newest), 'utf8').match(/\b(\d{6})\b/)?.[1] ?? null) : null;
-}
-
 test.beforeAll(async ({ playwright }, info) => {
   api = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
   demo = await loginDemo(api);
 
   // A brand-new account (the first code login creates it): every tab empty, no password yet.
-  const email = `profile-${Date.now()}-${info.workerIndex}@e2e.example`;
-  expect((await api.post('/api/passport/code/send', { form: { email } })).status()).toBe(200);
-  await expect.poll(() => outboxCode(email)).toMatch(/^\d{6}$/);
-  const created = await api.post('/api/passport/login/code', { form: { email, code: outboxCode(email)! } });
-  expect(created.status()).toBe(200);
-  fresh = { ...(await created.json()), email };
+  fresh = await newAccount(api, 'profile');
 });
 
 test.afterAll(async () => {

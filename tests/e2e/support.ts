@@ -1,5 +1,10 @@
 /** What several specs need: the demo account's session, and a browser context logged in with a session. */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
+
+/** The e2e server's DATA_DIR (playwright.config.ts): its outbox holds the login codes it "mailed". */
+export const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
 
 export interface Session {
   token: string;
@@ -23,4 +28,37 @@ export async function signIn(context: BrowserContext, session: { token: string; 
   const baseURL = test.info().project.use.baseURL!;
   await context.addCookies([{ name: 'sy_session', value: session.token, url: baseURL }]);
   await context.addInitScript(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [session.token, session.user] as const);
+}
+
+/** The newest login code the server wrote to its outbox for `email`, or null. */
+export function outboxCode(email: string): string | null {
+  try {
+    const newest = readdirSync(path.join(DATA_DIR, 'outbox')).filter((n) => n.endsWith(`-${email}.txt`)).sort().at(-1);
+    return newest ? (readFileSync(path.join(DATA_DIR, 'outbox', newest), 'utf8').match(/\b(\d{6})\b/)?.[1] ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+let accounts = 0;
+
+/** A brand-new account (the first code login creates it), logged in through `api`. */
+export async function newAccount(api: APIRequestContext, label: string): Promise<Session & { email: string }> {
+  // No run of six digits in the address: the outbox is searched for the six-digit code.
+  const email = `${label}-${Date.now()}-${test.info().workerIndex}-${++accounts}@e2e.example`;
+  expect((await api.post('/api/passport/code/send', { form: { email } })).status()).toBe(200);
+  await expect.poll(() => outboxCode(email)).toMatch(/^\d{6}$/);
+  const created = await api.post('/api/passport/login/code', { form: { email, code: outboxCode(email)! } });
+  expect(created.status()).toBe(200);
+  return { ...((await created.json()) as Session), email };
+}
+
+/** URL of the e2e server's embedded PostgreSQL, found through its postmaster.pid (line 4 is the port); null before it runs. */
+export function e2eDatabaseUrl(): string | null {
+  try {
+    const port = Number(readFileSync(path.join(DATA_DIR, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
+    return port > 0 ? `postgres://postgres:shanying@127.0.0.1:${port}/shanying` : null;
+  } catch {
+    return null;
+  }
 }
