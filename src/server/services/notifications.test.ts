@@ -130,6 +130,21 @@ describe('listNotifications', () => {
       await db.execute(sql`update videos set deleted_at = null where id = ${videoId}`);
     }
   });
+  it('hides what a blocked user did, from the list and the badge, until the block is lifted', async () => {
+    const { me, videoId, fan } = await quietUser();
+    await setVideoLike(fan, videoId, true);
+    const before = await listNotifications(me, {});
+    expect(before.items.some((n) => n.video?.id === videoId)).toBe(true);
+    await db.execute(sql`insert into blocks (blocker_id, blocked_id) values (${me}, ${fan})`);
+    try {
+      const after = await listNotifications(me, {});
+      expect(after.items.length).toBe(before.items.length - 1);
+      expect(await unreadCount(me)).toBe(before.unread - 1);
+    } finally {
+      await db.execute(sql`delete from blocks where blocker_id = ${me} and blocked_id = ${fan}`);
+      await setVideoLike(fan, videoId, false);
+    }
+  });
 });
 
 describe('one notification per actor, kind and target', () => {
