@@ -12,13 +12,16 @@ export const DM_POPOVER_ID = 'pop-message';
 
 export interface OpenDmDetail {
   secUid: string;
+  /** Text to start the composer with. */
+  draft?: string;
 }
 
-/** Opens the 私信 panel on `secUid`; anonymous viewers get the login dialog instead. */
-export function openDm(secUid: string): void {
+/** Opens the 私信 panel on `secUid` (with `draft` in its composer); anonymous viewers get the login dialog instead. */
+export function openDm(secUid: string, draft = ''): void {
   const pop = document.getElementById(DM_POPOVER_ID);
   if (!pop || !hasSavedToken() || !pop.querySelector('[data-dm-host]')) return openLogin();
   pop.dataset.dmPending = secUid;
+  pop.dataset.dmDraft = draft;
   if (!pop.matches(':popover-open')) {
     try {
       pop.showPopover();
@@ -27,7 +30,7 @@ export function openDm(secUid: string): void {
     }
   }
   dispatchEvent(new Event(HYDRATE_DM_EVENT));
-  dispatchEvent(new CustomEvent<OpenDmDetail>(OPEN_DM_EVENT, { detail: { secUid } }));
+  dispatchEvent(new CustomEvent<OpenDmDetail>(OPEN_DM_EVENT, { detail: { secUid, draft } }));
 }
 
 /** Wires every `[data-open-dm]` button under `root`. */

@@ -192,9 +192,9 @@ function Composer() {
   const length = [...text].length;
 
   useEffect(() => {
-    setText('');
+    setText(chat.draft);
     if (chat.peer) requestAnimationFrame(() => field.current?.focus({ preventScroll: true }));
-  }, [chat.peer]);
+  }, [chat.peer, chat.draft]);
   useEffect(() => {
     if (chat.replyTo) field.current?.focus();
   }, [chat.replyTo]);

@@ -26,12 +26,12 @@ export function MessagePanel({ popoverId }: Props) {
     if (pop?.matches(':popover-open')) setPanelShown(true);
     // 私信 buttons elsewhere (a profile) open the panel on their user: the button opened the popover already.
     const onOpen = (e: Event) => {
-      const { secUid } = (e as CustomEvent<OpenDmDetail>).detail ?? {};
-      if (secUid) void openChat(secUid);
+      const { secUid, draft } = (e as CustomEvent<OpenDmDetail>).detail ?? {};
+      if (secUid) void openChat(secUid, draft);
     };
     addEventListener(OPEN_DM_EVENT, onOpen);
     const pending = consumePendingOpen();
-    if (pending) void openChat(pending);
+    if (pending) void openChat(pending.secUid, pending.draft);
     const stop = followDmEvents();
     return () => {
       pop?.removeEventListener('toggle', onToggle);
@@ -48,12 +48,16 @@ export function MessagePanel({ popoverId }: Props) {
   );
 }
 
-/** A profile's 私信 button may fire before this island exists: it leaves the sec_uid on the popover. */
-function consumePendingOpen(): string | undefined {
+/** A 私信 button may fire before this island exists: it leaves the sec_uid (and a draft) on the popover. */
+function consumePendingOpen(): OpenDmDetail | undefined {
   const holder = document.getElementById(DM_POPOVER_ID);
   const secUid = holder?.dataset.dmPending;
-  if (holder) delete holder.dataset.dmPending;
-  return secUid || undefined;
+  const draft = holder?.dataset.dmDraft;
+  if (holder) {
+    delete holder.dataset.dmPending;
+    delete holder.dataset.dmDraft;
+  }
+  return secUid ? { secUid, draft } : undefined;
 }
 
 function ConversationList({ expanded, width, active, activePeer }: { expanded: boolean; width: number; active: string | null; activePeer: string | null }) {

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import {
   riChat3Fill,
   riEmotionUnhappyLine,
@@ -16,6 +16,8 @@ import type { PlayerText } from './PlayerText.ts';
 
 // The shared follow button brings the API client along: it loads when the viewer reaches for it, not with the page.
 const FollowToggle = lazy(() => import('./FollowToggle.tsx').then((m) => ({ default: m.FollowToggle })));
+// The 分享 panel (私信 a friend, 复制链接) loads when the pointer or focus first reaches 分享.
+const SharePanel = lazy(() => import('./SharePanel.tsx').then((m) => ({ default: m.SharePanel })));
 
 /** Counts as douyin.com shows them: 9999, 1.2万, 3.4亿 (units from the catalogue). */
 export function formatStat(n: number, units: readonly [string, string]): string {
@@ -89,21 +91,26 @@ export function VideoActions({ item, text, variant, onComment = toComments, onNo
     ? 'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow'
     : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover';
   const icon = column ? 'text-[34px]' : 'text-lg';
-  const entry = (label: string, svg: string, onClick: () => void, count?: number, pressed?: boolean, tint = 'text-accent') => (
-    <li>
-      <button type="button" className={btn} aria-pressed={pressed} onClick={onClick}>
-        <Icon svg={svg} className={`${icon} ${pressed ? tint : ''}`} />
-        {count === undefined ? (
-          <span>{label}</span>
-        ) : (
-          <span>
-            <span className="sr-only">{label}</span>
-            {formatStat(count, units)}
-          </span>
-        )}
-      </button>
-    </li>
+  const [shareWanted, setShareWanted] = useState(false);
+  const shareEntry = useRef<HTMLLIElement>(null);
+  // The pointer that woke this island may already rest on 分享: it sends no second pointerenter.
+  useEffect(() => {
+    if (shareEntry.current?.matches(':hover, :focus-within')) setShareWanted(true);
+  }, []);
+  const action = (label: string, svg: string, onClick: () => void, count?: number, pressed?: boolean, tint = 'text-accent') => (
+    <button type="button" className={btn} aria-pressed={pressed} onClick={onClick}>
+      <Icon svg={svg} className={`${icon} ${pressed ? tint : ''}`} />
+      {count === undefined ? (
+        <span>{label}</span>
+      ) : (
+        <span>
+          <span className="sr-only">{label}</span>
+          {formatStat(count, units)}
+        </span>
+      )}
+    </button>
   );
+  const entry = (...args: Parameters<typeof action>) => <li>{action(...args)}</li>;
   return (
     <ul className={column ? 'flex flex-col items-center gap-4' : 'flex flex-wrap items-center gap-2'} aria-label={text.actions}>
       {!column && (
@@ -114,7 +121,16 @@ export function VideoActions({ item, text, variant, onComment = toComments, onNo
       {entry(text.like, riHeart3Fill, () => void toggleLike(item).then((ok) => ok && onLiked?.()), s.digg, s.liked)}
       {entry(text.comment, riChat3Fill, onComment, comments)}
       {entry(text.collect, riStarFill, () => void toggleCollect(item), s.collect, s.collected, 'text-yellow-400')}
-      {entry(text.share, riShareForwardFill, () => void share(item), s.share)}
+      <li ref={shareEntry} className="group/s relative" onPointerEnter={() => setShareWanted(true)} onFocus={() => setShareWanted(true)}>
+        {action(text.share, riShareForwardFill, () => void share(item), s.share)}
+        {shareWanted && (
+          <div className={`absolute z-20 hidden group-hover/s:block group-focus-within/s:block ${column ? 'right-full top-1/2 -translate-y-1/2 pr-2' : 'left-0 top-full pt-2'}`}>
+            <Suspense fallback={null}>
+              <SharePanel item={item} />
+            </Suspense>
+          </div>
+        )}
+      </li>
       {column ? (
         <li className="group/m relative">
           <button type="button" aria-haspopup="true" className={btn}>

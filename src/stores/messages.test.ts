@@ -5,11 +5,10 @@ vi.mock('../client/api.ts', () => ({
   apiGet: vi.fn(),
   apiPost: vi.fn(),
   ApiFailure: class ApiFailure extends Error {
-    constructor(
-      readonly status: number,
-      message: string,
-    ) {
+    readonly status: number;
+    constructor(status: number, message: string) {
       super(message);
+      this.status = status;
     }
   },
 }));

@@ -4,7 +4,7 @@
  */
 import { atom, map } from 'nanostores';
 import { ApiFailure, apiGet, apiPost } from '../client/api.ts';
-import { MESSAGE_MAX, type ImConversation, type ImConversationState, type ImMessage, type InboxEvents, type ReportReason } from '../shared/messaging.ts';
+import { MESSAGE_MAX, type ImConversation, type ImConversationState, type ImMessage, type ImUser, type InboxEvents, type ReportReason } from '../shared/messaging.ts';
 import { $dmEvent, $dmUnread } from './inbox.ts';
 import { browserStorage, persist, withId } from './persist.ts';
 
@@ -36,6 +36,8 @@ export interface ChatState {
   /** The last refusal to show in the pane: the composer's own check, or the server's words. */
   error: ChatError | null;
   replyTo: ImMessage | null;
+  /** Text the composer starts with (a video shared from its 分享 panel). */
+  draft: string;
 }
 
 const EMPTY_CHAT: ChatState = {
@@ -49,6 +51,7 @@ const EMPTY_CHAT: ChatState = {
   sending: false,
   error: null,
   replyTo: null,
+  draft: '',
 };
 
 export const $chat = map<ChatState>({ ...EMPTY_CHAT });
@@ -102,9 +105,9 @@ interface MessagesAnswer {
   has_more: 0 | 1;
 }
 
-/** Opens the pane on `secUid` (creating nothing: a conversation starts with its first message). */
-export async function openChat(secUid: string): Promise<void> {
-  $chat.set({ ...EMPTY_CHAT, peer: secUid, loading: true });
+/** Opens the pane on `secUid` (creating nothing: a conversation starts with its first message), `draft` in the composer. */
+export async function openChat(secUid: string, draft = ''): Promise<void> {
+  $chat.set({ ...EMPTY_CHAT, peer: secUid, loading: true, draft });
   try {
     const { conversation } = await apiGet<DetailAnswer>(`${IM}/conversation/detail/`, { sec_user_id: secUid });
     if ($chat.get().peer !== secUid) return;
@@ -335,4 +338,27 @@ export function applyDmEvent(e: InboxEvents['dm'] | null): void {
 /** Follows the store's live events while a panel is mounted; returns the unsubscribe. */
 export function followDmEvents(): () => void {
   return $dmEvent.listen(applyDmEvent);
+}
+
+/** Someone the viewer can share to from a video's 分享 panel. */
+export interface Contact {
+  secUid: string;
+  nickname: string;
+  avatar: string;
+}
+
+/** Up to `max` people to share with: recent conversations first, then people the viewer follows. */
+export async function loadShareContacts(max = 8): Promise<Contact[]> {
+  const [recent, following] = await Promise.all([
+    apiGet<ListAnswer>(`${IM}/conversation/list/`, { count: max }, { quiet: true }).catch(() => null),
+    apiGet<{ followings: ImUser[] }>('/aweme/v1/web/user/following/list/', { count: max }, { quiet: true }).catch(() => null),
+  ]);
+  const seen = new Set<string>();
+  const out: Contact[] = [];
+  for (const u of [...(recent?.conversations.map((c) => c.peer) ?? []), ...(following?.followings ?? [])]) {
+    if (seen.has(u.sec_uid) || out.length >= max) continue;
+    seen.add(u.sec_uid);
+    out.push({ secUid: u.sec_uid, nickname: u.nickname, avatar: u.avatar_thumb?.url_list?.[0] ?? '' });
+  }
+  return out;
 }

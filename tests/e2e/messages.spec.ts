@@ -226,3 +226,23 @@ test('拉黑 stops messages both ways and hides the blocked user’s comments fr
   await expect(bubble(pageA, '和好了')).toBeVisible();
   await pageA.context().close();
 });
+
+test('分享 → 私信朋友 opens the panel on that friend with the video’s link ready to send', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const feed = await (await api.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 3 } })).json();
+  const videoId: number = feed.data[2].id;
+  const pageA = await open(browser, a, `/video/${videoId}`);
+  const actions = pageA.getByRole('list', { name: '视频操作' });
+  await actions.getByRole('button', { name: /^分享/ }).hover();
+  const sharePanel = pageA.getByRole('group', { name: '分享给朋友' });
+  await expect(sharePanel.getByRole('button', { name: '复制链接' })).toBeVisible();
+  // B is a recent chat of A's: offered first.
+  await sharePanel.getByRole('button', { name: `私信分享给${b.user.nickname}` }).click();
+  await expect(pane(pageA)).toHaveAttribute('data-chat', b.user.sec_uid);
+  await expect(composer(pageA)).toHaveValue(new RegExp(`/video/${videoId}$`));
+  await composer(pageA).press('Enter');
+  await expect(bubble(pageA, `/video/${videoId}`)).toBeVisible();
+  const page = await (await api.get(`/api/aweme/v1/web/im/conversation/list/`, { headers: { token: b.token } })).json();
+  expect(page.conversations[0].last_message.text).toContain(`/video/${videoId}`);
+  await pageA.context().close();
+});
