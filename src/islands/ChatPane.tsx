@@ -115,10 +115,10 @@ function Messages() {
   return (
     <div ref={box} className="overflow-y-auto px-2 py-2" style={{ height: LIST_HEIGHT }} role="log" aria-label={t('dm.messages')} aria-busy={chat.loading || chat.loadingOlder}>
       <div ref={top} className="h-px" aria-hidden="true" />
-      {chat.loadingOlder && <p className="py-1 text-center text-xs text-muted">{t('common.loading')}</p>}
-      {chat.loading && <p className="py-8 text-center text-xs text-muted">{t('common.loading')}</p>}
+      {chat.loadingOlder && <p className="py-1 text-center text-xs text-secondary">{t('common.loading')}</p>}
+      {chat.loading && <p className="py-8 text-center text-xs text-secondary">{t('common.loading')}</p>}
       {!chat.loading && !chat.hasMore && (
-        <div className="mb-3 text-center text-[11px] leading-5 text-muted" data-dm-hint>
+        <div className="mb-3 text-center text-[11px] leading-5 text-secondary" data-dm-hint>
           {restricted && (
             <>
               <p>
@@ -136,7 +136,7 @@ function Messages() {
         const showTime = !prev || m.create_time - prev.create_time > TIME_GAP_MS;
         return (
           <div key={m.message_id}>
-            {showTime && <p className="my-2 text-center text-[11px] text-muted">{clock(m.create_time)}</p>}
+            {showTime && <p className="my-2 text-center text-[11px] text-secondary">{clock(m.create_time)}</p>}
             <MessageRow m={m} avatar={m.is_self ? null : chat.state?.peer.avatar_thumb.url_list[0]} />
           </div>
         );
@@ -261,7 +261,7 @@ function Composer() {
         <button type="button" className="focus-ring flex h-7 w-7 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)" aria-label={t('dm.emoji')} aria-expanded={emoji} onClick={() => setEmoji(!emoji)}>
           <Icon svg={riEmotionLaughLine} className="text-base" />
         </button>
-        <span className={`ml-auto text-[11px] ${length > MESSAGE_MAX ? 'text-accent-text' : 'text-muted'}`} aria-live="polite">
+        <span className={`ml-auto text-[11px] ${length > MESSAGE_MAX ? 'text-accent-text' : 'text-secondary'}`} aria-live="polite">
           {length > MESSAGE_MAX * 0.8 ? t('dm.counter', { count: length, max: MESSAGE_MAX }) : ''}
         </span>
         <button type="button" className="btn-accent !h-7 !px-3 text-xs" disabled={disabled || !text.trim()} onClick={() => void send()}>

@@ -97,7 +97,7 @@ function ConversationList({ expanded, width, active, activePeer }: { expanded: b
         {state.loaded && !state.loading && items.length === 0 && expanded && (
           <li className="px-4 py-10 text-center text-sm text-secondary">
             <p>{t('dm.empty')}</p>
-            <p className="mt-1 text-xs text-muted">{t('dm.emptyHint')}</p>
+            <p className="mt-1 text-xs text-secondary">{t('dm.emptyHint')}</p>
           </li>
         )}
         <li ref={end} className="h-1" aria-hidden="true" />
@@ -109,16 +109,14 @@ function ConversationList({ expanded, width, active, activePeer }: { expanded: b
 function ConversationItem({ c, expanded, current }: { c: ImConversation; expanded: boolean; current: boolean }) {
   const badge = c.mute ? '' : badgeText(c.unread_count);
   const last = c.last_message;
-  const label = [c.peer.nickname, badge && t('dm.unreadCount', { count: badge }), c.stick_on_top ? t('dm.pinned') : '', c.mute ? t('dm.mutedTag') : '']
-    .filter(Boolean)
-    .join('，');
+  // The row's text is its accessible name; collapsed to the avatar rail, the same text stays for screen readers.
   return (
     <li>
       <button
         type="button"
-        className={`focus-ring flex h-[60px] w-full items-center gap-3 px-3 text-left hover:bg-hover ${current ? 'bg-hover' : ''} ${c.stick_on_top ? 'bg-surface' : ''}`}
-        aria-label={label}
+        className={`focus-ring flex h-[60px] w-full items-center gap-3 px-3 text-left hover:bg-hover ${current ? 'bg-hover' : ''}`}
         aria-current={current ? 'true' : undefined}
+        title={expanded ? undefined : c.peer.nickname}
         data-conversation={c.conversation_id}
         onClick={() => void openChat(c.peer.sec_uid)}
       >
@@ -129,19 +127,20 @@ function ConversationItem({ c, expanded, current }: { c: ImConversation; expande
               {badge}
             </span>
           )}
-          {!badge && c.mute === 1 && c.unread_count > 0 && <span className="absolute right-0 top-0 h-2 w-2 rounded-full bg-muted" aria-hidden="true" />}
+          {!badge && c.mute === 1 && c.unread_count > 0 && <span className="absolute right-0 top-0 h-2 w-2 rounded-full bg-secondary" aria-hidden="true" />}
         </span>
-        {expanded && (
-          <span className="min-w-0 flex-1" aria-hidden="true">
-            <span className="flex items-center gap-1">
-              <span className="truncate text-sm font-medium">{c.peer.nickname}</span>
-              {c.stick_on_top === 1 && <Icon svg={riPushpinFill} className="shrink-0 text-xs text-muted" />}
-              {c.mute === 1 && <Icon svg={riNotificationOffLine} className="shrink-0 text-xs text-muted" />}
-              <span className="ml-auto shrink-0 text-[11px] text-muted">{formatNoticeDate(new Date(c.update_time))}</span>
-            </span>
-            <span className="mt-0.5 block truncate text-xs text-secondary">{last ? (last.is_self ? `${t('dm.me')}：${last.text}` : last.text) : ''}</span>
+        <span className={expanded ? 'min-w-0 flex-1' : 'sr-only'}>
+          <span className="flex items-center gap-1">
+            <span className="truncate text-sm font-medium">{c.peer.nickname}</span>
+            {c.stick_on_top === 1 && <Icon svg={riPushpinFill} className="shrink-0 text-xs text-secondary" />}
+            {c.stick_on_top === 1 && <span className="sr-only">，{t('dm.pinned')}</span>}
+            {c.mute === 1 && <Icon svg={riNotificationOffLine} className="shrink-0 text-xs text-secondary" />}
+            {c.mute === 1 && <span className="sr-only">，{t('dm.mutedTag')}</span>}
+            {badge && <span className="sr-only">，{t('dm.unreadCount', { count: badge })}，</span>}
+            <span className="ml-auto shrink-0 text-[11px] text-secondary">{formatNoticeDate(new Date(c.update_time))}</span>
           </span>
-        )}
+          <span className="mt-0.5 block truncate text-xs text-secondary">{last ? (last.is_self ? `${t('dm.me')}：${last.text}` : last.text) : ''}</span>
+        </span>
       </button>
     </li>
   );

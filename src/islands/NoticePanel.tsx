@@ -54,7 +54,7 @@ export function NoticePanel({ popoverId }: Props) {
       {state.loaded && !state.loading && items.length === 0 && <p className="px-4 pb-8 pt-4 text-center text-sm text-secondary">{t('notice.empty')}</p>}
       {state.error && <p className="px-4 pb-3 text-center text-sm text-secondary">{t('toast.failed')}</p>}
       <div ref={end} className="h-1" aria-hidden="true" />
-      {state.loaded && !state.hasMore && items.length > 0 && <p className="pb-3 text-center text-xs text-muted">{t('notice.end')}</p>}
+      {state.loaded && !state.hasMore && items.length > 0 && <p className="pb-3 text-center text-xs text-secondary">{t('notice.end')}</p>}
     </section>
   );
 }
@@ -154,7 +154,7 @@ function NoticeItem({ n }: { n: Notice }) {
           {n.is_read === 0 && <span className="ml-1 inline-block h-1.5 w-1.5 rounded-full bg-accent align-middle" aria-hidden="true" />}
         </p>
         {n.content && <p className="mt-1 line-clamp-2 break-words text-primary">{n.content}</p>}
-        <p className="mt-1 text-xs text-muted">
+        <p className="mt-1 text-xs text-secondary">
           <time dateTime={new Date(n.create_time).toISOString()}>{formatNoticeDate(new Date(n.create_time))}</time>
         </p>
       </div>

@@ -28,9 +28,9 @@ export function SharePanel({ item }: { item: VideoItem }) {
           {t('share.login')}
         </button>
       ) : contacts === null ? (
-        <p className="py-3 text-center text-xs text-muted">{t('common.loading')}</p>
+        <p className="py-3 text-center text-xs text-secondary">{t('common.loading')}</p>
       ) : contacts.length === 0 ? (
-        <p className="py-3 text-center text-xs text-muted">{t('share.noFriends')}</p>
+        <p className="py-3 text-center text-xs text-secondary">{t('share.noFriends')}</p>
       ) : (
         <ul className="grid grid-cols-4 gap-1">
           {contacts.map((c) => (

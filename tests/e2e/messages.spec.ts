@@ -1,4 +1,5 @@
 /** 私信 between two logged-in browsers: the one-message rule, live delivery, per-message and per-chat actions, blocks. */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { newAccount, signIn, type Session } from './support.ts';
 
@@ -245,4 +246,44 @@ test('分享 → 私信朋友 opens the panel on that friend with the video’s 
   const page = await (await api.get(`/api/aweme/v1/web/im/conversation/list/`, { headers: { token: b.token } })).json();
   expect(page.conversations[0].last_message.text).toContain(`/video/${videoId}`);
   await pageA.context().close();
+});
+
+test('axe: both panels, a chat with its 更多 menu and the notification filter have no serious or critical violation', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const page = await open(browser, a);
+  const found: string[] = [];
+  const scan = async (what: string) => {
+    const result = await new AxeBuilder({ page }).include('#site-header').analyze();
+    for (const v of result.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
+      for (const node of v.nodes) found.push(`${what}: ${v.id} (${v.impact}) ${node.target.join(' ')}`);
+    }
+  };
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => (t === 'dark' ? document.documentElement.setAttribute('dark', 'true') : document.documentElement.removeAttribute('dark')), theme);
+    await openConversation(page, b);
+    await expect(bubble(page, '和好了')).toBeVisible();
+    await scan(`${theme} 私信`);
+    await pane(page).getByRole('button', { name: '更多' }).click();
+    await scan(`${theme} 更多`);
+    // Esc closes the menu first, then the panel.
+    await page.keyboard.press('Escape');
+    await expect(pane(page).getByRole('menu')).toHaveCount(0);
+    await expect(panel(page)).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(panel(page)).toBeHidden();
+
+    const notice = entries(page).getByRole('button', { name: /^通知/ });
+    await notice.click();
+    const pop = page.locator('#pop-notice');
+    await expect(pop.getByRole('heading', { name: '互动消息' })).toBeVisible();
+    await pop.getByRole('button', { name: /^筛选消息/ }).click();
+    await expect(pop.getByRole('listbox')).toBeVisible();
+    await scan(`${theme} 通知`);
+    await page.keyboard.press('Escape');
+    await expect(pop.getByRole('listbox')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(pop).toBeHidden();
+  }
+  await page.context().close();
+  expect([...new Set(found)]).toEqual([]);
 });
