@@ -14,7 +14,7 @@ vi.mock('../client/api.ts', () => ({
 }));
 
 const api = await import('../client/api.ts');
-const { $chat, $conversations, $dmPanel, applyDmEvent, closeChat, LIST_WIDTH, openChat, sendMessage, setExpanded } = await import('./messages.ts');
+const { $chat, $conversations, $dmPanel, applyDmEvent, closeChat, LIST_WIDTH, loadOlder, openChat, sendMessage, setExpanded } = await import('./messages.ts');
 const { $dmUnread } = await import('./inbox.ts');
 const get = vi.mocked(api.apiGet);
 const post = vi.mocked(api.apiPost);
@@ -130,5 +130,21 @@ describe('applyDmEvent', () => {
       ['1', 0],
       ['2', 1],
     ]);
+  });
+});
+
+describe('loadOlder', () => {
+  it('asks for the page before the oldest message shown and puts it above, once, until there is no more', async () => {
+    get.mockResolvedValueOnce({ conversation: state() }).mockResolvedValueOnce({ messages: [message(21), message(22)], max_cursor: 21, has_more: 1 });
+    post.mockResolvedValue({ total_unread: 0 });
+    await openChat('PEER');
+    get.mockResolvedValueOnce({ messages: [message(19), message(20), message(21)], max_cursor: 19, has_more: 0 });
+    await loadOlder();
+    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/im/message/list/', { conversation_id: '5', max_cursor: 21, count: 20 });
+    expect($chat.get().messages.map((m) => m.message_id)).toEqual(['19', '20', '21', '22']);
+    expect($chat.get()).toMatchObject({ hasMore: false, maxCursor: 19, loadingOlder: false });
+    const calls = get.mock.calls.length;
+    await loadOlder();
+    expect(get.mock.calls.length).toBe(calls);
   });
 });

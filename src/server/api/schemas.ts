@@ -181,3 +181,13 @@ export const commentB = z.object({
 export function bodyB<T extends z.ZodType>(data: T) {
   return z.object({ code: z.literal('200'), msg: z.string(), data });
 }
+
+/** A user as the 私信 and 互动消息 answers carry them (src/shared/messaging.ts ImUser). */
+export const imUser = z.object({
+  uid: z.string(),
+  sec_uid: z.string(),
+  nickname: z.string(),
+  avatar_thumb: urlList,
+  follow_status: followStatus,
+  follower_status: bit,
+});

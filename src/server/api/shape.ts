@@ -41,6 +41,18 @@ export const asBit = (b: boolean): 0 | 1 => (b ? 1 : 0);
 /** 0 none, 1 following, 2 following each other. */
 export const followStatusOf = (following: boolean, mutual: boolean): FollowStatus => (following ? (mutual ? 2 : 1) : 0);
 
+/** A user of the 私信 and 互动消息 answers, with the viewer's relation to them and theirs to the viewer. */
+export function imUser(u: { id: number; secUid: string; nickname: string; avatar: string }, following: boolean, followedBy: boolean): z.input<typeof s.imUser> {
+  return {
+    uid: String(u.id),
+    sec_uid: u.secUid,
+    nickname: u.nickname,
+    avatar_thumb: { url_list: [mediaUrl(u.avatar)] },
+    follow_status: followStatusOf(following, followedBy),
+    follower_status: asBit(followedBy),
+  };
+}
+
 /** Hashtags written as `#name` in a description, with UTF-16 offsets as JavaScript clients slice them. */
 export function textExtra(desc: string): { hashtag_name: string; start: number; end: number; type: 1 }[] {
   return [...desc.matchAll(/#([^\s#]+)/g)].map((m) => ({

@@ -9,7 +9,6 @@ import {
   type ImUser,
   type InboxEvents,
 } from '../../../shared/messaging.ts';
-import { mediaUrl } from '../../media-url.ts';
 import { setBlock } from '../../services/blocks.ts';
 import {
   clearConversation,
@@ -38,20 +37,13 @@ import { ApiError, okA } from '../envelope.ts';
 import { MSG } from '../messages.ts';
 import { count, cursor, flag, id, int, INT4_MAX, secUid } from '../params.ts';
 import { route } from '../registry.ts';
-import { bit, bodyA, followStatus, urlList } from '../schemas.ts';
-import { asBit, followStatusOf } from '../shape.ts';
+import { bit, bodyA, imUser } from '../schemas.ts';
+import { asBit, imUser as shapeImUser } from '../shape.ts';
 
 const n = () => z.number().int();
 const IM = '/aweme/v1/web/im';
 
-export const imUser = z.object({
-  uid: z.string(),
-  sec_uid: z.string(),
-  nickname: z.string(),
-  avatar_thumb: urlList,
-  follow_status: followStatus,
-  follower_status: bit,
-}) satisfies z.ZodType<ImUser>;
+const imUserSchema = imUser satisfies z.ZodType<ImUser>;
 
 export const imMessage = z.object({
   message_id: z.string(),
@@ -68,7 +60,7 @@ const blockStatusSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.l
 
 export const imConversationState = z.object({
   conversation_id: z.string(),
-  peer: imUser,
+  peer: imUserSchema,
   mute: bit,
   stick_on_top: bit,
   restricted: bit,
@@ -78,7 +70,7 @@ export const imConversationState = z.object({
 
 export const imConversation = z.object({
   conversation_id: z.string(),
-  peer: imUser,
+  peer: imUserSchema,
   last_message: z.object({ text: z.string(), create_time: n(), is_self: bit }).nullable(),
   unread_count: n(),
   mute: bit,
@@ -86,14 +78,7 @@ export const imConversation = z.object({
   update_time: n(),
 }) satisfies z.ZodType<ImConversation>;
 
-const toUser = (p: ImPeer): ImUser => ({
-  uid: String(p.id),
-  sec_uid: p.secUid,
-  nickname: p.nickname,
-  avatar_thumb: { url_list: [mediaUrl(p.avatar)] },
-  follow_status: followStatusOf(p.following, p.following && p.followedBy),
-  follower_status: asBit(p.followedBy),
-});
+const toUser = (p: ImPeer): ImUser => shapeImUser(p, p.following, p.followedBy);
 
 /** A message as `viewerId` sees it. */
 export const toImMessage = (m: MessageView, viewerId: number): ImMessage => ({

@@ -6,17 +6,8 @@ import { NOTICE_GROUP_NAMES, NOTICE_KINDS, type Notice } from '../../../shared/m
 import { okA } from '../envelope.ts';
 import { count, int } from '../params.ts';
 import { route } from '../registry.ts';
-import { bit, bodyA, followStatus, urlList } from '../schemas.ts';
-import { asBit, followStatusOf } from '../shape.ts';
-
-const imUser = z.object({
-  uid: z.string(),
-  sec_uid: z.string(),
-  nickname: z.string(),
-  avatar_thumb: urlList,
-  follow_status: followStatus,
-  follower_status: bit,
-});
+import { bit, bodyA, imUser, urlList } from '../schemas.ts';
+import { asBit, imUser as shapeImUser } from '../shape.ts';
 
 const notice = z.object({
   nid: z.string(),
@@ -37,14 +28,7 @@ function shapeNotice(n: NotificationView): Notice {
     type: n.kind,
     create_time: n.createdAt.getTime(),
     is_read: asBit(n.readAt !== null),
-    actor: {
-      uid: String(n.actor.id),
-      sec_uid: n.actor.secUid,
-      nickname: n.actor.nickname,
-      avatar_thumb: { url_list: [mediaUrl(n.actor.avatar)] },
-      follow_status: followStatusOf(n.actorIsFollowed, n.followsMe),
-      follower_status: asBit(n.followsMe),
-    },
+    actor: shapeImUser(n.actor, n.actorIsFollowed, n.followsMe),
     content: n.comment,
     aweme: n.video ? { aweme_id: String(n.video.id), cover: { url_list: [mediaUrl(n.video.poster)] } } : null,
   };
