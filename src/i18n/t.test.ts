@@ -29,4 +29,11 @@ describe('formatting', () => {
     expect(formatRelative(new Date('2026-11-23T09:00:00Z'), now)).toBe('3小时前');
     expect(formatRelative(new Date('2026-11-21T12:00:00Z'), now)).toBe('2天前');
   });
+  it('gives older dates by China’s calendar, so a UTC server and a browser at UTC+8 render the same text', () => {
+    // 20:00 UTC is already the next day in China: a server that used its own zone said 11-13 where browsers said 11-14.
+    const late = new Date('2026-11-13T20:00:00Z');
+    expect(formatRelative(late, new Date('2026-11-25T12:00:00Z'))).toBe('11-14');
+    expect(formatRelative(new Date('2025-12-31T16:30:00Z'), new Date('2026-11-25T12:00:00Z'))).toBe('01-01');
+    expect(formatRelative(new Date('2025-12-31T15:30:00Z'), new Date('2026-11-25T12:00:00Z'))).toBe('2025-12-31');
+  });
 });

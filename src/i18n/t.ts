@@ -1,3 +1,4 @@
+import { calendarDate, wallClock } from '../shared/wall-clock.ts';
 import { zhCN, type MessageKey } from './zh-CN.ts';
 
 /** Looks a string up in the catalogue and fills its {name} placeholders. */
@@ -31,7 +32,5 @@ export function formatRelative(date: Date, now = new Date()): string {
   if (diff < 3600) return `${Math.floor(diff / 60)}分钟前`;
   if (diff < 86_400) return `${Math.floor(diff / 3600)}小时前`;
   if (diff < 7 * 86_400) return `${Math.floor(diff / 86_400)}天前`;
-  const mm = String(date.getMonth() + 1).padStart(2, '0');
-  const dd = String(date.getDate()).padStart(2, '0');
-  return date.getFullYear() === now.getFullYear() ? `${mm}-${dd}` : `${date.getFullYear()}-${mm}-${dd}`;
+  return calendarDate(wallClock(date), wallClock(now));
 }

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { t } from '../i18n/t.ts';
-import { MESSAGE_MAX, type ImMessage } from '../shared/messaging.ts';
+import { formatMessageTime, MESSAGE_MAX, type ImMessage } from '../shared/messaging.ts';
 import { riArrowLeftSLine, riDeleteBinLine, riEmotionLaughLine, riHeart3Fill, riHeart3Line, riMoreFill, riReplyLine } from '../shared/icons.ts';
 import { $followStatus, seedFollowStatus, toggleFollow } from '../stores/follow.ts';
 import { $chat, clearChatError, closeChat, deleteMessage, loadOlder, sendMessage, setReplyTo, toggleMessageLike, type ChatError } from '../stores/messages.ts';
@@ -16,12 +16,7 @@ const LIST_HEIGHT = 300;
 const TIME_GAP_MS = 5 * 60_000;
 const EMOJI = ['😀', '😂', '🥰', '😍', '😎', '🤔', '😭', '😡', '👍', '👏', '🙏', '💪', '🎉', '❤️', '🔥', '🌹', '😅', '😴', '🤣', '😘', '👌', '✌️', '🙌', '💯'];
 
-function clock(ms: number): string {
-  const d = new Date(ms);
-  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-  if (d.toDateString() === new Date().toDateString()) return hm;
-  return `${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${hm}`;
-}
+const clock = (ms: number) => formatMessageTime(new Date(ms));
 
 function errorText(e: ChatError): string {
   if (e.kind === 'empty') return t('dm.empty.text');

@@ -2,6 +2,7 @@
  * Direct messages (私信) and notifications (互动消息) as the API answers them and the header panels render them:
  * the limits both sides check, the notification filters, and the Family A shapes (snake_case, Douyin's style).
  */
+import { calendarDate, sameDay, wallClock } from './wall-clock.ts';
 
 /** Longest direct message, in characters (code points). */
 export const MESSAGE_MAX = 500;
@@ -119,16 +120,18 @@ export interface InboxEvents {
   dm: { unread: number; conversation_id: string | null; message: ImMessage | null; alert: boolean };
 }
 
-/** Date of a notification or message: 刚刚, N分钟前 and N小时前 today, MM-DD this year, YYYY-MM-DD before. */
+/** Date of a notification or message: 刚刚, N分钟前 and N小时前 today, MM-DD this year, YYYY-MM-DD before (China's calendar). */
 export function formatNoticeDate(date: Date, now = new Date()): string {
   const diff = (now.getTime() - date.getTime()) / 1000;
-  const sameDay = date.toDateString() === now.toDateString();
-  if (sameDay || diff < 60) {
-    if (diff < 60) return '刚刚';
-    if (diff < 3600) return `${Math.floor(diff / 60)}分钟前`;
-    return `${Math.floor(diff / 3600)}小时前`;
-  }
-  const mm = String(date.getMonth() + 1).padStart(2, '0');
-  const dd = String(date.getDate()).padStart(2, '0');
-  return date.getFullYear() === now.getFullYear() ? `${mm}-${dd}` : `${date.getFullYear()}-${mm}-${dd}`;
+  if (diff < 60) return '刚刚';
+  const [d, n] = [wallClock(date), wallClock(now)];
+  if (sameDay(d, n)) return diff < 3600 ? `${Math.floor(diff / 60)}分钟前` : `${Math.floor(diff / 3600)}小时前`;
+  return calendarDate(d, n);
+}
+
+/** A message's time in the chat: HH:mm today, MM-DD HH:mm before. */
+export function formatMessageTime(date: Date, now = new Date()): string {
+  const [d, n] = [wallClock(date), wallClock(now)];
+  const hm = `${d.hour}:${d.minute}`;
+  return sameDay(d, n) ? hm : `${calendarDate(d, n)} ${hm}`;
 }

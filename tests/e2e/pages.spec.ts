@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { loginDemo, signIn, type Session } from './support.ts';
+import { loginDemo, newAccount, signIn, type Session } from './support.ts';
 
 // One password login for the file: the server allows 10 per 5 minutes per IP, shared with every other spec.
 test.describe.configure({ mode: 'serial' });
@@ -105,6 +105,26 @@ test('related videos refresh to new ones', async ({ page }) => {
   expect(after.length).toBeGreaterThan(0);
   expect(after.filter((id) => before.includes(id))).toEqual([]);
   expect(after).not.toContain(String(feed.data[0].id));
+});
+
+test('the first click on the ♥ icon itself likes the video, before its island has woken', async ({ browser }) => {
+  const fan = await newAccount(api, 'first-click');
+  const context = await browser.newContext();
+  await signIn(context, fan);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const feed = await (await api.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 4 } })).json();
+  const id: number = feed.data[3].id;
+  await page.goto(`/video/${id}`);
+  const like = page.getByRole('list', { name: '视频操作' }).getByRole('button', { name: /^点赞/ });
+  // On the icon, not the count: the click lands on the <svg>.
+  await like.locator('svg').click();
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  const detail = await (await api.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`, { headers: { token: fan.token } })).json();
+  expect(detail.aweme_detail.user_digged).toBe(1);
+  expect(errors).toEqual([]);
+  await context.close();
 });
 
 test('放映厅 opens a series that plays episode 1 and lists its episodes', async ({ page }) => {

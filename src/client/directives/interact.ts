@@ -13,7 +13,9 @@ const interact: ClientDirective = (load, options, el) => {
   let focused: HTMLElement | null = null;
 
   const onClick = (ev: Event) => {
-    clicked = ev.target as HTMLElement;
+    // A click on an icon lands on its <svg>, which has no click(): replay it on the control around it.
+    const target = ev.target as Element;
+    clicked = target.closest<HTMLElement>('a[href], button, input, select, textarea, label, summary, [role="button"]') ?? (target instanceof HTMLElement ? target : null);
   };
   const onFocus = (ev: Event) => {
     focused = ev.target as HTMLElement;
