@@ -72,6 +72,7 @@ export function FollowListDialog({ secUid, nickname, followingCount, followerCou
           </span>
         </button>
       ))}
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the backdrop closes the dialog; Escape already does so natively */}
       <dialog
         ref={dialog}
         aria-label={kind ? t(TITLE[kind], { nickname }) : undefined}

@@ -59,7 +59,7 @@ export function SearchBox({ mode = 'header', initial = '', inputId, text }: Prop
     if (!el) return;
     if (el.value !== value) setValue(el.value);
     if (document.activeElement === el) setOpen(true);
-    // Once, at hydration.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration
   }, []);
 
   const search = (raw: string) => {

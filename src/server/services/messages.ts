@@ -92,6 +92,7 @@ export function cleanMessage(raw: string): string {
   if (text.length === 0) throw invalid(IM_TEXT.empty);
   if ([...text].length > MESSAGE_MAX) throw invalid(IM_TEXT.tooLong);
   // PostgreSQL refuses NUL outright; the others would break a chat bubble or a terminal.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (/[\u0000-\u0008\u000B-\u001F\u007F]/.test(text)) throw invalid(IM_TEXT.control);
   return text;
 }
