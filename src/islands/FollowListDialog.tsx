@@ -2,8 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { formatCount, t } from '../i18n/t.ts';
 import { $followerCounts, $myFollowingCount } from '../stores/follow.ts';
-
-export type FollowListKind = 'following' | 'followers';
+import type { FollowListKind } from './FollowList.tsx';
 
 interface Props {
   secUid: string;
