@@ -5,8 +5,9 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { defineConfig } from 'eslint/config';
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: ['dist/', '.astro/', 'node_modules/', 'data/', 'public/', 'test-results/', 'playwright-report/', '.e2e-data/'],
   },
@@ -20,6 +21,11 @@ export default tseslint.config(
       // A leading underscore marks a parameter a signature needs but the body does not.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
+  },
+  {
+    // Benchmarks pass functions to page.evaluate, which run in the browser.
+    files: ['bench/**/*.mjs'],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     files: ['src/**/*.{ts,tsx}'],
