@@ -1,7 +1,8 @@
 /**
- * `npm test`: unit tests (Vitest), a fresh build, then the browser tests (Playwright), and one
- * closing line `N passed, N failed` for all of them (also written to .test-summary.json for .ci/run).
- * `npm test -- --unit-only` runs only Vitest (the second pass against an external PostgreSQL).
+ * `npm test`: unit tests (Vitest), the gates (astro check, tsc, ESLint; each counts as one test), a fresh build, then
+ * the browser tests (Playwright), and one closing line `N passed, N failed` for all of them (also written to
+ * .test-summary.json for .ci/run). `npm test -- --unit-only` runs only Vitest (the second pass against an external
+ * PostgreSQL; the gates need no database, so they run once, in the full run).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,6 +79,25 @@ function playwrightCounts(status) {
   return counts;
 }
 
+/**
+ * Runs one gate, echoing its output; it passes on exit 0 and, when `mustPrint` is given, only if the output matches it
+ * (astro check without @astrojs/check exits 0 having checked nothing).
+ */
+function gate(name, script, scriptArgs, mustPrint) {
+  console.log(`\n▶ Gate: ${name}`);
+  const started = performance.now();
+  const child = spawnSync(process.execPath, [script, ...scriptArgs], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  process.stdout.write(child.stdout ?? '');
+  process.stderr.write(child.stderr ?? '');
+  if (child.error) console.error(child.error.message);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const silent = child.status === 0 && mustPrint !== undefined && !mustPrint.test(`${child.stdout}${child.stderr}`);
+  const ok = child.status === 0 && !silent;
+  console.log(`${ok ? '✓' : '✗'} ${name} (${seconds} s)`);
+  const note = silent ? `exited ${child.status} without printing ${mustPrint}` : undefined;
+  return { name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, status: child.status ?? 1, seconds: Number(seconds), ...(note ? { note } : {}) };
+}
+
 const parts = [];
 
 if (!unitOnly) {
@@ -107,6 +127,13 @@ const vitestStatus = run('Unit tests (Vitest)', bin('vitest', 'vitest.mjs'), [
 parts.push(vitestCounts(vitestStatus));
 
 if (!unitOnly) {
+  // The same commands as `npm run check`, `npm run typecheck` and `npm run lint`, read from package.json.
+  const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
+  const argsOf = (script) => scripts[script].split(/\s+/).slice(1);
+  parts.push(gate('npm run check', bin('astro', 'bin/astro.mjs'), argsOf('check'), /\b0 errors\b/));
+  parts.push(gate('npm run typecheck', bin('typescript', 'bin/tsc'), argsOf('typecheck')));
+  parts.push(gate('npm run lint', bin('eslint', 'bin/eslint.js'), argsOf('lint')));
+
   const buildStatus = run('Build (astro build)', bin('astro', 'bin/astro.mjs'), ['build']);
   if (buildStatus !== 0) {
     parts.push({ name: 'build', passed: 0, failed: 1, skipped: 0, status: buildStatus, note: 'astro build failed; browser tests not run' });

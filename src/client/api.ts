@@ -4,7 +4,7 @@ import FormUrlAddon from 'wretch/addons/formUrl';
 import QueryStringAddon from 'wretch/addons/queryString';
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { openLogin } from '../stores/auth.ts';
-import { $user, clearLocalSession } from '../stores/user.ts';
+import { $user, clearLocalSession } from '../stores/session.ts';
 import { toast } from './toast.ts';
 
 export const API_BASE: string = import.meta.env.PUBLIC_API_BASE ?? '/api';

@@ -40,6 +40,7 @@ export function ChatMenu({ onClose }: { onClose: () => void }) {
   const item = 'focus-ring flex h-10 w-full items-center rounded-md px-3 text-left text-sm hover:bg-hover disabled:(opacity-50 cursor-not-allowed)';
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- Escape and arrow keys from the menu's buttons bubble up to this container
     <div ref={box} className="absolute right-1 top-11 z-20 w-44 rounded-lg border border-line bg-raised p-1 shadow-xl" onKeyDown={onKey}>
       {view === 'menu' && (
         <div role="menu" aria-label={t('dm.more')}>

@@ -34,6 +34,7 @@ export function ChatPane() {
 
   useEffect(() => {
     if (peer) seedFollowStatus(peer.sec_uid, peer.follow_status);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per peer, not on each refresh of the peer object
   }, [peer?.sec_uid]);
   useEffect(() => setMenu(false), [chat.peer]);
 

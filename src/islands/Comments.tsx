@@ -306,6 +306,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
   const titleId = `comments-title-${awemeId}`;
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape from anywhere inside the side panel closes it; only bubbled keys arrive here
     <section
       aria-labelledby={titleId}
       data-comments={awemeId}

@@ -105,6 +105,7 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
           )}
         </div>
         {confirming && (
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape inside the confirmation cancels it; its buttons are the interactive parts
           <div
             role="alertdialog"
             aria-label={t('comment.deleteConfirm')}

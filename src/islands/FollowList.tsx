@@ -4,8 +4,9 @@ import { t } from '../i18n/t.ts';
 import { riCloseLine } from '../shared/icons.ts';
 import type { FollowStatus } from '../stores/follow.ts';
 import { FollowButton } from './FollowButton.tsx';
-import type { FollowListKind } from './FollowListDialog.tsx';
 import { Icon } from './Icon.tsx';
+
+export type FollowListKind = 'following' | 'followers';
 
 interface Props {
   kind: FollowListKind;

@@ -2,8 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { formatCount, t } from '../i18n/t.ts';
 import { $followerCounts, $myFollowingCount } from '../stores/follow.ts';
-
-export type FollowListKind = 'following' | 'followers';
+import type { FollowListKind } from './FollowList.tsx';
 
 interface Props {
   secUid: string;
@@ -72,6 +71,7 @@ export function FollowListDialog({ secUid, nickname, followingCount, followerCou
           </span>
         </button>
       ))}
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the backdrop closes the dialog; Escape already does so natively */}
       <dialog
         ref={dialog}
         aria-label={kind ? t(TITLE[kind], { nickname }) : undefined}

@@ -100,6 +100,7 @@ export function LoginDialog() {
   };
 
   return (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the backdrop closes the dialog; Escape already does so natively
     <dialog
       ref={dialog}
       aria-labelledby={titleId}
@@ -129,6 +130,7 @@ export function LoginDialog() {
         </section>
 
         <section className="flex flex-col">
+          {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus -- arrow keys move focus among the tab buttons (roving tabindex); the tablist itself is no tab stop */}
           <div role="tablist" aria-label={t('login.tabs')} className="mb-5 flex gap-6 border-b border-line" onKeyDown={onKeyTabs}>
             {TABS.map((x) => (
               <button

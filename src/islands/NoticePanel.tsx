@@ -74,6 +74,7 @@ function GroupFilter({ value, onChange }: { value: NoticeGroup; onChange: (g: No
     };
     document.addEventListener('pointerdown', outside);
     return () => document.removeEventListener('pointerdown', outside);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- focus goes to the chosen option when the list opens, not on each choice
   }, [open]);
 
   const pick = (g: NoticeGroup) => {

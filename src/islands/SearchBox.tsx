@@ -2,26 +2,8 @@ import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { riCloseCircleFill, riSearchLine } from '../shared/icons.ts';
 import { MAX_QUERY, normalizeQuery } from '../shared/search-query.ts';
 import { Icon } from './Icon.tsx';
+import type { SearchBoxText } from '../components/search-box-text.ts';
 import type { PopupState } from './SearchPopup.tsx';
-
-/** The box's strings, from the catalogue (passed by the server so the catalogue stays out of every page's first load). */
-export interface SearchBoxText {
-  placeholder: string;
-  button: string;
-  clear: string;
-  panel: string;
-  suggestions: string;
-  history: string;
-  remove: string;
-  clearAll: string;
-  expand: string;
-  collapse: string;
-  guess: string;
-  refresh: string;
-  hot: string;
-  /** '第{rank}名' */
-  rank: string;
-}
 
 interface Props {
   /** header: results open in a new window (spec point 2); inline: the results page's own box, same window. */
@@ -59,7 +41,7 @@ export function SearchBox({ mode = 'header', initial = '', inputId, text }: Prop
     if (!el) return;
     if (el.value !== value) setValue(el.value);
     if (document.activeElement === el) setOpen(true);
-    // Once, at hydration.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration
   }, []);
 
   const search = (raw: string) => {

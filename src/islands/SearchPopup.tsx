@@ -13,7 +13,7 @@ import {
 import { $searchHistory, clearHistory, HISTORY_FOLDED, removeHistory } from '../stores/search-history.ts';
 import { Icon } from './Icon.tsx';
 import { Marked } from './Marked.tsx';
-import type { SearchBoxText } from './SearchBox.tsx';
+import type { SearchBoxText } from '../components/search-box-text.ts';
 
 /** What the input needs to know for its combobox attributes. */
 export interface PopupState {
@@ -113,7 +113,7 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
           : { expanded: false }
         : { expanded: true, controls: panelId },
     );
-    // optionId and the ids derive from useId, stable for this popup.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- optionId derives from useId, stable for this popup
   }, [typing, showList, active, onState, listId, panelId]);
 
   useEffect(() => () => onState({ expanded: false }), [onState]);
@@ -179,6 +179,7 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
         className="absolute inset-x-0 top-full z-30 mt-2 overflow-hidden rounded-xl border border-line bg-surface py-2 shadow-xl"
       >
         {suggestions.map((word, i) => (
+          // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the combobox input drives keyboard selection (aria-activedescendant); clicks are the pointer path
           <li
             key={word}
             id={optionId(i)}

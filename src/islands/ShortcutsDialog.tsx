@@ -35,6 +35,7 @@ export function ShortcutsDialog() {
   if (!loaded) return null;
   const { t, rows } = loaded;
   return (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the backdrop closes the dialog; Escape already does so natively
     <dialog
       ref={dialog}
       aria-labelledby="shortcuts-title"

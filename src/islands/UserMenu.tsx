@@ -86,6 +86,7 @@ export function UserMenu({ nickname, avatar, text }: Props) {
   // The dialog host sits outside the menu's root, so events inside the login dialog never count as inside the menu.
   return (
     <>
+      {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions -- hover opens the menu for the pointer; its button inside is the keyboard path */}
       <div
         ref={root}
         className="relative ml-2"

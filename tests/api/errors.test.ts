@@ -10,12 +10,10 @@ const W = '/api/aweme/v1/web';
 
 let token: string;
 let videoId: number;
-let secUid: string;
 
 beforeAll(async () => {
   const u = await one<{ id: number; sec_uid: string }>(ctx, sql`select id, sec_uid from users where is_demo limit 1`);
   token = await tokenFor(u.id);
-  secUid = u.sec_uid;
   videoId = (await one<{ id: number }>(ctx, sql`select id from videos where deleted_at is null order by id limit 1`)).id;
 });
 

@@ -450,7 +450,7 @@ test('feedback is validated, stored with a thank-you, and a second burst is limi
 });
 
 test.describe('privacy', () => {
-  test('隐私设置 hides a user’s likes from another visitor, on the page and in the API', async ({ browser, request }, info) => {
+  test('隐私设置 hides a user’s likes from another visitor, on the page and in the API', async ({ browser, request }) => {
     // A brand-new account (the first code login creates it) that likes one video.
     const session = await newAccount(request, 'chrome');
     const secUid: string = session.user.sec_uid;

@@ -238,6 +238,8 @@ export function streamEvents(request: Request, viewer: Viewer | null, topics: re
     async start(controller) {
       let stopped = false;
       let unsubscribe = () => {};
+      // stop() can run before the heartbeat starts, so this cannot be a const declared below.
+      // eslint-disable-next-line prefer-const
       let beat: ReturnType<typeof setInterval> | undefined;
       const onAbort = () => {
         stop();

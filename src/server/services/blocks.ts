@@ -4,7 +4,7 @@ import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { blocks, users } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
-import { IM_WRITE_LIMIT } from './messages.ts';
+import { IM_WRITE_LIMIT } from './im-limits.ts';
 import { enforce } from './rate-limit.ts';
 
 /** 0 none, 1 the viewer blocked the peer, 2 the peer blocked the viewer, 3 both. */

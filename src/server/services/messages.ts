@@ -9,6 +9,7 @@ import type { DbOrTx } from '../db/recount.ts';
 import { publish, userTopic } from '../realtime/events.ts';
 import { blockStatus, type BlockStatus } from './blocks.ts';
 import { forbidden, invalid, notFound } from './errors.ts';
+import { IM_WRITE_LIMIT } from './im-limits.ts';
 import { enforce } from './rate-limit.ts';
 import { bounds, type Page } from './video-cards.ts';
 
@@ -16,8 +17,7 @@ import { bounds, type Page } from './video-cards.ts';
 export const MESSAGE_BURST = { limit: 10, windowMs: 10_000 };
 /** Messages one user may send per hour. */
 export const MESSAGE_HOURLY = { limit: 300, windowMs: 3_600_000 };
-/** Other IM writes (block, like, delete, settings, clear, read) per user per minute. */
-export const IM_WRITE_LIMIT = { limit: 120, windowMs: 60_000 };
+export { IM_WRITE_LIMIT };
 
 /** The hub event type of every inbox change. */
 export const DM_EVENT = 'dm';
@@ -92,6 +92,7 @@ export function cleanMessage(raw: string): string {
   if (text.length === 0) throw invalid(IM_TEXT.empty);
   if ([...text].length > MESSAGE_MAX) throw invalid(IM_TEXT.tooLong);
   // PostgreSQL refuses NUL outright; the others would break a chat bubble or a terminal.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (/[\u0000-\u0008\u000B-\u001F\u007F]/.test(text)) throw invalid(IM_TEXT.control);
   return text;
 }

@@ -1,6 +1,6 @@
 /** Real-time doors (design.md §6): a user's own event stream, a live room's stream, and saying something in its chat. */
 import { z } from 'zod';
-import { toChatLine } from '../../../components/island-data.ts';
+import { toChatLine } from '../../island-data.ts';
 import { unreadCount } from '../../services/notifications.ts';
 import { DM_EVENT, type DmHubData } from '../../services/messages.ts';
 import { CHAT_EVENT, getRoom, joinRoom, leaveRoom, messagesSince, postMessage, type ChatMessage } from '../../services/live.ts';

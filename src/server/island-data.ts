@@ -1,9 +1,9 @@
 /** Server-side: service objects in the plain shapes the browser renders (island props, live chat lines), as the API answers them. */
 import type { CardData } from '../client/card-data.ts';
-import { mediaUrl } from '../server/media-url.ts';
-import type { CommentView } from '../server/services/comments.ts';
-import type { ChatMessage } from '../server/services/live.ts';
-import type { VideoCard } from '../server/services/video-cards.ts';
+import { mediaUrl } from './media-url.ts';
+import type { CommentView } from './services/comments.ts';
+import type { ChatMessage } from './services/live.ts';
+import type { VideoCard } from './services/video-cards.ts';
 import type { ChatLine } from '../shared/chat-line.ts';
 import type { CommentData } from '../shared/comment-data.ts';
 
