@@ -7,6 +7,7 @@ import { $followStatus, seedFollowStatus, toggleFollow } from '../stores/follow.
 import { $chat, clearChatError, closeChat, deleteMessage, loadOlder, sendMessage, setReplyTo, toggleMessageLike, type ChatError } from '../stores/messages.ts';
 import { ChatMenu } from './ChatMenu.tsx';
 import { Icon } from './Icon.tsx';
+import { useNearEnd } from './useNearEnd.ts';
 
 /** Width of the reply pane. */
 const PANE_WIDTH = 240;
@@ -96,15 +97,8 @@ function Messages() {
     keep.current = { oldest, newest, height: el.scrollHeight };
   }, [newest, oldest, chat.peer]);
 
-  useEffect(() => {
-    const el = top.current;
-    if (!el || !box.current) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && box.current!.scrollHeight > box.current!.clientHeight) void loadOlder();
-    }, { root: box.current });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [chat.peer]);
+  // Older messages load as the top nears, once the list is taller than its box (a short chat has nothing above).
+  useNearEnd(top, box, () => box.current!.scrollHeight > box.current!.clientHeight && void loadOlder(), [chat.peer, oldest, chat.hasMore], '40px');
 
   const restricted = chat.state?.restricted === 1;
   const firstAt = chat.messages[0]?.create_time ?? Date.now();

@@ -8,6 +8,7 @@ import { DM_POPOVER_ID, OPEN_DM_EVENT, type OpenDmDetail } from '../client/open-
 import { $chat, $conversations, $conversationsState, $dmPanel, followDmEvents, loadConversations, openChat, setExpanded, setPanelShown } from '../stores/messages.ts';
 import { ChatPane } from './ChatPane.tsx';
 import { Icon } from './Icon.tsx';
+import { useNearEnd } from './useNearEnd.ts';
 
 interface Props {
   /** id of the header popover this panel sits in. */
@@ -65,15 +66,8 @@ function ConversationList({ expanded, width, active, activePeer }: { expanded: b
   const state = useStore($conversationsState);
   const end = useRef<HTMLLIElement>(null);
 
-  useEffect(() => {
-    const el = end.current;
-    if (!el) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void loadConversations();
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, []);
+  const scroller = useRef<HTMLUListElement>(null);
+  useNearEnd(end, scroller, () => void loadConversations(), [items.length, state.hasMore]);
 
   return (
     <section className="flex shrink-0 flex-col border-r border-line transition-[width] duration-200 motion-reduce:transition-none" style={{ width }} aria-label={t('dm.title')}>
@@ -89,7 +83,7 @@ function ConversationList({ expanded, width, active, activePeer }: { expanded: b
           <Icon svg={expanded ? riMenuFoldLine : riMenuUnfoldLine} className="text-lg" />
         </button>
       </header>
-      <ul className="flex-1 overflow-y-auto overflow-x-hidden" aria-busy={state.loading}>
+      <ul ref={scroller} className="flex-1 overflow-y-auto overflow-x-hidden" aria-busy={state.loading}>
         {items.map((c) => (
           <ConversationItem key={c.conversation_id} c={c} expanded={expanded} current={c.conversation_id === active || c.peer.sec_uid === activePeer} />
         ))}

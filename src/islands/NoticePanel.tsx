@@ -5,6 +5,7 @@ import { formatNoticeDate, NOTICE_GROUP_NAMES, type Notice, type NoticeGroup } f
 import { riArrowDownSLine, riCheckboxCircleFill } from '../shared/icons.ts';
 import { $noticeGroup, $notices, $noticesState, chooseGroup, loadNotices, openNotices } from '../stores/notices.ts';
 import { Icon } from './Icon.tsx';
+import { useNearEnd } from './useNearEnd.ts';
 
 interface Props {
   /** id of the header popover this panel sits in: it reloads and marks read each time that opens. */
@@ -16,7 +17,7 @@ export function NoticePanel({ popoverId }: Props) {
   const items = useStore($notices);
   const state = useStore($noticesState);
   const group = useStore($noticeGroup);
-  const end = useRef<HTMLDivElement>(null);
+  const end = useRef<HTMLLIElement>(null);
 
   useEffect(() => {
     const pop = document.getElementById(popoverId);
@@ -29,15 +30,8 @@ export function NoticePanel({ popoverId }: Props) {
     return () => pop?.removeEventListener('toggle', onToggle);
   }, [popoverId]);
 
-  useEffect(() => {
-    const el = end.current;
-    if (!el) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void loadNotices();
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, []);
+  const scroller = useRef<HTMLUListElement>(null);
+  useNearEnd(end, scroller, () => void loadNotices(), [items.length, state.hasMore, group]);
 
   return (
     <section className="flex w-[360px] max-w-[calc(100vw-24px)] flex-col" aria-label={t('notice.title')}>
@@ -45,15 +39,15 @@ export function NoticePanel({ popoverId }: Props) {
         <h2 className="text-base font-semibold">{t('notice.title')}</h2>
         <GroupFilter value={group} onChange={chooseGroup} />
       </header>
-      <ul className="max-h-[420px] overflow-y-auto px-2 pb-2" aria-busy={state.loading}>
+      <ul ref={scroller} className="max-h-[420px] overflow-y-auto px-2 pb-2" aria-busy={state.loading}>
         {items.map((n) => (
           <NoticeItem key={n.nid} n={n} />
         ))}
         {state.loading && items.length === 0 && <Skeleton />}
+        <li ref={end} className="h-px" aria-hidden="true" />
       </ul>
       {state.loaded && !state.loading && items.length === 0 && <p className="px-4 pb-8 pt-4 text-center text-sm text-secondary">{t('notice.empty')}</p>}
       {state.error && <p className="px-4 pb-3 text-center text-sm text-secondary">{t('toast.failed')}</p>}
-      <div ref={end} className="h-1" aria-hidden="true" />
       {state.loaded && !state.hasMore && items.length > 0 && <p className="pb-3 text-center text-xs text-secondary">{t('notice.end')}</p>}
     </section>
   );

@@ -115,6 +115,17 @@ test('a like, comment, reply, comment like, @mention, follow and danmaku each no
   const digg = await get('/aweme/v1/web/notice/?notice_group=digg&count=50', demo);
   const likes = digg.notice_list.filter((n: { actor: { sec_uid: string }; type: string }) => n.actor.sec_uid === actor.user.sec_uid);
   expect(likes.map((n: { type: string }) => n.type)).toEqual(['like_comment']);
+  // 全部消息 pages on as the list scrolls (the demo account has hundreds).
+  await filter.click();
+  await pop.getByRole('option', { name: '全部消息' }).click();
+  const items = pop.locator('li[data-notice]');
+  await expect(items).toHaveCount(20);
+  await expect
+    .poll(async () => {
+      await items.last().scrollIntoViewIfNeeded();
+      return items.count();
+    })
+    .toBeGreaterThan(20);
   await page.screenshot({ path: test.info().outputPath('notices.png') });
   await context.close();
 });
