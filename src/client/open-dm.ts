@@ -32,11 +32,3 @@ export function openDm(secUid: string, draft = ''): void {
   dispatchEvent(new Event(HYDRATE_DM_EVENT));
   dispatchEvent(new CustomEvent<OpenDmDetail>(OPEN_DM_EVENT, { detail: { secUid, draft } }));
 }
-
-/** Wires every `[data-open-dm]` button under `root`. */
-export function bindDmButtons(root: ParentNode = document): void {
-  for (const button of root.querySelectorAll<HTMLElement>('[data-open-dm]:not([data-dm-bound])')) {
-    button.dataset.dmBound = '';
-    button.addEventListener('click', () => openDm(button.dataset.openDm!));
-  }
-}

@@ -4,8 +4,6 @@
  * and the feedback form load their code on first use.
  */
 import { watchBadges } from '../badge.ts';
-import { bindDmButtons } from '../open-dm.ts';
-import { connectInbox } from '../../stores/inbox.ts';
 import { initPopovers } from '../popover.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
 import { getDefaultPage, setDefaultPage } from './default-page.ts';
@@ -67,14 +65,17 @@ function lazyParts(): void {
 }
 
 /**
- * A logged-in viewer's 通知 and 私信: live badges from the event stream once the page has loaded, and each panel's
- * island fetched as the pointer or focus reaches its entry, so it is ready by the time the popover opens.
+ * 私信 buttons (a profile) and a logged-in viewer's 通知 and 私信: live badges from the event stream once the page has
+ * loaded, and each panel's island fetched as the pointer or focus reaches its entry, so it is ready when the popover
+ * opens. Their code loads on demand: an anonymous page carries none of it.
  */
 function inbox(): void {
-  bindDmButtons();
+  for (const button of document.querySelectorAll<HTMLElement>('[data-open-dm]')) {
+    button.addEventListener('click', () => void import('../open-dm.ts').then((m) => m.openDm(button.dataset.openDm!)));
+  }
   const hosts = document.querySelectorAll<HTMLElement>('[data-inbox-host]');
   if (!hosts.length) return;
-  const start = () => setTimeout(connectInbox, 0);
+  const start = () => setTimeout(() => void import('../../stores/inbox.ts').then((m) => m.connectInbox()), 0);
   if (document.readyState === 'complete') start();
   else addEventListener('load', start, { once: true });
   for (const host of hosts) {
