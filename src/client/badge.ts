@@ -30,10 +30,15 @@ export function setBadge(el: HTMLElement, count: number): void {
   el.replaceChildren(...(text ? [shown, spoken] : []));
 }
 
+/** Shows `count` on every badge named `name` (notice, message). */
+export function showBadge(name: string, count: number, root: ParentNode = document): void {
+  for (const el of root.querySelectorAll<HTMLElement>(`[data-badge="${CSS.escape(String(name))}"]`)) setBadge(el, Number(count));
+}
+
 /** Keeps every `[data-badge]` element in step with `sy:badge` events. */
 export function watchBadges(root: ParentNode = document): void {
   addEventListener(BADGE_EVENT, (e) => {
     const { name, count } = (e as CustomEvent<BadgeDetail>).detail ?? {};
-    for (const el of root.querySelectorAll<HTMLElement>(`[data-badge="${CSS.escape(String(name))}"]`)) setBadge(el, Number(count));
+    showBadge(String(name), Number(count), root);
   });
 }

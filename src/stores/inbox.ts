@@ -3,7 +3,6 @@
  * EventSource on `/api/events`. Small on purpose: it loads with every logged-in page, the panels load on demand.
  */
 import { atom } from 'nanostores';
-import { BADGE_EVENT, type BadgeDetail } from '../client/badge.ts';
 import type { InboxEvents } from '../shared/messaging.ts';
 
 /** Unread 互动消息 (the 通知 badge). */
@@ -18,10 +17,6 @@ export const $inboxLive = atom(false);
 export const INBOX_URL = '/api/events';
 
 let source: EventSource | null = null;
-
-function badge(name: BadgeDetail['name'], count: number): void {
-  dispatchEvent(new CustomEvent<BadgeDetail>(BADGE_EVENT, { detail: { name, count } }));
-}
 
 function read<K extends keyof InboxEvents>(e: Event): InboxEvents[K] | null {
   try {
@@ -43,11 +38,9 @@ export function applyDm(data: InboxEvents['dm'] | null): void {
   if (data.conversation_id !== null) $dmEvent.set(data);
 }
 
-/** Opens the viewer's event stream once per page and keeps the header badges in step with it. */
+/** Opens the viewer's event stream once per page (the header's badges follow the two counts). */
 export function connectInbox(url = INBOX_URL): void {
   if (source || typeof EventSource === 'undefined') return;
-  $noticeUnread.subscribe((n) => badge('notice', n));
-  $dmUnread.subscribe((n) => badge('message', n));
   source = new EventSource(url);
   source.addEventListener('open', () => $inboxLive.set(true));
   // EventSource reconnects by itself after a dropped connection; a refused one (logged out) stays closed.

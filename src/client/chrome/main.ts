@@ -3,7 +3,7 @@
  * dialogs, the theme and default-page switches, unread badges, install and the service worker. The shortcuts dialog
  * and the feedback form load their code on first use.
  */
-import { watchBadges } from '../badge.ts';
+import { showBadge, watchBadges } from '../badge.ts';
 import { initPopovers } from '../popover.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
 import { getDefaultPage, setDefaultPage } from './default-page.ts';
@@ -75,7 +75,13 @@ function inbox(): void {
   }
   const hosts = document.querySelectorAll<HTMLElement>('[data-inbox-host]');
   if (!hosts.length) return;
-  const start = () => setTimeout(() => void import('../../stores/inbox.ts').then((m) => m.connectInbox()), 0);
+  const start = () =>
+    setTimeout(async () => {
+      const m = await import('../../stores/inbox.ts');
+      m.$noticeUnread.subscribe((n) => showBadge('notice', n));
+      m.$dmUnread.subscribe((n) => showBadge('message', n));
+      m.connectInbox();
+    }, 0);
   if (document.readyState === 'complete') start();
   else addEventListener('load', start, { once: true });
   for (const host of hosts) {
