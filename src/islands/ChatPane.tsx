@@ -40,7 +40,7 @@ export function ChatPane() {
   useEffect(() => setMenu(false), [chat.peer]);
 
   return (
-    <section className="relative flex shrink-0 flex-col" style={{ width: PANE_WIDTH }} aria-label={peer ? peer.nickname : t('dm.messages')} data-chat={chat.peer}>
+    <section className="relative flex min-w-0 flex-1 flex-col" style={{ maxWidth: PANE_WIDTH, flexBasis: PANE_WIDTH }} aria-label={peer ? peer.nickname : t('dm.messages')} data-chat={chat.peer}>
       <header className="flex h-12 shrink-0 items-center gap-1 border-b border-line px-1">
         <button type="button" className="focus-ring flex h-8 shrink-0 items-center rounded-md px-1 text-xs text-secondary hover:(bg-hover text-primary)" onClick={closeChat}>
           <Icon svg={riArrowLeftSLine} className="text-base" />

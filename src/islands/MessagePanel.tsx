@@ -1,11 +1,11 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { badgeText } from '../client/badge.ts';
 import { t } from '../i18n/t.ts';
 import { formatNoticeDate, type ImConversation } from '../shared/messaging.ts';
 import { riMenuFoldLine, riMenuUnfoldLine, riNotificationOffLine, riPushpinFill } from '../shared/icons.ts';
 import { DM_POPOVER_ID, OPEN_DM_EVENT, type OpenDmDetail } from '../client/open-dm.ts';
-import { $chat, $conversations, $conversationsState, $dmPanel, followDmEvents, loadConversations, openChat, setExpanded, setPanelShown } from '../stores/messages.ts';
+import { $chat, $conversations, $conversationsState, $dmPanel, LIST_WIDTH, followDmEvents, loadConversations, openChat, setExpanded, setPanelShown } from '../stores/messages.ts';
 import { ChatPane } from './ChatPane.tsx';
 import { Icon } from './Icon.tsx';
 import { useNearEnd } from './useNearEnd.ts';
@@ -19,6 +19,9 @@ interface Props {
 export function MessagePanel({ popoverId }: Props) {
   const panel = useStore($dmPanel);
   const chat = useStore($chat);
+  const narrow = useNarrow();
+  // A phone has no room for both columns: with a chat open, the list shrinks to its avatar rail.
+  const expanded = panel.expand && !(narrow && chat.peer);
 
   useEffect(() => {
     const pop = document.getElementById(popoverId);
@@ -42,11 +45,27 @@ export function MessagePanel({ popoverId }: Props) {
   }, [popoverId]);
 
   return (
-    <div className="flex h-[460px] max-h-[calc(100vh-var(--header-h)-24px)]" data-dm-panel>
-      <ConversationList expanded={panel.expand} width={panel.widthPx} active={chat.state?.conversation_id ?? null} activePeer={chat.peer} />
+    <div className="flex h-[460px] max-h-[calc(100vh-var(--header-h)-24px)] max-w-[calc(100vw-16px)]" data-dm-panel>
+      <ConversationList expanded={expanded} width={expanded ? panel.widthPx : LIST_WIDTH.collapsed} active={chat.state?.conversation_id ?? null} activePeer={chat.peer} />
       {chat.peer && <ChatPane />}
     </div>
   );
+}
+
+const NARROW = '(max-width: 559px)';
+
+/** Whether the screen is too narrow for the list and a chat side by side. */
+function useNarrow(): boolean {
+  // Wide on the server (it renders the panel empty anyway); the browser says once hydrated.
+  const [narrow, setNarrow] = useState(false);
+  useEffect(() => {
+    const query = matchMedia(NARROW);
+    const change = () => setNarrow(query.matches);
+    change();
+    query.addEventListener('change', change);
+    return () => query.removeEventListener('change', change);
+  }, []);
+  return narrow;
 }
 
 /** A 私信 button may fire before this island exists: it leaves the sec_uid (and a draft) on the popover. */
