@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { t } from '../../src/i18n/t.ts';
 import { handleApi } from '../../src/server/api/router.ts';
 import { DEMO_EMAIL, demoPassword } from '../../src/server/db/demo.ts';
 import { lastOutboxCode } from '../../src/server/services/mailer.ts';
@@ -41,7 +42,7 @@ describe('passport API', () => {
     await reset('pw:');
     const wrong = await post('/passport/login/password', { email: DEMO_EMAIL, password: 'not-it' }, '10.0.0.2');
     expect(wrong.status).toBe(401);
-    expect(wrong.body.status_msg).toBe('邮箱或密码错误');
+    expect(wrong.body.status_msg).toBe(t('error.wrongPassword'));
     for (let i = 0; i < 9; i++) await post('/passport/login/password', { email: DEMO_EMAIL, password: `nope-${i}` }, '10.0.0.2');
     const limited = await handleApi(
       new Request('http://shanying.test/api/passport/login/password', {
@@ -60,7 +61,7 @@ describe('passport API', () => {
   it('validates the e-mail before sending a code', async () => {
     const empty = await post('/passport/code/send', { email: '' }, '10.0.1.1');
     expect(empty.status).toBe(400);
-    expect(empty.body.status_msg).toBe('邮箱不能为空');
+    expect(empty.body.status_msg).toBe(t('login.error.emailEmpty'));
     expect((await post('/passport/code/send', { email: 'not-an-email' }, '10.0.1.1')).status).toBe(400);
   });
 
@@ -73,7 +74,7 @@ describe('passport API', () => {
     const code = await lastOutboxCode(email);
     expect(code).toMatch(/^\d{6}$/);
     const wrongCode = code === '000000' ? '111111' : '000000';
-    expect((await post('/passport/login/code', { email, code: wrongCode }, '10.0.1.2')).body.status_msg).toBe('验证码错误或已过期');
+    expect((await post('/passport/login/code', { email, code: wrongCode }, '10.0.1.2')).body.status_msg).toBe(t('error.wrongCode'));
     const login = await post('/passport/login/code', { email, code: code! }, '10.0.1.2');
     expect(login.status).toBe(200);
     expect(login.body.created).toBe(true);

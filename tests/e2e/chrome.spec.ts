@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { e2eDatabaseUrl, newAccount, signIn } from './support.ts';
 import pg from 'pg';
+import { t } from '../../src/i18n/t.ts';
+import { e2eDatabaseUrl, newAccount, signIn } from './support.ts';
 
 const CONTENT = path.resolve('src/content');
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(CONTENT, file), 'utf8'));
@@ -446,7 +447,7 @@ test('feedback is validated, stored with a thank-you, and a second burst is limi
   await expect(content).toHaveValue('');
   await content.fill('限流之后再提交一次反馈');
   await dialog.getByRole('button', { name: '提交' }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('操作太频繁，请稍后再试');
+  await expect(dialog.getByRole('alert')).toHaveText(t('error.rateLimited'));
 });
 
 test.describe('privacy', () => {

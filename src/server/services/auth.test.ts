@@ -90,9 +90,9 @@ const other = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(
 describe('normalizeEmail', () => {
   it('trims and lowercases, and rejects empty or malformed addresses in Chinese', async () => {
     expect(normalizeEmail('  Someone@Example.COM ')).toBe('someone@example.com');
-    expect(() => normalizeEmail('   ')).toThrow('邮箱不能为空');
-    expect(() => normalizeEmail('not-an-email')).toThrow('邮箱格式不正确');
-    expect(() => normalizeEmail(`${'a'.repeat(250)}@example.com`)).toThrow('邮箱格式不正确');
+    expect(() => normalizeEmail('   ')).toThrow('login.error.emailEmpty');
+    expect(() => normalizeEmail('not-an-email')).toThrow('error.emailInvalid');
+    expect(() => normalizeEmail(`${'a'.repeat(250)}@example.com`)).toThrow('error.emailInvalid');
   });
 });
 
@@ -119,13 +119,13 @@ describe('password login', () => {
       await failure(loginWithPassword('ghost@example.com', 'wrong-password-1', ctx)),
       await failure(loginWithPassword('nopass@example.com', 'wrong-password-1', ctx)),
     ];
-    for (const e of errors) expect({ kind: e.kind, message: e.message }).toEqual({ kind: 'unauthorized', message: '邮箱或密码错误' });
+    for (const e of errors) expect({ kind: e.kind, key: e.key }).toEqual({ kind: 'unauthorized', key: 'error.wrongPassword' });
   });
 
   it('rejects an empty or overlong password before doing any work', async () => {
-    expect((await failure(loginWithPassword(DEMO_EMAIL, '', { ip: '10.0.0.3' }))).message).toBe('密码不能为空');
+    expect((await failure(loginWithPassword(DEMO_EMAIL, '', { ip: '10.0.0.3' }))).key).toBe('error.passwordEmpty');
     expect((await failure(loginWithPassword(DEMO_EMAIL, 'x'.repeat(129), { ip: '10.0.0.3' }))).kind).toBe('invalid');
-    expect((await failure(loginWithPassword('', 'whatever', { ip: '10.0.0.3' }))).message).toBe('邮箱不能为空');
+    expect((await failure(loginWithPassword('', 'whatever', { ip: '10.0.0.3' }))).key).toBe('login.error.emailEmpty');
   });
 
   it('locks an (account, IP) pair after 10 failures, but the owner still gets in from another IP', async () => {
@@ -177,7 +177,7 @@ describe('code login', () => {
     expect(row!.passwordHash).toBeNull();
 
     // A used code does not work twice.
-    expect((await failure(loginWithCode(email, code, { ip: '10.1.0.1' }))).message).toBe('验证码错误或已过期');
+    expect((await failure(loginWithCode(email, code, { ip: '10.1.0.1' }))).key).toBe('error.wrongCode');
 
     await reset('code:email:');
     const second = track(await loginWithCode(email, await mailedCode(email, '10.1.0.1'), { ip: '10.1.0.1' }));
@@ -222,7 +222,7 @@ describe('code login', () => {
     await reset('code:email:');
     const code = await mailedCode('tries@example.com', '10.1.0.4');
     for (let i = 0; i < 5; i++) {
-      expect((await failure(loginWithCode('tries@example.com', other(code), { ip: '10.1.0.4' }))).message).toBe('验证码错误或已过期');
+      expect((await failure(loginWithCode('tries@example.com', other(code), { ip: '10.1.0.4' }))).key).toBe('error.wrongCode');
     }
     expect((await failure(loginWithCode('tries@example.com', code, { ip: '10.1.0.4' }))).kind).toBe('unauthorized');
     const [row] = await t.db.select().from(loginCodes).where(eq(loginCodes.email, 'tries@example.com'));
@@ -249,12 +249,12 @@ describe('code login', () => {
       .update(loginCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(loginCodes.email, 'late@example.com'));
-    expect((await failure(loginWithCode('late@example.com', code, { ip: '10.1.0.7' }))).message).toBe('验证码错误或已过期');
+    expect((await failure(loginWithCode('late@example.com', code, { ip: '10.1.0.7' }))).key).toBe('error.wrongCode');
   });
 
   it('validates the code format and bounds verification per IP', async () => {
     for (const bad of ['12345', '1234567', 'abcdef', '']) {
-      expect((await failure(loginWithCode('x@example.com', bad, { ip: '10.1.0.8' }))).message).toBe('验证码格式不正确');
+      expect((await failure(loginWithCode('x@example.com', bad, { ip: '10.1.0.8' }))).key).toBe('error.codeFormat');
     }
     const ctx = { ip: '10.1.0.9' };
     for (let i = 0; i < 30; i++) await failure(loginWithCode('nobody@example.com', '000000', ctx));
@@ -369,7 +369,7 @@ describe('logout, password changes, demo credentials', () => {
     const id = a.user.id;
 
     for (const weak of ['short1', 'abcdefgh', '12345678', `a1${'x'.repeat(127)}`]) {
-      expect((await failure(changePassword(id, { next: weak }))).message).toBe('密码至少8位，需包含字母和数字');
+      expect((await failure(changePassword(id, { next: weak }))).key).toBe('error.passwordRule');
     }
     secrets.add('first-pass-1');
     expect(await changePassword(id, { next: 'first-pass-1' })).toEqual({ revokedSessions: 0 });
@@ -377,9 +377,9 @@ describe('logout, password changes, demo credentials', () => {
     expect(row!.h).toMatch(/^scrypt\$17\$8\$1\$/);
     track(await loginWithPassword(email, 'first-pass-1', { ip: '10.3.0.3' }));
 
-    expect((await failure(changePassword(id, { next: 'second-pass-2' }))).message).toBe('当前密码错误');
+    expect((await failure(changePassword(id, { next: 'second-pass-2' }))).key).toBe('error.wrongCurrentPassword');
     const wrong = await failure(changePassword(id, { current: 'not-it-000', next: 'second-pass-2' }));
-    expect({ kind: wrong.kind, message: wrong.message }).toEqual({ kind: 'forbidden', message: '当前密码错误' });
+    expect({ kind: wrong.kind, key: wrong.key }).toEqual({ kind: 'forbidden', key: 'error.wrongCurrentPassword' });
 
     secrets.add('second-pass-2');
     const changed = await changePassword(id, { current: 'first-pass-1', next: 'second-pass-2' }, { token: a.token });

@@ -24,8 +24,8 @@ export async function submitFeedback(input: NewFeedback): Promise<{ id: number }
   const content = input.content.trim();
   const contact = input.contact?.trim() || null;
   const length = [...content].length;
-  if (length < FEEDBACK_MIN || length > FEEDBACK_MAX) throw invalid(`反馈内容需为${FEEDBACK_MIN}到${FEEDBACK_MAX}个字`);
-  if (contact && [...contact].length > CONTACT_MAX) throw invalid(`联系方式最多${CONTACT_MAX}个字`);
+  if (length < FEEDBACK_MIN || length > FEEDBACK_MAX) throw invalid('error.feedbackLength', { min: FEEDBACK_MIN, max: FEEDBACK_MAX });
+  if (contact && [...contact].length > CONTACT_MAX) throw invalid('error.contactTooLong', { max: CONTACT_MAX });
   await enforce(`feedback:ip:${input.clientAddress}`, FEEDBACK_LIMIT, FEEDBACK_WINDOW_MS);
   if (input.userId !== null) await enforce(`feedback:user:${input.userId}`, FEEDBACK_LIMIT, FEEDBACK_WINDOW_MS);
   const [row] = await db()

@@ -2,8 +2,9 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
+import { t } from '../../i18n/t.ts';
 
-const SUBJECT = '闪映登录验证码';
+const SUBJECT = t('mail.loginCode.subject');
 const DEFAULT_FROM = '闪映 <no-reply@shanying.dev>';
 
 let transport: { url: string; transporter: Transporter } | undefined;
@@ -14,7 +15,7 @@ export function outboxDir(): string {
 }
 
 function body(code: string): string {
-  return `您的闪映登录验证码是 ${code}，10分钟内有效。\n如非本人操作，请忽略本邮件。\n`;
+  return t('mail.loginCode.body', { code });
 }
 
 // File names keep only characters that are safe everywhere; the `To:` line inside stays exact.

@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { listDanmaku, MAX_DANMAKU, sendDanmaku, type DanmakuView } from '../../services/danmaku.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { MSG } from '../messages.ts';
 import { id, int, INT4_MAX, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bodyA } from '../schemas.ts';
@@ -39,7 +38,7 @@ export const danmakuRoutes = [
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer }) => {
       const list = await listDanmaku(input.aweme_id, viewer?.id ?? null);
-      if (!list) throw new ApiError(404, MSG.videoNotFound);
+      if (!list) throw new ApiError(404, 'error.videoNotFound');
       return okA({ danmaku_list: list.map(shape), total: list.length });
     },
   }),

@@ -1,4 +1,4 @@
-/** Real-time doors (design.md §6): a user's own event stream, a live room's stream, and saying something in its chat. */
+/** Real-time doors: a user's own event stream, a live room's stream, and saying something in its chat. */
 import { z } from 'zod';
 import { toChatLine } from '../../island-data.ts';
 import { unreadCount } from '../../services/notifications.ts';
@@ -20,7 +20,7 @@ const CHAT_WINDOW_MS = 10_000;
 const eventStream = z.custom<Response>((v) => v instanceof Response).describe('text/event-stream');
 
 /** A chat line (src/shared/chat-line.ts). */
-export const chatMessage = z.object({
+const chatMessage = z.object({
   id: z.string(),
   roomId: z.string(),
   text: z.string(),
@@ -73,7 +73,7 @@ export const liveRoomRoutes = [
     response: eventStream,
     handler: async ({ input, request, viewer }) => {
       const room = await getRoom(input.room_id);
-      if (!room) throw new ApiError(404, '直播间不存在');
+      if (!room) throw new ApiError(404, 'error.liveRoomNotFound');
       const after = lastEventId(request);
       let joined = false;
       return streamEvents(request, viewer, [roomTopic(room.id)], {
