@@ -11,6 +11,10 @@ import { loginCodes, qrTickets, sessions, users } from '../db/schema.ts';
 import {
   cancelQrTicket,
   changePassword,
+  CODE_DAILY_RATE,
+  CODE_EMAIL_RATE,
+  CODE_IP_RATE,
+  CODE_VERIFY_IP_RATE,
   confirmQrTicket,
   createQrTicket,
   demoCredentials,
@@ -18,6 +22,10 @@ import {
   loginWithPassword,
   logout,
   normalizeEmail,
+  PASSWORD_IP_RATE,
+  PASSWORD_PAIR_RATE,
+  QR_CONFIRM_RATE,
+  QR_POLL_RATE,
   qrStatus,
   qrSvg,
   requestLoginCode,
@@ -128,10 +136,10 @@ describe('password login', () => {
     expect((await failure(loginWithPassword('', 'whatever', { ip: '10.0.0.3' }))).key).toBe('login.error.emailEmpty');
   });
 
-  it('locks an (account, IP) pair after 10 failures, but the owner still gets in from another IP', async () => {
+  it(`locks an (account, IP) pair after ${PASSWORD_PAIR_RATE.limit} failures, but the owner still gets in from another IP`, async () => {
     const attacker = { ip: '203.0.113.7' };
     const tries = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => failure(loginWithPassword(DEMO_EMAIL, `guess-${i}`, attacker))),
+      Array.from({ length: PASSWORD_PAIR_RATE.limit }, (_, i) => failure(loginWithPassword(DEMO_EMAIL, `guess-${i}`, attacker))),
     );
     expect(tries.every((e) => e.kind === 'unauthorized')).toBe(true);
     const eleventh = await failure(loginWithPassword(DEMO_EMAIL, demoPassword(), attacker));
@@ -145,19 +153,19 @@ describe('password login', () => {
     await reset(`pw:ip:${attacker.ip}`);
     const still = await failure(loginWithPassword(DEMO_EMAIL, demoPassword(), attacker));
     expect(still.kind).toBe('rate_limited');
-    expect(still.retryAfter).toBeGreaterThan(5 * 60);
+    expect(still.retryAfter).toBeGreaterThan(PASSWORD_IP_RATE.windowMs / 1000);
   });
 
-  it('limits one IP to 10 attempts in 5 minutes across different accounts', async () => {
+  it(`limits one IP to ${PASSWORD_IP_RATE.limit} attempts in ${PASSWORD_IP_RATE.windowMs / 60_000} minutes across different accounts`, async () => {
     const ctx = { ip: '192.0.2.55' };
     const tries = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => failure(loginWithPassword(`user${i}@example.com`, 'nope-nope-1', ctx))),
+      Array.from({ length: PASSWORD_IP_RATE.limit }, (_, i) => failure(loginWithPassword(`user${i}@example.com`, 'nope-nope-1', ctx))),
     );
     expect(tries.every((e) => e.kind === 'unauthorized')).toBe(true);
-    const eleventh = await failure(loginWithPassword('user10@example.com', 'nope-nope-1', ctx));
+    const eleventh = await failure(loginWithPassword('one-more@example.com', 'nope-nope-1', ctx));
     expect(eleventh.kind).toBe('rate_limited');
     expect(eleventh.retryAfter).toBeGreaterThan(0);
-    expect(eleventh.retryAfter).toBeLessThanOrEqual(300);
+    expect(eleventh.retryAfter).toBeLessThanOrEqual(PASSWORD_IP_RATE.windowMs / 1000);
   });
 });
 
@@ -192,11 +200,11 @@ describe('code login', () => {
     const again = await failure(requestLoginCode('SIXTY@example.com', { ip: '10.1.0.99' }));
     expect(again.kind).toBe('rate_limited');
     expect(again.retryAfter).toBeGreaterThan(0);
-    expect(again.retryAfter).toBeLessThanOrEqual(60);
+    expect(again.retryAfter).toBeLessThanOrEqual(CODE_EMAIL_RATE.windowMs / 1000);
   });
 
-  it('allows 20 requests per day per email and 30 per hour per IP', async () => {
-    for (let i = 0; i < 20; i++) {
+  it(`allows ${CODE_DAILY_RATE.limit} requests per day per email and ${CODE_IP_RATE.limit} per hour per IP`, async () => {
+    for (let i = 0; i < CODE_DAILY_RATE.limit; i++) {
       await reset('code:email:');
       await requestLoginCode('daily@example.com', { ip: '10.1.1.1' });
     }
@@ -205,8 +213,9 @@ describe('code login', () => {
     expect(day.kind).toBe('rate_limited');
     expect(day.retryAfter).toBeGreaterThan(3600);
 
-    for (let i = 0; i < 10; i++) await requestLoginCode(`spray${i}@example.com`, { ip: '10.1.1.1' });
-    expect((await failure(requestLoginCode('spray10@example.com', { ip: '10.1.1.1' }))).kind).toBe('rate_limited');
+    // 10.1.1.1 has spent CODE_DAILY_RATE.limit of its CODE_IP_RATE.limit above.
+    for (let i = CODE_DAILY_RATE.limit; i < CODE_IP_RATE.limit; i++) await requestLoginCode(`spray${i}@example.com`, { ip: '10.1.1.1' });
+    expect((await failure(requestLoginCode('spray-last@example.com', { ip: '10.1.1.1' }))).kind).toBe('rate_limited');
   });
 
   it('keeps only the newest code valid', async () => {
@@ -257,7 +266,7 @@ describe('code login', () => {
       expect((await failure(loginWithCode('x@example.com', bad, { ip: '10.1.0.8' }))).key).toBe('error.codeFormat');
     }
     const ctx = { ip: '10.1.0.9' };
-    for (let i = 0; i < 30; i++) await failure(loginWithCode('nobody@example.com', '000000', ctx));
+    for (let i = 0; i < CODE_VERIFY_IP_RATE.limit; i++) await failure(loginWithCode('nobody@example.com', '000000', ctx));
     expect((await failure(loginWithCode('nobody@example.com', '000000', ctx))).kind).toBe('rate_limited');
   });
 });
@@ -315,12 +324,12 @@ describe('QR login', () => {
   it('bounds confirmations per user and polls per ticket', async () => {
     const viewer = await confirmer();
     await reset('qr:confirm:');
-    for (let i = 0; i < 20; i++) expect((await failure(confirmQrTicket('B'.repeat(43), viewer.id))).kind).toBe('not_found');
+    for (let i = 0; i < QR_CONFIRM_RATE.limit; i++) expect((await failure(confirmQrTicket('B'.repeat(43), viewer.id))).kind).toBe('not_found');
     expect((await failure(confirmQrTicket('B'.repeat(43), viewer.id))).kind).toBe('rate_limited');
 
     const { ticket } = await createQrTicket();
     secrets.add(ticket);
-    for (let i = 0; i < 200; i++) await qrStatus(ticket);
+    for (let i = 0; i < QR_POLL_RATE.limit; i++) await qrStatus(ticket);
     const polled = await failure(qrStatus(ticket));
     expect(polled.kind).toBe('rate_limited');
     expect(polled.retryAfter).toBeGreaterThan(0);

@@ -13,6 +13,35 @@ import { hashPassword, verifyPassword } from './password.ts';
 import { enforce, hit, refund } from './rate-limit.ts';
 import { createSession, hashToken, revokeSession, type Viewer } from './sessions.ts';
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Password login attempts per IP (scaled by `perIp`). */
+export const PASSWORD_IP_RATE = { limit: 10, windowMs: 5 * MINUTE };
+/** Failed password logins per (account, IP) pair, so a guesser cannot lock the owner out from elsewhere. */
+export const PASSWORD_PAIR_RATE = { limit: 10, windowMs: HOUR };
+/** Failed password logins per account, from any address. */
+export const PASSWORD_ACCOUNT_RATE = { limit: 50, windowMs: HOUR };
+/** Login codes requested per IP (scaled by `perIp`). */
+export const CODE_IP_RATE = { limit: 30, windowMs: HOUR };
+/** Login codes requested per address: one a minute, the dialog's 60 s countdown. */
+export const CODE_EMAIL_RATE = { limit: 1, windowMs: MINUTE };
+/** Login codes requested per address per day. */
+export const CODE_DAILY_RATE = { limit: 20, windowMs: DAY };
+/** Code logins tried per IP (scaled by `perIp`). */
+export const CODE_VERIFY_IP_RATE = { limit: 30, windowMs: 10 * MINUTE };
+/** QR tickets opened per IP (scaled by `perIp`). */
+export const QR_CREATE_RATE = { limit: 60, windowMs: 10 * MINUTE };
+/** Status polls per QR ticket. */
+export const QR_POLL_RATE = { limit: 200, windowMs: 10 * MINUTE };
+/** QR tickets scanned per logged-in user. */
+export const QR_SCAN_RATE = { limit: 60, windowMs: 10 * MINUTE };
+/** QR tickets confirmed per logged-in user. */
+export const QR_CONFIRM_RATE = { limit: 20, windowMs: 10 * MINUTE };
+/** Password changes tried per user: a stolen session must not become a password oracle. */
+export const PASSWORD_CHANGE_RATE = { limit: 10, windowMs: HOUR };
+
 /**
  * Per-IP limits scaled by RATE_LIMIT_IP_FACTOR (default 1): many honest users may share one address (a campus NAT,
  * or the end-to-end suite's browsers on 127.0.0.1). Per-account limits never scale.
@@ -37,9 +66,6 @@ export interface LoginResult {
 
 export type QrState = 'pending' | 'scanned' | 'confirmed' | 'expired';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 const PASSWORD_MAX = 128;
 const CODE_TTL_MS = 10 * MINUTE;
 const CODE_TRIES = 5;
@@ -81,19 +107,21 @@ const viewerColumns = { id: users.id, secUid: users.secUid, nickname: users.nick
 // ---------------------------------------------------------------------------------------------- password
 
 /**
- * Logs in with email and password. Limits: 10 attempts per 5 minutes per IP; 10 failures per hour per
- * (account, IP) pair, so a guesser cannot lock the owner out from elsewhere; 50 failures per hour per account.
+ * Logs in with email and password, within PASSWORD_IP_RATE, PASSWORD_PAIR_RATE and PASSWORD_ACCOUNT_RATE.
  */
 export async function loginWithPassword(rawEmail: string, password: string, ctx: AuthContext): Promise<LoginResult> {
   const email = normalizeEmail(rawEmail);
   if (typeof password !== 'string' || password === '') throw invalid('error.passwordEmpty');
   if ([...password].length > PASSWORD_MAX) throw invalid('error.passwordTooLong', { max: PASSWORD_MAX });
   const ip = ipOf(ctx);
-  await enforce(`pw:ip:${ip}`, perIp(10), 5 * MINUTE);
+  await enforce(`pw:ip:${ip}`, perIp(PASSWORD_IP_RATE.limit), PASSWORD_IP_RATE.windowMs);
   const pairKey = `pw:acct:${email}:${ip}`;
   const accountKey = `pw:acct:${email}`;
   // Counted before checking (atomic under concurrency) and refunded on success: only failures accumulate.
-  const [pair, account] = await Promise.all([hit(pairKey, 10, HOUR), hit(accountKey, 50, HOUR)]);
+  const [pair, account] = await Promise.all([
+    hit(pairKey, PASSWORD_PAIR_RATE.limit, PASSWORD_PAIR_RATE.windowMs),
+    hit(accountKey, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs),
+  ]);
   if (!pair.ok || !account.ok) throw rateLimited(Math.max(pair.retryAfter, account.retryAfter));
 
   const [row] = await db()
@@ -124,11 +152,11 @@ function codeMatches(stored: string, email: string, code: string): boolean {
 }
 
 /** Emails a fresh 6-digit code (10 minutes, 5 tries); earlier codes for the email stop working. */
-export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Promise<{ retryAfter: 60 }> {
+export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Promise<{ retryAfter: number }> {
   const email = normalizeEmail(rawEmail);
-  await enforce(`code:ip:${ipOf(ctx)}`, perIp(30), HOUR);
-  await enforce(`code:email:${email}`, 1, MINUTE);
-  await enforce(`code:day:${email}`, 20, DAY);
+  await enforce(`code:ip:${ipOf(ctx)}`, perIp(CODE_IP_RATE.limit), CODE_IP_RATE.windowMs);
+  await enforce(`code:email:${email}`, CODE_EMAIL_RATE.limit, CODE_EMAIL_RATE.windowMs);
+  await enforce(`code:day:${email}`, CODE_DAILY_RATE.limit, CODE_DAILY_RATE.windowMs);
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const salt = randomBytes(12).toString('base64url');
@@ -145,7 +173,7 @@ export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Prom
   });
   await sometimes(() => db().delete(loginCodes).where(sql`${loginCodes.expiresAt} < now() - interval '1 day'`));
   await sendLoginCode(email, code);
-  return { retryAfter: 60 };
+  return { retryAfter: CODE_EMAIL_RATE.windowMs / 1000 };
 }
 
 function randomSecUid(): string {
@@ -182,7 +210,7 @@ export async function loginWithCode(rawEmail: string, rawCode: string, ctx: Auth
   const email = normalizeEmail(rawEmail);
   const code = typeof rawCode === 'string' ? rawCode.trim() : '';
   if (!/^\d{6}$/.test(code)) throw invalid('error.codeFormat');
-  await enforce(`code:verify:ip:${ipOf(ctx)}`, perIp(30), 10 * MINUTE);
+  await enforce(`code:verify:ip:${ipOf(ctx)}`, perIp(CODE_VERIFY_IP_RATE.limit), CODE_VERIFY_IP_RATE.windowMs);
 
   // Counting the try in the same statement that picks the code: parallel guesses cannot exceed 5.
   const { rows } = await db().execute<{ id: number; code_hash: string }>(sql`
@@ -229,7 +257,7 @@ async function findTicket(ticket: string) {
 
 /** Opens a QR login ticket for the login dialog: a random 256-bit secret stored only as its hash, live 2 minutes. */
 export async function createQrTicket(ctx?: AuthContext): Promise<{ ticket: string; expiresAt: Date }> {
-  if (ctx) await enforce(`qr:new:${ipOf(ctx)}`, perIp(60), 10 * MINUTE);
+  if (ctx) await enforce(`qr:new:${ipOf(ctx)}`, perIp(QR_CREATE_RATE.limit), QR_CREATE_RATE.windowMs);
   const ticket = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + QR_TTL_MS);
   await db().insert(qrTickets).values({ ticketHash: hashToken(ticket), expiresAt });
@@ -244,7 +272,7 @@ export async function createQrTicket(ctx?: AuthContext): Promise<{ ticket: strin
 export async function qrStatus(ticket: string, ctx?: AuthContext): Promise<{ status: QrState; login?: LoginResult }> {
   const row = await findTicket(ticket);
   // Keyed by the hash: the ticket itself never reaches the database.
-  await enforce(`qr:poll:${row.hash.slice(0, 32)}`, 200, 10 * MINUTE);
+  await enforce(`qr:poll:${row.hash.slice(0, 32)}`, QR_POLL_RATE.limit, QR_POLL_RATE.windowMs);
   if (row.gone) return { status: 'expired' };
   if (row.status === 'pending' || row.status === 'scanned') return { status: row.status };
   const [taken] = await db()
@@ -260,7 +288,7 @@ export async function qrStatus(ticket: string, ctx?: AuthContext): Promise<{ sta
 
 /** The logged-in viewer opened the ticket's URL: the dialog shows 'scanned'. Gone tickets throw `conflict`. */
 export async function scanQrTicket(ticket: string, viewerId: number): Promise<{ status: 'scanned' | 'confirmed' }> {
-  await enforce(`qr:scan:${viewerId}`, 60, 10 * MINUTE);
+  await enforce(`qr:scan:${viewerId}`, QR_SCAN_RATE.limit, QR_SCAN_RATE.windowMs);
   const row = await findTicket(ticket);
   if (row.gone) throw new ServiceError('conflict', 'error.qrExpired');
   if (row.status === 'confirmed') return { status: 'confirmed' };
@@ -273,7 +301,7 @@ export async function scanQrTicket(ticket: string, viewerId: number): Promise<{ 
 
 /** The viewer confirmed on their logged-in device: the dialog's next poll logs in as the viewer. */
 export async function confirmQrTicket(ticket: string, viewerId: number): Promise<void> {
-  await enforce(`qr:confirm:${viewerId}`, 20, 10 * MINUTE);
+  await enforce(`qr:confirm:${viewerId}`, QR_CONFIRM_RATE.limit, QR_CONFIRM_RATE.windowMs);
   const row = await findTicket(ticket);
   if (row.gone) throw new ServiceError('conflict', 'error.qrExpired');
   const done = await db()
@@ -339,8 +367,7 @@ export async function changePassword(
   if (user.passwordHash) {
     const current = typeof input.current === 'string' ? input.current : '';
     if (current === '' || [...current].length > PASSWORD_MAX) throw new ServiceError('forbidden', 'error.wrongCurrentPassword');
-    // A stolen session must not become a password oracle.
-    await enforce(`pw:change:${userId}`, 10, HOUR);
+    await enforce(`pw:change:${userId}`, PASSWORD_CHANGE_RATE.limit, PASSWORD_CHANGE_RATE.windowMs);
     if (!(await verifyPassword(current, user.passwordHash))) throw new ServiceError('forbidden', 'error.wrongCurrentPassword');
   }
   await db().update(users).set({ passwordHash: await hashPassword(next) }).where(eq(users.id, userId));

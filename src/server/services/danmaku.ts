@@ -9,7 +9,7 @@ import { enforce } from './rate-limit.ts';
 /** Longest danmaku, in characters (code points). */
 export const MAX_DANMAKU = 50;
 /** Danmaku one user may send per minute. */
-export const DANMAKU_PER_MINUTE = 10;
+export const DANMAKU_RATE = { limit: 10, windowMs: 60_000 };
 /** Most danmaku one list answers (a clip is seconds long; the player drops what its lanes cannot hold anyway). */
 const LIST_LIMIT = 1000;
 
@@ -67,7 +67,7 @@ export async function sendDanmaku(userId: number, videoId: number, text: string,
   if (!body) throw invalid('error.danmakuEmpty');
   if ([...body].length > MAX_DANMAKU) throw invalid('error.danmakuTooLong', { max: MAX_DANMAKU });
   if (!Number.isFinite(offsetMs)) throw invalid('error.danmakuOffset');
-  await enforce(`danmaku:${userId}`, DANMAKU_PER_MINUTE, 60_000);
+  await enforce(`danmaku:${userId}`, DANMAKU_RATE.limit, DANMAKU_RATE.windowMs);
   return db().transaction(async (tx) => {
     const [video] = await tx
       .select({ authorId: videos.authorId, durationMs: videos.durationMs })

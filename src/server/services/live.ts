@@ -7,6 +7,9 @@ import { CHAT_MAX } from '../../shared/chat-line.ts';
 import { publish, roomTopic } from '../realtime/events.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
 
+/** Chat lines one user may send in a live room per 10 s. */
+export const LIVE_CHAT_RATE = { limit: 10, windowMs: 10_000 };
+
 export interface LiveRoomCard {
   id: number;
   title: string;

@@ -1,6 +1,6 @@
 /** Family A 弹幕: a video's danmaku in time order, and sending one at a point of the video (logged in, rate-limited). */
 import { z } from 'zod';
-import { listDanmaku, MAX_DANMAKU, sendDanmaku, type DanmakuView } from '../../services/danmaku.ts';
+import { DANMAKU_RATE, listDanmaku, MAX_DANMAKU, sendDanmaku, type DanmakuView } from '../../services/danmaku.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { id, int, INT4_MAX, text } from '../params.ts';
 import { route } from '../registry.ts';
@@ -47,7 +47,7 @@ export const danmakuRoutes = [
     path: '/aweme/v1/web/danmaku/send/',
     family: 'A',
     auth: true,
-    summary: `Send a danmaku (1 to ${MAX_DANMAKU} characters) at offset_ms into the video; 10 per user per minute, then 429`,
+    summary: `Send a danmaku (1 to ${MAX_DANMAKU} characters) at offset_ms into the video; ${DANMAKU_RATE.limit} per user per minute, then 429`,
     input: z.object({ aweme_id: id(), text: text(1, MAX_DANMAKU), offset_ms: int(0, INT4_MAX).default(0).meta({ default: 0 }) }),
     response: bodyA({ danmaku: danmakuItem }),
     handler: async ({ input, viewer }) => {
