@@ -474,9 +474,8 @@ export const zhCN = {
   'toast.watchLaterAdded': '已加入稍后再看',
   'toast.watchLaterRemoved': '已从稍后再看移除',
 
-  // The login-code e-mail; 10 minutes is CODE_TTL_MS in src/server/services/auth.ts.
   'mail.loginCode.subject': '闪映登录验证码',
-  'mail.loginCode.body': '您的闪映登录验证码是 {code}，10分钟内有效。\n如非本人操作，请忽略本邮件。\n',
+  'mail.loginCode.body': '您的闪映登录验证码是 {code}，{minutes}分钟内有效。\n如非本人操作，请忽略本邮件。\n',
 
   // Messages the server answers with (API envelopes, service refusals); some refusals reuse a key above
   // (dm.tooLong, comment.tooLong, live.ended, common.empty, …) because the island checks the same rule first.

@@ -172,7 +172,7 @@ export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Prom
     });
   });
   await sometimes(() => db().delete(loginCodes).where(sql`${loginCodes.expiresAt} < now() - interval '1 day'`));
-  await sendLoginCode(email, code);
+  await sendLoginCode(email, code, CODE_TTL_MS / MINUTE);
   return { retryAfter: CODE_EMAIL_RATE.windowMs / 1000 };
 }
 
