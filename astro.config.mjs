@@ -8,7 +8,7 @@ import { interactDirective } from './src/client/directives/integration.ts';
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024 }),
-  // Off: it would 403 every cross-origin form POST (design.md §10); API writes need the Token header, which no
+  // Off: it would 403 every cross-origin form POST; API writes need the Token header, which no
   // cross-site form can send, so the origin check adds nothing there (src/server/api/router.ts).
   security: { checkOrigin: false },
   integrations: [UnoCSS({ injectReset: true }), react(), interactDirective()],

@@ -1,6 +1,6 @@
 /**
  * Production entry of 闪映: starts the database, then serves the Astro standalone build behind
- * compression, health checks, the media handler and a JSON request log (design.md §10).
+ * compression, health checks, the media handler and a JSON request log.
  * Run with `node server.ts` (Node >= 22.12 strips the types) after `astro build`.
  */
 import { existsSync } from 'node:fs';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import compression from 'compression';
 import pg from 'pg';
+import { t } from './src/i18n/t.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
 import { createMediaHandler } from './src/server/http/media.ts';
@@ -235,7 +236,7 @@ async function main(): Promise<void> {
 
 function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
   log({ level: 'error', msg: 'request failed', path: pathname(req), ...errorFields(error) }, process.stderr);
-  if (!res.headersSent) json(res, 500, { status: 'error', message: '服务器内部错误' });
+  if (!res.headersSent) json(res, 500, { status: 'error', message: t('error.serverError') });
   else res.destroy();
 }
 

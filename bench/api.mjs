@@ -1,6 +1,6 @@
 /**
  * `npm run bench:api`: requests/s, p50 and p99 of the hot API reads against a plain node:http hello-world on the
- * same machine in the same run (issue 3). Target per read: >= 25% of the hello-world's requests/s and p99 < 50 ms
+ * same machine in the same run. Target per read: >= 25% of the hello-world's requests/s and p99 < 50 ms
  * at 20 connections. A benchmark: it prints figures and ratios, it never fails.
  *
  * It starts the built server like the Playwright webServer does (`node server.ts`, a temporary DATA_DIR, the

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:first-frame`: how soon a video shows its first frame (design.md §8: ≤ 100 ms when preloaded,
+ * `npm run bench:first-frame`: how soon a video shows its first frame (targets: ≤ 100 ms when preloaded,
  * ≤ 400 ms cold, on loopback). A benchmark: it prints figures and ratios, never fails.
  *
  * - swipe: on the feed, from the ↓ key press to the next video's first frame (requestVideoFrameCallback), over at least

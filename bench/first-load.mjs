@@ -1,6 +1,6 @@
 /**
  * `npm run bench:first-load`: the JavaScript and CSS a first visit of each route loads, raw and
- * gzip, against the 80 KB gzip JavaScript budget (design.md §8). A benchmark: it prints, never fails.
+ * gzip, against the 80 KB gzip JavaScript budget. A benchmark: it prints, never fails.
  *
  * It starts the built server (like the Playwright webServer: a temporary DATA_DIR, the embedded
  * database, a free port) and loads every route in a fresh headless Chromium context.

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:search`: p50 and p99 latency of search (videos by keyword) and suggestions (search/sug), calling the
  * services directly, over the seeded site and again after adding 100,000 generated videos (and 100,000 logged searches)
- * to it. Targets (issue 6): p99 under 100 ms for search and under 30 ms for suggestions. A benchmark: it prints, never fails.
+ * to it. Targets: p99 under 100 ms for search and under 30 ms for suggestions. A benchmark: it prints, never fails.
  *
  * It runs on a throwaway embedded PostgreSQL in a temporary directory (deleted at the end), never on ./data.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web app manifest's PNG icons (issue 7): rendered from public/favicon.svg with ffmpeg's librsvg decoder.
+# The web app manifest's PNG icons: rendered from public/favicon.svg with ffmpeg's librsvg decoder.
 # "any" icons keep the rounded tile; the maskable ones fill the square and keep the bolt inside the 80 % safe zone.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -35,7 +35,7 @@ const pages = defineCollection({
   schema: z.object({ title: z.string().min(1), description: z.string().min(1) }),
 });
 
-// Header and settings chrome (issue 7): link targets and versions live here, their labels in the string catalogue.
+// Header and settings chrome: link targets and versions live here, their labels in the string catalogue.
 const catalogueKey = z.string().refine((k) => k in zhCN, { message: 'not a key of src/i18n/zh-CN.ts' });
 
 /** The desktop client (客户端 popover) and the browser extension (快捷访问 → 浏览器插件). */

@@ -1,4 +1,4 @@
-/** The browser's one API client (spec points 7 and 8): base /api, the Token header, form-encoded POSTs, one error mapping. */
+/** The browser's one API client: base /api, the Token header, form-encoded POSTs, one error mapping. */
 import wretch, { type WretchError } from 'wretch';
 import FormUrlAddon from 'wretch/addons/formUrl';
 import QueryStringAddon from 'wretch/addons/queryString';
@@ -72,7 +72,7 @@ function parseBody(text: string): unknown {
   }
 }
 
-/** Applies the error catalogue (spec point 8) to one failure and returns the error to reject with. */
+/** Applies the error mapping to one failure and returns the error to reject with. */
 async function mapFailure(error: unknown, path: string, options: CallOptions): Promise<ApiFailure> {
   if (error instanceof ApiFailure) return error;
   const wretchError = error as Partial<WretchError>;
@@ -106,7 +106,7 @@ async function mapFailure(error: unknown, path: string, options: CallOptions): P
 }
 
 /**
- * A 401 anywhere (spec point 8): with a session to lose, the expired-session toast and local storage and the user
+ * A 401 anywhere: with a session to lose, the expired-session toast and local storage and the user
  * store cleared; without one, nothing expired, so the login dialog is offered instead.
  */
 async function expireSession(): Promise<void> {

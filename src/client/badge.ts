@@ -1,4 +1,4 @@
-/** Unread badges of the header entries (spec point 9: badge max 99): the number, or 99+ above 99, hidden at 0. */
+/** Unread badges of the header entries: the number, or 99+ above 99, hidden at 0. */
 export const BADGE_MAX = 99;
 
 /** The text a badge shows for `count`: '' for none, '99+' above the maximum. */

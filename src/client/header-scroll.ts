@@ -1,4 +1,4 @@
-/** Header style (spec point 2): plain at 60 px of scroll or less, the scrolled style beyond. */
+/** Header style: plain at 60 px of scroll or less, the scrolled style beyond. */
 export const SCROLL_THRESHOLD = 60;
 
 export function watchHeaderScroll(header: HTMLElement): void {

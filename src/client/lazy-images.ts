@@ -1,4 +1,4 @@
-/** Lazy images (spec point 4): an <img data-src> gets its source when first visible, then is no longer watched. */
+/** Lazy images: an <img data-src> gets its source when first visible, then is no longer watched. */
 
 /**
  * Islands that append such images dispatch this event (bubbling) from their list rather than import this module: a

@@ -1,5 +1,5 @@
 /**
- * A live room's chat, real time across viewers (design.md §6), on the markup of LiveRoomChat.astro: an EventSource on
+ * A live room's chat, real time across viewers, on the markup of LiveRoomChat.astro: an EventSource on
  * the room's stream (it resumes from the last line it saw after a drop, sending Last-Event-ID), the viewer count, and
  * a box that says something through the API. Text only ever goes in through textContent.
  */

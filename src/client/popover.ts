@@ -1,5 +1,5 @@
 /**
- * Popovers of the header and the sidebar (issue 7 point 1) on the platform: the Popover API gives the top layer,
+ * Popovers of the header and the sidebar on the platform: the Popover API gives the top layer,
  * light dismiss (outside click, Esc), one open popover at a time and no layout shift; CSS anchor positioning places
  * them (bottom-end, no arrow). This module adds what the platform lacks: hover with a short delay, closing when the
  * pointer or the keyboard focus leaves, focus moved in when opened from the keyboard and given back on close.

@@ -60,7 +60,7 @@ describe('which key means what', () => {
     expect(s.commandFor(key('-'))).toBeNull();
   });
 
-  it('the dialog lists 22 rows in ui-text.md’s order', () => {
+  it('the dialog lists 22 rows in order', () => {
     expect(s.SHORTCUTS).toHaveLength(22);
     expect(s.SHORTCUTS.map((r) => r.keys)).toEqual([
       'Z', 'X', 'B', 'C', 'V', 'J', 'K', 'R', 'F', 'G', 'Shift+F', 'Shift+Q', '↑/↓', '←/→', 'shortcuts.space', 'Y', 'H', 'L', 'Shift+/Shift-', '?', 'Esc', 'N',

@@ -1,4 +1,4 @@
-/** The keyboard shortcuts of spec point 2: which key means what, and running them on the current video. */
+/** The keyboard shortcuts: which key means what, and running them on the current video. */
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { loadFollow, markNotInterested, requireLogin, share, toggleCollect, toggleLike, toggleWatchLater } from '../stores/feed.ts';
 import {
@@ -45,7 +45,7 @@ export type Command =
   | 'escape'
   | 'related';
 
-/** The 22 rows of the 快捷键 dialog, in ui-text.md's order: the key as shown (or its catalogue key) and what it does. */
+/** The 22 rows of the 快捷键 dialog, in order: the key as shown (or its catalogue key) and what it does. */
 export const SHORTCUTS: readonly { keys: string | MessageKey; label: MessageKey; note?: MessageKey }[] = [
   { keys: 'Z', label: 'shortcuts.like', note: 'shortcuts.likeNote' },
   { keys: 'X', label: 'shortcuts.comments' },

@@ -1,4 +1,4 @@
-/** One toast service for every page and island, in plain DOM (spec points 8 and 9: 3000 ms, offset 16 px, stacked). */
+/** One toast service for every page and island, in plain DOM (3000 ms, offset 16 px, stacked). */
 export type ToastType = 'info' | 'success' | 'error';
 
 export interface ToastOptions {

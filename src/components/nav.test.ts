@@ -3,7 +3,7 @@ import { activeEntry, NAV, NAV_DIVIDER_AFTER } from './nav.ts';
 import { t } from '../i18n/t.ts';
 
 describe('side navigation', () => {
-  it('has the 16 entries of ui-text.md in order with the divider after 我的', () => {
+  it('has the 16 entries in order with the divider after 我的', () => {
     expect(NAV.map((e) => t(e.key)).join(' ')).toBe('首页 推荐 关注 朋友 我的 直播 放映厅 知识 热点 游戏 娱乐 二次元 音乐 美食 体育 时尚');
     expect(t(NAV[NAV_DIVIDER_AFTER]!.key)).toBe('我的');
   });

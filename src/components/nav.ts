@@ -26,7 +26,7 @@ export interface NavEntry {
   match: string;
 }
 
-/** The 16 side-navigation entries of ui-text.md, in order; a divider follows 我的 (index 4). */
+/** The 16 side-navigation entries, in order; a divider follows 我的 (index 4). */
 export const NAV: NavEntry[] = [
   { key: 'nav.discover', href: '/discover', icon: riHome5Line, match: '/discover' },
   { key: 'nav.recommend', href: '/', icon: riFireLine, match: '/' },

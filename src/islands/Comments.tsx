@@ -64,7 +64,7 @@ function useMounted(): boolean {
 }
 
 /**
- * A video's comments (spec points 2 and 5): paged by cursor as the list scrolls, replies on demand, posting a
+ * A video's comments: paged by cursor as the list scrolls, replies on demand, posting a
  * comment or a reply, optimistic likes, deleting one's own, 作者 and 作者赞过 marks, counts kept in step.
  */
 export function Comments({ awemeId, variant, onClose, initial, mentions, renderedAt, authorSecUid, viewerSecUid = null }: CommentsProps) {

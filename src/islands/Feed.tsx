@@ -44,7 +44,7 @@ const NAV_BTN = 'focus-ring flex h-10 w-10 items-center justify-center rounded-f
 /** Where the related videos of `item` are (N). */
 const relatedHref = (item: VideoItem) => `/video/${item.id}#related`;
 
-/** The recommend feed (spec point 1): a vertical full-height swiper whose neighbours are preloaded. */
+/** The recommend feed: a vertical full-height swiper whose neighbours are preloaded. */
 export function Feed({ items: first, hasMore, count, text }: Props) {
   const [items, setItems] = useState(first);
   const [index, setIndex] = useState(0);

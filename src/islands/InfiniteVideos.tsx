@@ -19,7 +19,7 @@ interface Props {
 const SKELETONS = 8;
 
 /**
- * Continues a server-rendered grid (spec point 4's infinite lists): pages load as a sentinel nears the viewport or
+ * Continues a server-rendered grid: pages load as a sentinel nears the viewport or
  * on 加载更多, appear in the same list with skeletons meanwhile, and stop when the server says there is no more.
  */
 export function InfiniteVideos({ source, secUid, cursor, gridId, pageSize = 24 }: Props) {

@@ -50,7 +50,7 @@ function finish(): void {
   reloadPage();
 }
 
-/** The login dialog (spec points 1, 2 and 4): QR, emailed code and password, 密码登录 first. Loaded on first open. */
+/** The login dialog: QR, emailed code and password, 密码登录 first. Loaded on first open. */
 export function LoginDialog() {
   const open = useStore($loginOpen);
   const dialog = useRef<HTMLDialogElement>(null);

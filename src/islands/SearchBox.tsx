@@ -6,7 +6,7 @@ import type { SearchBoxText } from '../components/search-box-text.ts';
 import type { PopupState } from './SearchPopup.tsx';
 
 interface Props {
-  /** header: results open in a new window (spec point 2); inline: the results page's own box, same window. */
+  /** header: results open in a new window; inline: the results page's own box, same window. */
   mode?: 'header' | 'inline';
   initial?: string;
   /** A fixed id for the input (the header's, for anything that focuses it); otherwise a generated one. */

@@ -12,7 +12,7 @@ interface Loaded {
 }
 
 /**
- * The 快捷键 dialog (ui-text.md): every shortcut with its key. Mount it anywhere; it opens with `openShortcuts()` (or ?)
+ * The 快捷键 dialog: every shortcut with its key. Mount it anywhere; it opens with `openShortcuts()` (or ?)
  * and loads its table and strings only then, so mounting it costs a page next to nothing.
  */
 export function ShortcutsDialog() {

@@ -35,7 +35,7 @@ const NO_USER = atom<{ userInfo: null }>({ userInfo: null });
 const SAVE_DEFAULT = atom(true);
 
 
-/** The header's avatar popover (spec point 2): who is logged in, their counts, their tabs, and logout. */
+/** The header's avatar popover: who is logged in, their counts, their tabs, and logout. */
 export function UserMenu({ nickname, avatar, text }: Props) {
   const [stores, setStores] = useState<UserStores | null>(null);
   const [open, setOpen] = useState(false);

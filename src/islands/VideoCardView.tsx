@@ -12,7 +12,7 @@ interface Props {
   video: CardData;
   /** Ranked lists show the rank over the poster. */
   rank?: number;
-  /** The first cards of a page load eagerly; the rest through `data-src` (src/client/lazy-images.ts, spec point 4). */
+  /** The first cards of a page load eagerly; the rest through `data-src` (src/client/lazy-images.ts). */
   eager?: boolean;
   /** Search results: the keyword highlighted in the title and the nickname. */
   keyword?: string;

@@ -28,7 +28,7 @@ const AHEAD = '800px 0px';
 const LAZY_IMAGES_ADDED = 'sy:lazy-images';
 
 /**
- * Continues a server-rendered list (spec point 4's infinite lists): the next page loads while `sentinel`, placed under
+ * Continues a server-rendered list: the next page loads while `sentinel`, placed under
  * the list, is near the viewport, or on `load`; items already shown are skipped, since rankings move between requests;
  * the list is aria-busy meanwhile, and lazy posters of new items are watched. `load(true)` (加载更多, a keyboard or
  * screen-reader user) then moves focus to the link of the first new `li[data-more]`.

@@ -1,4 +1,4 @@
-/** The one place media URLs are made, so a CDN or object store (MEDIA_BASE_URL) can replace local files (design.md §4). */
+/** The one place media URLs are made, so a CDN or object store (MEDIA_BASE_URL) can replace local files. */
 
 // Read per call through globalThis: this module is bundled into pages and must not import node-only modules.
 function mediaBase(): string {

@@ -1,4 +1,4 @@
-/** Search-text rules shared by the server and the browser (spec points 5 and 9): one definition of the 100-character cut. */
+/** Search-text rules shared by the server and the browser: one definition of the 100-character cut. */
 
 /** Spec point 9: search text is at most 100 characters; longer text is cut, not refused (the API refuses instead). */
 export const MAX_QUERY = 100;

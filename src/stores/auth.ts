@@ -6,7 +6,7 @@ export const $auth = map({ isLogin: false, routerKey: 0 });
 /** Whether the login dialog is open; any island may ask for it through `openLogin()`. */
 export const $loginOpen = atom(false);
 
-/** Seconds until another code may be requested (spec point 4: 60 s after a request); 0 when one may be. */
+/** Seconds until another code may be requested (60 s after a request); 0 when one may be. */
 export const $codeCountdown = atom(0);
 
 /** localStorage key of the user store; here so the header can spot a saved session without loading the API client. */

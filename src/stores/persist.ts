@@ -1,6 +1,6 @@
 import type { WritableAtom } from 'nanostores';
 
-/** A store that names itself: `persist()` uses the id as its default storage key (spec point 4). */
+/** A store that names itself: `persist()` uses the id as its default storage key. */
 export type IdentifiedStore<T> = WritableAtom<T> & { id?: string };
 
 export interface PersistOptions {
@@ -74,7 +74,7 @@ function restore<T>(current: T, saved: unknown, paths: string[] | undefined): T 
 }
 
 /**
- * Keeps a store in storage (spec point 4): reads the saved state at once, then writes after each change.
+ * Keeps a store in storage: reads the saved state at once, then writes after each change.
  * Bad JSON, a missing or full storage are ignored: the store just stays in memory. Returns a function that stops writing.
  */
 export function persist<T>(store: IdentifiedStore<T>, options: PersistOptions = {}): () => void {

@@ -1,7 +1,7 @@
 import { persistentAtom } from '@nanostores/persistent';
 import { normalizeQuery, searchPath } from '../shared/search-query.ts';
 
-/** One entry of 历史记录 (spec point 3: id and text). */
+/** One entry of 历史记录 (id and text). */
 export interface HistoryEntry {
   id: string;
   text: string;
@@ -9,7 +9,7 @@ export interface HistoryEntry {
 
 /** Entries kept, newest first. */
 export const HISTORY_MAX = 20;
-/** Entries shown folded; from 5 entries on (spec point 9) an arrow unfolds the rest. */
+/** Entries shown folded; from 5 entries on an arrow unfolds the rest. */
 export const HISTORY_FOLDED = 4;
 
 function decode(raw: string): HistoryEntry[] {
@@ -48,7 +48,7 @@ export function clearHistory(): void {
 }
 
 /**
- * Searches as the search box does (spec points 2 and 5): blank text does nothing; otherwise the text, cut at 100
+ * Searches as the search box does: blank text does nothing; otherwise the text, cut at 100
  * characters, goes into 历史记录 and its results open in a new window (`new`) or this one (`same`). Returns the text searched.
  */
 export function submitSearch(raw: string, target: 'new' | 'same'): string | null {

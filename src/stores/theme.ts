@@ -2,7 +2,7 @@ import { persistentAtom } from '@nanostores/persistent';
 
 export type Theme = 'light' | 'dark';
 
-/** The colour theme, persisted in localStorage under `theme` (spec point 4). */
+/** The colour theme, persisted in localStorage under `theme`. */
 export const $theme = persistentAtom<Theme>('theme', 'light');
 
 /** Sets the theme; any value other than light or dark is ignored. */

@@ -16,7 +16,7 @@ const { apiGet, apiPost } = await import('../client/api.ts');
 const { $auth, $codeCountdown } = await import('./auth.ts');
 const { $videos, addTabPage } = await import('./videos.ts');
 const user = await import('./user.ts');
-const { $user, $isLogin, $saveLoginInfo, $userLoading } = user;
+const { $user, $saveLoginInfo, $userLoading } = user;
 
 const get = vi.mocked(apiGet);
 const post = vi.mocked(apiPost);
@@ -49,7 +49,7 @@ describe('$user', () => {
     await pending;
     expect(get).toHaveBeenCalledWith('/aweme/v1/web/user/profile/self/');
     expect($user.get().userInfo).toMatchObject({ nickname: '闪映体验官', following_count: 15, follower_count: 8, collect_count: 4 });
-    expect($isLogin.get()).toBe(true);
+    expect($auth.get().isLogin).toBe(true);
     expect($userLoading.get()).toBe(false);
     expect(JSON.parse(env.local.getItem('sy.user')!).userInfo.nickname).toBe('闪映体验官');
   });
@@ -57,7 +57,7 @@ describe('$user', () => {
   it('loadUserInfo sets isLogin false on anything else', async () => {
     get.mockRejectedValueOnce(Object.assign(new Error('x'), { status: 401 }));
     expect(await user.loadUserInfo()).toBeNull();
-    expect($isLogin.get()).toBe(false);
+    expect($auth.get().isLogin).toBe(false);
   });
 
   it('loginSucceeded keeps the token and user and bumps routerKey', () => {
@@ -92,7 +92,7 @@ describe('logging in', () => {
     post.mockRejectedValueOnce(new Error('邮箱或密码错误'));
     await expect(user.loginWithPassword('a@b.cn', 'bad')).rejects.toThrow('邮箱或密码错误');
     expect($user.get().token).toBeNull();
-    expect($isLogin.get()).toBe(false);
+    expect($auth.get().isLogin).toBe(false);
   });
 
   it('a code request starts the countdown, from Retry-After on a 429', async () => {
@@ -133,7 +133,7 @@ describe('logout', () => {
     await user.logout({ saveLoginInfo: true });
     expect(post).toHaveBeenCalledWith('/passport/logout', {}, { quiet: true });
     expect($user.get()).toEqual({ token: null, userInfo: null });
-    expect($isLogin.get()).toBe(false);
+    expect($auth.get().isLogin).toBe(false);
     expect(env.local.entries()).toEqual({ 'sy.rememberEmail': 'me@shanying.dev', theme: 'dark' });
     expect(env.session.length).toBe(0);
     expect($videos.get().userLikeVideos).toEqual([]);
@@ -155,6 +155,6 @@ describe('startSession', () => {
     user.clearLocalSession({ keepEmail: null });
     user.startSession(false);
     expect(get).not.toHaveBeenCalled();
-    expect($isLogin.get()).toBe(false);
+    expect($auth.get().isLogin).toBe(false);
   });
 });

@@ -1,13 +1,10 @@
-import { atom, computed } from 'nanostores';
+import { atom } from 'nanostores';
 import { apiGet, apiPost, type ApiFailure } from '../client/api.ts';
 import { $auth, setLoggedIn, startCodeCountdown } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';
 import { $user, clearLocalSession, rememberedEmail, rememberEmail, SAVE_LOGIN_INFO_KEY, type UserInfo } from './session.ts';
 
 export { $user, clearLocalSession, REMEMBER_EMAIL_KEY, rememberedEmail, SAVE_LOGIN_INFO_KEY, type UserInfo, type UserState } from './session.ts';
-
-/** Whether someone is logged in (the auth store holds the flag; this is its view for user-facing islands). */
-export const $isLogin = computed($auth, (auth) => auth.isLogin);
 
 /** True while the user info is being fetched. */
 export const $userLoading = atom(false);
@@ -31,7 +28,7 @@ export function avatarOf(info: Pick<UserInfo, 'avatar_thumb' | 'avatar_300x300'>
   return info?.avatar_thumb?.url_list?.[0] ?? info?.avatar_300x300?.url_list?.[0];
 }
 
-/** Fetches the user info (spec point 4): status_code 0 stores it and sets isLogin; anything else sets isLogin false. */
+/** Fetches the user info: status_code 0 stores it and sets isLogin; anything else sets isLogin false. */
 export async function loadUserInfo(): Promise<UserInfo | null> {
   $userLoading.set(true);
   try {
@@ -51,7 +48,7 @@ export async function loadUserInfo(): Promise<UserInfo | null> {
 let started = false;
 
 /**
- * Starts the client session once per page from what the server rendered (spec point 4's request at start):
+ * Starts the client session once per page from what the server rendered:
  * logged in, or holding a token the server did not accept, asks for the user info, so a stale token meets the
  * 401 rule. The header calls it when it needs the user (menu opened, saved token found), so the API client
  * is not part of every page's first load.
@@ -135,7 +132,7 @@ export function reloadPage(): void {
 }
 
 /**
- * Logs out (spec point 4): the server revokes the token and clears its cookie; locally userInfo, token, local and
+ * Logs out: the server revokes the token and clears its cookie; locally userInfo, token, local and
  * session storage and the video store are cleared. With `saveLoginInfo` on, the remembered email is written back.
  */
 export async function logout({ saveLoginInfo = $saveLoginInfo.get() }: { saveLoginInfo?: boolean } = {}): Promise<void> {

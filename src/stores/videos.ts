@@ -46,7 +46,7 @@ function initial(): VideoState {
 /** The spec's video store (point 3): the feed, the profile tabs' lists, their loading flags, empty flags and counts. */
 export const $videos = map<VideoState>(initial());
 
-/** Back to the empty store (logout, spec point 4). */
+/** Back to the empty store (logout). */
 export function resetVideos(): void {
   $videos.set(initial());
 }

@@ -1,10 +1,11 @@
 /** 私信 through the Family A doors: shapes, the rules as clients meet them, bad input, rate limits and the `dm` event. */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { t } from '../../src/i18n/t.ts';
 import { handleApi } from '../../src/server/api/router.ts';
 import { EventHub, useHub } from '../../src/server/realtime/events.ts';
 import { MESSAGE_MAX } from '../../src/shared/messaging.ts';
-import { IM_TEXT, IM_WRITE_LIMIT, MESSAGE_BURST } from '../../src/server/services/messages.ts';
+import { IM_WRITE_LIMIT, MESSAGE_BURST } from '../../src/server/services/messages.ts';
 import { reset } from '../../src/server/services/rate-limit.ts';
 import { REPORT_DAILY } from '../../src/server/services/reports.ts';
 import { freshDb, type TestDb } from '../setup/test-db.ts';
@@ -81,7 +82,7 @@ describe('send and the one-message rule', () => {
 
     const refused = await post(a, `${IM}/message/send/`, { sec_user_id: b.sec, text: '在吗' });
     expectErrorA(refused, 403, 9);
-    expect(refused.body.status_msg).toBe(IM_TEXT.oneMessage);
+    expect(refused.body.status_msg).toBe(t('dm.hint'));
 
     await follow(b, a);
     const second = await send(a, b, '在吗');
@@ -105,9 +106,9 @@ describe('send and the one-message rule', () => {
     expect((await ok('POST', '/aweme/v1/web/user/block/', { token: b.token, form: { sec_user_id: a.sec, block: 1 } })).block_status).toBe(1);
     const fromA = await post(a, `${IM}/message/send/`, { sec_user_id: b.sec, text: '嗨' });
     expectErrorA(fromA, 403, 9);
-    expect(fromA.body.status_msg).toBe(IM_TEXT.blockedYou);
+    expect(fromA.body.status_msg).toBe(t('dm.blockedMe'));
     const fromB = await post(b, `${IM}/message/send/`, { sec_user_id: a.sec, text: '嗨' });
-    expect(fromB.body.status_msg).toBe(IM_TEXT.youBlocked);
+    expect(fromB.body.status_msg).toBe(t('error.dmYouBlocked'));
     const detail = await ok('GET', `${IM}/conversation/detail/`, { token: a.token, query: { sec_user_id: b.sec } });
     expect(detail.conversation).toMatchObject({ block_status: 2, can_send: 0 });
     expect((await ok('POST', '/aweme/v1/web/user/block/', { token: b.token, form: { sec_user_id: a.sec, block: 0 } })).block_status).toBe(0);
@@ -229,19 +230,19 @@ describe('doors that refuse', () => {
       if (message) expect(res.body.status_msg).toBe(message);
     };
     const sendTo = (text: string, extra: Record<string, string | number> = {}) => post(b, `${IM}/message/send/`, { sec_user_id: a.sec, text, ...extra });
-    expectMsg(await sendTo('   '), 400, IM_TEXT.empty);
-    expectMsg(await sendTo('字'.repeat(MESSAGE_MAX + 1)), 400, IM_TEXT.tooLong);
-    expectMsg(await sendTo('x'.repeat(10 * 1024)), 400, IM_TEXT.tooLong);
-    expectMsg(await sendTo('a\u0000b'), 400, IM_TEXT.control);
+    expectMsg(await sendTo('   '), 400, t('dm.empty.text'));
+    expectMsg(await sendTo('字'.repeat(MESSAGE_MAX + 1)), 400, t('dm.tooLong', { max: MESSAGE_MAX }));
+    expectMsg(await sendTo('x'.repeat(10 * 1024)), 400, t('dm.tooLong', { max: MESSAGE_MAX }));
+    expectMsg(await sendTo('a\u0000b'), 400, t('error.dmControl'));
     expectMsg(await sendTo('ok', { reply_id: 'abc' }), 400);
-    expectMsg(await sendTo('ok', { reply_id: 999_999 }), 400, IM_TEXT.replyMissing);
-    expectMsg(await post(b, `${IM}/message/send/`, { sec_user_id: b.sec, text: '自己' }), 400, IM_TEXT.self);
+    expectMsg(await sendTo('ok', { reply_id: 999_999 }), 400, t('error.dmReplyMissing'));
+    expectMsg(await post(b, `${IM}/message/send/`, { sec_user_id: b.sec, text: '自己' }), 400, t('error.dmSelf'));
     expectMsg(await post(b, `${IM}/message/send/`, { sec_user_id: 'no-such-user', text: 'hi' }), 404);
     expectMsg(await post(b, `${IM}/message/send/`, { sec_user_id: 'bad uid!', text: 'hi' }), 400);
     expectMsg(await post(b, `${IM}/message/send/`, { sec_user_id: a.sec }), 400);
     expectMsg(await get(b, `${IM}/conversation/list/`, { count: 51 }), 400);
     expectMsg(await get(b, `${IM}/conversation/list/`, { cursor: -1 }), 400);
-    expectMsg(await get(b, `${IM}/conversation/detail/`, { sec_user_id: b.sec }), 400, IM_TEXT.self);
+    expectMsg(await get(b, `${IM}/conversation/detail/`, { sec_user_id: b.sec }), 400, t('error.dmSelf'));
     expectMsg(await get(b, `${IM}/conversation/detail/`, {}), 400);
     expectMsg(await get(b, `${IM}/message/list/`, { conversation_id: 'x' }), 400);
     expectMsg(await get(b, `${IM}/message/list/`, { conversation_id: conv, max_cursor: '1.5' }), 400);

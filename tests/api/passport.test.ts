@@ -2,8 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { t } from '../../src/i18n/t.ts';
 import { handleApi } from '../../src/server/api/router.ts';
 import { DEMO_EMAIL, demoPassword } from '../../src/server/db/demo.ts';
+import { CODE_EMAIL_RATE, PASSWORD_PAIR_RATE } from '../../src/server/services/auth.ts';
 import { lastOutboxCode } from '../../src/server/services/mailer.ts';
 import { reset } from '../../src/server/services/rate-limit.ts';
 import { call, expectErrorA, ok, responseSchema, tokenFor, useApiDb } from './helpers.ts';
@@ -37,12 +39,12 @@ describe('passport API', () => {
     expectErrorA(await call('GET', '/api/aweme/v1/web/user/profile/self/', { token }), 401, 8);
   });
 
-  it('answers a wrong password with its own message, and 429 with Retry-After on the 11th try while the owner still gets in elsewhere', async () => {
+  it(`answers a wrong password with its own message, and 429 with Retry-After past ${PASSWORD_PAIR_RATE.limit} tries while the owner still gets in elsewhere`, async () => {
     await reset('pw:');
     const wrong = await post('/passport/login/password', { email: DEMO_EMAIL, password: 'not-it' }, '10.0.0.2');
     expect(wrong.status).toBe(401);
-    expect(wrong.body.status_msg).toBe('邮箱或密码错误');
-    for (let i = 0; i < 9; i++) await post('/passport/login/password', { email: DEMO_EMAIL, password: `nope-${i}` }, '10.0.0.2');
+    expect(wrong.body.status_msg).toBe(t('error.wrongPassword'));
+    for (let i = 1; i < PASSWORD_PAIR_RATE.limit; i++) await post('/passport/login/password', { email: DEMO_EMAIL, password: `nope-${i}` }, '10.0.0.2');
     const limited = await handleApi(
       new Request('http://shanying.test/api/passport/login/password', {
         method: 'POST',
@@ -60,20 +62,20 @@ describe('passport API', () => {
   it('validates the e-mail before sending a code', async () => {
     const empty = await post('/passport/code/send', { email: '' }, '10.0.1.1');
     expect(empty.status).toBe(400);
-    expect(empty.body.status_msg).toBe('邮箱不能为空');
+    expect(empty.body.status_msg).toBe(t('login.error.emailEmpty'));
     expect((await post('/passport/code/send', { email: 'not-an-email' }, '10.0.1.1')).status).toBe(400);
   });
 
   it('logs in with an e-mailed code, creating the account on first use', async () => {
     const email = `code-${Date.now()}@example.com`;
     const sent = await post('/passport/code/send', { email }, '10.0.1.2');
-    expect(sent.body).toEqual({ status_code: 0, retry_after: 60 });
+    expect(sent.body).toEqual({ status_code: 0, retry_after: CODE_EMAIL_RATE.windowMs / 1000 });
     const again = await post('/passport/code/send', { email }, '10.0.1.2');
     expect(again.status).toBe(429);
     const code = await lastOutboxCode(email);
     expect(code).toMatch(/^\d{6}$/);
     const wrongCode = code === '000000' ? '111111' : '000000';
-    expect((await post('/passport/login/code', { email, code: wrongCode }, '10.0.1.2')).body.status_msg).toBe('验证码错误或已过期');
+    expect((await post('/passport/login/code', { email, code: wrongCode }, '10.0.1.2')).body.status_msg).toBe(t('error.wrongCode'));
     const login = await post('/passport/login/code', { email, code: code! }, '10.0.1.2');
     expect(login.status).toBe(200);
     expect(login.body.created).toBe(true);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveApi } from '../../src/server/api/node.ts';
 import { handleApi } from '../../src/server/api/router.ts';
 import { EventHub, useHub } from '../../src/server/realtime/events.ts';
+import { LIVE_CHAT_RATE } from '../../src/server/services/live.ts';
 import { reset } from '../../src/server/services/rate-limit.ts';
 import { freshDb, type TestDb } from '../setup/test-db.ts';
 import { call, expectErrorB, ok, one, pageAll, tokenFor } from './helpers.ts';
@@ -114,9 +115,9 @@ describe('live room chat', () => {
     expectErrorB(await call('GET', '/api/live/room/events', { query: { room_id: 999_999 } }), 404);
   });
 
-  it('limits each user to 10 lines per 10 seconds', async () => {
+  it(`limits each user to ${LIVE_CHAT_RATE.limit} lines per ${LIVE_CHAT_RATE.windowMs / 1000} seconds`, async () => {
     await reset(`live-chat:${bob.id}`);
-    for (let i = 0; i < 10; i++) await ok('POST', '/live/room/chat', { token: bob.token, form: { room_id: room.id, text: `刷屏${i}` } });
+    for (let i = 0; i < LIVE_CHAT_RATE.limit; i++) await ok('POST', '/live/room/chat', { token: bob.token, form: { room_id: room.id, text: `刷屏${i}` } });
     const refused = await call('POST', '/api/live/room/chat', { token: bob.token, form: { room_id: room.id, text: '再来' } });
     expectErrorB(refused, 429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

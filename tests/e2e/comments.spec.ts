@@ -7,7 +7,7 @@ interface Aweme {
   statistics: { comment_count: number };
 }
 
-// One password login for the file: the server allows 10 per 5 minutes per IP, shared with every other spec.
+// One password login for the file: the per-IP login limit (PASSWORD_IP_RATE) is shared with every other spec.
 test.describe.configure({ mode: 'serial' });
 
 let api: APIRequestContext;

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { loginDemo, newAccount, signIn, type Session } from './support.ts';
 
-// One password login for the file: the server allows 10 per 5 minutes per IP, shared with every other spec.
+// One password login for the file: the per-IP login limit (PASSWORD_IP_RATE) is shared with every other spec.
 test.describe.configure({ mode: 'serial' });
 
 let api: APIRequestContext;

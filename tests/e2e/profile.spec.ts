@@ -12,7 +12,7 @@ interface ListUser {
   follow_status: 0 | 1 | 2;
 }
 
-// One password login for the whole file: the server allows 10 per 5 minutes per IP, shared with every other spec.
+// One password login for the whole file: the per-IP login limit (PASSWORD_IP_RATE) is shared with every other spec.
 test.describe.configure({ mode: 'serial' });
 
 let api: APIRequestContext;

@@ -1,13 +1,13 @@
 /** CORS for the origins listed in CORS_ORIGINS (comma-separated), with credentials; no origin is allowed by default. */
 
-export const ALLOWED_HEADERS = 'Token, Content-Type';
+const ALLOWED_HEADERS = 'Token, Content-Type';
 const MAX_AGE = '600';
 
 let cachedRaw: string | undefined;
 let cachedSet = new Set<string>();
 
 /** The allowed origins, re-read when the environment variable changes (tests set it per case). */
-export function allowedOrigins(): Set<string> {
+function allowedOrigins(): Set<string> {
   const raw = process.env.CORS_ORIGINS ?? '';
   if (raw !== cachedRaw) {
     cachedRaw = raw;

@@ -1,6 +1,5 @@
 /** Reading a request's parameters: the query string and a form, multipart or JSON body, capped at 1 MB. */
 import { ApiError } from './envelope.ts';
-import { MSG } from './messages.ts';
 
 /** Largest body read (the adapter's bodySizeLimit in astro.config.mjs is the same). */
 export const MAX_BODY = 1024 * 1024;
@@ -10,7 +9,7 @@ export type Fields = Record<string, unknown>;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Strict x-www-form-urlencoded: a broken %-escape or bytes that are not UTF-8 make it malformed (null). */
-export function parseUrlEncoded(raw: string): Record<string, string> | null {
+function parseUrlEncoded(raw: string): Record<string, string> | null {
   const out: Record<string, string> = Object.create(null);
   for (const part of raw.split('&')) {
     if (!part) continue;
@@ -32,19 +31,19 @@ export function parseUrlEncoded(raw: string): Record<string, string> | null {
 /** The query string's fields; a malformed one is a 400. */
 export function queryFields(url: URL): Fields {
   const fields = parseUrlEncoded(url.search.slice(1));
-  if (!fields) throw new ApiError(400, MSG.badBody);
+  if (!fields) throw new ApiError(400, 'error.badBody');
   return fields;
 }
 
 function tooLarge(): ApiError {
-  return new ApiError(413, MSG.tooLarge);
+  return new ApiError(413, 'error.tooLarge');
 }
 
 /** The body's bytes, refusing more than MAX_BODY: by Content-Length first, then by counting what arrives. */
-export async function readBytes(request: Request): Promise<Uint8Array> {
+async function readBytes(request: Request): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > MAX_BODY)) {
-    throw /^\d+$/.test(declared) ? tooLarge() : new ApiError(400, MSG.badBody);
+    throw /^\d+$/.test(declared) ? tooLarge() : new ApiError(400, 'error.badBody');
   }
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
@@ -65,7 +64,7 @@ export async function readBytes(request: Request): Promise<Uint8Array> {
     if (error instanceof ApiError) throw error;
     // The Node adapter's own bodySizeLimit surfaces as a stream error while reading.
     if (error instanceof Error && /size limit/i.test(error.message)) throw tooLarge();
-    throw new ApiError(400, MSG.badBody);
+    throw new ApiError(400, 'error.badBody');
   }
   const out = new Uint8Array(size);
   let at = 0;
@@ -80,7 +79,7 @@ function decodeText(bytes: Uint8Array): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new ApiError(400, MSG.badBody);
+    throw new ApiError(400, 'error.badBody');
   }
 }
 
@@ -91,7 +90,7 @@ export async function bodyFields(request: Request): Promise<Fields> {
   if (bytes.byteLength === 0) return {};
   if (type === 'application/x-www-form-urlencoded' || type === '') {
     const fields = parseUrlEncoded(decodeText(bytes));
-    if (!fields) throw new ApiError(400, MSG.badBody);
+    if (!fields) throw new ApiError(400, 'error.badBody');
     return fields;
   }
   if (type === 'application/json') {
@@ -99,9 +98,9 @@ export async function bodyFields(request: Request): Promise<Fields> {
     try {
       value = JSON.parse(decodeText(bytes));
     } catch {
-      throw new ApiError(400, MSG.badBody);
+      throw new ApiError(400, 'error.badBody');
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError(400, MSG.badBody);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError(400, 'error.badBody');
     return Object.assign(Object.create(null), value) as Fields;
   }
   if (type === 'multipart/form-data') {
@@ -113,15 +112,15 @@ export async function bodyFields(request: Request): Promise<Fields> {
         body: bytes as Uint8Array<ArrayBuffer>,
       }).formData();
     } catch {
-      throw new ApiError(400, MSG.badBody);
+      throw new ApiError(400, 'error.badBody');
     }
     const out: Fields = Object.create(null);
     for (const [key, value] of form) {
       // No endpoint takes a file here; uploads have their own door.
-      if (typeof value !== 'string') throw new ApiError(400, MSG.badBody);
+      if (typeof value !== 'string') throw new ApiError(400, 'error.badBody');
       if (!(key in out)) out[key] = value;
     }
     return out;
   }
-  throw new ApiError(415, MSG.unsupportedType);
+  throw new ApiError(415, 'error.unsupportedType');
 }

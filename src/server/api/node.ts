@@ -8,8 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { t } from '../../i18n/t.ts';
 import { errorBody } from './envelope.ts';
-import { MSG } from './messages.ts';
 import { cachedAnswerOf, handleApi } from './router.ts';
 
 /** Answers shorter than this go out as they are: compressing them saves less than it costs. */
@@ -59,7 +59,7 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
     response = await handleApi(request, { clientAddress: req.socket.remoteAddress });
   } catch {
     // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here.
-    response = new Response(JSON.stringify(errorBody('B', 400, MSG.badRequest)), {
+    response = new Response(JSON.stringify(errorBody('B', 400, t('error.badRequest'))), {
       status: 400,
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });

@@ -1,9 +1,8 @@
-/** The framework-free API door: one Request in, one Response out, for every route of the registry (design.md §5). */
+/** The framework-free API door: one Request in, one Response out, for every route of the registry. */
 import { resolveSession, SESSION_COOKIE, type Viewer } from '../services/sessions.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
-import { ApiError, errorResponse, JSON_HEADERS, zodMessage, type Family } from './envelope.ts';
+import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
 import { bodyFields, MAX_BODY, queryFields } from './input.ts';
-import { MSG } from './messages.ts';
 import { pathKey, type Route } from './registry.ts';
 import { routes } from './routes/index.ts';
 
@@ -38,7 +37,7 @@ function cookie(request: Request, name: string): string | undefined {
 
 /**
  * The session token of a request. Reads may use the Token header or the session cookie; writes (POST) only the
- * header, which a cross-site form cannot send, so a cookie alone never authorises a write (design.md §5).
+ * header, which a cross-site form cannot send, so a cookie alone never authorises a write.
  */
 function tokenOf(request: Request, method: string): string | undefined {
   const header = request.headers.get('token')?.trim();
@@ -131,7 +130,7 @@ async function dispatch(
   clientAddress: string,
 ): Promise<Response> {
   const methods = table.get(pathKey(path));
-  if (!methods) throw new ApiError(404, MSG.apiNotFound);
+  if (!methods) throw new ApiError(404, 'error.apiNotFound');
   setFamily(methods.values().next().value!.family);
   const allow = allowOf(methods);
 
@@ -139,20 +138,20 @@ async function dispatch(
     return new Response(null, { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', '), ...preflightHeaders(origin, allow) } });
   }
   const route = methods.get(method === 'HEAD' ? 'GET' : method);
-  if (!route) throw new ApiError(405, MSG.methodNotAllowed, { headers: { allow: [...allow, 'OPTIONS'].join(', ') } });
+  if (!route) throw new ApiError(405, 'error.methodNotAllowed', undefined, { headers: { allow: [...allow, 'OPTIONS'].join(', ') } });
   setFamily(route.family);
 
   // Refuse a declared oversize body before anything else reads it.
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (route.method === 'POST' && declared > MAX_BODY) throw new ApiError(413, MSG.tooLarge);
+  if (route.method === 'POST' && declared > MAX_BODY) throw new ApiError(413, 'error.tooLarge');
 
   const token = tokenOf(request, method);
   const viewer: Viewer | null = token ? await resolveSession(token) : null;
-  if (route.auth && !viewer) throw new ApiError(401, MSG.unauthorized);
+  if (route.auth && !viewer) throw new ApiError(401, 'error.unauthorized');
 
   const fields = route.method === 'GET' ? queryFields(url) : { ...queryFields(url), ...(await bodyFields(request)) };
   const parsed = route.input.safeParse(fields);
-  if (!parsed.success) throw new ApiError(400, zodMessage(parsed.error));
+  if (!parsed.success) throw new ApiError(400, 'error.badRequestFields', zodFields(parsed.error));
 
   const cacheKey = !viewer && route.anonymousCacheMs && cacheEnabled() ? `${route.method} ${url.pathname}${url.search}` : undefined;
   if (cacheKey) {

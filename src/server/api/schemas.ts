@@ -8,7 +8,7 @@ export const bit = z.union([z.literal(0), z.literal(1)]);
 export const followStatus = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 export const urlList = z.object({ url_list: z.array(z.string()) });
 
-export const awemeAuthor = z.object({
+const awemeAuthor = z.object({
   uid: z.string(),
   sec_uid: z.string(),
   nickname: z.string(),
@@ -49,7 +49,7 @@ export const historyAweme = aweme.extend({
   history_info: z.object({ progress_ms: n(), watched_at: n() }),
 });
 
-export const commentUser = z.object({ uid: z.string(), sec_uid: z.string(), nickname: z.string(), avatar_thumb: urlList });
+const commentUser = z.object({ uid: z.string(), sec_uid: z.string(), nickname: z.string(), avatar_thumb: urlList });
 
 export const comment = z.object({
   cid: z.string(),

@@ -24,7 +24,7 @@ export interface ViewerState {
 const EMPTY: ViewerState = { liked: new Set(), collected: new Set(), follow: new Map() };
 
 /** Loads the viewer's likes, collects and follows for `cards`; nothing to load for an anonymous viewer. */
-export async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promise<ViewerState> {
+async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promise<ViewerState> {
   if (!viewer || cards.length === 0) return EMPTY;
   const [videos, follow] = await Promise.all([
     viewerVideoStates(viewer.id, cards.map((c) => c.id)),

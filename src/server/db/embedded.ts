@@ -34,7 +34,7 @@ const USER = 'postgres';
 const PASSWORD = 'shanying';
 
 /** The default cluster directory. */
-export function defaultDatabaseDir(dataDir = process.env.DATA_DIR ?? './data'): string {
+function defaultDatabaseDir(dataDir = process.env.DATA_DIR ?? './data'): string {
   return path.resolve(dataDir, 'pg');
 }
 
@@ -129,7 +129,7 @@ async function isOurPostmaster(pid: number, databaseDir: string): Promise<boolea
 }
 
 /**
- * Clears what a killed parent left behind (design.md §10): an orphaned postmaster of this
+ * Clears what a killed parent left behind: an orphaned postmaster of this
  * directory gets SIGINT (fast shutdown) and is awaited; a stale postmaster.pid is deleted.
  */
 export async function clearStalePostmaster(databaseDir: string, timeoutMs = 10_000): Promise<'none' | 'stopped' | 'removed'> {

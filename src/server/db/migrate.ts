@@ -10,7 +10,7 @@ import pg from 'pg';
 const MIGRATION_LOCK = 7_364_021_001;
 
 /** MIGRATIONS_DIR, else ./drizzle beside this repo's src (works under Node and Vitest), else ./drizzle under the cwd. */
-export function migrationsFolder(): string {
+function migrationsFolder(): string {
   if (process.env.MIGRATIONS_DIR) return path.resolve(process.env.MIGRATIONS_DIR);
   const besideSource = fileURLToPath(new URL('../../../drizzle', import.meta.url));
   if (existsSync(path.join(besideSource, 'meta', '_journal.json'))) return besideSource;

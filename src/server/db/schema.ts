@@ -1,4 +1,4 @@
-/** The whole data model of design.md §3, one Drizzle pg-core schema for the embedded and any external PostgreSQL. */
+/** The whole data model, one Drizzle pg-core schema for the embedded and any external PostgreSQL. */
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -17,7 +17,7 @@ import {
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
 
-/** Privacy settings stored on the account (issue 7 enforces them in the profile API). */
+/** Privacy settings stored on the account (the profile API enforces them). */
 export interface Privacy {
   likesPublic: boolean;
   collectsPublic: boolean;
@@ -118,7 +118,7 @@ export const videos = pgTable(
     collectCount: integer('collect_count').notNull().default(0),
     shareCount: integer('share_count').notNull().default(0),
     playCount: integer('play_count').notNull().default(0),
-    /** Character unigrams and bigrams of title, hashtags and author nickname (design.md §7). */
+    /** Character unigrams and bigrams of title, hashtags and author nickname. */
     searchTokens: text('search_tokens').array().notNull().default(sql`'{}'::text[]`),
     /** The title's own tokens (desc before its ' #hashtags'), computed by PostgreSQL: search gathers title matches apart. */
     titleTokens: text('title_tokens')

@@ -1,4 +1,4 @@
-/** The deterministic seed of design.md §3: a living site (users, videos, series, live rooms, comments, social graph) in one transaction. */
+/** The deterministic seed: a living site (users, videos, series, live rooms, comments, social graph) in one transaction. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

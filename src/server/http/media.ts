@@ -1,9 +1,10 @@
-/** Serves `/media/<path>` from local directories with byte ranges, strong ETags and immutable caching (design.md §4). */
+/** Serves `/media/<path>` from local directories with byte ranges, strong ETags and immutable caching. */
 import { createReadStream, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { t } from '../../i18n/t.ts';
 
 export type RangeResult =
   | { kind: 'none' }
@@ -147,18 +148,18 @@ export function createMediaHandler(options: MediaOptions): (req: IncomingMessage
 
   return async function serveMedia(req, res) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      plain(res, 405, '不支持的请求方法', { Allow: 'GET, HEAD' });
+      plain(res, 405, t('error.methodNotAllowed'), { Allow: 'GET, HEAD' });
       return;
     }
     const rawPath = (req.url ?? '').split('?')[0] ?? '';
     const rel = rawPath.startsWith(prefix) ? safeRelativePath(rawPath.slice(prefix.length)) : null;
     if (rel === null) {
-      plain(res, 400, '无效的媒体路径');
+      plain(res, 400, t('error.mediaPath'));
       return;
     }
     const found = await findFile(roots, rel);
     if (!found) {
-      plain(res, 404, '媒体文件不存在');
+      plain(res, 404, t('error.mediaNotFound'));
       return;
     }
 
@@ -189,7 +190,7 @@ export function createMediaHandler(options: MediaOptions): (req: IncomingMessage
       : ({ kind: 'none' } as const);
 
     if (range.kind === 'unsatisfiable') {
-      plain(res, 416, '请求的范围无效', { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${stats.size}` });
+      plain(res, 416, t('error.rangeNotSatisfiable'), { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${stats.size}` });
       return;
     }
     const start = range.kind === 'range' ? range.start : 0;

@@ -1,5 +1,5 @@
 /**
- * Real-time fan-out (design.md §6): services publish with pg_notify on one PostgreSQL channel; each process keeps
+ * Real-time fan-out: services publish with pg_notify on one PostgreSQL channel; each process keeps
  * one dedicated client that LISTENs to it and hands every event to the streams subscribed to its topic. Several app
  * servers on one database thus share every event with no broker.
  */
@@ -13,7 +13,7 @@ import type { Viewer } from '../services/sessions.ts';
 export const PG_CHANNEL = 'shanying_events';
 /** pg_notify refuses payloads of 8000 bytes or more. */
 const MAX_PAYLOAD = 7900;
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 /** What EventSource waits before reconnecting. */
 const RETRY_MS = 2_000;
 /** Chunks a stream may have queued for a client that does not read before it is dropped. */
@@ -212,7 +212,7 @@ export function frame(m: SseMessage): string {
   return `${m.id !== undefined ? `id: ${m.id}\n` : ''}event: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
 }
 
-export const SSE_HEADERS: Record<string, string> = {
+const SSE_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
   // Proxies such as nginx would otherwise hold events back in their buffers.

@@ -11,6 +11,10 @@ import { loginCodes, qrTickets, sessions, users } from '../db/schema.ts';
 import {
   cancelQrTicket,
   changePassword,
+  CODE_DAILY_RATE,
+  CODE_EMAIL_RATE,
+  CODE_IP_RATE,
+  CODE_VERIFY_IP_RATE,
   confirmQrTicket,
   createQrTicket,
   demoCredentials,
@@ -18,6 +22,10 @@ import {
   loginWithPassword,
   logout,
   normalizeEmail,
+  PASSWORD_IP_RATE,
+  PASSWORD_PAIR_RATE,
+  QR_CONFIRM_RATE,
+  QR_POLL_RATE,
   qrStatus,
   qrSvg,
   requestLoginCode,
@@ -90,9 +98,9 @@ const other = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(
 describe('normalizeEmail', () => {
   it('trims and lowercases, and rejects empty or malformed addresses in Chinese', async () => {
     expect(normalizeEmail('  Someone@Example.COM ')).toBe('someone@example.com');
-    expect(() => normalizeEmail('   ')).toThrow('邮箱不能为空');
-    expect(() => normalizeEmail('not-an-email')).toThrow('邮箱格式不正确');
-    expect(() => normalizeEmail(`${'a'.repeat(250)}@example.com`)).toThrow('邮箱格式不正确');
+    expect(() => normalizeEmail('   ')).toThrow('login.error.emailEmpty');
+    expect(() => normalizeEmail('not-an-email')).toThrow('error.emailInvalid');
+    expect(() => normalizeEmail(`${'a'.repeat(250)}@example.com`)).toThrow('error.emailInvalid');
   });
 });
 
@@ -119,19 +127,19 @@ describe('password login', () => {
       await failure(loginWithPassword('ghost@example.com', 'wrong-password-1', ctx)),
       await failure(loginWithPassword('nopass@example.com', 'wrong-password-1', ctx)),
     ];
-    for (const e of errors) expect({ kind: e.kind, message: e.message }).toEqual({ kind: 'unauthorized', message: '邮箱或密码错误' });
+    for (const e of errors) expect({ kind: e.kind, key: e.key }).toEqual({ kind: 'unauthorized', key: 'error.wrongPassword' });
   });
 
   it('rejects an empty or overlong password before doing any work', async () => {
-    expect((await failure(loginWithPassword(DEMO_EMAIL, '', { ip: '10.0.0.3' }))).message).toBe('密码不能为空');
+    expect((await failure(loginWithPassword(DEMO_EMAIL, '', { ip: '10.0.0.3' }))).key).toBe('error.passwordEmpty');
     expect((await failure(loginWithPassword(DEMO_EMAIL, 'x'.repeat(129), { ip: '10.0.0.3' }))).kind).toBe('invalid');
-    expect((await failure(loginWithPassword('', 'whatever', { ip: '10.0.0.3' }))).message).toBe('邮箱不能为空');
+    expect((await failure(loginWithPassword('', 'whatever', { ip: '10.0.0.3' }))).key).toBe('login.error.emailEmpty');
   });
 
-  it('locks an (account, IP) pair after 10 failures, but the owner still gets in from another IP', async () => {
+  it(`locks an (account, IP) pair after ${PASSWORD_PAIR_RATE.limit} failures, but the owner still gets in from another IP`, async () => {
     const attacker = { ip: '203.0.113.7' };
     const tries = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => failure(loginWithPassword(DEMO_EMAIL, `guess-${i}`, attacker))),
+      Array.from({ length: PASSWORD_PAIR_RATE.limit }, (_, i) => failure(loginWithPassword(DEMO_EMAIL, `guess-${i}`, attacker))),
     );
     expect(tries.every((e) => e.kind === 'unauthorized')).toBe(true);
     const eleventh = await failure(loginWithPassword(DEMO_EMAIL, demoPassword(), attacker));
@@ -145,19 +153,19 @@ describe('password login', () => {
     await reset(`pw:ip:${attacker.ip}`);
     const still = await failure(loginWithPassword(DEMO_EMAIL, demoPassword(), attacker));
     expect(still.kind).toBe('rate_limited');
-    expect(still.retryAfter).toBeGreaterThan(5 * 60);
+    expect(still.retryAfter).toBeGreaterThan(PASSWORD_IP_RATE.windowMs / 1000);
   });
 
-  it('limits one IP to 10 attempts in 5 minutes across different accounts', async () => {
+  it(`limits one IP to ${PASSWORD_IP_RATE.limit} attempts in ${PASSWORD_IP_RATE.windowMs / 60_000} minutes across different accounts`, async () => {
     const ctx = { ip: '192.0.2.55' };
     const tries = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => failure(loginWithPassword(`user${i}@example.com`, 'nope-nope-1', ctx))),
+      Array.from({ length: PASSWORD_IP_RATE.limit }, (_, i) => failure(loginWithPassword(`user${i}@example.com`, 'nope-nope-1', ctx))),
     );
     expect(tries.every((e) => e.kind === 'unauthorized')).toBe(true);
-    const eleventh = await failure(loginWithPassword('user10@example.com', 'nope-nope-1', ctx));
+    const eleventh = await failure(loginWithPassword('one-more@example.com', 'nope-nope-1', ctx));
     expect(eleventh.kind).toBe('rate_limited');
     expect(eleventh.retryAfter).toBeGreaterThan(0);
-    expect(eleventh.retryAfter).toBeLessThanOrEqual(300);
+    expect(eleventh.retryAfter).toBeLessThanOrEqual(PASSWORD_IP_RATE.windowMs / 1000);
   });
 });
 
@@ -177,7 +185,7 @@ describe('code login', () => {
     expect(row!.passwordHash).toBeNull();
 
     // A used code does not work twice.
-    expect((await failure(loginWithCode(email, code, { ip: '10.1.0.1' }))).message).toBe('验证码错误或已过期');
+    expect((await failure(loginWithCode(email, code, { ip: '10.1.0.1' }))).key).toBe('error.wrongCode');
 
     await reset('code:email:');
     const second = track(await loginWithCode(email, await mailedCode(email, '10.1.0.1'), { ip: '10.1.0.1' }));
@@ -192,11 +200,11 @@ describe('code login', () => {
     const again = await failure(requestLoginCode('SIXTY@example.com', { ip: '10.1.0.99' }));
     expect(again.kind).toBe('rate_limited');
     expect(again.retryAfter).toBeGreaterThan(0);
-    expect(again.retryAfter).toBeLessThanOrEqual(60);
+    expect(again.retryAfter).toBeLessThanOrEqual(CODE_EMAIL_RATE.windowMs / 1000);
   });
 
-  it('allows 20 requests per day per email and 30 per hour per IP', async () => {
-    for (let i = 0; i < 20; i++) {
+  it(`allows ${CODE_DAILY_RATE.limit} requests per day per email and ${CODE_IP_RATE.limit} per hour per IP`, async () => {
+    for (let i = 0; i < CODE_DAILY_RATE.limit; i++) {
       await reset('code:email:');
       await requestLoginCode('daily@example.com', { ip: '10.1.1.1' });
     }
@@ -205,8 +213,9 @@ describe('code login', () => {
     expect(day.kind).toBe('rate_limited');
     expect(day.retryAfter).toBeGreaterThan(3600);
 
-    for (let i = 0; i < 10; i++) await requestLoginCode(`spray${i}@example.com`, { ip: '10.1.1.1' });
-    expect((await failure(requestLoginCode('spray10@example.com', { ip: '10.1.1.1' }))).kind).toBe('rate_limited');
+    // 10.1.1.1 has spent CODE_DAILY_RATE.limit of its CODE_IP_RATE.limit above.
+    for (let i = CODE_DAILY_RATE.limit; i < CODE_IP_RATE.limit; i++) await requestLoginCode(`spray${i}@example.com`, { ip: '10.1.1.1' });
+    expect((await failure(requestLoginCode('spray-last@example.com', { ip: '10.1.1.1' }))).kind).toBe('rate_limited');
   });
 
   it('keeps only the newest code valid', async () => {
@@ -222,7 +231,7 @@ describe('code login', () => {
     await reset('code:email:');
     const code = await mailedCode('tries@example.com', '10.1.0.4');
     for (let i = 0; i < 5; i++) {
-      expect((await failure(loginWithCode('tries@example.com', other(code), { ip: '10.1.0.4' }))).message).toBe('验证码错误或已过期');
+      expect((await failure(loginWithCode('tries@example.com', other(code), { ip: '10.1.0.4' }))).key).toBe('error.wrongCode');
     }
     expect((await failure(loginWithCode('tries@example.com', code, { ip: '10.1.0.4' }))).kind).toBe('unauthorized');
     const [row] = await t.db.select().from(loginCodes).where(eq(loginCodes.email, 'tries@example.com'));
@@ -249,15 +258,15 @@ describe('code login', () => {
       .update(loginCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(loginCodes.email, 'late@example.com'));
-    expect((await failure(loginWithCode('late@example.com', code, { ip: '10.1.0.7' }))).message).toBe('验证码错误或已过期');
+    expect((await failure(loginWithCode('late@example.com', code, { ip: '10.1.0.7' }))).key).toBe('error.wrongCode');
   });
 
   it('validates the code format and bounds verification per IP', async () => {
     for (const bad of ['12345', '1234567', 'abcdef', '']) {
-      expect((await failure(loginWithCode('x@example.com', bad, { ip: '10.1.0.8' }))).message).toBe('验证码格式不正确');
+      expect((await failure(loginWithCode('x@example.com', bad, { ip: '10.1.0.8' }))).key).toBe('error.codeFormat');
     }
     const ctx = { ip: '10.1.0.9' };
-    for (let i = 0; i < 30; i++) await failure(loginWithCode('nobody@example.com', '000000', ctx));
+    for (let i = 0; i < CODE_VERIFY_IP_RATE.limit; i++) await failure(loginWithCode('nobody@example.com', '000000', ctx));
     expect((await failure(loginWithCode('nobody@example.com', '000000', ctx))).kind).toBe('rate_limited');
   });
 });
@@ -315,12 +324,12 @@ describe('QR login', () => {
   it('bounds confirmations per user and polls per ticket', async () => {
     const viewer = await confirmer();
     await reset('qr:confirm:');
-    for (let i = 0; i < 20; i++) expect((await failure(confirmQrTicket('B'.repeat(43), viewer.id))).kind).toBe('not_found');
+    for (let i = 0; i < QR_CONFIRM_RATE.limit; i++) expect((await failure(confirmQrTicket('B'.repeat(43), viewer.id))).kind).toBe('not_found');
     expect((await failure(confirmQrTicket('B'.repeat(43), viewer.id))).kind).toBe('rate_limited');
 
     const { ticket } = await createQrTicket();
     secrets.add(ticket);
-    for (let i = 0; i < 200; i++) await qrStatus(ticket);
+    for (let i = 0; i < QR_POLL_RATE.limit; i++) await qrStatus(ticket);
     const polled = await failure(qrStatus(ticket));
     expect(polled.kind).toBe('rate_limited');
     expect(polled.retryAfter).toBeGreaterThan(0);
@@ -369,7 +378,7 @@ describe('logout, password changes, demo credentials', () => {
     const id = a.user.id;
 
     for (const weak of ['short1', 'abcdefgh', '12345678', `a1${'x'.repeat(127)}`]) {
-      expect((await failure(changePassword(id, { next: weak }))).message).toBe('密码至少8位，需包含字母和数字');
+      expect((await failure(changePassword(id, { next: weak }))).key).toBe('error.passwordRule');
     }
     secrets.add('first-pass-1');
     expect(await changePassword(id, { next: 'first-pass-1' })).toEqual({ revokedSessions: 0 });
@@ -377,9 +386,9 @@ describe('logout, password changes, demo credentials', () => {
     expect(row!.h).toMatch(/^scrypt\$17\$8\$1\$/);
     track(await loginWithPassword(email, 'first-pass-1', { ip: '10.3.0.3' }));
 
-    expect((await failure(changePassword(id, { next: 'second-pass-2' }))).message).toBe('当前密码错误');
+    expect((await failure(changePassword(id, { next: 'second-pass-2' }))).key).toBe('error.wrongCurrentPassword');
     const wrong = await failure(changePassword(id, { current: 'not-it-000', next: 'second-pass-2' }));
-    expect({ kind: wrong.kind, message: wrong.message }).toEqual({ kind: 'forbidden', message: '当前密码错误' });
+    expect({ kind: wrong.kind, key: wrong.key }).toEqual({ kind: 'forbidden', key: 'error.wrongCurrentPassword' });
 
     secrets.add('second-pass-2');
     const changed = await changePassword(id, { current: 'first-pass-1', next: 'second-pass-2' }, { token: a.token });

@@ -3,14 +3,44 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { encode } from 'uqr';
 import { z } from 'zod';
+import { t } from '../../i18n/t.ts';
 import { db } from '../db/client.ts';
 import { DEMO_EMAIL, demoPassword } from '../db/demo.ts';
 import { loginCodes, qrTickets, sessions, users } from '../db/schema.ts';
-import { invalid, notFound, ServiceError } from './errors.ts';
+import { invalid, notFound, rateLimited, ServiceError } from './errors.ts';
 import { sendLoginCode } from './mailer.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { enforce, hit, refund } from './rate-limit.ts';
 import { createSession, hashToken, revokeSession, type Viewer } from './sessions.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Password login attempts per IP (scaled by `perIp`). */
+export const PASSWORD_IP_RATE = { limit: 10, windowMs: 5 * MINUTE };
+/** Failed password logins per (account, IP) pair, so a guesser cannot lock the owner out from elsewhere. */
+export const PASSWORD_PAIR_RATE = { limit: 10, windowMs: HOUR };
+/** Failed password logins per account, from any address. */
+export const PASSWORD_ACCOUNT_RATE = { limit: 50, windowMs: HOUR };
+/** Login codes requested per IP (scaled by `perIp`). */
+export const CODE_IP_RATE = { limit: 30, windowMs: HOUR };
+/** Login codes requested per address: one a minute, the dialog's 60 s countdown. */
+export const CODE_EMAIL_RATE = { limit: 1, windowMs: MINUTE };
+/** Login codes requested per address per day. */
+export const CODE_DAILY_RATE = { limit: 20, windowMs: DAY };
+/** Code logins tried per IP (scaled by `perIp`). */
+export const CODE_VERIFY_IP_RATE = { limit: 30, windowMs: 10 * MINUTE };
+/** QR tickets opened per IP (scaled by `perIp`). */
+export const QR_CREATE_RATE = { limit: 60, windowMs: 10 * MINUTE };
+/** Status polls per QR ticket. */
+export const QR_POLL_RATE = { limit: 200, windowMs: 10 * MINUTE };
+/** QR tickets scanned per logged-in user. */
+export const QR_SCAN_RATE = { limit: 60, windowMs: 10 * MINUTE };
+/** QR tickets confirmed per logged-in user. */
+export const QR_CONFIRM_RATE = { limit: 20, windowMs: 10 * MINUTE };
+/** Password changes tried per user: a stolen session must not become a password oracle. */
+export const PASSWORD_CHANGE_RATE = { limit: 10, windowMs: HOUR };
 
 /**
  * Per-IP limits scaled by RATE_LIMIT_IP_FACTOR (default 1): many honest users may share one address (a campus NAT,
@@ -36,9 +66,6 @@ export interface LoginResult {
 
 export type QrState = 'pending' | 'scanned' | 'confirmed' | 'expired';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 const PASSWORD_MAX = 128;
 const CODE_TTL_MS = 10 * MINUTE;
 const CODE_TRIES = 5;
@@ -49,10 +76,6 @@ const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const DEFAULT_AVATARS = 24;
 const CLEANUP_CHANCE = 0.01;
 
-const WRONG_PASSWORD = '邮箱或密码错误';
-const WRONG_CODE = '验证码错误或已过期';
-const QR_GONE = '二维码已过期，请刷新后重试';
-
 // A well-formed hash of no password: unknown emails cost the same scrypt work as real ones, so timing tells nothing.
 const DECOY_HASH = ['scrypt', 17, 8, 1, randomBytes(16).toString('base64'), randomBytes(64).toString('base64')].join('$');
 
@@ -61,8 +84,8 @@ const emailSchema = z.email().max(254);
 /** Trims and lowercases an email; throws `invalid` when it is empty or not an email. */
 export function normalizeEmail(raw: unknown): string {
   const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-  if (email === '') throw invalid('邮箱不能为空');
-  if (!emailSchema.safeParse(email).success) throw invalid('邮箱格式不正确');
+  if (email === '') throw invalid('login.error.emailEmpty');
+  if (!emailSchema.safeParse(email).success) throw invalid('error.emailInvalid');
   return email;
 }
 
@@ -84,22 +107,22 @@ const viewerColumns = { id: users.id, secUid: users.secUid, nickname: users.nick
 // ---------------------------------------------------------------------------------------------- password
 
 /**
- * Logs in with email and password. Limits: 10 attempts per 5 minutes per IP; 10 failures per hour per
- * (account, IP) pair, so a guesser cannot lock the owner out from elsewhere; 50 failures per hour per account.
+ * Logs in with email and password, within PASSWORD_IP_RATE, PASSWORD_PAIR_RATE and PASSWORD_ACCOUNT_RATE.
  */
 export async function loginWithPassword(rawEmail: string, password: string, ctx: AuthContext): Promise<LoginResult> {
   const email = normalizeEmail(rawEmail);
-  if (typeof password !== 'string' || password === '') throw invalid('密码不能为空');
-  if ([...password].length > PASSWORD_MAX) throw invalid(`密码不能超过${PASSWORD_MAX}位`);
+  if (typeof password !== 'string' || password === '') throw invalid('error.passwordEmpty');
+  if ([...password].length > PASSWORD_MAX) throw invalid('error.passwordTooLong', { max: PASSWORD_MAX });
   const ip = ipOf(ctx);
-  await enforce(`pw:ip:${ip}`, perIp(10), 5 * MINUTE);
+  await enforce(`pw:ip:${ip}`, perIp(PASSWORD_IP_RATE.limit), PASSWORD_IP_RATE.windowMs);
   const pairKey = `pw:acct:${email}:${ip}`;
   const accountKey = `pw:acct:${email}`;
   // Counted before checking (atomic under concurrency) and refunded on success: only failures accumulate.
-  const [pair, account] = await Promise.all([hit(pairKey, 10, HOUR), hit(accountKey, 50, HOUR)]);
-  if (!pair.ok || !account.ok) {
-    throw new ServiceError('rate_limited', '操作太频繁，请稍后再试', Math.max(pair.retryAfter, account.retryAfter));
-  }
+  const [pair, account] = await Promise.all([
+    hit(pairKey, PASSWORD_PAIR_RATE.limit, PASSWORD_PAIR_RATE.windowMs),
+    hit(accountKey, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs),
+  ]);
+  if (!pair.ok || !account.ok) throw rateLimited(Math.max(pair.retryAfter, account.retryAfter));
 
   const [row] = await db()
     .select({ ...viewerColumns, passwordHash: users.passwordHash })
@@ -107,7 +130,7 @@ export async function loginWithPassword(rawEmail: string, password: string, ctx:
     .where(eq(users.email, email))
     .limit(1);
   const matches = await verifyPassword(password, row?.passwordHash ?? DECOY_HASH);
-  if (!row || !row.passwordHash || !matches) throw new ServiceError('unauthorized', WRONG_PASSWORD);
+  if (!row || !row.passwordHash || !matches) throw new ServiceError('unauthorized', 'error.wrongPassword');
   await Promise.all([refund(pairKey), refund(accountKey)]);
   const { passwordHash: _hash, ...user } = row;
   return issue(user, ctx, false);
@@ -129,11 +152,11 @@ function codeMatches(stored: string, email: string, code: string): boolean {
 }
 
 /** Emails a fresh 6-digit code (10 minutes, 5 tries); earlier codes for the email stop working. */
-export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Promise<{ retryAfter: 60 }> {
+export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Promise<{ retryAfter: number }> {
   const email = normalizeEmail(rawEmail);
-  await enforce(`code:ip:${ipOf(ctx)}`, perIp(30), HOUR);
-  await enforce(`code:email:${email}`, 1, MINUTE);
-  await enforce(`code:day:${email}`, 20, DAY);
+  await enforce(`code:ip:${ipOf(ctx)}`, perIp(CODE_IP_RATE.limit), CODE_IP_RATE.windowMs);
+  await enforce(`code:email:${email}`, CODE_EMAIL_RATE.limit, CODE_EMAIL_RATE.windowMs);
+  await enforce(`code:day:${email}`, CODE_DAILY_RATE.limit, CODE_DAILY_RATE.windowMs);
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const salt = randomBytes(12).toString('base64url');
@@ -149,8 +172,8 @@ export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Prom
     });
   });
   await sometimes(() => db().delete(loginCodes).where(sql`${loginCodes.expiresAt} < now() - interval '1 day'`));
-  await sendLoginCode(email, code);
-  return { retryAfter: 60 };
+  await sendLoginCode(email, code, CODE_TTL_MS / MINUTE);
+  return { retryAfter: CODE_EMAIL_RATE.windowMs / 1000 };
 }
 
 function randomSecUid(): string {
@@ -186,8 +209,8 @@ async function findOrCreateUser(email: string): Promise<{ user: Viewer; created:
 export async function loginWithCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<LoginResult> {
   const email = normalizeEmail(rawEmail);
   const code = typeof rawCode === 'string' ? rawCode.trim() : '';
-  if (!/^\d{6}$/.test(code)) throw invalid('验证码格式不正确');
-  await enforce(`code:verify:ip:${ipOf(ctx)}`, perIp(30), 10 * MINUTE);
+  if (!/^\d{6}$/.test(code)) throw invalid('error.codeFormat');
+  await enforce(`code:verify:ip:${ipOf(ctx)}`, perIp(CODE_VERIFY_IP_RATE.limit), CODE_VERIFY_IP_RATE.windowMs);
 
   // Counting the try in the same statement that picks the code: parallel guesses cannot exceed 5.
   const { rows } = await db().execute<{ id: number; code_hash: string }>(sql`
@@ -199,13 +222,13 @@ export async function loginWithCode(rawEmail: string, rawCode: string, ctx: Auth
     ) and attempts < ${CODE_TRIES}
     returning id, code_hash`);
   const row = rows[0];
-  if (!row || !codeMatches(row.code_hash, email, code)) throw new ServiceError('unauthorized', WRONG_CODE);
+  if (!row || !codeMatches(row.code_hash, email, code)) throw new ServiceError('unauthorized', 'error.wrongCode');
   const consumed = await db()
     .update(loginCodes)
     .set({ consumedAt: new Date() })
     .where(and(eq(loginCodes.id, row.id), isNull(loginCodes.consumedAt)))
     .returning({ id: loginCodes.id });
-  if (consumed.length === 0) throw new ServiceError('unauthorized', WRONG_CODE);
+  if (consumed.length === 0) throw new ServiceError('unauthorized', 'error.wrongCode');
 
   const { user, created } = await findOrCreateUser(email);
   return issue(user, ctx, created);
@@ -216,7 +239,7 @@ export async function loginWithCode(rawEmail: string, rawCode: string, ctx: Auth
 const TICKET = /^[\w-]{43}$/;
 
 async function findTicket(ticket: string) {
-  if (typeof ticket !== 'string' || !TICKET.test(ticket)) throw notFound('二维码');
+  if (typeof ticket !== 'string' || !TICKET.test(ticket)) throw notFound('error.qrNotFound');
   const hash = hashToken(ticket);
   const [row] = await db()
     .select({
@@ -228,13 +251,13 @@ async function findTicket(ticket: string) {
     .from(qrTickets)
     .where(eq(qrTickets.ticketHash, hash))
     .limit(1);
-  if (!row) throw notFound('二维码');
+  if (!row) throw notFound('error.qrNotFound');
   return { ...row, hash, gone: !row.live || row.status === 'consumed' || row.status === 'expired' };
 }
 
 /** Opens a QR login ticket for the login dialog: a random 256-bit secret stored only as its hash, live 2 minutes. */
 export async function createQrTicket(ctx?: AuthContext): Promise<{ ticket: string; expiresAt: Date }> {
-  if (ctx) await enforce(`qr:new:${ipOf(ctx)}`, perIp(60), 10 * MINUTE);
+  if (ctx) await enforce(`qr:new:${ipOf(ctx)}`, perIp(QR_CREATE_RATE.limit), QR_CREATE_RATE.windowMs);
   const ticket = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + QR_TTL_MS);
   await db().insert(qrTickets).values({ ticketHash: hashToken(ticket), expiresAt });
@@ -249,7 +272,7 @@ export async function createQrTicket(ctx?: AuthContext): Promise<{ ticket: strin
 export async function qrStatus(ticket: string, ctx?: AuthContext): Promise<{ status: QrState; login?: LoginResult }> {
   const row = await findTicket(ticket);
   // Keyed by the hash: the ticket itself never reaches the database.
-  await enforce(`qr:poll:${row.hash.slice(0, 32)}`, 200, 10 * MINUTE);
+  await enforce(`qr:poll:${row.hash.slice(0, 32)}`, QR_POLL_RATE.limit, QR_POLL_RATE.windowMs);
   if (row.gone) return { status: 'expired' };
   if (row.status === 'pending' || row.status === 'scanned') return { status: row.status };
   const [taken] = await db()
@@ -265,9 +288,9 @@ export async function qrStatus(ticket: string, ctx?: AuthContext): Promise<{ sta
 
 /** The logged-in viewer opened the ticket's URL: the dialog shows 'scanned'. Gone tickets throw `conflict`. */
 export async function scanQrTicket(ticket: string, viewerId: number): Promise<{ status: 'scanned' | 'confirmed' }> {
-  await enforce(`qr:scan:${viewerId}`, 60, 10 * MINUTE);
+  await enforce(`qr:scan:${viewerId}`, QR_SCAN_RATE.limit, QR_SCAN_RATE.windowMs);
   const row = await findTicket(ticket);
-  if (row.gone) throw new ServiceError('conflict', QR_GONE);
+  if (row.gone) throw new ServiceError('conflict', 'error.qrExpired');
   if (row.status === 'confirmed') return { status: 'confirmed' };
   await db()
     .update(qrTickets)
@@ -278,15 +301,15 @@ export async function scanQrTicket(ticket: string, viewerId: number): Promise<{ 
 
 /** The viewer confirmed on their logged-in device: the dialog's next poll logs in as the viewer. */
 export async function confirmQrTicket(ticket: string, viewerId: number): Promise<void> {
-  await enforce(`qr:confirm:${viewerId}`, 20, 10 * MINUTE);
+  await enforce(`qr:confirm:${viewerId}`, QR_CONFIRM_RATE.limit, QR_CONFIRM_RATE.windowMs);
   const row = await findTicket(ticket);
-  if (row.gone) throw new ServiceError('conflict', QR_GONE);
+  if (row.gone) throw new ServiceError('conflict', 'error.qrExpired');
   const done = await db()
     .update(qrTickets)
     .set({ status: 'confirmed', userId: viewerId })
     .where(and(eq(qrTickets.id, row.id), sql`${qrTickets.status} in ('pending', 'scanned')`, gt(qrTickets.expiresAt, sql`now()`)))
     .returning({ id: qrTickets.id });
-  if (done.length === 0) throw new ServiceError('conflict', QR_GONE);
+  if (done.length === 0) throw new ServiceError('conflict', 'error.qrExpired');
 }
 
 /** Withdraws a ticket (dialog closed, or 取消 on the confirming device); gone tickets are left as they are. */
@@ -299,8 +322,8 @@ export async function cancelQrTicket(ticket: string): Promise<void> {
 }
 
 /** A QR code of `url` as an SVG string (dark modules #161823 on white, 4-module quiet zone). */
-export function qrSvg(url: string, label = '扫码登录二维码'): string {
-  if (typeof url !== 'string' || url === '' || url.length > 2000) throw invalid('二维码内容不正确');
+export function qrSvg(url: string, label = t('login.qr.image')): string {
+  if (typeof url !== 'string' || url === '' || url.length > 2000) throw invalid('error.qrContent');
   const { data, size } = encode(url, { ecc: 'M', border: 4 });
   // One path of horizontal runs keeps the SVG small (a 43-char ticket URL: ~2 KB).
   let d = '';
@@ -327,8 +350,6 @@ export async function logout(token: string): Promise<void> {
   if (typeof token === 'string' && token !== '' && token.length <= 100) await revokeSession(token);
 }
 
-const PASSWORD_RULE = '密码至少8位，需包含字母和数字';
-
 /**
  * Sets a password (no `current` needed when the account has none) or changes it (`current` must verify).
  * Sessions are kept unless `ctx.token` is given on a change: then every other session of the user is revoked.
@@ -340,15 +361,14 @@ export async function changePassword(
 ): Promise<{ revokedSessions: number }> {
   const next = typeof input.next === 'string' ? input.next : '';
   const length = [...next].length;
-  if (length < 8 || length > PASSWORD_MAX || !/\p{L}/u.test(next) || !/[0-9]/.test(next)) throw invalid(PASSWORD_RULE);
+  if (length < 8 || length > PASSWORD_MAX || !/\p{L}/u.test(next) || !/[0-9]/.test(next)) throw invalid('error.passwordRule');
   const [user] = await db().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
-  if (!user) throw notFound('用户');
+  if (!user) throw notFound('error.userNotFound');
   if (user.passwordHash) {
     const current = typeof input.current === 'string' ? input.current : '';
-    if (current === '' || [...current].length > PASSWORD_MAX) throw new ServiceError('forbidden', '当前密码错误');
-    // A stolen session must not become a password oracle.
-    await enforce(`pw:change:${userId}`, 10, HOUR);
-    if (!(await verifyPassword(current, user.passwordHash))) throw new ServiceError('forbidden', '当前密码错误');
+    if (current === '' || [...current].length > PASSWORD_MAX) throw new ServiceError('forbidden', 'error.wrongCurrentPassword');
+    await enforce(`pw:change:${userId}`, PASSWORD_CHANGE_RATE.limit, PASSWORD_CHANGE_RATE.windowMs);
+    if (!(await verifyPassword(current, user.passwordHash))) throw new ServiceError('forbidden', 'error.wrongCurrentPassword');
   }
   await db().update(users).set({ passwordHash: await hashPassword(next) }).where(eq(users.id, userId));
   if (!user.passwordHash || !ctx?.token) return { revokedSessions: 0 };

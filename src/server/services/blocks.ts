@@ -33,11 +33,11 @@ export async function blockStatus(viewerId: number, peerId: number, q: DbOrTx = 
 
 /** Blocks or unblocks `blockedId` for `blockerId`; answers the resulting status seen from the blocker. */
 export async function setBlock(blockerId: number, blockedId: number, on: boolean): Promise<BlockStatus> {
-  if (blockerId === blockedId) throw invalid('不能拉黑自己');
+  if (blockerId === blockedId) throw invalid('error.blockSelf');
   await enforce(`im-write:${blockerId}`, IM_WRITE_LIMIT.limit, IM_WRITE_LIMIT.windowMs);
   return db().transaction(async (tx) => {
     const [peer] = await tx.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
-    if (!peer) throw notFound('用户');
+    if (!peer) throw notFound('error.userNotFound');
     if (on) await tx.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
     else await tx.delete(blocks).where(sql`${blocks.blockerId} = ${blockerId} and ${blocks.blockedId} = ${blockedId}`);
     return blockStatus(blockerId, blockedId, tx);

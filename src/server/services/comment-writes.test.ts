@@ -97,10 +97,11 @@ describe('publishComment', () => {
     const before = await videoComments(videoId);
     const rows = async () => (await db.execute(sql`select 1 from comments where user_id = ${alice}`)).rows.length;
     const stored = await rows();
-    await expect(publishComment(alice, videoId, '   \n ')).rejects.toMatchObject({ kind: 'invalid', message: '评论内容不能为空' });
+    await expect(publishComment(alice, videoId, '   \n ')).rejects.toMatchObject({ kind: 'invalid', key: 'error.commentEmpty' });
     await expect(publishComment(alice, videoId, '长'.repeat(MAX_COMMENT + 1))).rejects.toMatchObject({
       kind: 'invalid',
-      message: '评论最多500字',
+      key: 'comment.tooLong',
+      vars: { max: MAX_COMMENT },
     });
     expect(await rows()).toBe(stored);
     expect(await videoComments(videoId)).toBe(before);
@@ -156,7 +157,7 @@ describe('deleteComment', () => {
     const mine = await publishComment(alice, videoId, '我的');
     const theirs = await publishComment(alice, videoId, '也是我的');
     const before = await videoComments(videoId);
-    await expect(deleteComment(bob, mine.id)).rejects.toMatchObject({ kind: 'forbidden', message: '只能删除自己的评论' });
+    await expect(deleteComment(bob, mine.id)).rejects.toMatchObject({ kind: 'forbidden', key: 'error.commentDeleteOthers' });
     expect(await videoComments(videoId)).toBe(before);
     expect(await deleteComment(alice, mine.id)).toEqual({ commentCount: before - 1 });
     expect(await deleteComment(author, theirs.id)).toEqual({ commentCount: before - 2 });

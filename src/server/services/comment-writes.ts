@@ -16,8 +16,8 @@ export const MAX_COMMENT = 500;
 /** The trimmed text, or invalid when empty or longer than MAX_COMMENT code points. Stored as given: rendering escapes. */
 function checkText(text: string): string {
   const trimmed = text.trim();
-  if (trimmed === '') throw invalid('评论内容不能为空');
-  if ([...trimmed].length > MAX_COMMENT) throw invalid(`评论最多${MAX_COMMENT}字`);
+  if (trimmed === '') throw invalid('error.commentEmpty');
+  if ([...trimmed].length > MAX_COMMENT) throw invalid('comment.tooLong', { max: MAX_COMMENT });
   return trimmed;
 }
 
@@ -29,7 +29,7 @@ export async function publishComment(userId: number, videoId: number, text: stri
       .select({ authorId: videos.authorId })
       .from(videos)
       .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
-    if (!video) throw notFound('视频');
+    if (!video) throw notFound('error.videoNotFound');
 
     let parentId: number | null = null;
     let repliedAuthor: number | null = null;
@@ -38,7 +38,7 @@ export async function publishComment(userId: number, videoId: number, text: stri
         .select({ id: comments.id, parentId: comments.parentId, userId: comments.userId })
         .from(comments)
         .where(and(eq(comments.id, replyToCommentId), eq(comments.videoId, videoId), isNull(comments.deletedAt)));
-      if (!replied) throw notFound('评论');
+      if (!replied) throw notFound('error.commentNotFound');
       parentId = replied.parentId ?? replied.id;
       repliedAuthor = replied.userId;
       const [root] = await tx
@@ -46,7 +46,7 @@ export async function publishComment(userId: number, videoId: number, text: stri
         .set({ replyCount: sql`${comments.replyCount} + 1` })
         .where(and(eq(comments.id, parentId), isNull(comments.deletedAt)))
         .returning({ id: comments.id });
-      if (!root) throw notFound('评论');
+      if (!root) throw notFound('error.commentNotFound');
     }
 
     const [row] = await tx
@@ -58,7 +58,7 @@ export async function publishComment(userId: number, videoId: number, text: stri
       .set({ commentCount: sql`${videos.commentCount} + 1` })
       .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)))
       .returning({ id: videos.id });
-    if (!row || !bumped) throw notFound('视频');
+    if (!row || !bumped) throw notFound('error.videoNotFound');
 
     // One notification per user per comment: a reply or comment notice outranks a mention of the same user.
     const told = new Set<number>([userId]);
@@ -76,7 +76,7 @@ export async function publishComment(userId: number, videoId: number, text: stri
       .where(inArray(users.id, repliedAuthor === null ? [userId] : [userId, repliedAuthor]));
     const me = people.find((p) => p.id === userId);
     const to = people.find((p) => p.id === repliedAuthor);
-    if (!me) throw notFound('用户');
+    if (!me) throw notFound('error.userNotFound');
     // Built here rather than re-read: comments.ts has no read by id, and the typed CommentView keeps the shape identical.
     return {
       id: row.id,
@@ -102,8 +102,8 @@ export async function deleteComment(userId: number, commentId: number): Promise<
       .from(comments)
       .innerJoin(videos, eq(videos.id, comments.videoId))
       .where(and(eq(comments.id, commentId), isNull(comments.deletedAt)));
-    if (!target) throw notFound('评论');
-    if (userId !== target.userId && userId !== target.videoAuthor) throw forbidden('只能删除自己的评论');
+    if (!target) throw notFound('error.commentNotFound');
+    if (userId !== target.userId && userId !== target.videoAuthor) throw forbidden('error.commentDeleteOthers');
 
     const rootId = target.parentId ?? target.id;
     await tx.execute(sql`select 1 from ${comments} where id = ${rootId} for no key update`);
@@ -118,7 +118,7 @@ export async function deleteComment(userId: number, commentId: number): Promise<
         ),
       )
       .returning({ id: comments.id, parentId: comments.parentId });
-    if (!gone.some((c) => c.id === commentId)) throw notFound('评论');
+    if (!gone.some((c) => c.id === commentId)) throw notFound('error.commentNotFound');
 
     const replies = gone.filter((c) => c.parentId !== null).length;
     if (replies > 0) {

@@ -52,7 +52,7 @@ function view({ replyToSecUid, replyToNickname, ...r }: Row): CommentView {
 }
 
 /** Comments the viewer may see: not deleted, and not written by someone the viewer blocked (anonymous viewers see all). */
-export function visibleComment(viewerId: number | null): SQL {
+function visibleComment(viewerId: number | null): SQL {
   return and(
     isNull(comments.deletedAt),
     viewerId === null

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { danmaku, notifications, users, videos } from '../db/schema.ts';
-import { cleanText, DANMAKU_PER_MINUTE, listDanmaku, MAX_DANMAKU, sendDanmaku } from './danmaku.ts';
+import { cleanText, DANMAKU_RATE, listDanmaku, MAX_DANMAKU, sendDanmaku } from './danmaku.ts';
 import { ServiceError } from './errors.ts';
 import { reset } from './rate-limit.ts';
 
@@ -69,10 +69,10 @@ describe('danmaku service', () => {
     await expect(sendDanmaku(sender.id, 2_000_000_000, '在吗', 0)).rejects.toMatchObject({ kind: 'not_found' });
   });
 
-  it(`allows ${DANMAKU_PER_MINUTE} a minute per user, then answers rate_limited with a retry time`, async () => {
+  it(`allows ${DANMAKU_RATE.limit} a minute per user, then answers rate_limited with a retry time`, async () => {
     const { video, sender } = await fixture();
     await reset(`danmaku:${sender.id}`);
-    for (let i = 0; i < DANMAKU_PER_MINUTE; i++) await sendDanmaku(sender.id, video.id, `第${i}条`, i * 100);
+    for (let i = 0; i < DANMAKU_RATE.limit; i++) await sendDanmaku(sender.id, video.id, `第${i}条`, i * 100);
     const refused = await sendDanmaku(sender.id, video.id, '再来一条', 0).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ServiceError);
     expect((refused as ServiceError).kind).toBe('rate_limited');

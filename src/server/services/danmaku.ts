@@ -9,9 +9,9 @@ import { enforce } from './rate-limit.ts';
 /** Longest danmaku, in characters (code points). */
 export const MAX_DANMAKU = 50;
 /** Danmaku one user may send per minute. */
-export const DANMAKU_PER_MINUTE = 10;
+export const DANMAKU_RATE = { limit: 10, windowMs: 60_000 };
 /** Most danmaku one list answers (a clip is seconds long; the player drops what its lanes cannot hold anyway). */
-export const LIST_LIMIT = 1000;
+const LIST_LIMIT = 1000;
 
 export interface DanmakuView {
   id: number;
@@ -64,16 +64,16 @@ export function cleanText(text: string): string {
  */
 export async function sendDanmaku(userId: number, videoId: number, text: string, offsetMs: number): Promise<DanmakuView> {
   const body = cleanText(text);
-  if (!body) throw invalid('弹幕内容不能为空');
-  if ([...body].length > MAX_DANMAKU) throw invalid(`弹幕最多${MAX_DANMAKU}字`);
-  if (!Number.isFinite(offsetMs)) throw invalid('弹幕时间无效');
-  await enforce(`danmaku:${userId}`, DANMAKU_PER_MINUTE, 60_000);
+  if (!body) throw invalid('error.danmakuEmpty');
+  if ([...body].length > MAX_DANMAKU) throw invalid('error.danmakuTooLong', { max: MAX_DANMAKU });
+  if (!Number.isFinite(offsetMs)) throw invalid('error.danmakuOffset');
+  await enforce(`danmaku:${userId}`, DANMAKU_RATE.limit, DANMAKU_RATE.windowMs);
   return db().transaction(async (tx) => {
     const [video] = await tx
       .select({ authorId: videos.authorId, durationMs: videos.durationMs })
       .from(videos)
       .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
-    if (!video) throw notFound('视频');
+    if (!video) throw notFound('error.videoNotFound');
     const at = Math.trunc(Math.min(Math.max(offsetMs, 0), video.durationMs));
     const [row] = await tx.insert(danmaku).values({ videoId, userId, text: body, offsetMs: at }).returning(columns);
     await notify(tx, { userId: video.authorId, actorId: userId, kind: 'danmaku', videoId, text: body });

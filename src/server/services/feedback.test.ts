@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
-import { FEEDBACK_LIMIT, submitFeedback } from './feedback.ts';
+import { FEEDBACK_RATE, submitFeedback } from './feedback.ts';
 
 let t: TestDb;
 let me: number;
@@ -31,13 +31,13 @@ describe('feedback', () => {
   });
 
   it('limits a burst per address, and per account across addresses', async () => {
-    for (let i = 0; i < FEEDBACK_LIMIT; i++) await submitFeedback({ userId: null, content: `第${i}条连续的反馈`, clientAddress: 'burst' });
+    for (let i = 0; i < FEEDBACK_RATE.limit; i++) await submitFeedback({ userId: null, content: `第${i}条连续的反馈`, clientAddress: 'burst' });
     await expect(submitFeedback({ userId: null, content: '第四条连续的反馈', clientAddress: 'burst' })).rejects.toMatchObject({
       kind: 'rate_limited',
       retryAfter: expect.any(Number),
     });
     const user = (await t.db.execute<{ id: number }>(sql`select id from users order by id limit 1 offset 1`)).rows[0]!.id;
-    for (let i = 0; i < FEEDBACK_LIMIT; i++) await submitFeedback({ userId: user, content: `换着地址发第${i}条`, clientAddress: `ip-${i}` });
+    for (let i = 0; i < FEEDBACK_RATE.limit; i++) await submitFeedback({ userId: user, content: `换着地址发第${i}条`, clientAddress: `ip-${i}` });
     await expect(submitFeedback({ userId: user, content: '换了地址还是同一个账号', clientAddress: 'ip-new' })).rejects.toMatchObject({ kind: 'rate_limited' });
   });
 });

@@ -4,9 +4,8 @@ import { db } from '../db/client.ts';
 import { invalid } from './errors.ts';
 import { enforce } from './rate-limit.ts';
 
-/** At most this many messages per window, per client address and per account. */
-export const FEEDBACK_LIMIT = 3;
-export const FEEDBACK_WINDOW_MS = 10 * 60_000;
+/** Feedback one client address, and one account, may send per 10 minutes. */
+export const FEEDBACK_RATE = { limit: 3, windowMs: 10 * 60_000 };
 export const FEEDBACK_MAX = 500;
 export const FEEDBACK_MIN = 5;
 export const CONTACT_MAX = 100;
@@ -24,10 +23,10 @@ export async function submitFeedback(input: NewFeedback): Promise<{ id: number }
   const content = input.content.trim();
   const contact = input.contact?.trim() || null;
   const length = [...content].length;
-  if (length < FEEDBACK_MIN || length > FEEDBACK_MAX) throw invalid(`反馈内容需为${FEEDBACK_MIN}到${FEEDBACK_MAX}个字`);
-  if (contact && [...contact].length > CONTACT_MAX) throw invalid(`联系方式最多${CONTACT_MAX}个字`);
-  await enforce(`feedback:ip:${input.clientAddress}`, FEEDBACK_LIMIT, FEEDBACK_WINDOW_MS);
-  if (input.userId !== null) await enforce(`feedback:user:${input.userId}`, FEEDBACK_LIMIT, FEEDBACK_WINDOW_MS);
+  if (length < FEEDBACK_MIN || length > FEEDBACK_MAX) throw invalid('error.feedbackLength', { min: FEEDBACK_MIN, max: FEEDBACK_MAX });
+  if (contact && [...contact].length > CONTACT_MAX) throw invalid('error.contactTooLong', { max: CONTACT_MAX });
+  await enforce(`feedback:ip:${input.clientAddress}`, FEEDBACK_RATE.limit, FEEDBACK_RATE.windowMs);
+  if (input.userId !== null) await enforce(`feedback:user:${input.userId}`, FEEDBACK_RATE.limit, FEEDBACK_RATE.windowMs);
   const [row] = await db()
     .insert(feedback)
     .values({ userId: input.userId, contact, content })

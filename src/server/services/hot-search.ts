@@ -1,4 +1,4 @@
-/** 热搜: the most searched words, from search_log in a sliding window with decay (design.md §7). */
+/** 热搜: the most searched words, from search_log in a sliding window with decay. */
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { ttlCache } from './ttl-cache.ts';

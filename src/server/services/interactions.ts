@@ -25,13 +25,13 @@ async function setPair(tx: DbOrTx, table: PairTable, userId: number, targetId: n
   return rows.length > 0;
 }
 
-/** The live video with the columns the writes need, or notFound('视频'). */
+/** The live video with the columns the writes need, or notFound('error.videoNotFound'). */
 async function liveVideo(tx: DbOrTx, videoId: number) {
   const [v] = await tx
     .select({ id: videos.id, authorId: videos.authorId, durationMs: videos.durationMs })
     .from(videos)
     .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
-  if (!v) throw notFound('视频');
+  if (!v) throw notFound('error.videoNotFound');
   return v;
 }
 
@@ -43,7 +43,7 @@ async function bumpVideo(tx: DbOrTx, videoId: number, column: 'diggCount' | 'col
     .set({ [column]: sql`${col} + ${delta}` })
     .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)))
     .returning({ n: col });
-  if (!row) throw notFound('视频');
+  if (!row) throw notFound('error.videoNotFound');
   return row.n;
 }
 
@@ -104,7 +104,7 @@ export async function setCommentLike(userId: number, commentId: number, liked: b
       .from(comments)
       .innerJoin(videos, eq(videos.id, comments.videoId))
       .where(live);
-    if (!comment) throw notFound('评论');
+    if (!comment) throw notFound('error.commentNotFound');
     if (!(await setPair(tx, commentLikes, userId, commentId, liked))) {
       const [now] = await tx.select({ n: comments.diggCount }).from(comments).where(eq(comments.id, commentId));
       return { liked, diggCount: now?.n ?? comment.diggCount };
@@ -114,7 +114,7 @@ export async function setCommentLike(userId: number, commentId: number, liked: b
       .set({ diggCount: sql`${comments.diggCount} + ${liked ? 1 : -1}` })
       .where(and(eq(comments.id, commentId), isNull(comments.deletedAt)))
       .returning({ n: comments.diggCount });
-    if (!row) throw notFound('评论');
+    if (!row) throw notFound('error.commentNotFound');
     const note = { userId: comment.userId, actorId: userId, kind: 'like_comment' as const, videoId: comment.videoId, commentId };
     if (liked) await notify(tx, { ...note, text: comment.text });
     else await retract(tx, note);
@@ -136,7 +136,7 @@ const REPLAY_AFTER = sql`interval '30 minutes'`;
 
 /** Records where the viewer is in a video (观看历史); counts a play for a first or returning watch. */
 export async function recordHistory(userId: number, videoId: number, progressMs: number): Promise<void> {
-  if (Number.isNaN(progressMs)) throw invalid('播放进度无效');
+  if (Number.isNaN(progressMs)) throw invalid('error.progressInvalid');
   await db().transaction(async (tx) => {
     const video = await liveVideo(tx, videoId);
     const progress = Math.trunc(Math.min(Math.max(progressMs, 0), video.durationMs));
@@ -176,6 +176,6 @@ export async function countShare(videoId: number): Promise<{ shareCount: number 
     .set({ shareCount: sql`${videos.shareCount} + 1` })
     .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)))
     .returning({ shareCount: videos.shareCount });
-  if (!row) throw notFound('视频');
+  if (!row) throw notFound('error.videoNotFound');
   return row;
 }

@@ -7,6 +7,9 @@ import { CHAT_MAX } from '../../shared/chat-line.ts';
 import { publish, roomTopic } from '../realtime/events.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
 
+/** Chat lines one user may send in a live room per 10 s. */
+export const LIVE_CHAT_RATE = { limit: 10, windowMs: 10_000 };
+
 export interface LiveRoomCard {
   id: number;
   title: string;
@@ -65,7 +68,7 @@ export async function getRoom(id: number): Promise<LiveRoomCard | null> {
 }
 
 /** Chat lines a room page starts with. */
-export const CHAT_BACKLOG = 50;
+const CHAT_BACKLOG = 50;
 
 export interface ChatMessage {
   id: number;
@@ -108,20 +111,20 @@ export async function messagesSince(roomId: number, afterId: number): Promise<Ch
 
 /** Hub event type of a chat line (data: ChatMessage) and of the viewer count (data: { count }). */
 export const CHAT_EVENT = 'chat';
-export const VIEWERS_EVENT = 'viewers';
+const VIEWERS_EVENT = 'viewers';
 
 /** Says `text` in a room on air; every viewer's stream gets it once the line is stored. */
 export async function postMessage(userId: number, roomId: number, text: string): Promise<ChatMessage> {
   const body = text.trim();
-  if (body === '') throw invalid('消息内容不能为空');
-  if ([...body].length > CHAT_MAX) throw invalid(`消息最多${CHAT_MAX}字`);
+  if (body === '') throw invalid('error.chatEmpty');
+  if ([...body].length > CHAT_MAX) throw invalid('error.chatTooLong', { max: CHAT_MAX });
   return db().transaction(async (tx) => {
     const [room] = await tx.select({ status: liveRooms.status }).from(liveRooms).where(eq(liveRooms.id, roomId));
-    if (!room) throw notFound('直播间');
-    if (room.status !== 'live') throw new ServiceError('conflict', '直播已结束');
+    if (!room) throw notFound('error.liveRoomNotFound');
+    if (room.status !== 'live') throw new ServiceError('conflict', 'live.ended');
     const [row] = await tx.insert(liveMessages).values({ roomId, userId, text: body }).returning({ id: liveMessages.id, createdAt: liveMessages.createdAt });
     const [user] = await tx.select({ secUid: users.secUid, nickname: users.nickname, avatar: users.avatar }).from(users).where(eq(users.id, userId));
-    if (!row || !user) throw notFound('用户');
+    if (!row || !user) throw notFound('error.userNotFound');
     const message: ChatMessage = { id: row.id, roomId, text: body, createdAt: row.createdAt, user };
     // Delivered on commit, so nobody sees a line that was rolled back.
     await publish(roomTopic(roomId), { type: CHAT_EVENT, id: String(row.id), data: message }, tx);
@@ -132,8 +135,8 @@ export async function postMessage(userId: number, roomId: number, text: string):
 /** This process in live_presence: the viewers it counted in, and the heartbeat that says it still serves them. */
 let instance = randomUUID();
 /** A process heartbeats its presence rows this often, and rows older than PRESENCE_STALE_MS are swept. */
-export const PRESENCE_BEAT_MS = 20_000;
-export const PRESENCE_STALE_MS = 60_000;
+const PRESENCE_BEAT_MS = 20_000;
+const PRESENCE_STALE_MS = 60_000;
 let beat: ReturnType<typeof setInterval> | undefined;
 let lastSweep = 0;
 

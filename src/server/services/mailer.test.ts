@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { t } from '../../i18n/t.ts';
 import { lastOutboxCode, outboxDir, sendLoginCode } from './mailer.ts';
 
 let dataDir: string;
@@ -78,7 +79,7 @@ function fakeSmtp(): Promise<{ server: Server; port: number; messages: string[] 
 describe('mailer without SMTP_URL (the dev outbox)', () => {
   it('writes the code to DATA_DIR/outbox with mode 0600 and logs a line without the code', async () => {
     const lines = captureStdout();
-    await sendLoginCode('reader@example.com', '042917');
+    await sendLoginCode('reader@example.com', '042917', 7);
     vi.restoreAllMocks();
     expect(outboxDir()).toBe(path.join(dataDir, 'outbox'));
     const files = (await readdir(outboxDir())).filter((f) => f.endsWith('-reader@example.com.txt'));
@@ -88,9 +89,8 @@ describe('mailer without SMTP_URL (the dev outbox)', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const text = await readFile(file, 'utf8');
     expect(text).toContain('To: reader@example.com');
-    expect(text).toContain('Subject: 闪映登录验证码');
-    expect(text).toContain('042917');
-    expect(text).toContain('10分钟内有效');
+    expect(text).toContain(`Subject: ${t('mail.loginCode.subject')}`);
+    expect(text).toContain(t('mail.loginCode.body', { code: '042917', minutes: 7 }).split('\n')[0]);
     expect(lines).toHaveLength(1);
     const logged = JSON.parse(lines[0]!) as { msg: string; file: string };
     expect(logged.msg).toContain('outbox');
@@ -100,9 +100,9 @@ describe('mailer without SMTP_URL (the dev outbox)', () => {
 
   it('lastOutboxCode reads the newest code for exactly that email (leading zeros kept)', async () => {
     captureStdout();
-    await sendLoginCode('twice@example.com', '111111');
-    await sendLoginCode('twice@example.com', '000222');
-    await sendLoginCode('twice+x@example.com', '333333');
+    await sendLoginCode('twice@example.com', '111111', 10);
+    await sendLoginCode('twice@example.com', '000222', 10);
+    await sendLoginCode('twice+x@example.com', '333333', 10);
     vi.restoreAllMocks();
     expect(await lastOutboxCode('twice@example.com')).toBe('000222');
     expect(await lastOutboxCode(' Twice@Example.com ')).toBe('000222');
@@ -112,7 +112,7 @@ describe('mailer without SMTP_URL (the dev outbox)', () => {
 
   it('does not confuse two emails that share a file-safe name', async () => {
     captureStdout();
-    await sendLoginCode('a+b@example.com', '444444');
+    await sendLoginCode('a+b@example.com', '444444', 10);
     vi.restoreAllMocks();
     // `a+b` and `a_b` share the file name suffix; the To: line tells them apart.
     expect(await lastOutboxCode('a_b@example.com')).toBeNull();
@@ -142,19 +142,18 @@ describe('mailer with SMTP_URL', () => {
     try {
       const lines = captureStdout();
       const before = await readdir(outboxDir());
-      await sendLoginCode('smtp@example.com', '765432');
+      await sendLoginCode('smtp@example.com', '765432', 10);
       vi.restoreAllMocks();
       expect(smtp.messages).toHaveLength(1);
       const raw = smtp.messages[0]!;
       expect(raw).toMatch(/^To: smtp@example\.com/m);
       // The subject travels as an RFC 2047 encoded word.
       const subject = /^Subject: =\?UTF-8\?B\?([^?]+)\?=/m.exec(raw);
-      expect(subject && Buffer.from(subject[1]!, 'base64').toString('utf8')).toBe('闪映登录验证码');
+      expect(subject && Buffer.from(subject[1]!, 'base64').toString('utf8')).toBe(t('mail.loginCode.subject'));
       const [head, ...rest] = raw.split('\r\n\r\n');
       const encoded = rest.join('\r\n\r\n');
       const text = /Content-Transfer-Encoding: base64/i.test(head!) ? Buffer.from(encoded, 'base64').toString('utf8') : encoded;
-      expect(text).toContain('765432');
-      expect(text).toContain('10分钟内有效');
+      expect(text).toContain(t('mail.loginCode.body', { code: '765432', minutes: 10 }).split('\n')[0]);
       expect(await readdir(outboxDir())).toEqual(before);
       expect(lines.join('')).toContain('smtp');
       expect(lines.join('')).not.toContain('765432');

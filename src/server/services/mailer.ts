@@ -2,8 +2,9 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
+import { t } from '../../i18n/t.ts';
 
-const SUBJECT = '闪映登录验证码';
+const SUBJECT = t('mail.loginCode.subject');
 const DEFAULT_FROM = '闪映 <no-reply@shanying.dev>';
 
 let transport: { url: string; transporter: Transporter } | undefined;
@@ -13,8 +14,8 @@ export function outboxDir(): string {
   return path.resolve(process.env.DATA_DIR || './data', 'outbox');
 }
 
-function body(code: string): string {
-  return `您的闪映登录验证码是 ${code}，10分钟内有效。\n如非本人操作，请忽略本邮件。\n`;
+function body(code: string, minutes: number): string {
+  return t('mail.loginCode.body', { code, minutes });
 }
 
 // File names keep only characters that are safe everywhere; the `To:` line inside stays exact.
@@ -35,10 +36,10 @@ async function smtp(url: string): Promise<Transporter> {
   return transport.transporter;
 }
 
-async function writeOutbox(email: string, code: string): Promise<string> {
+async function writeOutbox(email: string, code: string, minutes: number): Promise<string> {
   const dir = outboxDir();
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const text = `To: ${email.toLowerCase()}\nSubject: ${SUBJECT}\nDate: ${new Date().toISOString()}\n\n${body(code)}`;
+  const text = `To: ${email.toLowerCase()}\nSubject: ${SUBJECT}\nDate: ${new Date().toISOString()}\n\n${body(code, minutes)}`;
   // The name starts with a fixed-width timestamp so that names sort by age; `wx` never overwrites a sibling.
   for (let ms = Date.now(); ; ms++) {
     const file = path.join(dir, `${String(ms).padStart(13, '0')}-${safeName(email)}.txt`);
@@ -51,16 +52,16 @@ async function writeOutbox(email: string, code: string): Promise<string> {
   }
 }
 
-/** Sends a login code to `email`. The log line never carries the code. */
-export async function sendLoginCode(email: string, code: string): Promise<void> {
+/** Sends a login code to `email`, saying it is valid for `minutes`. The log line never carries the code. */
+export async function sendLoginCode(email: string, code: string, minutes: number): Promise<void> {
   const url = process.env.SMTP_URL;
   if (url) {
     const transporter = await smtp(url);
-    await transporter.sendMail({ from: process.env.MAIL_FROM || DEFAULT_FROM, to: email, subject: SUBJECT, text: body(code) });
+    await transporter.sendMail({ from: process.env.MAIL_FROM || DEFAULT_FROM, to: email, subject: SUBJECT, text: body(code, minutes) });
     log({ msg: 'mailer: login code sent', via: 'smtp' });
     return;
   }
-  const file = await writeOutbox(email, code);
+  const file = await writeOutbox(email, code, minutes);
   log({ msg: 'mailer: login code written to the outbox (SMTP_URL is not set)', file });
 }
 

@@ -9,7 +9,6 @@ import {
   clearConversation,
   conversationWith,
   hideMessage,
-  IM_TEXT,
   listConversations,
   listMessages,
   markRead,
@@ -56,15 +55,15 @@ async function strangers(): Promise<{ a: number; b: number }> {
   throw new Error('no two strangers left in the seed');
 }
 
-const kindOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { kind?: string; message?: string }) => `${e.kind}: ${e.message}`);
+const kindOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { kind?: string; key?: string }) => `${e.kind}: ${e.key}`);
 
 describe('cleanMessage', () => {
   it.each([
-    ['empty', '', IM_TEXT.empty],
-    ['blank', ' \n\t ', IM_TEXT.empty],
-    ['one too long', '字'.repeat(MESSAGE_MAX + 1), IM_TEXT.tooLong],
-    ['NUL', 'a\u0000b', IM_TEXT.control],
-    ['ESC', 'a\u001bb', IM_TEXT.control],
+    ['empty', '', 'dm.empty.text'],
+    ['blank', ' \n\t ', 'dm.empty.text'],
+    ['one too long', '字'.repeat(MESSAGE_MAX + 1), 'dm.tooLong'],
+    ['NUL', 'a\u0000b', 'error.dmControl'],
+    ['ESC', 'a\u001bb', 'error.dmControl'],
   ])('refuses %s text', (_, text, message) => {
     expect(() => cleanMessage(text)).toThrow(message);
   });
@@ -80,7 +79,7 @@ describe('the one-message rule', () => {
     const { a, b } = await strangers();
     const first = await sendMessage(a, b, '你好');
     expect(first.state).toMatchObject({ restricted: true, canSend: false, blockStatus: 0 });
-    expect(await kindOf(sendMessage(a, b, '在吗'))).toBe(`forbidden: ${IM_TEXT.oneMessage}`);
+    expect(await kindOf(sendMessage(a, b, '在吗'))).toBe('forbidden: dm.hint');
     await setFollow(b, a, true);
     expect((await conversationWith(a, b)).canSend).toBe(true);
     await sendMessage(a, b, '在吗');
@@ -104,7 +103,7 @@ describe('the one-message rule', () => {
     const { a, b } = await strangers();
     const first = await sendMessage(a, b, '你好');
     await hideMessage(a, first.message.id);
-    expect(await kindOf(sendMessage(a, b, '再来'))).toBe(`forbidden: ${IM_TEXT.oneMessage}`);
+    expect(await kindOf(sendMessage(a, b, '再来'))).toBe('forbidden: dm.hint');
   });
 
   it('lets exactly one of two concurrent first messages through', async () => {
@@ -118,7 +117,7 @@ describe('the one-message rule', () => {
 
   it('refuses messages to oneself and to unknown users', async () => {
     const { a } = await strangers();
-    expect(await kindOf(sendMessage(a, a, '自言自语'))).toBe(`invalid: ${IM_TEXT.self}`);
+    expect(await kindOf(sendMessage(a, a, '自言自语'))).toBe('invalid: error.dmSelf');
     expect(await kindOf(sendMessage(a, 999_999, '有人吗'))).toMatch(/^not_found/);
   });
 
@@ -139,14 +138,14 @@ describe('blocks', () => {
     expect(await setBlock(a, b, true)).toBe(1);
     expect(await blockStatus(b, a)).toBe(2);
     expect(await isBlocked(b, a)).toBe(true);
-    expect(await kindOf(sendMessage(a, b, '嗨'))).toBe(`forbidden: ${IM_TEXT.youBlocked}`);
-    expect(await kindOf(sendMessage(b, a, '嗨'))).toBe(`forbidden: ${IM_TEXT.blockedYou}`);
+    expect(await kindOf(sendMessage(a, b, '嗨'))).toBe('forbidden: error.dmYouBlocked');
+    expect(await kindOf(sendMessage(b, a, '嗨'))).toBe('forbidden: dm.blockedMe');
     expect(await setBlock(b, a, true)).toBe(3);
     expect((await conversationWith(a, b)).canSend).toBe(false);
     // Per direction: A lifting theirs leaves B's in place.
     expect(await setBlock(a, b, false)).toBe(2);
     expect(await blockStatus(b, a)).toBe(1);
-    expect(await kindOf(sendMessage(a, b, '嗨'))).toBe(`forbidden: ${IM_TEXT.blockedYou}`);
+    expect(await kindOf(sendMessage(a, b, '嗨'))).toBe('forbidden: dm.blockedMe');
     expect(await setBlock(b, a, false)).toBe(0);
     expect(await isBlocked(a, b)).toBe(false);
     await sendMessage(a, b, '和好了');
@@ -195,7 +194,7 @@ describe('delete, clear, like and reply', () => {
   it('only the recipient likes a message, and both see it', async () => {
     const { a, b } = await strangers();
     const m = await sendMessage(a, b, '点个赞');
-    expect(await kindOf(setMessageLike(a, m.message.id, true))).toBe(`forbidden: ${IM_TEXT.likeOwn}`);
+    expect(await kindOf(setMessageLike(a, m.message.id, true))).toBe('forbidden: error.dmLikeOwn');
     expect((await setMessageLike(b, m.message.id, true)).liked).toBe(true);
     expect((await listMessages(a, m.message.conversationId)).messages[0]!.liked).toBe(true);
     expect((await setMessageLike(b, m.message.id, false)).liked).toBe(false);
@@ -208,7 +207,7 @@ describe('delete, clear, like and reply', () => {
     const q = await sendMessage(a, b, '问题');
     const r = await sendMessage(b, a, '回答', q.message.id);
     expect(r.message.replyTo).toMatchObject({ id: q.message.id, text: '问题' });
-    expect(await kindOf(sendMessage(b, a, '串台', elsewhere.message.id))).toBe(`invalid: ${IM_TEXT.replyMissing}`);
+    expect(await kindOf(sendMessage(b, a, '串台', elsewhere.message.id))).toBe('invalid: error.dmReplyMissing');
     await hideMessage(a, q.message.id);
     const seen = (await listMessages(a, q.message.conversationId)).messages.find((m) => m.id === r.message.id);
     expect(seen?.replyTo).toBeNull();

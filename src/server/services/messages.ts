@@ -22,18 +22,6 @@ export { IM_WRITE_LIMIT };
 /** The hub event type of every inbox change. */
 export const DM_EVENT = 'dm';
 
-export const IM_TEXT = {
-  empty: '消息不能为空',
-  tooLong: `消息不能超过${MESSAGE_MAX}字`,
-  control: '消息包含不支持的字符',
-  oneMessage: '在对方关注你或回复你之前，你只能发送1条文字消息',
-  youBlocked: '你已拉黑对方，无法发送消息',
-  blockedYou: '对方已将你拉黑，无法发送消息',
-  self: '不能给自己发私信',
-  replyMissing: '回复的消息不存在',
-  likeOwn: '不能给自己的消息点赞',
-} as const;
-
 /** What a `dm` hub event carries: which conversation changed and, for a new or liked message, which message. */
 export interface DmHubData {
   conversationId: number;
@@ -89,11 +77,11 @@ export interface ConversationRow {
 export function cleanMessage(raw: string): string {
   // Browsers submit a textarea's line breaks as CRLF.
   const text = raw.replace(/\r\n?/g, '\n').trim();
-  if (text.length === 0) throw invalid(IM_TEXT.empty);
-  if ([...text].length > MESSAGE_MAX) throw invalid(IM_TEXT.tooLong);
+  if (text.length === 0) throw invalid('dm.empty.text');
+  if ([...text].length > MESSAGE_MAX) throw invalid('dm.tooLong', { max: MESSAGE_MAX });
   // PostgreSQL refuses NUL outright; the others would break a chat bubble or a terminal.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  if (/[\u0000-\u0008\u000B-\u001F\u007F]/.test(text)) throw invalid(IM_TEXT.control);
+  if (/[\u0000-\u0008\u000B-\u001F\u007F]/.test(text)) throw invalid('error.dmControl');
   return text;
 }
 
@@ -124,7 +112,7 @@ async function peerOf(q: DbOrTx, me: number, peerId: number): Promise<ImPeer> {
       exists (select 1 from follows f where f.follower_id = u.id and f.followee_id = ${me}) as followed_by
     from users u where u.id = ${peerId}`);
   const r = rows[0];
-  if (!r) throw notFound('用户');
+  if (!r) throw notFound('error.userNotFound');
   return { id: r.id, secUid: r.sec_uid, nickname: r.nickname, avatar: r.avatar, following: r.following, followedBy: r.followed_by };
 }
 
@@ -135,7 +123,7 @@ async function ownConversation(q: DbOrTx, me: number, conversationId: number, lo
     from conversations where id = ${conversationId} and (user_a = ${me} or user_b = ${me})
     ${lock ? sql`for update` : sql``}`);
   const r = rows[0];
-  if (!r) throw notFound('会话');
+  if (!r) throw notFound('error.conversationNotFound');
   return { id: r.id, peerId: r.peer_id };
 }
 
@@ -172,7 +160,7 @@ async function stateWith(q: DbOrTx, me: number, peerId: number): Promise<Convers
 
 /** The viewer's standing with `peerId` before or after the first message (the reply pane's header). */
 export async function conversationWith(me: number, peerId: number): Promise<ConversationState> {
-  if (me === peerId) throw invalid(IM_TEXT.self);
+  if (me === peerId) throw invalid('error.dmSelf');
   return stateWith(db(), me, peerId);
 }
 
@@ -242,7 +230,7 @@ export async function sendMessage(
   rawText: string,
   replyToId?: number,
 ): Promise<{ message: MessageView; state: ConversationState }> {
-  if (me === peerId) throw invalid(IM_TEXT.self);
+  if (me === peerId) throw invalid('error.dmSelf');
   const text = cleanMessage(rawText);
   await enforce(`im-send:${me}`, MESSAGE_BURST.limit, MESSAGE_BURST.windowMs);
   await enforce(`im-send-hour:${me}`, MESSAGE_HOURLY.limit, MESSAGE_HOURLY.windowMs);
@@ -254,12 +242,12 @@ export async function sendMessage(
     const { rows } = await tx.execute<{ id: number }>(sql`select id from conversations where user_a = ${a} and user_b = ${b} for update`);
     const conversationId = rows[0]!.id;
     const before = await stateWith(tx, me, peerId);
-    if (before.blockStatus & 1) throw forbidden(IM_TEXT.youBlocked);
-    if (before.blockStatus & 2) throw forbidden(IM_TEXT.blockedYou);
-    if (!before.canSend) throw forbidden(IM_TEXT.oneMessage);
+    if (before.blockStatus & 1) throw forbidden('error.dmYouBlocked');
+    if (before.blockStatus & 2) throw forbidden('dm.blockedMe');
+    if (!before.canSend) throw forbidden('dm.hint');
     if (replyToId !== undefined) {
       const quoted = await selectMessages(tx, me, conversationId, sql`m.id = ${replyToId}`, 1);
-      if (quoted.length === 0) throw invalid(IM_TEXT.replyMissing);
+      if (quoted.length === 0) throw invalid('error.dmReplyMissing');
     }
     const inserted = await tx.execute<{ id: number }>(sql`
       insert into messages (conversation_id, sender_id, text, reply_to_id) values (${conversationId}, ${me}, ${text}, ${replyToId ?? null})
@@ -291,7 +279,7 @@ async function writeLimit(me: number): Promise<void> {
 /** The conversation of a message `me` can see, or 404. */
 async function visibleMessage(q: DbOrTx, me: number, messageId: number): Promise<{ conversationId: number; peerId: number; senderId: number }> {
   const view = await messageFor(me, messageId, q);
-  if (!view) throw notFound('消息');
+  if (!view) throw notFound('error.messageNotFound');
   const c = await ownConversation(q, me, view.conversationId);
   return { conversationId: c.id, peerId: c.peerId, senderId: view.senderId };
 }
@@ -301,7 +289,7 @@ export async function setMessageLike(me: number, messageId: number, liked: boole
   await writeLimit(me);
   return db().transaction(async (tx) => {
     const m = await visibleMessage(tx, me, messageId);
-    if (m.senderId === me) throw forbidden(IM_TEXT.likeOwn);
+    if (m.senderId === me) throw forbidden('error.dmLikeOwn');
     await tx.execute(sql`update messages set liked_at = ${liked ? sql`coalesce(liked_at, now())` : sql`null`} where id = ${messageId}`);
     await announce(tx, [m.peerId, me], { conversationId: m.conversationId, messageId, kind: 'like' });
     return (await messageFor(me, messageId, tx))!;
@@ -316,7 +304,7 @@ export async function hideMessage(me: number, messageId: number): Promise<void> 
     const { rows } = await tx.execute<{ conversation_id: number }>(sql`
       select m.conversation_id from messages m join conversations c on c.id = m.conversation_id
       where m.id = ${messageId} and (c.user_a = ${me} or c.user_b = ${me})`);
-    if (!rows[0]) throw notFound('消息');
+    if (!rows[0]) throw notFound('error.messageNotFound');
     await tx.execute(sql`insert into message_hides (message_id, user_id) values (${messageId}, ${me}) on conflict do nothing`);
     await announce(tx, [me], { conversationId: rows[0].conversation_id, messageId, kind: 'hide' });
   });

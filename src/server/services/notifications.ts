@@ -10,7 +10,7 @@ export type NotificationKind = NoticeKind;
 
 /** Default and largest page of the notification list. */
 export const NOTICE_PAGE = 20;
-export const NOTICE_PAGE_MAX = 50;
+const NOTICE_PAGE_MAX = 50;
 
 export interface NewNotification {
   userId: number;

@@ -52,7 +52,7 @@ describe('rate limits', () => {
     await enforce('t:enforce', 1, 30_000);
     const error = await enforce('t:enforce', 1, 30_000).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
-    expect(error).toMatchObject({ kind: 'rate_limited', message: '操作太频繁，请稍后再试' });
+    expect(error).toMatchObject({ kind: 'rate_limited', key: 'error.rateLimited' });
     expect((error as ServiceError).retryAfter).toBeGreaterThanOrEqual(1);
     expect((error as ServiceError).retryAfter).toBeLessThanOrEqual(30);
   });

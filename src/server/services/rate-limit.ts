@@ -1,7 +1,7 @@
 /** Fixed-window rate limits kept in PostgreSQL, so every app server behind a load balancer shares the same counters. */
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { ServiceError } from './errors.ts';
+import { rateLimited } from './errors.ts';
 
 export interface RateResult {
   ok: boolean;
@@ -38,7 +38,7 @@ export async function hit(key: string, limit: number, windowMs: number): Promise
 /** Like `hit`, but throws `rate_limited` (HTTP 429 with Retry-After) when the call does not fit. */
 export async function enforce(key: string, limit: number, windowMs: number): Promise<RateResult> {
   const result = await hit(key, limit, windowMs);
-  if (!result.ok) throw new ServiceError('rate_limited', '操作太频繁，请稍后再试', result.retryAfter);
+  if (!result.ok) throw rateLimited(result.retryAfter);
   return result;
 }
 

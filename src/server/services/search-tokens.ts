@@ -1,4 +1,4 @@
-/** Search tokens for Chinese text: character unigrams and bigrams (design.md §7), used on both the index and the query side. */
+/** Search tokens for Chinese text: character unigrams and bigrams (Chinese writes no spaces between words), used on both the index and the query side. */
 
 // A run is a maximal sequence of letters or digits (CJK, Latin, kana ...); punctuation, spaces, emoji and '#' split runs.
 const RUN = /[\p{L}\p{N}]+/gu;

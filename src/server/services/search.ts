@@ -1,4 +1,4 @@
-/** Search over the character unigram/bigram indexes of design.md §7: videos ranked by match quality, popularity and freshness; users by nickname. */
+/** Search over the character unigram/bigram indexes (search-tokens.ts): videos ranked by match quality, popularity and freshness; users by nickname. */
 import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';

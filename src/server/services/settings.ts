@@ -23,7 +23,7 @@ function fullNotify(stored: Record<string, boolean>): NotifySettings {
 /** A user's privacy and notification settings, every kind present. */
 export async function getSettings(userId: number): Promise<AccountSettings> {
   const [row] = await db().select({ privacy: users.privacy, notify: users.notifySettings }).from(users).where(eq(users.id, userId));
-  if (!row) throw notFound('用户');
+  if (!row) throw notFound('error.userNotFound');
   return { privacy: { likesPublic: row.privacy.likesPublic !== false, collectsPublic: row.privacy.collectsPublic !== false }, notify: fullNotify(row.notify) };
 }
 
@@ -36,7 +36,7 @@ export async function setPrivacy(userId: number, patch: Partial<Privacy>): Promi
     .set({ privacy: sql`${users.privacy} || ${JSON.stringify(clean)}::jsonb` })
     .where(eq(users.id, userId))
     .returning({ privacy: users.privacy });
-  if (!row) throw notFound('用户');
+  if (!row) throw notFound('error.userNotFound');
   return { likesPublic: row.privacy.likesPublic !== false, collectsPublic: row.privacy.collectsPublic !== false };
 }
 
@@ -48,6 +48,6 @@ export async function setNotify(userId: number, patch: Partial<NotifySettings>):
     .set({ notifySettings: sql`${users.notifySettings} || ${JSON.stringify(clean)}::jsonb` })
     .where(eq(users.id, userId))
     .returning({ notify: users.notifySettings });
-  if (!row) throw notFound('用户');
+  if (!row) throw notFound('error.userNotFound');
   return fullNotify(row.notify);
 }

@@ -61,7 +61,7 @@ describe('setFollow', () => {
 
   it('refuses to follow oneself and unknown users', async () => {
     const { a } = await strangers();
-    await expect(setFollow(a, a, true)).rejects.toMatchObject({ kind: 'invalid', message: '不能关注自己' });
+    await expect(setFollow(a, a, true)).rejects.toMatchObject({ kind: 'invalid', key: 'error.followSelf' });
     expect(await kindOf(setFollow(a, 2_000_000_000, true))).toBe('not_found');
     expect(await kindOf(setFollow(a, 2_000_000_000, false))).toBe('not_found');
   });

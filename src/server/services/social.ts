@@ -30,10 +30,10 @@ export interface FollowState {
 
 /** Follows or unfollows a user; keeps both users' counts and tells the followee of a new follower. */
 export async function setFollow(followerId: number, followeeId: number, following: boolean): Promise<FollowState> {
-  if (followerId === followeeId) throw invalid('不能关注自己');
+  if (followerId === followeeId) throw invalid('error.followSelf');
   return db().transaction(async (tx) => {
     const [followee] = await tx.select({ id: users.id }).from(users).where(eq(users.id, followeeId));
-    if (!followee) throw notFound('用户');
+    if (!followee) throw notFound('error.userNotFound');
     const pair = and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId));
     const changed = following
       ? await tx.insert(follows).values({ followerId, followeeId }).onConflictDoNothing().returning({ id: follows.followerId })

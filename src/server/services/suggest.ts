@@ -1,4 +1,4 @@
-/** Completions of typed text (search/sug): hot words, then hashtags, then video titles, each matched by prefix (design.md §7). */
+/** Completions of typed text (search/sug): hot words, then hashtags, then video titles, each matched by prefix. */
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';

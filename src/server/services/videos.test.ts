@@ -106,7 +106,7 @@ describe('videos service', () => {
     expect(liked.length).toBe(u!.favoritingCount);
   });
 
-  describe('recommend ranker (design.md §7)', () => {
+  describe('recommend ranker', () => {
     let viewer: number;
     beforeAll(async () => {
       const [u] = await t.db.insert(users).values({ secUid: 'ranker-test-viewer', nickname: 'ranker', avatar: 'avatars/a01.webp' }).returning({ id: users.id });

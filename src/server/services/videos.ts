@@ -1,5 +1,5 @@
 /** Reading videos: feeds, channels, hot list, detail and related videos. */
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { collects, follows, hashtags, likes, users, videoHashtags, videos, watchHistory } from '../db/schema.ts';
 import { bounds, cardColumns, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
@@ -20,10 +20,10 @@ const engagement = sql<number>`(
 )`;
 
 /**
- * Weights of the recommend ranker (design.md §7), all in one place so the ranking can be explained:
+ * Weights of the recommend ranker, all in one place so the ranking can be explained:
  * score = engagement × freshness (above) × channel affinity × author affinity × 不感兴趣 bias × recently-watched drop.
  */
-export const RANK = {
+const RANK = {
   /** What one of the viewer's signals on a video is worth: a like, a collect, a full watch. */
   like: 1,
   collect: 1.5,
@@ -266,14 +266,6 @@ export async function profileTab(userId: number, tab: ProfileTab, page: Page = {
   })();
   const rows = await q.limit(limit + 1).offset(offset);
   return toPage(rows, offset, limit);
-}
-
-/** The latest videos other than `id`, used when a video has nothing related. */
-export async function latest(exceptId: number, count = 12): Promise<VideoCard[]> {
-  return selectCards()
-    .where(and(sql`${videos.deletedAt} is null`, ne(videos.id, exceptId)))
-    .orderBy(desc(videos.createdAt))
-    .limit(count);
 }
 
 /** Which of `videoIds` the viewer has liked and collected (one round trip). */

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { commentTotal, getComment, likedCommentIds, list, replies, type CommentView } from '../../services/comments.ts';
 import type { Viewer } from '../../services/sessions.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { MSG } from '../messages.ts';
 import { count, cursor, id } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, comment } from '../schemas.ts';
@@ -31,7 +30,7 @@ export const commentRoutes = [
         commentTotal(input.aweme_id),
         list(input.aweme_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null),
       ]);
-      if (total === null) throw new ApiError(404, MSG.videoNotFound);
+      if (total === null) throw new ApiError(404, 'error.videoNotFound');
       return okA({ comments: await shaped(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total });
     },
   }),
@@ -45,7 +44,7 @@ export const commentRoutes = [
     response: listBody,
     handler: async ({ input, viewer }) => {
       const root = await getComment(input.comment_id);
-      if (!root || root.videoId !== input.item_id || root.parentId !== null) throw new ApiError(404, MSG.commentNotFound);
+      if (!root || root.videoId !== input.item_id || root.parentId !== null) throw new ApiError(404, 'error.commentNotFound');
       const page = await replies(input.comment_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null);
       return okA({ comments: await shaped(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total: root.replyCount });
     },

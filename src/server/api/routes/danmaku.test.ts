@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { DANMAKU_RATE } from '../../services/danmaku.ts';
 import { call, expectErrorA, ok, one, tokenFor, useApiDb } from '../../../../tests/api/helpers.ts';
 
 const ctx = useApiDb();
@@ -30,11 +31,11 @@ describe('danmaku routes', () => {
     expect(list.danmaku_list.map((d: { danmaku_id: string }) => d.danmaku_id)).toContain(sent.danmaku.danmaku_id);
   });
 
-  it('answers 429 with Retry-After once a user has sent ten in a minute', async () => {
+  it(`answers 429 with Retry-After once a user has sent ${DANMAKU_RATE.limit} in a minute`, async () => {
     const { id } = await one<{ id: number }>(ctx, sql`select id from videos where deleted_at is null order by id desc limit 1`);
     const { id: user } = await one<{ id: number }>(ctx, sql`select id from users order by id limit 1`);
     const token = await tokenFor(user);
-    for (let i = 0; i < 10; i++) await ok('POST', SEND, { token, form: { aweme_id: id, text: `刷屏${i}`, offset_ms: i } });
+    for (let i = 0; i < DANMAKU_RATE.limit; i++) await ok('POST', SEND, { token, form: { aweme_id: id, text: `刷屏${i}`, offset_ms: i } });
     const res = await call('POST', `/api${SEND}`, { token, form: { aweme_id: id, text: '还要', offset_ms: 0 } });
     expectErrorA(res, 429, 7);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -1,8 +1,7 @@
 /** Family A 弹幕: a video's danmaku in time order, and sending one at a point of the video (logged in, rate-limited). */
 import { z } from 'zod';
-import { listDanmaku, MAX_DANMAKU, sendDanmaku, type DanmakuView } from '../../services/danmaku.ts';
+import { DANMAKU_RATE, listDanmaku, MAX_DANMAKU, sendDanmaku, type DanmakuView } from '../../services/danmaku.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { MSG } from '../messages.ts';
 import { id, int, INT4_MAX, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bodyA } from '../schemas.ts';
@@ -39,7 +38,7 @@ export const danmakuRoutes = [
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer }) => {
       const list = await listDanmaku(input.aweme_id, viewer?.id ?? null);
-      if (!list) throw new ApiError(404, MSG.videoNotFound);
+      if (!list) throw new ApiError(404, 'error.videoNotFound');
       return okA({ danmaku_list: list.map(shape), total: list.length });
     },
   }),
@@ -48,7 +47,7 @@ export const danmakuRoutes = [
     path: '/aweme/v1/web/danmaku/send/',
     family: 'A',
     auth: true,
-    summary: `Send a danmaku (1 to ${MAX_DANMAKU} characters) at offset_ms into the video; 10 per user per minute, then 429`,
+    summary: `Send a danmaku (1 to ${MAX_DANMAKU} characters) at offset_ms into the video; ${DANMAKU_RATE.limit} per user per minute, then 429`,
     input: z.object({ aweme_id: id(), text: text(1, MAX_DANMAKU), offset_ms: int(0, INT4_MAX).default(0).meta({ default: 0 }) }),
     response: bodyA({ danmaku: danmakuItem }),
     handler: async ({ input, viewer }) => {

@@ -1,10 +1,9 @@
-/** Family B, the simple backend of spec point 7: `{code, msg, data}` with string codes, form-encoded POST bodies. */
+/** Family B, the simple backend: `{code, msg, data}` with string codes, form-encoded POST bodies. */
 import { z } from 'zod';
 import { commentTotal, list } from '../../services/comments.ts';
 import { getById } from '../../services/users.ts';
 import { discover, followFeed, getDetail, profileTab, recommend, type ProfileTab } from '../../services/videos.ts';
 import { ApiError, emptyB, okB } from '../envelope.ts';
-import { MSG } from '../messages.ts';
 import { cursor, id, int } from '../params.ts';
 import { route } from '../registry.ts';
 import { bodyB, commentB, videoB } from '../schemas.ts';
@@ -40,16 +39,16 @@ export const familyBRoutes = [
     response: z.object({ code: z.enum(['200', '404']), msg: z.string(), data: selfData }),
     handler: async ({ input, viewer }) => {
       const userId = input.userId ?? viewer?.id;
-      if (userId === undefined) throw new ApiError(401, MSG.unauthorized);
+      if (userId === undefined) throw new ApiError(401, 'error.unauthorized');
       const user = await getById(userId, null);
-      if (!user) throw new ApiError(404, MSG.userNotFound);
+      if (!user) throw new ApiError(404, 'error.userNotFound');
       const self = viewer?.id === user.id;
       if (!self) {
         if (input.showTab === 'record' || input.showTab === 'watch_later') {
-          throw viewer ? new ApiError(403, MSG.privateTab) : new ApiError(401, MSG.unauthorized);
+          throw viewer ? new ApiError(403, 'error.privateTab') : new ApiError(401, 'error.unauthorized');
         }
-        if (input.showTab === 'like' && !user.privacy.likesPublic) throw new ApiError(403, MSG.likesPrivate);
-        if (input.showTab === 'favorite_collection' && !user.privacy.collectsPublic) throw new ApiError(403, MSG.collectsPrivate);
+        if (input.showTab === 'like' && !user.privacy.likesPublic) throw new ApiError(403, 'error.likesPrivate');
+        if (input.showTab === 'favorite_collection' && !user.privacy.collectsPublic) throw new ApiError(403, 'error.collectsPrivate');
       }
       const page = await profileTab(user.id, input.showTab, { cursor: (input.page - 1) * input.size, count: input.size });
       const data = {
@@ -101,7 +100,7 @@ export const familyBRoutes = [
         commentTotal(input.vid),
         list(input.vid, { cursor: input.cursor, count: input.size }, viewer?.id ?? null),
       ]);
-      if (total === null) throw new ApiError(404, MSG.videoNotFound);
+      if (total === null) throw new ApiError(404, 'error.videoNotFound');
       return okB(page.items.map(shapeCommentB));
     },
   }),
@@ -154,7 +153,7 @@ export const familyBRoutes = [
     response: bodyB(videoB),
     handler: async ({ input, viewer }) => {
       const detail = await getDetail(input.videoId, viewer?.id ?? null);
-      if (!detail) throw new ApiError(404, MSG.videoNotFound);
+      if (!detail) throw new ApiError(404, 'error.videoNotFound');
       return okB(shapeVideoB(detail, { liked: new Set(detail.userDigged ? [detail.id] : []), collected: new Set(detail.userCollected ? [detail.id] : []), follow: new Map() }));
     },
   }),

@@ -34,7 +34,6 @@ import {
 import { fileReport, REPORT_DAILY } from '../../services/reports.ts';
 import { getBySecUid } from '../../services/users.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { MSG } from '../messages.ts';
 import { count, cursor, flag, id, int, INT4_MAX, secUid } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, imUser } from '../schemas.ts';
@@ -111,7 +110,7 @@ export async function dmEvent(viewerId: number, data: DmHubData | null): Promise
 
 async function peerId(sec: string): Promise<number> {
   const user = await getBySecUid(sec, null);
-  if (!user) throw new ApiError(404, MSG.userNotFound);
+  if (!user) throw new ApiError(404, 'error.userNotFound');
   return user.id;
 }
 

@@ -1,9 +1,9 @@
-/** Real-time doors (design.md §6): a user's own event stream, a live room's stream, and saying something in its chat. */
+/** Real-time doors: a user's own event stream, a live room's stream, and saying something in its chat. */
 import { z } from 'zod';
 import { toChatLine } from '../../island-data.ts';
 import { unreadCount } from '../../services/notifications.ts';
 import { DM_EVENT, type DmHubData } from '../../services/messages.ts';
-import { CHAT_EVENT, getRoom, joinRoom, leaveRoom, messagesSince, postMessage, type ChatMessage } from '../../services/live.ts';
+import { CHAT_EVENT, getRoom, joinRoom, leaveRoom, LIVE_CHAT_RATE, messagesSince, postMessage, type ChatMessage } from '../../services/live.ts';
 import { enforce } from '../../services/rate-limit.ts';
 import { CHAT_MAX } from '../../../shared/chat-line.ts';
 import { roomTopic, streamEvents, userTopic, type HubEvent, type SseMessage } from '../../realtime/events.ts';
@@ -13,14 +13,10 @@ import { route } from '../registry.ts';
 import { bodyB } from '../schemas.ts';
 import { dmEvent } from './im.ts';
 
-/** Chat lines a user may send per window. */
-const CHAT_LIMIT = 10;
-const CHAT_WINDOW_MS = 10_000;
-
 const eventStream = z.custom<Response>((v) => v instanceof Response).describe('text/event-stream');
 
 /** A chat line (src/shared/chat-line.ts). */
-export const chatMessage = z.object({
+const chatMessage = z.object({
   id: z.string(),
   roomId: z.string(),
   text: z.string(),
@@ -73,7 +69,7 @@ export const liveRoomRoutes = [
     response: eventStream,
     handler: async ({ input, request, viewer }) => {
       const room = await getRoom(input.room_id);
-      if (!room) throw new ApiError(404, '直播间不存在');
+      if (!room) throw new ApiError(404, 'error.liveRoomNotFound');
       const after = lastEventId(request);
       let joined = false;
       return streamEvents(request, viewer, [roomTopic(room.id)], {
@@ -98,11 +94,11 @@ export const liveRoomRoutes = [
     path: '/live/room/chat',
     family: 'B',
     auth: true,
-    summary: `Say something in a live room's chat (at most ${CHAT_MAX} characters, ${CHAT_LIMIT} lines per ${CHAT_WINDOW_MS / 1000} s); every viewer's stream gets it`,
+    summary: `Say something in a live room's chat (at most ${CHAT_MAX} characters, ${LIVE_CHAT_RATE.limit} lines per ${LIVE_CHAT_RATE.windowMs / 1000} s); every viewer's stream gets it`,
     input: z.object({ room_id: id(), text: text(1, CHAT_MAX) }),
     response: bodyB(chatMessage),
     handler: async ({ input, viewer }) => {
-      await enforce(`live-chat:${viewer.id}`, CHAT_LIMIT, CHAT_WINDOW_MS);
+      await enforce(`live-chat:${viewer.id}`, LIVE_CHAT_RATE.limit, LIVE_CHAT_RATE.windowMs);
       return okB(toChatLine(await postMessage(viewer.id, input.room_id, input.text)));
     },
   }),

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { getSeries, seriesByAuthor, seriesVideos } from '../../services/series.ts';
 import { getBySecUid } from '../../services/users.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { MSG } from '../messages.ts';
 import { count, cursor, id, secUid } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, mixInfo } from '../schemas.ts';
@@ -20,7 +19,7 @@ export const mixRoutes = [
     response: bodyA({ mix_infos: z.array(mixInfo), cursor: z.number().int(), has_more: bit }),
     handler: async ({ input }) => {
       const user = await getBySecUid(input.sec_user_id, null);
-      if (!user) throw new ApiError(404, MSG.userNotFound);
+      if (!user) throw new ApiError(404, 'error.userNotFound');
       const page = await seriesByAuthor(user.id, { cursor: input.cursor, count: input.count });
       return okA({ mix_infos: page.items.map(shapeMix), cursor: page.cursor, has_more: asBit(page.hasMore) });
     },
@@ -35,7 +34,7 @@ export const mixRoutes = [
     response: bodyA({ mix_info: mixInfo }),
     handler: async ({ input }) => {
       const mix = await getSeries(input.mix_id);
-      if (!mix) throw new ApiError(404, MSG.mixNotFound);
+      if (!mix) throw new ApiError(404, 'error.mixNotFound');
       return okA({ mix_info: shapeMix(mix) });
     },
   }),
@@ -49,7 +48,7 @@ export const mixRoutes = [
     response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
     handler: async ({ input, viewer }) => {
       const mix = await getSeries(input.mix_id);
-      if (!mix) throw new ApiError(404, MSG.mixNotFound);
+      if (!mix) throw new ApiError(404, 'error.mixNotFound');
       const page = await seriesVideos(mix.id, { cursor: input.cursor, count: input.count });
       return okA({ aweme_list: await awemeList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
     },

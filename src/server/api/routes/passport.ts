@@ -1,4 +1,4 @@
-/** Accounts: password, e-mailed code and QR login, logout and password change (issue 4), over src/server/services/auth.ts. */
+/** Accounts: password, e-mailed code and QR login, logout and password change, over src/server/services/auth.ts. */
 import { z } from 'zod';
 import {
   cancelQrTicket,
@@ -36,7 +36,7 @@ function isSecure(request: Request): boolean {
   return new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
 }
 
-/** The HttpOnly session cookie that lets server-rendered pages know the user (design.md §5). */
+/** The HttpOnly session cookie that lets server-rendered pages know the user. */
 function sessionCookie(request: Request, value: string, maxAge: number): string {
   return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${isSecure(request) ? '; Secure' : ''}`;
 }
@@ -57,7 +57,7 @@ async function credentials<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ServiceError && error.kind === 'unauthorized') throw new ApiError(401, error.message);
+    if (error instanceof ServiceError && error.kind === 'unauthorized') throw new ApiError(401, error.key, error.vars);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 /** The 设置 menu's account settings (隐私设置, 通知设置) and 意见反馈, Family B: form-encoded, `{code, msg, data}`. */
 import { z } from 'zod';
-import { CONTACT_MAX, FEEDBACK_LIMIT, FEEDBACK_MAX, FEEDBACK_MIN, submitFeedback } from '../../services/feedback.ts';
+import { CONTACT_MAX, FEEDBACK_MAX, FEEDBACK_MIN, FEEDBACK_RATE, submitFeedback } from '../../services/feedback.ts';
 import { getSettings, NOTIFY_KINDS, setNotify, setPrivacy } from '../../services/settings.ts';
 import { okB } from '../envelope.ts';
 import { flag, text } from '../params.ts';
@@ -51,7 +51,7 @@ export const settingsRoutes = [
     path: '/feedback',
     family: 'B',
     auth: false,
-    summary: `意见反馈: content (${FEEDBACK_MIN}-${FEEDBACK_MAX} characters) and an optional contact; ${FEEDBACK_LIMIT} per 10 minutes per address and account`,
+    summary: `意见反馈: content (${FEEDBACK_MIN}-${FEEDBACK_MAX} characters) and an optional contact; ${FEEDBACK_RATE.limit} per ${FEEDBACK_RATE.windowMs / 60_000} minutes per address and account`,
     input: z.object({ content: text(FEEDBACK_MIN, FEEDBACK_MAX), contact: text(0, CONTACT_MAX).optional() }),
     response: bodyB(z.object({ id: z.number().int() })),
     handler: async ({ input, viewer, clientAddress }) =>

@@ -5,7 +5,6 @@ import { listFollowers, listFollowing } from '../../services/social.ts';
 import { getById, getBySecUid, type Profile } from '../../services/users.ts';
 import { profileTab } from '../../services/videos.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { MSG } from '../messages.ts';
 import { count, cursor, secUid } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, followUser, profileUser } from '../schemas.ts';
@@ -14,13 +13,13 @@ import { asBit, awemeList, followUsers, profileUser as shapeUser } from '../shap
 /** The profile named by sec_user_id, else the viewer's own (401 when there is none). */
 async function target(sec: string | undefined, viewer: Viewer | null): Promise<Profile> {
   if (sec === undefined) {
-    if (!viewer) throw new ApiError(401, MSG.unauthorized);
+    if (!viewer) throw new ApiError(401, 'error.unauthorized');
     const self = await getById(viewer.id, null);
-    if (!self) throw new ApiError(401, MSG.unauthorized);
+    if (!self) throw new ApiError(401, 'error.unauthorized');
     return self;
   }
   const profile = await getBySecUid(sec, viewer?.id ?? null);
-  if (!profile) throw new ApiError(404, MSG.userNotFound);
+  if (!profile) throw new ApiError(404, 'error.userNotFound');
   return profile;
 }
 
@@ -41,7 +40,7 @@ export const userRoutes = [
     }),
     handler: async ({ viewer }) => {
       const self = await getById(viewer.id, null);
-      if (!self) throw new ApiError(401, MSG.unauthorized);
+      if (!self) throw new ApiError(401, 'error.unauthorized');
       return okA({ user: shapeUser(self), user_collect_count: { collect_count_list: [{ collect_count: self.collectCount }] } });
     },
   }),
@@ -122,7 +121,7 @@ export const userRoutes = [
     response: awemePage,
     handler: async ({ input, viewer }) => {
       const user = await target(input.sec_user_id, viewer);
-      if (!user.privacy.likesPublic && viewer?.id !== user.id) throw new ApiError(403, MSG.likesPrivate);
+      if (!user.privacy.likesPublic && viewer?.id !== user.id) throw new ApiError(403, 'error.likesPrivate');
       const page = await profileTab(user.id, 'like', { cursor: input.max_cursor, count: input.count });
       return okA({
         aweme_list: await awemeList(viewer, page.items),

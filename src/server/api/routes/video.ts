@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { byIds, related } from '../../services/videos.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { MSG } from '../messages.ts';
 import { count, id, idList, int } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bodyA, bit } from '../schemas.ts';
@@ -20,7 +19,7 @@ export const videoRoutes = [
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer }) => {
       const cards = await byIds([input.aweme_id]);
-      if (!cards.length) throw new ApiError(404, MSG.videoNotFound);
+      if (!cards.length) throw new ApiError(404, 'error.videoNotFound');
       const [detail] = await awemeList(viewer, cards);
       return okA({ aweme_detail: detail! });
     },
@@ -40,7 +39,7 @@ export const videoRoutes = [
     response: bodyA({ aweme_list: z.array(aweme), has_more: bit }),
     handler: async ({ input, viewer }) => {
       const [base] = await byIds([input.aweme_id]);
-      if (!base) throw new ApiError(404, MSG.videoNotFound);
+      if (!base) throw new ApiError(404, 'error.videoNotFound');
       const page = await related(input.aweme_id, {
         exclude: input.filterGids,
         cursor: (Math.max(input.refresh_index, 1) - 1) * input.count,

@@ -7,7 +7,6 @@ import { setFollow } from '../../services/social.ts';
 import { getBySecUid } from '../../services/users.ts';
 import { byIds } from '../../services/videos.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { MSG } from '../messages.ts';
 import { flag, id, int, INT4_MAX, secUid, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, comment, followStatus } from '../schemas.ts';
@@ -88,7 +87,7 @@ export const writeRoutes = [
     handler: async ({ input, viewer }) => {
       if (input.aweme_id !== undefined) {
         const c = await getComment(input.cid);
-        if (!c || c.videoId !== input.aweme_id) throw new ApiError(404, MSG.commentNotFound);
+        if (!c || c.videoId !== input.aweme_id) throw new ApiError(404, 'error.commentNotFound');
       }
       const r = await setCommentLike(viewer.id, input.cid, input.digg_type === 1);
       return okA({ user_digged: asBit(r.liked), digg_count: r.diggCount });
@@ -108,7 +107,7 @@ export const writeRoutes = [
       let userId = input.user_id;
       if (input.sec_user_id !== undefined) {
         const user = await getBySecUid(input.sec_user_id, null);
-        if (!user || (userId !== undefined && userId !== user.id)) throw new ApiError(404, MSG.userNotFound);
+        if (!user || (userId !== undefined && userId !== user.id)) throw new ApiError(404, 'error.userNotFound');
         userId = user.id;
       }
       const r = await setFollow(viewer.id, userId!, input.type === 1);
@@ -156,7 +155,7 @@ export const writeRoutes = [
     handler: async ({ input, viewer }) => {
       await recordHistory(viewer.id, input.aweme_id, input.progress);
       const [card] = await byIds([input.aweme_id]);
-      if (!card) throw new ApiError(404, MSG.videoNotFound);
+      if (!card) throw new ApiError(404, 'error.videoNotFound');
       return okA({ play_count: card.playCount });
     },
   }),
