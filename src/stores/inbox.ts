@@ -48,10 +48,3 @@ export function connectInbox(url = INBOX_URL): void {
   source.addEventListener('notice', (e) => applyNotice(read<'notice'>(e)));
   source.addEventListener('dm', (e) => applyDm(read<'dm'>(e)));
 }
-
-/** Closes the stream (logout). */
-export function disconnectInbox(): void {
-  source?.close();
-  source = null;
-  $inboxLive.set(false);
-}
