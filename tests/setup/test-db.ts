@@ -1,6 +1,6 @@
 /** Per-file databases for unit tests: clones of the seeded template (freshDb) or empty ones (emptyDb). */
 import type pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { connect, useDb, type Db } from '../../src/server/db/client.ts';
 import { createEmptyDatabase, dropDatabase, withClient, withDatabase } from './pg-admin.ts';
 
@@ -42,6 +42,18 @@ export function freshDb(): Promise<TestDb> {
   return open(async (client, name) => {
     const tmpl = client.escapeIdentifier(inject('dbTemplate'));
     await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE ${tmpl} STRATEGY FILE_COPY`);
+  });
+}
+
+/** Gives the calling test file its own fresh database (`freshDb`) before its tests, and drops it after them. */
+export function useFreshDb(ready: (db: Db) => void): void {
+  let t: TestDb | undefined;
+  beforeAll(async () => {
+    t = await freshDb();
+    ready(t.db);
+  });
+  afterAll(async () => {
+    await t?.close();
   });
 }
 

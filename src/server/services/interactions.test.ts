@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDb } from '../../../tests/setup/test-db.ts';
+import { describe, expect, it } from 'vitest';
+import { useFreshDb } from '../../../tests/setup/test-db.ts';
 import type { Db } from '../db/client.ts';
 import { recountAll } from '../db/recount.ts';
 import {
@@ -14,14 +14,7 @@ import {
 } from './interactions.ts';
 
 let db: Db;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, close } = await freshDb());
-});
-afterAll(async () => {
-  await close();
-});
+useFreshDb((fresh) => (db = fresh));
 
 async function one<T>(query: ReturnType<typeof sql>): Promise<T> {
   const { rows } = await db.execute(query);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freshDb } from '../../../tests/setup/test-db.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFreshDb } from '../../../tests/setup/test-db.ts';
 import { MESSAGE_MAX } from '../../shared/messaging.ts';
 import type { Db } from '../db/client.ts';
 import { blockStatus, isBlocked, setBlock } from './blocks.ts';
@@ -22,14 +22,7 @@ import { fileReport } from './reports.ts';
 import { setFollow } from './social.ts';
 
 let db: Db;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, close } = await freshDb());
-});
-afterAll(async () => {
-  await close();
-});
+useFreshDb((fresh) => (db = fresh));
 beforeEach(async () => {
   await reset('im-');
 });

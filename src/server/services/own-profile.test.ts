@@ -1,19 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDb } from '../../../tests/setup/test-db.ts';
+import { describe, expect, it } from 'vitest';
+import { useFreshDb } from '../../../tests/setup/test-db.ts';
 import type { Db } from '../db/client.ts';
 import { ownProfileExtras } from './own-profile.ts';
 import { profileTab } from './videos.ts';
 
 let db: Db;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, close } = await freshDb());
-});
-afterAll(async () => {
-  await close();
-});
+useFreshDb((fresh) => (db = fresh));
 
 describe('ownProfileExtras', () => {
   it('counts the history and watch-later tabs as they list', async () => {

@@ -1,19 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDb } from '../../../tests/setup/test-db.ts';
+import { describe, expect, it } from 'vitest';
+import { useFreshDb } from '../../../tests/setup/test-db.ts';
 import type { Db } from '../db/client.ts';
 import { recountAll } from '../db/recount.ts';
 import { isFollowing, listFollowers, listFollowing, setFollow } from './social.ts';
 
 let db: Db;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, close } = await freshDb());
-});
-afterAll(async () => {
-  await close();
-});
+useFreshDb((fresh) => (db = fresh));
 
 let picks = 0;
 
