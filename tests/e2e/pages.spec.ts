@@ -121,8 +121,9 @@ test('the first click on the ♥ icon itself likes the video, before its island 
   // On the icon, not the count: the click lands on the <svg>.
   await like.locator('svg').click();
   await expect(like).toHaveAttribute('aria-pressed', 'true');
-  const detail = await (await api.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`, { headers: { token: fan.token } })).json();
-  expect(detail.aweme_detail.user_digged).toBe(1);
+  // The button turns at once; the write lands a moment later.
+  const digged = async () => (await (await api.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`, { headers: { token: fan.token } })).json()).aweme_detail.user_digged;
+  await expect.poll(digged).toBe(1);
   expect(errors).toEqual([]);
   await context.close();
 });
