@@ -138,7 +138,8 @@ describe('block hiding', () => {
       from comments p join comments r on r.parent_id = p.id and r.deleted_at is null and r.user_id <> p.user_id
       join videos v on v.id = p.video_id and v.deleted_at is null
       where p.parent_id is null and p.deleted_at is null order by p.id limit 1`);
-    const blocker = await one<{ id: number }>(ctx, sql`select min(id) as id from users where id not in (${thread.author}, ${thread.replier})`);
+    // Someone other than the two blocked users and the bystander (cast.me) checked last.
+    const blocker = await one<{ id: number }>(ctx, sql`select min(id) as id from users where id not in (${thread.author}, ${thread.replier}, ${cast.me.id})`);
     const token = await tokenFor(blocker.id);
     const danmakuBy = await sendDanmaku(thread.author, thread.video, '被屏蔽者的弹幕', 0);
     await ctx.db.execute(sql`insert into blocks (blocker_id, blocked_id) values (${blocker.id}, ${thread.author}), (${blocker.id}, ${thread.replier})`);
