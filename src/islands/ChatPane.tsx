@@ -38,11 +38,20 @@ export function ChatPane() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per peer, not on each refresh of the peer object
   }, [peer?.sec_uid]);
   useEffect(() => setMenu(false), [chat.peer]);
+  // 退出会话 removes this pane and the button with it: focus goes back to the chat's row in the list.
+  const exit = () => {
+    const id = chat.state?.conversation_id;
+    closeChat();
+    requestAnimationFrame(() => {
+      const row = document.querySelector<HTMLElement>(`[data-dm-panel] [data-conversation="${id}"]`) ?? document.querySelector<HTMLElement>('[data-dm-panel] [data-conversation]');
+      row?.focus({ preventScroll: true });
+    });
+  };
 
   return (
     <section className="relative flex min-w-0 flex-1 flex-col" style={{ maxWidth: PANE_WIDTH, flexBasis: PANE_WIDTH }} aria-label={peer ? peer.nickname : t('dm.messages')} data-chat={chat.peer}>
       <header className="flex h-12 shrink-0 items-center gap-1 border-b border-line px-1">
-        <button type="button" className="focus-ring flex h-8 shrink-0 items-center rounded-md px-1 text-xs text-secondary hover:(bg-hover text-primary)" onClick={closeChat}>
+        <button type="button" className="focus-ring flex h-8 shrink-0 items-center rounded-md px-1 text-xs text-secondary hover:(bg-hover text-primary)" onClick={exit}>
           <Icon svg={riArrowLeftSLine} className="text-base" />
           {t('dm.exit')}
         </button>

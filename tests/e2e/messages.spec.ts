@@ -154,6 +154,8 @@ test('pin and mute change the order and the badge; 删除聊天 clears only the 
   await pane(pageA).getByRole('menuitem', { name: '消息免打扰' }).click();
   await expect(rows.last()).toHaveAccessibleName(/免打扰/);
   await pane(pageA).getByRole('button', { name: '退出会话' }).click();
+  // Focus goes back to the chat's row rather than to the page.
+  await expect(rows.last()).toBeFocused();
   expect((await post('/aweme/v1/web/im/message/send/', c, { sec_user_id: a.user.sec_uid, text: 'C 的第二条' })).status).toBe(403);
   expect((await post('/aweme/v1/web/im/message/send/', a, { sec_user_id: c.user.sec_uid, text: '回 C' })).status).toBe(200);
   expect((await post('/aweme/v1/web/im/message/send/', c, { sec_user_id: a.user.sec_uid, text: 'C 的第二条' })).status).toBe(200);
@@ -241,6 +243,8 @@ test('分享 → 私信朋友 opens the panel on that friend with the video’s 
   await sharePanel.getByRole('button', { name: `私信分享给${b.user.nickname}` }).click();
   await expect(pane(pageA)).toHaveAttribute('data-chat', b.user.sec_uid);
   await expect(composer(pageA)).toHaveValue(new RegExp(`/video/${videoId}$`));
+  // The composer takes keys once the pane knows where A stands with B.
+  await expect(composer(pageA)).toBeEnabled();
   await composer(pageA).press('Enter');
   await expect(bubble(pageA, `/video/${videoId}`)).toBeVisible();
   const page = await (await api.get(`/api/aweme/v1/web/im/conversation/list/`, { headers: { token: b.token } })).json();
