@@ -2,10 +2,11 @@
  * The 私信 panel: its layout state, the conversation list, the open chat and every action on them. The server
  * decides (the one-message rule, blocks, who may like what); this store shows its answers and its refusals.
  */
-import { atom, map } from 'nanostores';
+import { map } from 'nanostores';
 import { ApiFailure, apiGet, apiPost } from '../client/api.ts';
 import { MESSAGE_MAX, type ImConversation, type ImConversationState, type ImMessage, type ImUser, type InboxEvents, type ReportReason } from '../shared/messaging.ts';
 import { $dmEvent, $dmUnread } from './inbox.ts';
+import { pagedList } from './paged-list.ts';
 import { browserStorage, persist, withId } from './persist.ts';
 
 const IM = '/aweme/v1/web/im';
@@ -17,8 +18,6 @@ export const LIST_WIDTH = { expanded: 240, collapsed: 72 } as const;
 export const $dmPanel = withId('dmPanel', map({ isShow: false, expand: true, widthPx: LIST_WIDTH.expanded as number }));
 persist($dmPanel, { storage: browserStorage('local'), paths: ['expand', 'widthPx'] });
 
-export const $conversations = atom<ImConversation[]>([]);
-export const $conversationsState = map({ loading: false, loaded: false, hasMore: false, cursor: 0, error: false });
 
 export type ChatError = { kind: 'empty' } | { kind: 'tooLong' } | { kind: 'server'; text: string };
 
@@ -74,26 +73,18 @@ interface ListAnswer {
   total_unread: number;
 }
 
-let listRequest = 0;
-
-/** Loads the first page of conversations (reset) or the next one. */
-export async function loadConversations(reset = false): Promise<void> {
-  const s = $conversationsState.get();
-  if (!reset && (s.loading || !s.hasMore)) return;
-  const ticket = ++listRequest;
-  $conversationsState.set({ ...s, loading: true, error: false });
-  try {
-    const a = await apiGet<ListAnswer>(`${IM}/conversation/list/`, { cursor: reset ? 0 : s.cursor, count: PAGE });
-    if (ticket !== listRequest) return;
-    const known = reset ? [] : $conversations.get();
-    const ids = new Set(known.map((c) => c.conversation_id));
-    $conversations.set([...known, ...a.conversations.filter((c) => !ids.has(c.conversation_id))]);
-    $conversationsState.set({ loading: false, loaded: true, hasMore: a.has_more === 1, cursor: a.cursor, error: false });
+const conversations = pagedList<ImConversation>({
+  keyOf: (c) => c.conversation_id,
+  fetchPage: async (cursor) => {
+    const a = await apiGet<ListAnswer>(`${IM}/conversation/list/`, { cursor, count: PAGE });
     $dmUnread.set(a.total_unread);
-  } catch {
-    if (ticket === listRequest) $conversationsState.set({ ...$conversationsState.get(), loading: false, loaded: true, error: true });
-  }
-}
+    return { items: a.conversations, cursor: a.cursor, hasMore: a.has_more === 1 };
+  },
+});
+export const $conversations = conversations.$items;
+export const $conversationsState = conversations.$state;
+/** Loads the first page of conversations (reset) or the next one. */
+export const loadConversations = conversations.load;
 
 interface DetailAnswer {
   conversation: ImConversationState;
