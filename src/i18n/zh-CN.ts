@@ -444,6 +444,10 @@ export const zhCN = {
   'dm.login': '登录后即可查看私信',
   'dm.newMessage': '{nickname}：{text}',
 
+  'time.justNow': '刚刚',
+  'time.minutesAgo': '{n}分钟前',
+  'time.hoursAgo': '{n}小时前',
+  'time.daysAgo': '{n}天前',
   'common.empty': '暂无内容',
   'post.title': '发布作品',
   'post.hint': '在闪映创作者服务平台发布视频、管理作品并查看数据。',

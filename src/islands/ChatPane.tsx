@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { t } from '../i18n/t.ts';
-import { formatMessageTime, MESSAGE_MAX, type ImMessage } from '../shared/messaging.ts';
+import { formatMessageTime, t } from '../i18n/t.ts';
+import { MESSAGE_MAX, type ImMessage } from '../shared/messaging.ts';
 import { riArrowLeftSLine, riDeleteBinLine, riEmotionLaughLine, riHeart3Fill, riHeart3Line, riMoreFill, riReplyLine } from '../shared/icons.ts';
 import { $followStatus, seedFollowStatus, toggleFollow } from '../stores/follow.ts';
 import { $chat, clearChatError, closeChat, deleteMessage, loadOlder, sendMessage, setReplyTo, toggleMessageLike, type ChatError } from '../stores/messages.ts';

@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { badgeText } from '../client/badge.ts';
-import { t } from '../i18n/t.ts';
-import { formatNoticeDate, type ImConversation } from '../shared/messaging.ts';
+import { formatNoticeDate, t } from '../i18n/t.ts';
+import type { ImConversation } from '../shared/messaging.ts';
 import { riMenuFoldLine, riMenuUnfoldLine, riNotificationOffLine, riPushpinFill } from '../shared/icons.ts';
 import { DM_POPOVER_ID, OPEN_DM_EVENT, type OpenDmDetail } from '../client/open-dm.ts';
 import { $chat, $conversations, $conversationsState, $dmPanel, LIST_WIDTH, followDmEvents, loadConversations, openChat, setExpanded, setPanelShown } from '../stores/messages.ts';

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { t } from '../i18n/t.ts';
-import { formatNoticeDate, NOTICE_GROUP_NAMES, type Notice, type NoticeGroup } from '../shared/messaging.ts';
+import { formatNoticeDate, t } from '../i18n/t.ts';
+import { NOTICE_GROUP_NAMES, type Notice, type NoticeGroup } from '../shared/messaging.ts';
 import { riArrowDownSLine, riCheckboxCircleFill } from '../shared/icons.ts';
 import { $noticeGroup, $notices, $noticesState, chooseGroup, loadNotices, openNotices } from '../stores/notices.ts';
 import { Icon } from './Icon.tsx';

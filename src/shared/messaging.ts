@@ -2,7 +2,6 @@
  * Direct messages (私信) and notifications (互动消息) as the API answers them and the header panels render them:
  * the limits both sides check, the notification filters, and the Family A shapes (snake_case, Douyin's style).
  */
-import { calendarDate, sameDay, wallClock } from './wall-clock.ts';
 
 /** Longest direct message, in characters (code points). */
 export const MESSAGE_MAX = 500;
@@ -118,20 +117,4 @@ export interface InboxEvents {
    * `message` is the message as this viewer sees it, `alert` false when it should not ring (muted, or one's own).
    */
   dm: { unread: number; conversation_id: string | null; message: ImMessage | null; alert: boolean };
-}
-
-/** Date of a notification or message: 刚刚, N分钟前 and N小时前 today, MM-DD this year, YYYY-MM-DD before (China's calendar). */
-export function formatNoticeDate(date: Date, now = new Date()): string {
-  const diff = (now.getTime() - date.getTime()) / 1000;
-  if (diff < 60) return '刚刚';
-  const [d, n] = [wallClock(date), wallClock(now)];
-  if (sameDay(d, n)) return diff < 3600 ? `${Math.floor(diff / 60)}分钟前` : `${Math.floor(diff / 3600)}小时前`;
-  return calendarDate(d, n);
-}
-
-/** A message's time in the chat: HH:mm today, MM-DD HH:mm before. */
-export function formatMessageTime(date: Date, now = new Date()): string {
-  const [d, n] = [wallClock(date), wallClock(now)];
-  const hm = `${d.hour}:${d.minute}`;
-  return sameDay(d, n) ? hm : `${calendarDate(d, n)} ${hm}`;
 }
