@@ -49,11 +49,11 @@ describe('loadCards', () => {
   it('asks each list its own endpoint and cursor name', async () => {
     get.mockResolvedValue({ aweme_list: [], has_more: 0 });
     await loadCards('like', 24, 24, 'sec-a');
-    await loadCards('favorite_collection', 24, 24);
+    await loadCards('favorite_collection', 24, 24, 'sec-a');
     await loadCards('record', 24, 24);
     expect(get.mock.calls.map(([path, query]) => [path, query])).toEqual([
       ['/aweme/v1/web/aweme/favorite/', { sec_user_id: 'sec-a', max_cursor: 24, count: 24 }],
-      ['/aweme/v1/web/aweme/listcollection/', { cursor: 24, count: 24 }],
+      ['/aweme/v1/web/aweme/listcollection/', { sec_user_id: 'sec-a', cursor: 24, count: 24 }],
       ['/aweme/v1/web/history/read/', { max_cursor: 24, count: 24 }],
     ]);
   });

@@ -34,7 +34,7 @@ export async function loadCards(source: VideoSource, cursor: number, count: numb
       return awemes(body, body.max_cursor, cursor);
     }
     case 'favorite_collection': {
-      const body = await apiGet<AwemePage>('/aweme/v1/web/aweme/listcollection/', { cursor, count }, options);
+      const body = await apiGet<AwemePage>('/aweme/v1/web/aweme/listcollection/', { sec_user_id: secUid, cursor, count }, options);
       return awemes(body, body.cursor, cursor);
     }
     case 'record': {

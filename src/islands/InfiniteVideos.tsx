@@ -7,7 +7,7 @@ import { VideoCardSkeleton, VideoCardView, videoIdsIn } from './VideoCardView.ts
 
 interface Props {
   source: VideoSource;
-  /** The profile's sec_uid (post and like lists). */
+  /** The profile's sec_uid (post, like and collection lists). */
   secUid?: string;
   /** Offset of the first page not rendered by the server. */
   cursor: number;

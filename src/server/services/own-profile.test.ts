@@ -14,8 +14,8 @@ describe('ownProfileExtras', () => {
     const id = rows[0]!.id;
     const extras = await ownProfileExtras(id);
     expect(extras).not.toBeNull();
-    expect(extras!.watchLaterCount).toBe((await profileTab(id, 'watch_later', { count: 50 })).items.length);
-    expect(extras!.recordCount).toBe((await profileTab(id, 'record', { count: 50 })).items.length);
+    expect(extras!.watchLaterCount).toBe((await profileTab(id, 'watch_later', { count: 50 }, id)).items.length);
+    expect(extras!.recordCount).toBe((await profileTab(id, 'record', { count: 50 }, id)).items.length);
   });
 
   it('says whether a password is set, and nothing for an unknown user', async () => {

@@ -1,6 +1,8 @@
 /** What only the owner's profile page shows: whether a password is set, and the private tabs' counts. */
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
+import { videos } from '../db/schema.ts';
+import { visibleWorks } from './visibility.ts';
 
 export interface OwnProfileExtras {
   /** A code-login account has none until it sets one (设置密码 rather than 修改密码). */
@@ -14,10 +16,10 @@ export interface OwnProfileExtras {
 export async function ownProfileExtras(userId: number): Promise<OwnProfileExtras | null> {
   const { rows } = await db().execute<{ has_password: boolean; record_count: number; watch_later_count: number }>(sql`
     select u.password_hash is not null as has_password,
-      (select count(*)::int from watch_history h join videos v on v.id = h.video_id
-        where h.user_id = u.id and v.deleted_at is null and h.watched_at > now() - interval '30 days') as record_count,
-      (select count(*)::int from watch_later w join videos v on v.id = w.video_id
-        where w.user_id = u.id and v.deleted_at is null) as watch_later_count
+      (select count(*)::int from watch_history h join ${videos} on ${videos.id} = h.video_id
+        where h.user_id = u.id and ${visibleWorks(userId)} and h.watched_at > now() - interval '30 days') as record_count,
+      (select count(*)::int from watch_later w join ${videos} on ${videos.id} = w.video_id
+        where w.user_id = u.id and ${visibleWorks(userId)}) as watch_later_count
     from users u where u.id = ${userId}`);
   const row = rows[0];
   return row ? { hasPassword: row.has_password, recordCount: row.record_count, watchLaterCount: row.watch_later_count } : null;

@@ -77,14 +77,14 @@ export async function searchVideos(raw: string, page: Page = {}, options: Search
   const p = await prepare(raw, page, options, 20);
   if (!p) return { items: [], cursor: 0, hasMore: false };
   const terms = textArray(p.terms);
+  // deleted_at is null lets the pool walk the partial index; which works a viewer may see is selectCards' rule.
   const pool = sql`
     (select id from videos where deleted_at is null and search_tokens @> ${terms}
       order by search_rank desc nulls last, id desc nulls last limit ${RESULT_POOL})
     union
     (select id from videos where deleted_at is null and title_tokens @> ${terms}
       order by search_rank desc nulls last, id desc nulls last limit ${RESULT_POOL})`;
-  const rows = await selectCards()
-    .where(sql`${videos.deletedAt} is null and ${videos.id} in (${pool})`)
+  const rows = await selectCards(null, sql`${videos.id} in (${pool})`)
     .orderBy(desc(matchTier(p)), desc(videos.searchRank), desc(videos.id))
     .limit(p.limit + 1)
     .offset(p.offset);

@@ -76,7 +76,7 @@ export async function seriesByAuthor(authorId: number, page: Page = {}): Promise
 /** A series' live videos in episode order. */
 export async function seriesVideos(seriesId: number, page: Page = {}): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 20);
-  const rows = await selectCards()
+  const rows = await selectCards(null)
     .innerJoin(seriesItems, and(eq(seriesItems.videoId, videos.id), eq(seriesItems.seriesId, seriesId)))
     .orderBy(asc(seriesItems.position), asc(videos.id))
     .limit(limit + 1)

@@ -4,6 +4,7 @@ import { db } from '../db/client.ts';
 import { users, type Privacy } from '../db/schema.ts';
 import { notFound } from './errors.ts';
 import type { NotificationKind } from './notifications.ts';
+import { readPrivacy } from './visibility.ts';
 
 /** Every notification kind a user may switch off, in the order the settings page lists them. */
 export const NOTIFY_KINDS = ['like_video', 'like_comment', 'comment', 'reply', 'follow', 'mention', 'danmaku'] as const satisfies readonly NotificationKind[];
@@ -24,7 +25,7 @@ function fullNotify(stored: Record<string, boolean>): NotifySettings {
 export async function getSettings(userId: number): Promise<AccountSettings> {
   const [row] = await db().select({ privacy: users.privacy, notify: users.notifySettings }).from(users).where(eq(users.id, userId));
   if (!row) throw notFound('error.userNotFound');
-  return { privacy: { likesPublic: row.privacy.likesPublic !== false, collectsPublic: row.privacy.collectsPublic !== false }, notify: fullNotify(row.notify) };
+  return { privacy: readPrivacy(row.privacy), notify: fullNotify(row.notify) };
 }
 
 /** Changes some privacy flags (the others stay); returns the whole setting. */
@@ -37,7 +38,7 @@ export async function setPrivacy(userId: number, patch: Partial<Privacy>): Promi
     .where(eq(users.id, userId))
     .returning({ privacy: users.privacy });
   if (!row) throw notFound('error.userNotFound');
-  return { likesPublic: row.privacy.likesPublic !== false, collectsPublic: row.privacy.collectsPublic !== false };
+  return readPrivacy(row.privacy);
 }
 
 /** Turns some notification kinds on or off (the others stay); returns every kind. */

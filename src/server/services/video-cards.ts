@@ -1,7 +1,8 @@
 /** The one shape in which services hand videos to pages and API shapers, and the select that fills it. */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
+import { visibleWorks } from './visibility.ts';
 
 export interface AuthorRef {
   id: number;
@@ -47,14 +48,17 @@ export const cardColumns = {
   author: { id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
 };
 
-/** A select of live (not deleted) videos joined with their authors. */
-export function selectCards() {
+/**
+ * Cards of the works `viewerId` may see (never deleted ones) that also meet `where`, joined with their authors; lists
+ * that are the same for everyone (discover, channels, hot, related, search, series) ask as nobody (null). The answer
+ * cannot take another `.where()` (drizzle's would replace this one): put the condition here, joins after.
+ */
+export function selectCards(viewerId: number | null, where?: SQL) {
   return db()
     .select(cardColumns)
     .from(videos)
     .innerJoin(users, eq(users.id, videos.authorId))
-    .where(sql`${videos.deletedAt} is null`)
-    .$dynamic();
+    .where(and(visibleWorks(viewerId), where));
 }
 
 /** Page bounds shared by every list: a cursor (offset) and a count, clamped. */

@@ -100,9 +100,9 @@ describe('videos service', () => {
 
   it('profile tabs list the rows behind their counts', async () => {
     const [u] = await t.db.select().from(users).where(sql`${users.awemeCount} > 3 and ${users.favoritingCount} > 3`).limit(1);
-    const posts = await drain((cursor) => v.profileTab(u!.id, 'post', { cursor, count: 50 }));
+    const posts = await drain((cursor) => v.profileTab(u!.id, 'post', { cursor, count: 50 }, null));
     expect(posts.length).toBe(u!.awemeCount);
-    const liked = await drain((cursor) => v.profileTab(u!.id, 'like', { cursor, count: 50 }));
+    const liked = await drain((cursor) => v.profileTab(u!.id, 'like', { cursor, count: 50 }, null));
     expect(liked.length).toBe(u!.favoritingCount);
   });
 
@@ -115,7 +115,7 @@ describe('videos service', () => {
 
     /** The viewer's whole feed, in order. */
     const fullFeed = async () => drain((cursor) => v.recommend(viewer, { cursor, count: 50 }));
-    const cardsOf = async (ids: number[]) => new Map((await v.byIds(ids)).map((c) => [c.id, c]));
+    const cardsOf = async (ids: number[]) => new Map((await v.byIds(ids, viewer)).map((c) => [c.id, c]));
 
     it('a viewer with no signals sees the anonymous ranking, and the same feed on every call', async () => {
       const mine = await v.recommend(viewer, { count: 20 });

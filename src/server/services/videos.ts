@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { collects, follows, hashtags, likes, users, videoHashtags, videos, watchHistory } from '../db/schema.ts';
 import { bounds, cardColumns, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
+import { visibleWorks, type ProfileTab } from './visibility.ts';
 
 export const CHANNEL_IDS = [300201, 300203, 300204, 300205, 300206, 300207, 300208, 300209] as const;
 
@@ -51,7 +52,7 @@ const RANK = {
 export async function recommend(viewerId: number | null, page: Page = {}): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 10);
   if (viewerId === null) {
-    const rows = await selectCards().orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
+    const rows = await selectCards(null).orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
     return toPage(spreadAuthors(rows), offset, limit);
   }
   const ranked = await db().execute<{ id: number }>(sql`
@@ -80,7 +81,7 @@ export async function recommend(viewerId: number | null, page: Page = {}): Promi
       left join ni_chan nc on nc.channel_id = ${videos.channelId}
       left join follows f on f.follower_id = ${viewerId} and f.followee_id = ${videos.authorId}
       left join watch_history wh on wh.user_id = ${viewerId} and wh.video_id = ${videos.id}
-    where ${videos.deletedAt} is null
+    where ${visibleWorks(viewerId)}
       and not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${videos.id})
     order by ${engagement}
       * (1 + ${RANK.channel}::float8 * coalesce(c.w, 0) / (t.w + ${RANK.channelPrior}::float8))
@@ -90,7 +91,7 @@ export async function recommend(viewerId: number | null, page: Page = {}): Promi
       desc, ${videos.id} desc
     limit ${limit + 1} offset ${offset}`);
   const ids = ranked.rows.map((r) => Number(r.id));
-  const cards = new Map((await byIds(ids)).map((c) => [c.id, c]));
+  const cards = new Map((await byIds(ids, viewerId)).map((c) => [c.id, c]));
   const rows = ids.flatMap((id) => cards.get(id) ?? []);
   return toPage(spreadAuthors(rows), offset, limit);
 }
@@ -110,15 +111,14 @@ export function spreadAuthors<T extends { author: { id: number } }>(rows: T[]): 
 /** 首页 (discover): popular videos across all channels. */
 export async function discover(page: Page = {}): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 24);
-  const rows = await selectCards().orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
+  const rows = await selectCards(null).orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
   return toPage(rows, offset, limit);
 }
 
 /** One channel's videos, most engaging first. */
 export async function byChannel(channelId: number, page: Page = {}): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 24);
-  const rows = await selectCards()
-    .where(and(sql`${videos.deletedAt} is null`, eq(videos.channelId, channelId)))
+  const rows = await selectCards(null, eq(videos.channelId, channelId))
     .orderBy(desc(engagement), desc(videos.id))
     .limit(limit + 1)
     .offset(offset);
@@ -141,15 +141,15 @@ export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
       select video_id, 3 * exp(-extract(epoch from now() - created_at)::float8 / 86400.0) from collects where created_at > now() - interval '7 days'
     ) activity group by video_id order by heat desc, video_id desc limit ${limit + 1} offset ${offset}`);
   const heat = new Map(rows.rows.map((r) => [Number(r.video_id), Number(r.heat)]));
-  const cards = await byIds([...heat.keys()]);
+  const cards = await byIds([...heat.keys()], null);
   const ranked = cards.map((c) => ({ ...c, heat: Math.round((heat.get(c.id) ?? 0) * 10_000) })).sort((a, b) => b.heat - a.heat || b.id - a.id);
   return toPage(ranked, offset, limit);
 }
 
-/** Cards for the given ids, in no particular order. */
-export async function byIds(ids: number[]): Promise<VideoCard[]> {
+/** Cards for the given ids that `viewerId` may see, in no particular order. */
+export async function byIds(ids: number[], viewerId: number | null): Promise<VideoCard[]> {
   if (!ids.length) return [];
-  return selectCards().where(and(sql`${videos.deletedAt} is null`, inArray(videos.id, ids)));
+  return selectCards(viewerId, inArray(videos.id, ids));
 }
 
 export interface VideoDetail extends VideoCard {
@@ -160,7 +160,7 @@ export interface VideoDetail extends VideoCard {
 
 /** One video with its hashtags and the viewer's like and collect state; null when unknown or deleted. */
 export async function getDetail(id: number, viewerId: number | null): Promise<VideoDetail | null> {
-  const [card] = await byIds([id]);
+  const [card] = await byIds([id], viewerId);
   if (!card) return null;
   const tags = await db()
     .select({ name: hashtags.name })
@@ -185,14 +185,13 @@ export async function related(id: number, page: Page & { exclude?: number[] } = 
   if (!base) return { items: [], cursor: 0, hasMore: false };
   const excluded = [id, ...(page.exclude ?? [])];
   const shared = sql<number>`(select count(*) from ${videoHashtags} a join ${videoHashtags} b on a.hashtag_id = b.hashtag_id where a.video_id = ${id} and b.video_id = ${videos.id})`;
-  const rows = await selectCards()
-    .where(
-      and(
-        sql`${videos.deletedAt} is null`,
-        sql`${videos.id} not in (${sql.join(excluded.map((x) => sql`${x}`), sql`, `)})`,
-        sql`(${videos.channelId} = ${base.channelId} or ${shared} > 0)`,
-      ),
-    )
+  const rows = await selectCards(
+    null,
+    and(
+      sql`${videos.id} not in (${sql.join(excluded.map((x) => sql`${x}`), sql`, `)})`,
+      sql`(${videos.channelId} = ${base.channelId} or ${shared} > 0)`,
+    ),
+  )
     .orderBy(desc(shared), desc(engagement), desc(videos.id))
     .limit(limit + 1)
     .offset(offset);
@@ -202,13 +201,10 @@ export async function related(id: number, page: Page & { exclude?: number[] } = 
 /** Videos by the authors the viewer follows, newest first. */
 export async function followFeed(viewerId: number, page: Page = {}): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 24);
-  const rows = await selectCards()
-    .where(
-      and(
-        sql`${videos.deletedAt} is null`,
-        sql`${videos.authorId} in (select ${follows.followeeId} from ${follows} where ${follows.followerId} = ${viewerId})`,
-      ),
-    )
+  const rows = await selectCards(
+    viewerId,
+    sql`${videos.authorId} in (select ${follows.followeeId} from ${follows} where ${follows.followerId} = ${viewerId})`,
+  )
     .orderBy(desc(videos.createdAt), desc(videos.id))
     .limit(limit + 1)
     .offset(offset);
@@ -218,49 +214,41 @@ export async function followFeed(viewerId: number, page: Page = {}): Promise<Pag
 /** Videos by the viewer's friends (mutual follows), newest first. */
 export async function friendFeed(viewerId: number, page: Page = {}): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 24);
-  const rows = await selectCards()
-    .where(
-      and(
-        sql`${videos.deletedAt} is null`,
-        sql`${videos.authorId} in (select a.followee_id from ${follows} a join ${follows} b on b.follower_id = a.followee_id and b.followee_id = a.follower_id where a.follower_id = ${viewerId})`,
-      ),
-    )
+  const rows = await selectCards(
+    viewerId,
+    sql`${videos.authorId} in (select a.followee_id from ${follows} a join ${follows} b on b.follower_id = a.followee_id and b.followee_id = a.follower_id where a.follower_id = ${viewerId})`,
+  )
     .orderBy(desc(videos.createdAt), desc(videos.id))
     .limit(limit + 1)
     .offset(offset);
   return toPage(rows, offset, limit);
 }
 
-export type ProfileTab = 'post' | 'like' | 'favorite_collection' | 'record' | 'watch_later';
-
-/** A user's videos for one profile tab: posts, likes, collections, watch history or watch later. */
-export async function profileTab(userId: number, tab: ProfileTab, page: Page = {}): Promise<Paged<VideoCard>> {
+/**
+ * A user's videos for one profile tab (posts, likes, collections, watch history or watch later) as `viewerId` sees
+ * them. Whether the viewer may open the tab at all is the caller's question to `visibility.ts`.
+ */
+export async function profileTab(userId: number, tab: ProfileTab, page: Page, viewerId: number | null): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 24);
-  const base = selectCards();
-  const live = sql`${videos.deletedAt} is null`;
   const q = (() => {
     switch (tab) {
       case 'post':
-        return base.where(and(live, eq(videos.authorId, userId))).orderBy(desc(videos.createdAt), desc(videos.id));
+        return selectCards(viewerId, eq(videos.authorId, userId)).orderBy(desc(videos.createdAt), desc(videos.id));
       case 'like':
-        return base
+        return selectCards(viewerId)
           .innerJoin(likes, and(eq(likes.targetId, videos.id), eq(likes.userId, userId)))
-          .where(live)
           .orderBy(desc(likes.createdAt), desc(videos.id));
       case 'favorite_collection':
-        return base
+        return selectCards(viewerId)
           .innerJoin(collects, and(eq(collects.targetId, videos.id), eq(collects.userId, userId)))
-          .where(live)
           .orderBy(desc(collects.createdAt), desc(videos.id));
       case 'record':
-        return base
+        return selectCards(viewerId, sql`${watchHistory.watchedAt} > now() - interval '30 days'`)
           .innerJoin(watchHistory, and(eq(watchHistory.videoId, videos.id), eq(watchHistory.userId, userId)))
-          .where(and(live, sql`${watchHistory.watchedAt} > now() - interval '30 days'`))
           .orderBy(desc(watchHistory.watchedAt), desc(videos.id));
       case 'watch_later':
-        return base
+        return selectCards(viewerId)
           .innerJoin(sql`watch_later wl`, sql`wl.video_id = ${videos.id} and wl.user_id = ${userId}`)
-          .where(live)
           .orderBy(sql`wl.created_at desc`, desc(videos.id));
     }
   })();
@@ -302,7 +290,7 @@ export async function historyPage(userId: number, page: Page = {}, theatreOnly =
     .innerJoin(watchHistory, and(eq(watchHistory.videoId, videos.id), eq(watchHistory.userId, userId)))
     .where(
       and(
-        sql`${videos.deletedAt} is null`,
+        visibleWorks(userId),
         sql`${watchHistory.watchedAt} > now() - interval '30 days'`,
         theatreOnly
           ? sql`exists (select 1 from series_items si join series s on s.id = si.series_id where si.video_id = ${videos.id} and s.kind = 'theatre')`

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { commentTotal, list } from '../../services/comments.ts';
 import { getById } from '../../services/users.ts';
-import { discover, followFeed, getDetail, profileTab, recommend, type ProfileTab } from '../../services/videos.ts';
+import { discover, followFeed, getDetail, profileTab, recommend } from '../../services/videos.ts';
+import { assertTabVisible, PROFILE_TABS } from '../../services/visibility.ts';
 import { ApiError, emptyB, okB } from '../envelope.ts';
 import { cursor, id, int } from '../params.ts';
 import { route } from '../registry.ts';
@@ -12,8 +13,6 @@ import { commentB as shapeCommentB, videoB as shapeVideoB, videoListB } from '..
 const size = (fallback: number) => int(1, 50).default(fallback).meta({ default: fallback });
 const pageInput = z.object({ cursor: cursor(), size: size(10) });
 const videoList = bodyB(z.array(videoB));
-
-const TABS = ['post', 'like', 'favorite_collection', 'record', 'watch_later'] as const satisfies readonly ProfileTab[];
 
 const selfData = z.object({
   videosList: z.array(videoB),
@@ -29,9 +28,9 @@ export const familyBRoutes = [
     path: '/video/self',
     family: 'B',
     auth: false,
-    summary: "A profile tab's videos and the profile's counts; code '404' (HTTP 200) when the tab is empty",
+    summary: "A profile tab's videos and the profile's counts; code '404' (HTTP 200) when the tab is empty, 403 for a tab the user keeps from the viewer (401 anonymously for history and watch later)",
     input: z.object({
-      showTab: z.enum(TABS).default('post'),
+      showTab: z.enum(PROFILE_TABS).default('post'),
       page: int(1, 100_000).default(1).meta({ default: 1 }),
       size: size(10),
       userId: id().optional(),
@@ -42,15 +41,8 @@ export const familyBRoutes = [
       if (userId === undefined) throw new ApiError(401, 'error.unauthorized');
       const user = await getById(userId, null);
       if (!user) throw new ApiError(404, 'error.userNotFound');
-      const self = viewer?.id === user.id;
-      if (!self) {
-        if (input.showTab === 'record' || input.showTab === 'watch_later') {
-          throw viewer ? new ApiError(403, 'error.privateTab') : new ApiError(401, 'error.unauthorized');
-        }
-        if (input.showTab === 'like' && !user.privacy.likesPublic) throw new ApiError(403, 'error.likesPrivate');
-        if (input.showTab === 'favorite_collection' && !user.privacy.collectsPublic) throw new ApiError(403, 'error.collectsPrivate');
-      }
-      const page = await profileTab(user.id, input.showTab, { cursor: (input.page - 1) * input.size, count: input.size });
+      assertTabVisible(viewer?.id ?? null, user, input.showTab);
+      const page = await profileTab(user.id, input.showTab, { cursor: (input.page - 1) * input.size, count: input.size }, viewer?.id ?? null);
       const data = {
         videosList: await videoListB(viewer, page.items),
         publishCount: user.awemeCount,
@@ -126,7 +118,7 @@ export const familyBRoutes = [
     input: pageInput,
     response: videoList,
     handler: async ({ input, viewer }) => {
-      const page = await profileTab(viewer.id, 'like', { cursor: input.cursor, count: input.size });
+      const page = await profileTab(viewer.id, 'like', { cursor: input.cursor, count: input.size }, viewer.id);
       return okB(await videoListB(viewer, page.items));
     },
   }),
@@ -139,7 +131,7 @@ export const familyBRoutes = [
     input: pageInput,
     response: videoList,
     handler: async ({ input, viewer }) => {
-      const page = await profileTab(viewer.id, 'post', { cursor: input.cursor, count: input.size });
+      const page = await profileTab(viewer.id, 'post', { cursor: input.cursor, count: input.size }, viewer.id);
       return okB(await videoListB(viewer, page.items));
     },
   }),

@@ -1,9 +1,10 @@
-/** Family A users: own and other profiles, following and follower lists, a user's posts, likes and the viewer's collection. */
+/** Family A users: own and other profiles, following and follower lists, a user's posts, likes and collection (each tab as the visibility policy allows). */
 import { z } from 'zod';
 import type { Viewer } from '../../services/sessions.ts';
 import { listFollowers, listFollowing } from '../../services/social.ts';
 import { getById, getBySecUid, type Profile } from '../../services/users.ts';
 import { profileTab } from '../../services/videos.ts';
+import { assertTabVisible } from '../../services/visibility.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { count, cursor, secUid } from '../params.ts';
 import { route } from '../registry.ts';
@@ -102,7 +103,8 @@ export const userRoutes = [
     response: awemePage,
     handler: async ({ input, viewer }) => {
       const user = await target(input.sec_user_id, viewer);
-      const page = await profileTab(user.id, 'post', { cursor: input.max_cursor, count: input.count });
+      assertTabVisible(viewer?.id ?? null, user, 'post');
+      const page = await profileTab(user.id, 'post', { cursor: input.max_cursor, count: input.count }, viewer?.id ?? null);
       return okA({
         aweme_list: await awemeList(viewer, page.items),
         max_cursor: page.cursor,
@@ -116,13 +118,13 @@ export const userRoutes = [
     path: '/aweme/v1/web/aweme/favorite/',
     family: 'A',
     auth: false,
-    summary: "Videos a user liked, latest like first (403 when the user keeps likes private)",
+    summary: 'Videos a user liked, latest like first (403 with status_code 9 when the user keeps likes private)',
     input: postInput,
     response: awemePage,
     handler: async ({ input, viewer }) => {
       const user = await target(input.sec_user_id, viewer);
-      if (!user.privacy.likesPublic && viewer?.id !== user.id) throw new ApiError(403, 'error.likesPrivate');
-      const page = await profileTab(user.id, 'like', { cursor: input.max_cursor, count: input.count });
+      assertTabVisible(viewer?.id ?? null, user, 'like');
+      const page = await profileTab(user.id, 'like', { cursor: input.max_cursor, count: input.count }, viewer?.id ?? null);
       return okA({
         aweme_list: await awemeList(viewer, page.items),
         max_cursor: page.cursor,
@@ -135,12 +137,14 @@ export const userRoutes = [
     method: 'GET',
     path: '/aweme/v1/web/aweme/listcollection/',
     family: 'A',
-    auth: true,
-    summary: "The viewer's collected videos (收藏), latest first",
-    input: z.object({ cursor: cursor(), count: count(18) }),
+    auth: false,
+    summary: "Collected videos (收藏) of sec_user_id (default: the viewer), latest first (403 with status_code 9 when the user keeps them private)",
+    input: z.object({ sec_user_id: secUid().optional(), cursor: cursor(), count: count(18) }),
     response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
     handler: async ({ input, viewer }) => {
-      const page = await profileTab(viewer.id, 'favorite_collection', { cursor: input.cursor, count: input.count });
+      const user = await target(input.sec_user_id, viewer);
+      assertTabVisible(viewer?.id ?? null, user, 'favorite_collection');
+      const page = await profileTab(user.id, 'favorite_collection', { cursor: input.cursor, count: input.count }, viewer?.id ?? null);
       return okA({ aweme_list: await awemeList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
     },
   }),

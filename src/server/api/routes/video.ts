@@ -18,7 +18,7 @@ export const videoRoutes = [
     response: bodyA({ aweme_detail: aweme }),
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer }) => {
-      const cards = await byIds([input.aweme_id]);
+      const cards = await byIds([input.aweme_id], viewer?.id ?? null);
       if (!cards.length) throw new ApiError(404, 'error.videoNotFound');
       const [detail] = await awemeList(viewer, cards);
       return okA({ aweme_detail: detail! });
@@ -38,7 +38,7 @@ export const videoRoutes = [
     }),
     response: bodyA({ aweme_list: z.array(aweme), has_more: bit }),
     handler: async ({ input, viewer }) => {
-      const [base] = await byIds([input.aweme_id]);
+      const [base] = await byIds([input.aweme_id], viewer?.id ?? null);
       if (!base) throw new ApiError(404, 'error.videoNotFound');
       const page = await related(input.aweme_id, {
         exclude: input.filterGids,

@@ -154,7 +154,7 @@ export const writeRoutes = [
     response: bodyA({ play_count: n() }),
     handler: async ({ input, viewer }) => {
       await recordHistory(viewer.id, input.aweme_id, input.progress);
-      const [card] = await byIds([input.aweme_id]);
+      const [card] = await byIds([input.aweme_id], viewer.id);
       if (!card) throw new ApiError(404, 'error.videoNotFound');
       return okA({ play_count: card.playCount });
     },

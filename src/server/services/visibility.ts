@@ -1,0 +1,78 @@
+/**
+ * Who may see what: the tabs of a profile and the works themselves. Both API families and the pages ask here, so a
+ * tab hidden on the page is refused by the API, and a work hidden from a list is hidden from every list.
+ */
+import { isNull, type SQL } from 'drizzle-orm';
+import { videos, type Privacy } from '../db/schema.ts';
+import { forbidden, ServiceError } from './errors.ts';
+
+/** A profile's tabs in the order the page shows them: 作品, 喜欢, 收藏, 观看历史, 稍后再看. */
+export const PROFILE_TABS = ['post', 'like', 'favorite_collection', 'record', 'watch_later'] as const;
+
+export type ProfileTab = (typeof PROFILE_TABS)[number];
+
+/** The profile a tab belongs to, as far as the policy needs it. */
+export interface TabOwner {
+  id: number;
+  privacy: Partial<Privacy>;
+}
+
+/** A stored privacy setting, every flag present: only an explicit false hides (older rows may lack a flag). */
+export function readPrivacy(stored: Partial<Privacy>): Privacy {
+  return { likesPublic: stored.likesPublic !== false, collectsPublic: stored.collectsPublic !== false };
+}
+
+/**
+ * Why `viewerId` may not open `tab` of `owner`'s profile, or null when they may. The owner sees every tab; others see
+ * 作品, 喜欢 while likesPublic, 收藏 while collectsPublic, and never the owner's history or watch-later list (asked
+ * anonymously, that is a 401: logging in as the owner is the only way in).
+ */
+export function tabRefusal(viewerId: number | null, owner: TabOwner, tab: ProfileTab): ServiceError | null {
+  if (viewerId === owner.id) return null;
+  const privacy = readPrivacy(owner.privacy);
+  switch (tab) {
+    case 'post':
+      return null;
+    case 'like':
+      return privacy.likesPublic ? null : forbidden('error.likesPrivate');
+    case 'favorite_collection':
+      return privacy.collectsPublic ? null : forbidden('error.collectsPrivate');
+    case 'record':
+    case 'watch_later':
+      return viewerId === null ? new ServiceError('unauthorized', 'error.unauthorized') : forbidden('error.privateTab');
+  }
+}
+
+/** The tabs of `owner`'s profile that `viewerId` may open, in page order (作品 is always among them). */
+export function visibleTabs(viewerId: number | null, owner: TabOwner): ProfileTab[] {
+  return PROFILE_TABS.filter((tab) => tabRefusal(viewerId, owner, tab) === null);
+}
+
+/** Throws the refusal when `viewerId` may not open `tab` of `owner`'s profile; the API answers it in its family's envelope. */
+export function assertTabVisible(viewerId: number | null, owner: TabOwner, tab: ProfileTab): void {
+  const refusal = tabRefusal(viewerId, owner, tab);
+  if (refusal) throw refusal;
+}
+
+/** The tab a `?showTab=` address opens among the visible `tabs`: the one asked for ('posts' is an alias of 'post'), else 作品. */
+export function tabFromQuery(tabs: readonly ProfileTab[], requested: string | null): ProfileTab {
+  const wanted = requested === 'posts' ? 'post' : requested;
+  return tabs.find((tab) => tab === wanted) ?? 'post';
+}
+
+/** What the work rule reads of a video. */
+export interface WorkFacts {
+  authorId: number;
+  deletedAt: Date | null;
+}
+
+/** Whether `viewerId` (null: anonymous) may see a work; `visibleWorks` is the same rule as SQL. */
+export function canSeeWork(_viewerId: number | null, work: WorkFacts): boolean {
+  return work.deletedAt === null;
+}
+
+/** The condition on `videos` that keeps the works `viewerId` may see (`canSeeWork` for lists); every card list ANDs it in. */
+export function visibleWorks(_viewerId: number | null): SQL {
+  // Work visibility (公开 / 好友可见 / 仅自己可见) is one more clause here, and the same test in canSeeWork.
+  return isNull(videos.deletedAt);
+}
