@@ -158,7 +158,7 @@ export interface VideoDetail extends VideoCard {
   userCollected: boolean;
 }
 
-/** One video with its hashtags and the viewer's like and collect state; null when unknown or deleted. */
+/** One video with its hashtags and the viewer's like and collect state; null when unknown or hidden from the viewer (deleted). */
 export async function getDetail(id: number, viewerId: number | null): Promise<VideoDetail | null> {
   const [card] = await byIds([id], viewerId);
   if (!card) return null;
