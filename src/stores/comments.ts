@@ -2,12 +2,11 @@
 import { map } from 'nanostores';
 import { apiGet, apiPost } from '../client/api.ts';
 import { COMMENT_COUNT_EVENT, fromApi, type ApiComment, type CommentCountDetail, type CommentData, type CommentPage } from '../shared/comment-data.ts';
-import { mentionedNames } from '../shared/mention-text.ts';
+import { canPublish } from '../shared/comment-text.ts';
+import { mentionedNames, MENTION_RESOLVE_MAX } from '../shared/mention-text.ts';
 
 export { COMMENT_COUNT_EVENT, type CommentCountDetail, type CommentData, type CommentPage, type CommentUser } from '../shared/comment-data.ts';
 
-/** Longest comment in code points (the server's MAX_COMMENT; the API refuses longer text). */
-export const COMMENT_MAX = 500;
 export const COMMENT_PAGE = 20;
 export const REPLY_PAGE = 10;
 
@@ -25,16 +24,6 @@ const page = (body: ApiList): CommentPage => ({
   hasMore: body.has_more === 1,
   total: body.total,
 });
-
-/** Length as the server counts it (code points), so the counter and the API agree on 500. */
-export function commentLength(text: string): number {
-  return [...text].length;
-}
-
-/** Whether `text` may be published: something besides whitespace, at most COMMENT_MAX code points. */
-export function canPublish(text: string): boolean {
-  return text.trim() !== '' && commentLength(text) <= COMMENT_MAX;
-}
 
 /** A page of a video's top-level comments, most liked first. */
 export async function loadComments(awemeId: string, cursor: number, signal?: AbortSignal): Promise<CommentPage> {
@@ -92,7 +81,7 @@ const asked = new Set<string>();
 
 /** Looks up the users that `texts` mention (one call for the names not asked before); unknown names stay plain text. */
 export async function resolveMentionLinks(texts: string[]): Promise<void> {
-  const names = [...new Set(texts.flatMap(mentionedNames))].filter((n) => !asked.has(n)).slice(0, 50);
+  const names = [...new Set(texts.flatMap(mentionedNames))].filter((n) => !asked.has(n)).slice(0, MENTION_RESOLVE_MAX);
   if (!names.length) return;
   for (const n of names) asked.add(n);
   try {
