@@ -5,7 +5,7 @@
 import { atom, map } from 'nanostores';
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { COMMENT_COUNT_EVENT, type CommentCountDetail } from '../shared/comment-data.ts';
-import { hasSavedToken, openLogin, USER_KEY } from './auth.ts';
+import { hasSavedToken, requireLogin, savedToken } from './auth.ts';
 
 export type FollowStatus = 0 | 1 | 2;
 
@@ -149,13 +149,6 @@ export function loadFollow(): Promise<typeof import('./follow.ts')> {
 async function say(key: MessageKey, type: 'info' | 'success' | 'error' = 'success'): Promise<void> {
   const [{ t }, { toast }] = await Promise.all([import('../i18n/t.ts'), import('../client/toast.ts')]);
   toast(t(key), { type });
-}
-
-/** True when this browser holds a session; otherwise the login dialog opens (anonymous viewers who act log in first). */
-export function requireLogin(): boolean {
-  if (hasSavedToken()) return true;
-  openLogin();
-  return false;
 }
 
 /** Writes per video and kind, sent one after another in the order the viewer made them (each names its end state). */
@@ -305,15 +298,6 @@ export async function fetchFeed(refreshIndex: number, count: number): Promise<Fe
 export const HISTORY_EVERY_MS = 10_000;
 const lastWrite = new Map<string, number>();
 const lastProgress = new Map<string, number>();
-
-function savedToken(): string | null {
-  try {
-    const saved = JSON.parse(globalThis.localStorage?.getItem(USER_KEY) ?? 'null') as { token?: unknown } | null;
-    return typeof saved?.token === 'string' ? saved.token : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Records watch progress (观看历史) for a logged-in viewer: at most every HISTORY_EVERY_MS while playing, and always
