@@ -6,6 +6,7 @@ import { atom, map } from 'nanostores';
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { COMMENT_COUNT_EVENT, type CommentCountDetail } from '../shared/comment-data.ts';
 import { hasSavedToken, requireLogin, savedToken } from './auth.ts';
+import { enqueueWrite } from './write-queue.ts';
 
 export type FollowStatus = 0 | 1 | 2;
 
@@ -151,31 +152,18 @@ async function say(key: MessageKey, type: 'info' | 'success' | 'error' = 'succes
   toast(t(key), { type });
 }
 
-/** Writes per video and kind, sent one after another in the order the viewer made them (each names its end state). */
-const queues = new Map<string, { tail: Promise<unknown>; seq: number }>();
-
 /**
- * Shows `change` at once and queues `call` behind earlier writes of the same kind; the latest write's answer settles
- * the counts, and a refused latest write is rolled back. Anonymous viewers get the login dialog instead.
+ * Shows `change` at once and queues `call` behind earlier writes of the same kind (write-queue.ts); the latest write's
+ * answer settles the counts, and a refused latest write is rolled back. Anonymous viewers get the login dialog instead.
  */
 function write<T>(key: string, item: VideoItem, change: Partial<VideoStats>, call: () => Promise<T>, settle: (answer: T) => Partial<VideoStats>): Promise<boolean> {
   if (!requireLogin()) return Promise.resolve(false);
-  const queue = queues.get(key) ?? { tail: Promise.resolve(), seq: 0 };
-  queues.set(key, queue);
-  const mine = ++queue.seq;
   const before = patch(item, change);
-  const run = queue.tail.then(async () => {
-    try {
-      const answer = await call();
-      if (queue.seq === mine) patch(item, settle(answer));
-      return true;
-    } catch {
-      if (queue.seq === mine) patch(item, Object.fromEntries(Object.keys(change).map((k) => [k, before[k as keyof VideoStats]])));
-      return false;
-    }
+  return enqueueWrite(key, {
+    send: call,
+    settle: (answer) => patch(item, settle(answer)),
+    rollback: () => patch(item, Object.fromEntries(Object.keys(change).map((k) => [k, before[k as keyof VideoStats]]))),
   });
-  queue.tail = run;
-  return run;
 }
 
 /** Likes or unlikes; `onlyLike` (double-click, double space) never takes a like back. */
