@@ -1,3 +1,4 @@
+import { formatCountWith } from '../shared/format-count.ts';
 import { calendarDate, sameDay, wallClock } from '../shared/wall-clock.ts';
 import { zhCN, type MessageKey } from './zh-CN.ts';
 
@@ -8,15 +9,9 @@ export function t(key: MessageKey, vars?: Record<string, string | number>): stri
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
 
-/** Formats a count the way douyin.com does: 9999, 1.2万, 3.4亿. */
+/** Formats a count the way douyin.com does: 9999, 1.2万, 3.4亿 (units from the catalogue). */
 export function formatCount(n: number): string {
-  if (n < 10_000) return String(n);
-  if (n < 100_000_000) return `${trim(n / 10_000)}万`;
-  return `${trim(n / 100_000_000)}亿`;
-}
-
-function trim(x: number): string {
-  return (Math.floor(x * 10) / 10).toFixed(1).replace(/\.0$/, '');
+  return formatCountWith(n, [t('count.tenThousand'), t('count.hundredMillion')]);
 }
 
 /** Formats a video duration in ms as m:ss. */

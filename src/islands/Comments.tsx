@@ -1,21 +1,29 @@
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { formatCount, t } from '../i18n/t.ts';
 import { riArrowDownSLine, riArrowUpSLine, riChatSmile2Line, riCloseLine } from '../shared/icons.ts';
-import { $auth, openLogin } from '../stores/auth.ts';
+import { $auth } from '../stores/auth.ts';
 import {
-  $mentionLinks,
+  $comments,
+  cancelReply,
+  closeComments,
+  collapseReplies,
   deleteComment,
-  likeComment,
+  EMPTY_THREAD,
+  expandReplies,
+  initialComments,
   loadComments,
-  loadReplies,
+  openComments,
   publishComment,
-  seedMentionLinks,
+  shownReplies,
+  startReply,
+  toggleCommentLike,
   type CommentData,
   type CommentPage,
 } from '../stores/comments.ts';
+import { $mentionLinks, seedMentionLinks } from '../stores/mention-links.ts';
 import { $user } from '../stores/user.ts';
-import { CommentsComposer, type ReplyTarget } from './CommentsComposer.tsx';
+import { CommentsComposer } from './CommentsComposer.tsx';
 import { CommentsItem, CommentsSkeleton } from './CommentsItem.tsx';
 import { Icon } from './Icon.tsx';
 
@@ -37,24 +45,7 @@ export interface CommentsProps {
   viewerSecUid?: string | null;
 }
 
-type Phase = 'idle' | 'loading' | 'error' | 'done';
-
-interface Thread {
-  /** Replies loaded from the server, oldest first. */
-  items: CommentData[];
-  cursor: number;
-  hasMore: boolean;
-  loaded: boolean;
-  open: boolean;
-  loading: boolean;
-  /** Replies posted here since, shown after the loaded ones until a page brings them. */
-  posted: CommentData[];
-}
-
-const EMPTY_THREAD: Thread = { items: [], cursor: 0, hasMore: true, loaded: false, open: false, loading: false, posted: [] };
 const AHEAD = '600px 0px';
-
-const shown = (th: Thread) => [...th.items, ...th.posted.filter((p) => !th.items.some((i) => i.cid === p.cid))];
 
 /** Hydration renders what the server rendered; browser-only state (the saved session) applies after mount. */
 function useMounted(): boolean {
@@ -64,8 +55,8 @@ function useMounted(): boolean {
 }
 
 /**
- * A video's comments: paged by cursor as the list scrolls, replies on demand, posting a
- * comment or a reply, optimistic likes, deleting one's own, 作者 and 作者赞过 marks, counts kept in step.
+ * A video's comments: paged by cursor as the list scrolls, replies on demand, posting a comment or a reply, optimistic
+ * likes, deleting one's own, 作者 and 作者赞过 marks, counts kept in step. The list lives in the comment store.
  */
 export function Comments({ awemeId, variant, onClose, initial, mentions, renderedAt, authorSecUid, viewerSecUid = null }: CommentsProps) {
   const mounted = useMounted();
@@ -76,14 +67,11 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
   const loggedIn = mounted ? user.token !== null : viewerSecUid !== null;
   const me = mounted ? (user.userInfo?.sec_uid ?? null) : viewerSecUid;
 
-  const [items, setItems] = useState<CommentData[]>(initial?.items ?? []);
-  const [total, setTotal] = useState(initial?.total ?? 0);
-  const [phase, setPhase] = useState<Phase>(initial ? (initial.hasMore ? 'idle' : 'done') : 'loading');
-  const [threads, setThreads] = useState<Record<string, Thread>>({});
-  const [replyTo, setReplyTo] = useState<ReplyTarget | null>(null);
+  const stored = useStore($comments)[awemeId];
+  // Until the store takes the list (after hydration), the server-rendered page is what shows.
+  const [fallback] = useState(() => initialComments(initial));
+  const { items, total, phase, threads, replyTo } = stored ?? fallback;
   const [now] = useState(() => renderedAt ?? Date.now());
-  const cursor = useRef(initial?.cursor ?? 0);
-  const busy = useRef(false);
   const nearEnd = useRef(false);
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
@@ -94,50 +82,19 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
     if (mentions) seedMentionLinks(mentions);
   }, [mentions]);
 
-  // Bumped by each reset (another video in the feed's panel, a login): answers to older requests are dropped.
-  const generation = useRef(0);
-
-  const load = useCallback(
-    async (reset = false) => {
-      if (busy.current && !reset) return;
-      const gen = reset ? ++generation.current : generation.current;
-      busy.current = true;
-      setPhase('loading');
-      if (reset) setReplyTo(null);
-      try {
-        const page = await loadComments(awemeId, reset ? 0 : cursor.current);
-        if (gen !== generation.current) return;
-        cursor.current = page.cursor;
-        setTotal(page.total);
-        setItems((before) => {
-          if (reset) return page.items;
-          const seen = new Set(before.map((c) => c.cid));
-          return [...before, ...page.items.filter((c) => !seen.has(c.cid))];
-        });
-        if (reset) setThreads({});
-        setPhase(page.hasMore && page.items.length > 0 ? 'idle' : 'done');
-      } catch {
-        if (gen === generation.current) setPhase('error');
-      } finally {
-        if (gen === generation.current) busy.current = false;
-      }
-    },
-    [awemeId],
-  );
-
-  // The panel opens without a server-rendered page; a login or logout reloads the list for the viewer's likes.
+  // The panel opens without a server-rendered page: the store loads the first one.
   useEffect(() => {
-    if (initial) return;
-    setItems([]);
-    setThreads({});
-    void load(true);
-  }, [initial, load]);
+    void openComments(awemeId, initial);
+    return () => closeComments(awemeId);
+  }, [awemeId, initial]);
+
+  // A login or logout reloads the list for the viewer's likes.
   useEffect(() => {
     if (routerKey !== firstKey.current) {
       firstKey.current = routerKey;
-      void load(true);
+      void loadComments(awemeId, true);
     }
-  }, [routerKey, load]);
+  }, [routerKey, awemeId]);
 
   useEffect(() => {
     const el = sentinel.current;
@@ -145,120 +102,42 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
     const io = new IntersectionObserver(
       ([entry]) => {
         nearEnd.current = entry?.isIntersecting ?? false;
-        if (nearEnd.current && !busy.current) void load();
+        if (nearEnd.current) void loadComments(awemeId);
       },
       { root: variant === 'panel' ? scroller.current : null, rootMargin: AHEAD },
     );
     io.observe(el);
     return () => io.disconnect();
-  }, [variant, load]);
+  }, [variant, awemeId]);
 
   // Keep loading while the end of the list stays in reach (a short first page on a tall screen).
   useEffect(() => {
-    if (phase === 'idle' && nearEnd.current) void load();
-  }, [phase, load]);
-
-  /** Applies `fn` to a comment wherever it is shown (top level or a thread). */
-  const patch = (cid: string, fn: (c: CommentData) => CommentData) => {
-    setItems((list) => list.map((c) => (c.cid === cid ? fn(c) : c)));
-    setThreads((all) => {
-      const next: Record<string, Thread> = {};
-      for (const [root, th] of Object.entries(all)) {
-        next[root] = {
-          ...th,
-          items: th.items.map((c) => (c.cid === cid ? fn(c) : c)),
-          posted: th.posted.map((c) => (c.cid === cid ? fn(c) : c)),
-        };
-      }
-      return next;
-    });
-  };
-
-  const setThread = (root: string, fn: (th: Thread) => Thread) => setThreads((all) => ({ ...all, [root]: fn(all[root] ?? EMPTY_THREAD) }));
-
-  const needLogin = () => {
-    if (user.token) return false;
-    openLogin();
-    return true;
-  };
-
-  const like = async (c: CommentData) => {
-    if (needLogin()) return;
-    const liked = !c.liked;
-    patch(c.cid, (x) => ({ ...x, liked, diggCount: Math.max(0, x.diggCount + (liked ? 1 : -1)) }));
-    try {
-      const r = await likeComment(awemeId, c.cid, liked);
-      patch(c.cid, (x) => ({ ...x, liked: r.liked, diggCount: r.diggCount }));
-    } catch {
-      patch(c.cid, (x) => ({ ...x, liked: c.liked, diggCount: c.diggCount }));
-    }
-  };
-
-  const moreReplies = async (root: CommentData) => {
-    const th = threads[root.cid] ?? EMPTY_THREAD;
-    if (th.loading) return;
-    setThread(root.cid, (x) => ({ ...x, loading: true, open: true }));
-    try {
-      const page = await loadReplies(awemeId, root.cid, th.loaded ? th.cursor : 0);
-      setThread(root.cid, (x) => {
-        const seen = new Set(x.items.map((c) => c.cid));
-        return {
-          ...x,
-          items: [...x.items, ...page.items.filter((c) => !seen.has(c.cid))],
-          cursor: page.cursor,
-          hasMore: page.hasMore,
-          loaded: true,
-          loading: false,
-        };
-      });
-      // The thread's count may have moved since the list was read.
-      patch(root.cid, (x) => ({ ...x, replyTotal: page.total }));
-    } catch {
-      setThread(root.cid, (x) => ({ ...x, loading: false }));
-    }
-  };
+    if (phase === 'idle' && nearEnd.current) void loadComments(awemeId);
+  }, [phase, awemeId]);
 
   const publish = async (text: string) => {
-    if (needLogin()) throw new Error('login needed');
-    const target = replyTo;
-    const { comment, total: next } = await publishComment(awemeId, text, target?.cid);
-    setTotal(next);
-    setReplyTo(null);
-    if (comment.rootId === '0') {
-      setItems((list) => [comment, ...list]);
-      scroller.current?.scrollTo({ top: 0 });
-    } else {
-      setThread(comment.rootId, (x) => ({ ...x, open: true, posted: [...x.posted, comment] }));
-      patch(comment.rootId, (x) => ({ ...x, replyTotal: x.replyTotal + 1 }));
-    }
+    const comment = await publishComment(awemeId, text);
+    if (comment.rootId === '0') scroller.current?.scrollTo({ top: 0 });
   };
 
   const remove = async (c: CommentData) => {
-    const next = await deleteComment(awemeId, c.cid);
-    setTotal(next);
-    if (replyTo?.cid === c.cid) setReplyTo(null);
-    if (c.rootId === '0') {
-      setItems((list) => list.filter((x) => x.cid !== c.cid));
-      setThreads(({ [c.cid]: _gone, ...rest }) => rest);
-    } else {
-      setThread(c.rootId, (x) => ({ ...x, items: x.items.filter((r) => r.cid !== c.cid), posted: x.posted.filter((r) => r.cid !== c.cid) }));
-      patch(c.rootId, (x) => ({ ...x, replyTotal: Math.max(0, x.replyTotal - 1) }));
-    }
+    await deleteComment(awemeId, c);
     heading.current?.focus();
-  };
-
-  const startReply = (c: CommentData) => {
-    if (needLogin()) return;
-    setReplyTo({ cid: c.cid, nickname: c.user.nickname });
   };
 
   const canDelete = (c: CommentData) => me !== null && (c.user.secUid === me || authorSecUid === me);
 
-  const itemProps = { links, now, onLike: like, onReply: startReply, onDelete: remove };
+  const itemProps = {
+    links,
+    now,
+    onLike: (c: CommentData) => void toggleCommentLike(awemeId, c.cid),
+    onReply: (c: CommentData) => startReply(awemeId, c),
+    onDelete: remove,
+  };
 
   const replies = (root: CommentData) => {
     const th = threads[root.cid] ?? EMPTY_THREAD;
-    const list = shown(th);
+    const list = shownReplies(th);
     const hidden = root.replyTotal - list.length;
     return (
       <div className="mt-1">
@@ -276,7 +155,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
             <button
               type="button"
               aria-busy={th.loading || undefined}
-              onClick={() => (!th.open && th.loaded ? setThread(root.cid, (x) => ({ ...x, open: true })) : void moreReplies(root))}
+              onClick={() => void expandReplies(awemeId, root.cid)}
               className="focus-ring flex items-center gap-1 rounded text-secondary hover:text-primary"
             >
               <span className="inline-block h-px w-5 bg-line" aria-hidden="true"></span>
@@ -287,7 +166,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
           {th.open && list.length > 0 && (
             <button
               type="button"
-              onClick={() => setThread(root.cid, (x) => ({ ...x, open: false }))}
+              onClick={() => collapseReplies(awemeId, root.cid)}
               className="focus-ring flex items-center gap-1 rounded text-muted hover:text-primary"
             >
               {t('comment.collapse')}
@@ -300,7 +179,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
   };
 
   const composer = (
-    <CommentsComposer loggedIn={loggedIn} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} onSubmit={publish} />
+    <CommentsComposer loggedIn={loggedIn} replyTo={replyTo} onCancelReply={() => cancelReply(awemeId)} onSubmit={publish} />
   );
   const panel = variant === 'panel';
   const titleId = `comments-title-${awemeId}`;
@@ -357,7 +236,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
             {phase === 'loading' ? t('common.loading') : phase === 'error' ? t('profile.list.failed') : phase === 'done' && items.length > 0 ? t('comment.end') : ''}
           </p>
           {(phase === 'idle' || phase === 'error') && (
-            <button type="button" className="btn-ghost h-7 border border-line text-xs" onClick={() => void load(items.length === 0)}>
+            <button type="button" className="btn-ghost h-7 border border-line text-xs" onClick={() => void loadComments(awemeId, items.length === 0)}>
               {phase === 'error' ? t('profile.list.retry') : t('common.loadMore')}
             </button>
           )}

@@ -1,12 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { t } from '../i18n/t.ts';
 import { openLogin } from '../stores/auth.ts';
-import { canPublish, COMMENT_MAX, commentLength } from '../stores/comments.ts';
-
-export interface ReplyTarget {
-  cid: string;
-  nickname: string;
-}
+import { canPublish, COMMENT_MAX, commentLength } from '../shared/comment-text.ts';
+import type { ReplyTarget } from '../stores/comments.ts';
 
 interface Props {
   loggedIn: boolean;

@@ -3,7 +3,8 @@ import { atom } from 'nanostores';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { apiGet, apiPost } from '../client/api.ts';
 import { t } from '../i18n/t.ts';
-import { requireLogin, type VideoItem } from '../stores/feed.ts';
+import { requireLogin } from '../stores/auth.ts';
+import type { VideoItem } from '../stores/feed.ts';
 import { dueBetween, holdLane, MAX_DANMAKU, planLane, type Bullet, type Lane } from './DanmakuPlan.ts';
 
 interface Row {

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { formatCountWith } from '../shared/format-count.ts';
 import {
   riChat3Fill,
   riEmotionUnhappyLine,
@@ -18,13 +19,6 @@ import type { PlayerText } from './PlayerText.ts';
 const FollowToggle = lazy(() => import('./FollowToggle.tsx').then((m) => ({ default: m.FollowToggle })));
 // The 分享 panel (私信 a friend, 复制链接) loads when the pointer or focus first reaches 分享.
 const SharePanel = lazy(() => import('./SharePanel.tsx').then((m) => ({ default: m.SharePanel })));
-
-/** Counts as douyin.com shows them: 9999, 1.2万, 3.4亿 (units from the catalogue). */
-export function formatStat(n: number, units: readonly [string, string]): string {
-  const cut = (x: number) => (Math.floor(x * 10) / 10).toFixed(1).replace(/\.0$/, '');
-  if (n < 10_000) return String(n);
-  return n < 100_000_000 ? `${cut(n / 10_000)}${units[0]}` : `${cut(n / 100_000_000)}${units[1]}`;
-}
 
 /** 关注 for the video's author: a look-alike until the viewer points at it, then the shared follow button (FollowToggle). */
 export function Follow({ item, labels }: { item: VideoItem; labels: readonly [string, string, string] }) {
@@ -105,7 +99,7 @@ export function VideoActions({ item, text, variant, onComment = toComments, onNo
       ) : (
         <span>
           <span className="sr-only">{label}</span>
-          {formatStat(count, units)}
+          {formatCountWith(count, units)}
         </span>
       )}
     </button>

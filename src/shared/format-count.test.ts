@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount } from '../i18n/t.ts';
 import { formatCountWith } from './format-count.ts';
 
 describe('formatCountWith', () => {
-  it('formats like the catalogue’s formatCount', () => {
-    for (const n of [0, 9999, 10_000, 12_345, 100_000, 99_999_999, 340_000_000]) expect(formatCountWith(n, ['万', '亿'])).toBe(formatCount(n));
+  it.each([
+    [0, '0'],
+    [9999, '9999'],
+    [10_000, '1万'],
+    [12_345, '1.2万'],
+    [19_999, '1.9万'],
+    [100_000, '10万'],
+    [99_999_999, '9999.9万'],
+    [340_000_000, '3.4亿'],
+  ])('%d → %s', (n, shown) => {
+    expect(formatCountWith(n, ['万', '亿'])).toBe(shown);
   });
 });

@@ -1,7 +1,17 @@
-/** @mentions in comment text as the browser and the pages split it; the pattern is the one the server resolves (services/mentions.ts). */
+/** @mentions in comment text: the one pattern the server resolves and notifies by, and the browser and pages link by. */
 
-// `u`: lengths count code points, so a 20-character Chinese or emoji nickname fits.
-const MENTION = /@([^\s@]{1,20})/gu;
+/** Longest nickname a mention can name, in code points. */
+export const MENTION_NAME_MAX = 20;
+
+// No whitespace and no '@' in a name; `u`: lengths count code points, so a 20-character Chinese or emoji nickname fits.
+const NAME = String.raw`[^\s@]{1,${MENTION_NAME_MAX}}`;
+const MENTION = new RegExp(`@(${NAME})`, 'gu');
+
+/** A whole string that a mention can name (1 to 20 code points, no whitespace, no '@'). */
+export const MENTION_NAME = new RegExp(`^${NAME}$`, 'u');
+
+/** Most nicknames one resolve call may ask about (a page of comments rarely mentions more). */
+export const MENTION_RESOLVE_MAX = 50;
 
 export type TextPart = { text: string } | { mention: string };
 
@@ -18,7 +28,7 @@ export function splitMentions(text: string): TextPart[] {
   return parts;
 }
 
-/** The distinct nicknames a text mentions. */
+/** The distinct nicknames a text mentions, in order of first appearance. */
 export function mentionedNames(text: string): string[] {
   return [...new Set(splitMentions(text).flatMap((p) => ('mention' in p ? [p.mention] : [])))];
 }

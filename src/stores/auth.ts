@@ -12,20 +12,32 @@ export const $codeCountdown = atom(0);
 /** localStorage key of the user store; here so the header can spot a saved session without loading the API client. */
 export const USER_KEY = 'sy.user';
 
-/** Whether this browser holds a saved session token (it may have expired: only the server can tell). */
-export function hasSavedToken(): boolean {
+/** The session token saved in this browser, read from storage without the user store (it may have expired: only the server can tell). */
+export function savedToken(): string | null {
   try {
-    const saved: unknown = JSON.parse(globalThis.localStorage?.getItem(USER_KEY) ?? 'null');
-    return typeof (saved as { token?: unknown } | null)?.token === 'string';
+    const saved = JSON.parse(globalThis.localStorage?.getItem(USER_KEY) ?? 'null') as { token?: unknown } | null;
+    return typeof saved?.token === 'string' ? saved.token : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Whether this browser holds a saved session token. */
+export function hasSavedToken(): boolean {
+  return savedToken() !== null;
 }
 
 /** Asks for the login dialog (the header's login host hydrates on `sy:hydrate-login`, then lazy-loads and shows it). */
 export function openLogin(): void {
   $loginOpen.set(true);
   globalThis.dispatchEvent?.(new Event('sy:hydrate-login'));
+}
+
+/** True when this browser holds a session; otherwise the login dialog opens (anonymous viewers who act log in first). */
+export function requireLogin(): boolean {
+  if (hasSavedToken()) return true;
+  openLogin();
+  return false;
 }
 
 /** Closes the login dialog. */

@@ -1,83 +1,98 @@
-/** Comments of a video as islands use them: paged reads, publish, delete, optimistic likes and @mention links. */
+/**
+ * A video's comments as its comment island shows them: the loaded pages, reply threads opened on demand, the reply
+ * target, publishing, deleting and optimistic likes (queued like video likes), with counts announced to the page.
+ */
 import { map } from 'nanostores';
-import { apiGet, apiPost } from '../client/api.ts';
-import { COMMENT_COUNT_EVENT, fromApi, type ApiComment, type CommentCountDetail, type CommentData, type CommentPage } from '../shared/comment-data.ts';
-import { mentionedNames } from '../shared/mention-text.ts';
+import { fetchComments, fetchReplies, sendComment, sendCommentLike, sendDelete } from '../client/comment-api.ts';
+import { COMMENT_COUNT_EVENT, type CommentCountDetail, type CommentData, type CommentPage } from '../shared/comment-data.ts';
+import { canPublish } from '../shared/comment-text.ts';
+import { requireLogin } from './auth.ts';
+import { resolveMentionLinks } from './mention-links.ts';
+import { enqueueWrite } from './write-queue.ts';
 
 export { COMMENT_COUNT_EVENT, type CommentCountDetail, type CommentData, type CommentPage, type CommentUser } from '../shared/comment-data.ts';
 
-/** Longest comment in code points (the server's MAX_COMMENT; the API refuses longer text). */
-export const COMMENT_MAX = 500;
-export const COMMENT_PAGE = 20;
-export const REPLY_PAGE = 10;
+export type CommentsPhase = 'idle' | 'loading' | 'error' | 'done';
 
-
-interface ApiList {
-  comments: ApiComment[];
+/** The replies under one top-level comment. */
+export interface ReplyThread {
+  /** Replies loaded from the server, oldest first. */
+  items: CommentData[];
   cursor: number;
-  has_more: 0 | 1;
+  hasMore: boolean;
+  loaded: boolean;
+  open: boolean;
+  loading: boolean;
+  /** Replies posted here since, shown after the loaded ones until a page brings them. */
+  posted: CommentData[];
+}
+
+/** The comment a reply being written answers. */
+export interface ReplyTarget {
+  cid: string;
+  nickname: string;
+}
+
+/** One video's comment list. */
+export interface CommentsState {
+  /** Top-level comments, in the order shown. */
+  items: CommentData[];
+  /** The video's comment count, replies included. */
   total: number;
+  phase: CommentsPhase;
+  /** Where the next page starts. */
+  cursor: number;
+  /** Reply threads by top-level comment id. */
+  threads: Record<string, ReplyThread>;
+  replyTo: ReplyTarget | null;
 }
 
-const page = (body: ApiList): CommentPage => ({
-  items: body.comments.map(fromApi),
-  cursor: body.cursor,
-  hasMore: body.has_more === 1,
-  total: body.total,
-});
+export const EMPTY_THREAD: ReplyThread = { items: [], cursor: 0, hasMore: true, loaded: false, open: false, loading: false, posted: [] };
 
-/** Length as the server counts it (code points), so the counter and the API agree on 500. */
-export function commentLength(text: string): number {
-  return [...text].length;
+/** Comment lists by video id, while a comment island shows them. */
+export const $comments = map<Record<string, CommentsState>>({});
+
+/** Per video: a page request in flight, and a number bumped by each reset so answers to older requests are dropped. */
+const requests = new Map<string, { busy: boolean; generation: number }>();
+
+/** The state a server-rendered first page stands for (or an empty list about to load). */
+export function initialComments(initial?: CommentPage): CommentsState {
+  return {
+    items: initial?.items ?? [],
+    total: initial?.total ?? 0,
+    phase: initial ? (initial.hasMore ? 'idle' : 'done') : 'loading',
+    cursor: initial?.cursor ?? 0,
+    threads: {},
+    replyTo: null,
+  };
 }
 
-/** Whether `text` may be published: something besides whitespace, at most COMMENT_MAX code points. */
-export function canPublish(text: string): boolean {
-  return text.trim() !== '' && commentLength(text) <= COMMENT_MAX;
+/** The replies of `rootId` as shown: the loaded ones, then those posted here that no page has brought yet. */
+export function shownReplies(thread: ReplyThread): CommentData[] {
+  return [...thread.items, ...thread.posted.filter((p) => !thread.items.some((i) => i.cid === p.cid))];
 }
 
-/** A page of a video's top-level comments, most liked first. */
-export async function loadComments(awemeId: string, cursor: number, signal?: AbortSignal): Promise<CommentPage> {
-  const body = await apiGet<ApiList>('/aweme/v1/web/comment/list/', { aweme_id: awemeId, cursor, count: COMMENT_PAGE }, { signal });
-  void resolveMentionLinks(body.comments.map((c) => c.text));
-  return page(body);
+function update(awemeId: string, fn: (s: CommentsState) => CommentsState): void {
+  const s = $comments.get()[awemeId];
+  if (s) $comments.setKey(awemeId, fn(s));
 }
 
-/** A page of the replies under one top-level comment, oldest first. */
-export async function loadReplies(awemeId: string, rootId: string, cursor: number): Promise<CommentPage> {
-  const body = await apiGet<ApiList>('/aweme/v1/web/comment/list/reply/', { item_id: awemeId, comment_id: rootId, cursor, count: REPLY_PAGE });
-  void resolveMentionLinks(body.comments.map((c) => c.text));
-  return page(body);
+function updateThread(awemeId: string, rootId: string, fn: (th: ReplyThread) => ReplyThread): void {
+  update(awemeId, (s) => ({ ...s, threads: { ...s.threads, [rootId]: fn(s.threads[rootId] ?? EMPTY_THREAD) } }));
 }
 
-/** Publishes a comment, or a reply to `replyTo` (a top-level comment or a reply); answers it and the new total. */
-export async function publishComment(awemeId: string, text: string, replyTo?: string): Promise<{ comment: CommentData; total: number }> {
-  if (!canPublish(text)) throw new RangeError('comment text out of bounds');
-  const body = await apiPost<{ comment: ApiComment; comment_count: number }>('/aweme/v1/web/comment/publish', {
-    aweme_id: awemeId,
-    text,
-    reply_id: replyTo,
-  });
-  void resolveMentionLinks([body.comment.text]);
-  announceCount(awemeId, body.comment_count);
-  return { comment: fromApi(body.comment), total: body.comment_count };
+/** Applies `fn` to a comment wherever it is shown (top level or a thread). */
+function patchComment(awemeId: string, cid: string, fn: (c: CommentData) => CommentData): void {
+  const each = (list: CommentData[]) => list.map((c) => (c.cid === cid ? fn(c) : c));
+  update(awemeId, (s) => ({
+    ...s,
+    items: each(s.items),
+    threads: Object.fromEntries(Object.entries(s.threads).map(([root, th]) => [root, { ...th, items: each(th.items), posted: each(th.posted) }])),
+  }));
 }
 
-/** Deletes one's own comment (a top-level one takes its replies along); answers the new total. */
-export async function deleteComment(awemeId: string, cid: string): Promise<number> {
-  const body = await apiPost<{ comment_count: number }>('/aweme/v1/web/comment/delete', { cid });
-  announceCount(awemeId, body.comment_count);
-  return body.comment_count;
-}
-
-/** Likes or unlikes a comment; answers the server's state. */
-export async function likeComment(awemeId: string, cid: string, liked: boolean): Promise<{ liked: boolean; diggCount: number }> {
-  const body = await apiPost<{ user_digged: 0 | 1; digg_count: number }>('/aweme/v1/web/comment/digg', {
-    cid,
-    aweme_id: awemeId,
-    digg_type: liked ? 1 : 0,
-  });
-  return { liked: body.user_digged === 1, diggCount: body.digg_count };
+function findComment(s: CommentsState, cid: string): CommentData | undefined {
+  return s.items.find((c) => c.cid === cid) ?? Object.values(s.threads).flatMap(shownReplies).find((c) => c.cid === cid);
 }
 
 /** Tells the page (counts beside the player, the heading) that a video now has `count` comments. */
@@ -85,36 +100,135 @@ export function announceCount(awemeId: string, count: number): void {
   globalThis.dispatchEvent?.(new CustomEvent<CommentCountDetail>(COMMENT_COUNT_EVENT, { detail: { awemeId, count } }));
 }
 
-/** Nickname → sec_uid of the users @mentioned in comments seen so far; null when no such user. */
-export const $mentionLinks = map<Record<string, string | null>>({});
+/** Starts showing a video's comments: from the server-rendered first page, or loading it when there is none. */
+export function openComments(awemeId: string, initial?: CommentPage): Promise<void> {
+  const request = requests.get(awemeId);
+  requests.set(awemeId, { busy: false, generation: (request?.generation ?? 0) + 1 });
+  $comments.setKey(awemeId, initialComments(initial));
+  return initial ? Promise.resolve() : loadComments(awemeId, true);
+}
 
-const asked = new Set<string>();
+/** Stops showing a video's comments; answers still on their way are dropped. */
+export function closeComments(awemeId: string): void {
+  requests.delete(awemeId);
+  const { [awemeId]: _gone, ...rest } = $comments.get();
+  $comments.set(rest);
+}
 
-/** Looks up the users that `texts` mention (one call for the names not asked before); unknown names stay plain text. */
-export async function resolveMentionLinks(texts: string[]): Promise<void> {
-  const names = [...new Set(texts.flatMap(mentionedNames))].filter((n) => !asked.has(n)).slice(0, 50);
-  if (!names.length) return;
-  for (const n of names) asked.add(n);
+/** The next page (nothing while one loads), or with `reset` the first page again for the viewer (after a login). */
+export async function loadComments(awemeId: string, reset = false): Promise<void> {
+  const request = requests.get(awemeId);
+  const s = $comments.get()[awemeId];
+  if (!request || !s || (request.busy && !reset)) return;
+  const generation = reset ? ++request.generation : request.generation;
+  const current = () => requests.get(awemeId) === request && request.generation === generation;
+  request.busy = true;
+  update(awemeId, (x) => ({ ...x, phase: 'loading', replyTo: reset ? null : x.replyTo }));
   try {
-    const body = await apiGet<{ users: { nickname: string; sec_uid: string }[] }>(
-      '/aweme/v1/web/comment/mention/resolve/',
-      { nicknames: names.join(' ') },
-      { quiet: true },
-    );
-    const found = new Map(body.users.map((u) => [u.nickname, u.sec_uid]));
-    const next = { ...$mentionLinks.get() };
-    for (const n of names) next[n] = found.get(n) ?? null;
-    $mentionLinks.set(next);
+    const page = await fetchComments(awemeId, reset ? 0 : s.cursor);
+    if (!current()) return;
+    void resolveMentionLinks(page.items.map((c) => c.text));
+    update(awemeId, (x) => {
+      const seen = new Set(x.items.map((c) => c.cid));
+      return {
+        ...x,
+        items: reset ? page.items : [...x.items, ...page.items.filter((c) => !seen.has(c.cid))],
+        total: page.total,
+        cursor: page.cursor,
+        threads: reset ? {} : x.threads,
+        phase: page.hasMore && page.items.length > 0 ? 'idle' : 'done',
+      };
+    });
   } catch {
-    // Links are a nicety: on failure the names stay plain text and may be asked again later.
-    for (const n of names) asked.delete(n);
+    if (current()) update(awemeId, (x) => ({ ...x, phase: 'error' }));
+  } finally {
+    if (current()) request.busy = false;
   }
 }
 
-/** Seeds the links the server already resolved for its first page. */
-export function seedMentionLinks(links: Record<string, string>): void {
-  const fresh = Object.entries(links).filter(([n]) => !($mentionLinks.get()[n] !== undefined));
-  if (!fresh.length) return;
-  for (const [n] of fresh) asked.add(n);
-  $mentionLinks.set({ ...$mentionLinks.get(), ...Object.fromEntries(fresh) });
+/** The replies button: opens a thread already loaded, otherwise loads its next page of replies (opening it). */
+export async function expandReplies(awemeId: string, rootId: string): Promise<void> {
+  const th = $comments.get()[awemeId]?.threads[rootId] ?? EMPTY_THREAD;
+  if (!th.open && th.loaded) return updateThread(awemeId, rootId, (x) => ({ ...x, open: true }));
+  if (th.loading) return;
+  updateThread(awemeId, rootId, (x) => ({ ...x, loading: true, open: true }));
+  try {
+    const page = await fetchReplies(awemeId, rootId, th.loaded ? th.cursor : 0);
+    void resolveMentionLinks(page.items.map((c) => c.text));
+    updateThread(awemeId, rootId, (x) => {
+      const seen = new Set(x.items.map((c) => c.cid));
+      return { ...x, items: [...x.items, ...page.items.filter((c) => !seen.has(c.cid))], cursor: page.cursor, hasMore: page.hasMore, loaded: true, loading: false };
+    });
+    // The thread's count may have moved since the list was read.
+    patchComment(awemeId, rootId, (x) => ({ ...x, replyTotal: page.total }));
+  } catch {
+    updateThread(awemeId, rootId, (x) => ({ ...x, loading: false }));
+  }
+}
+
+/** Folds a thread's replies away (they stay loaded). */
+export function collapseReplies(awemeId: string, rootId: string): void {
+  updateThread(awemeId, rootId, (x) => ({ ...x, open: false }));
+}
+
+/** Points the composer at `c` for a reply; anonymous viewers get the login dialog instead. */
+export function startReply(awemeId: string, c: CommentData): void {
+  if (!requireLogin()) return;
+  update(awemeId, (s) => ({ ...s, replyTo: { cid: c.cid, nickname: c.user.nickname } }));
+}
+
+/** Back to a top-level comment. */
+export function cancelReply(awemeId: string): void {
+  update(awemeId, (s) => ({ ...s, replyTo: null }));
+}
+
+/**
+ * Publishes `text` as a comment, or as a reply to the reply target; shows it (a comment first in the list, a reply at
+ * the end of its thread) and announces the new count. Rejects without a session or with text the server would refuse.
+ */
+export async function publishComment(awemeId: string, text: string): Promise<CommentData> {
+  if (!requireLogin()) throw new Error('login needed');
+  if (!canPublish(text)) throw new RangeError('comment text out of bounds');
+  const target = $comments.get()[awemeId]?.replyTo ?? null;
+  const { comment, total } = await sendComment(awemeId, text, target?.cid);
+  void resolveMentionLinks([comment.text]);
+  announceCount(awemeId, total);
+  update(awemeId, (s) => ({ ...s, total, replyTo: null, items: comment.rootId === '0' ? [comment, ...s.items] : s.items }));
+  if (comment.rootId !== '0') {
+    updateThread(awemeId, comment.rootId, (x) => ({ ...x, open: true, posted: [...x.posted, comment] }));
+    patchComment(awemeId, comment.rootId, (x) => ({ ...x, replyTotal: x.replyTotal + 1 }));
+  }
+  return comment;
+}
+
+/** Deletes one's own comment (a top-level one takes its thread along) and announces the new count. */
+export async function deleteComment(awemeId: string, c: CommentData): Promise<void> {
+  const total = await sendDelete(c.cid);
+  announceCount(awemeId, total);
+  update(awemeId, (s) => ({ ...s, total, replyTo: s.replyTo?.cid === c.cid ? null : s.replyTo }));
+  if (c.rootId === '0') {
+    update(awemeId, ({ threads: { [c.cid]: _gone, ...threads }, ...s }) => ({ ...s, threads, items: s.items.filter((x) => x.cid !== c.cid) }));
+  } else {
+    updateThread(awemeId, c.rootId, (x) => ({ ...x, items: x.items.filter((r) => r.cid !== c.cid), posted: x.posted.filter((r) => r.cid !== c.cid) }));
+    patchComment(awemeId, c.rootId, (x) => ({ ...x, replyTotal: Math.max(0, x.replyTotal - 1) }));
+  }
+}
+
+/**
+ * Likes or unlikes a comment at once, then queues the write behind earlier ones of the same comment (write-queue.ts):
+ * the latest answer settles the count, a refused latest write is rolled back. Anonymous viewers get the login dialog.
+ */
+export function toggleCommentLike(awemeId: string, cid: string): Promise<boolean> {
+  if (!requireLogin()) return Promise.resolve(false);
+  const shown = $comments.get()[awemeId];
+  const c = shown && findComment(shown, cid);
+  if (!c) return Promise.resolve(false);
+  const liked = !c.liked;
+  const before = { liked: c.liked, diggCount: c.diggCount };
+  patchComment(awemeId, cid, (x) => ({ ...x, liked, diggCount: Math.max(0, x.diggCount + (liked ? 1 : -1)) }));
+  return enqueueWrite(`comment-like:${cid}`, {
+    send: () => sendCommentLike(awemeId, cid, liked),
+    settle: (r) => patchComment(awemeId, cid, (x) => ({ ...x, liked: r.liked, diggCount: r.diggCount })),
+    rollback: () => patchComment(awemeId, cid, (x) => ({ ...x, ...before })),
+  });
 }

@@ -5,7 +5,8 @@
 import { atom, map } from 'nanostores';
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { COMMENT_COUNT_EVENT, type CommentCountDetail } from '../shared/comment-data.ts';
-import { hasSavedToken, openLogin, USER_KEY } from './auth.ts';
+import { hasSavedToken, requireLogin, savedToken } from './auth.ts';
+import { enqueueWrite } from './write-queue.ts';
 
 export type FollowStatus = 0 | 1 | 2;
 
@@ -151,38 +152,18 @@ async function say(key: MessageKey, type: 'info' | 'success' | 'error' = 'succes
   toast(t(key), { type });
 }
 
-/** True when this browser holds a session; otherwise the login dialog opens (anonymous viewers who act log in first). */
-export function requireLogin(): boolean {
-  if (hasSavedToken()) return true;
-  openLogin();
-  return false;
-}
-
-/** Writes per video and kind, sent one after another in the order the viewer made them (each names its end state). */
-const queues = new Map<string, { tail: Promise<unknown>; seq: number }>();
-
 /**
- * Shows `change` at once and queues `call` behind earlier writes of the same kind; the latest write's answer settles
- * the counts, and a refused latest write is rolled back. Anonymous viewers get the login dialog instead.
+ * Shows `change` at once and queues `call` behind earlier writes of the same kind (write-queue.ts); the latest write's
+ * answer settles the counts, and a refused latest write is rolled back. Anonymous viewers get the login dialog instead.
  */
 function write<T>(key: string, item: VideoItem, change: Partial<VideoStats>, call: () => Promise<T>, settle: (answer: T) => Partial<VideoStats>): Promise<boolean> {
   if (!requireLogin()) return Promise.resolve(false);
-  const queue = queues.get(key) ?? { tail: Promise.resolve(), seq: 0 };
-  queues.set(key, queue);
-  const mine = ++queue.seq;
   const before = patch(item, change);
-  const run = queue.tail.then(async () => {
-    try {
-      const answer = await call();
-      if (queue.seq === mine) patch(item, settle(answer));
-      return true;
-    } catch {
-      if (queue.seq === mine) patch(item, Object.fromEntries(Object.keys(change).map((k) => [k, before[k as keyof VideoStats]])));
-      return false;
-    }
+  return enqueueWrite(key, {
+    send: call,
+    settle: (answer) => patch(item, settle(answer)),
+    rollback: () => patch(item, Object.fromEntries(Object.keys(change).map((k) => [k, before[k as keyof VideoStats]]))),
   });
-  queue.tail = run;
-  return run;
 }
 
 /** Likes or unlikes; `onlyLike` (double-click, double space) never takes a like back. */
@@ -305,15 +286,6 @@ export async function fetchFeed(refreshIndex: number, count: number): Promise<Fe
 export const HISTORY_EVERY_MS = 10_000;
 const lastWrite = new Map<string, number>();
 const lastProgress = new Map<string, number>();
-
-function savedToken(): string | null {
-  try {
-    const saved = JSON.parse(globalThis.localStorage?.getItem(USER_KEY) ?? 'null') as { token?: unknown } | null;
-    return typeof saved?.token === 'string' ? saved.token : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Records watch progress (观看历史) for a logged-in viewer: at most every HISTORY_EVERY_MS while playing, and always

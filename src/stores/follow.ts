@@ -1,5 +1,5 @@
 import { atom, map } from 'nanostores';
-import { hasSavedToken, openLogin } from './auth.ts';
+import { requireLogin } from './auth.ts';
 
 /** The viewer's relation to a user: 0 none (关注), 1 following (已关注), 2 following each other (互相关注). */
 export type FollowStatus = 0 | 1 | 2;
@@ -49,7 +49,7 @@ interface FollowAnswer {
  * button changes at once and is rolled back if the server refuses (the API client has already shown the error).
  */
 export async function toggleFollow(secUid: string, shown: FollowStatus = 0): Promise<void> {
-  if (!hasSavedToken()) return openLogin();
+  if (!requireLogin()) return;
   if ($followPending.get()[secUid]) return;
   const before = $followStatus.get()[secUid] ?? shown;
   const follow = before === 0;

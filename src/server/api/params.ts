@@ -1,5 +1,6 @@
 /** zod building blocks for query and form parameters, which arrive as strings (or as numbers in JSON bodies). */
 import { z } from 'zod';
+import { SEC_UID, SEC_UID_MAX } from '../../shared/user-id.ts';
 
 export const INT4_MAX = 2_147_483_647;
 
@@ -44,5 +45,5 @@ export const idList = () =>
     .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean).map(Number))
     .pipe(z.array(z.number().int().min(1).max(INT4_MAX)).max(100));
 
-/** A sec_uid as the seed and sign-up make them: letters, digits, '-' and '_'. */
-export const secUid = () => z.string().min(1).max(100).regex(/^[\w-]+$/);
+/** A sec_uid (shared/user-id.ts); min and max stay for the OpenAPI document. */
+export const secUid = () => z.string().min(1).max(SEC_UID_MAX).regex(SEC_UID);

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useFreshDb } from '../../../tests/setup/test-db.ts';
+import { COMMENT_MAX } from '../../shared/comment-text.ts';
 import type { Db } from '../db/client.ts';
 import { recountAll } from '../db/recount.ts';
-import { deleteComment, MAX_COMMENT, publishComment } from './comment-writes.ts';
+import { deleteComment, publishComment } from './comment-writes.ts';
 import { list, replies } from './comments.ts';
 
 let db: Db;
@@ -91,10 +92,10 @@ describe('publishComment', () => {
     const rows = async () => (await db.execute(sql`select 1 from comments where user_id = ${alice}`)).rows.length;
     const stored = await rows();
     await expect(publishComment(alice, videoId, '   \n ')).rejects.toMatchObject({ kind: 'invalid', key: 'error.commentEmpty' });
-    await expect(publishComment(alice, videoId, '长'.repeat(MAX_COMMENT + 1))).rejects.toMatchObject({
+    await expect(publishComment(alice, videoId, '长'.repeat(COMMENT_MAX + 1))).rejects.toMatchObject({
       kind: 'invalid',
       key: 'comment.tooLong',
-      vars: { max: MAX_COMMENT },
+      vars: { max: COMMENT_MAX },
     });
     expect(await rows()).toBe(stored);
     expect(await videoComments(videoId)).toBe(before);
@@ -102,7 +103,7 @@ describe('publishComment', () => {
 
   it('counts characters as code points: 500 emoji fit', async () => {
     const { videoId, alice } = await scene();
-    const text = '😀'.repeat(MAX_COMMENT);
+    const text = '😀'.repeat(COMMENT_MAX);
     expect((await publishComment(alice, videoId, text)).text).toBe(text);
     await expect(publishComment(alice, videoId, `${text}😀`)).rejects.toMatchObject({ kind: 'invalid' });
   });

@@ -1,5 +1,6 @@
 /** Writing comments: publish a comment or reply (with its notifications) and delete one. */
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { COMMENT_MAX, commentLength } from '../../shared/comment-text.ts';
 import { db } from '../db/client.ts';
 import { comments, users, videos } from '../db/schema.ts';
 import type { CommentView } from './comments.ts';
@@ -7,17 +8,15 @@ import { forbidden, invalid, notFound } from './errors.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify, retractAboutComments, type NotificationKind } from './notifications.ts';
 
-export const MAX_COMMENT = 500;
-
 // Lock order shared by publish and delete: the thread's root comment, then its replies, then the video.
 // Holding the root while replying means a concurrent delete of the thread either sees the new reply or
 // makes the reply fail, never leaves a live reply under a deleted root.
 
-/** The trimmed text, or invalid when empty or longer than MAX_COMMENT code points. Stored as given: rendering escapes. */
+/** The trimmed text, or invalid when empty or longer than COMMENT_MAX code points. Stored as given: rendering escapes. */
 function checkText(text: string): string {
   const trimmed = text.trim();
   if (trimmed === '') throw invalid('error.commentEmpty');
-  if ([...trimmed].length > MAX_COMMENT) throw invalid('comment.tooLong', { max: MAX_COMMENT });
+  if (commentLength(trimmed) > COMMENT_MAX) throw invalid('comment.tooLong', { max: COMMENT_MAX });
   return trimmed;
 }
 

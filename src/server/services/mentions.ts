@@ -1,13 +1,11 @@
 /** @mentions in comment text: which nicknames a text names, and which users they are. */
 import { asc, inArray } from 'drizzle-orm';
+import { mentionedNames } from '../../shared/mention-text.ts';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { users } from '../db/schema.ts';
 
 export const MAX_MENTIONS = 10;
-
-// `u`: lengths count code points, so a 20-character Chinese or emoji nickname fits.
-const MENTION = /@([^\s@]{1,20})/gu;
 
 export interface MentionedUser {
   id: number;
@@ -17,12 +15,7 @@ export interface MentionedUser {
 
 /** The distinct nicknames written as @nickname, in order of first appearance, at most 10. */
 export function extractMentions(text: string): string[] {
-  const names = new Set<string>();
-  for (const m of text.matchAll(MENTION)) {
-    names.add(m[1]!);
-    if (names.size === MAX_MENTIONS) break;
-  }
-  return [...names];
+  return mentionedNames(text).slice(0, MAX_MENTIONS);
 }
 
 /** The users whose nickname equals one of `names` exactly; a nickname shared by several users names the earliest account. */

@@ -1,19 +1,17 @@
 /** Resolving @nicknames of comment text to users, so clients can link mentions to profiles. */
 import { z } from 'zod';
+import { MENTION_NAME, MENTION_NAME_MAX, MENTION_RESOLVE_MAX } from '../../../shared/mention-text.ts';
 import { usersByNickname } from '../../services/mention-links.ts';
 import { okA } from '../envelope.ts';
 import { route } from '../registry.ts';
 import { bodyA } from '../schemas.ts';
 
-/** At most this many names per call (a page of comments rarely mentions more). */
-const MAX_NAMES = 50;
-
-// A mention never holds whitespace or '@' (services/mentions.ts), so a space separates names unambiguously.
+// A mention never holds whitespace or '@', so a space separates names unambiguously.
 const nicknames = z
   .string()
-  .max(MAX_NAMES * 21 * 2)
+  .max(MENTION_RESOLVE_MAX * (MENTION_NAME_MAX + 1) * 2)
   .transform((s) => [...new Set(s.split(/\s+/).filter(Boolean))])
-  .pipe(z.array(z.string().regex(/^[^\s@]+$/).refine((n) => [...n].length <= 20, { message: 'too_long' })).min(1).max(MAX_NAMES));
+  .pipe(z.array(z.string().regex(MENTION_NAME)).min(1).max(MENTION_RESOLVE_MAX));
 
 export const commentMentionRoutes = [
   route({

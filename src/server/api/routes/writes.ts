@@ -1,6 +1,7 @@
 /** Family A writes, POST form-encoded, logged in (Token header): likes, collects, comments, follows, watch later, history, 不感兴趣, shares. */
 import { z } from 'zod';
-import { deleteComment, MAX_COMMENT, publishComment } from '../../services/comment-writes.ts';
+import { COMMENT_MAX } from '../../../shared/comment-text.ts';
+import { deleteComment, publishComment } from '../../services/comment-writes.ts';
 import { commentTotal, getComment } from '../../services/comments.ts';
 import { countShare, markNotInterested, recordHistory, setCommentLike, setVideoCollect, setVideoLike, setWatchLater } from '../../services/interactions.ts';
 import { setFollow } from '../../services/social.ts';
@@ -50,7 +51,7 @@ export const writeRoutes = [
     summary: 'Publish a comment, or a reply when reply_id (or reply_to_reply_id) names a comment of the video; text is stored as given',
     input: z.object({
       aweme_id: id(),
-      text: text(1, MAX_COMMENT),
+      text: text(1, COMMENT_MAX),
       reply_id: int(0, INT4_MAX).optional(),
       reply_to_reply_id: int(0, INT4_MAX).optional(),
     }),
