@@ -5,6 +5,7 @@ import { db } from '../db/client.ts';
 import { comments, users, videos } from '../db/schema.ts';
 import type { CommentView } from './comments.ts';
 import { forbidden, invalid, notFound } from './errors.ts';
+import { visibleWorks } from './visibility.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify, retractAboutComments, type NotificationKind } from './notifications.ts';
 
@@ -25,10 +26,11 @@ export async function publishComment(userId: number, videoId: number, text: stri
   const body = checkText(text);
   return db().transaction(async (tx) => {
     const [video] = await tx
-      .select({ authorId: videos.authorId })
+      .select({ authorId: videos.authorId, allowComments: videos.allowComments })
       .from(videos)
-      .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+      .where(and(eq(videos.id, videoId), visibleWorks(userId)));
     if (!video) throw notFound('error.videoNotFound');
+    if (!video.allowComments) throw forbidden('error.commentsClosed');
 
     let parentId: number | null = null;
     let repliedAuthor: number | null = null;

@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../db/client.ts';
 import { blocks, commentLikes, comments, users, videos } from '../db/schema.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
+import { visibleWorks } from './visibility.ts';
 
 export interface CommentView {
   id: number;
@@ -105,11 +106,11 @@ export async function getComment(
   return row ?? null;
 }
 
-/** A live video's comment_count, or null when the video is unknown or deleted. */
-export async function commentTotal(videoId: number): Promise<number | null> {
+/** A video's comment_count, or null when the video is unknown, deleted or hidden from `viewerId`. */
+export async function commentTotal(videoId: number, viewerId: number | null): Promise<number | null> {
   const [row] = await db()
     .select({ n: videos.commentCount })
     .from(videos)
-    .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+    .where(and(eq(videos.id, videoId), visibleWorks(viewerId)));
   return row ? row.n : null;
 }

@@ -3,6 +3,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { blocks, danmaku, videos } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
+import { visibleWorks } from './visibility.ts';
 import { notify } from './notifications.ts';
 import { enforce } from './rate-limit.ts';
 
@@ -39,7 +40,7 @@ export async function listDanmaku(videoId: number, viewerId: number | null): Pro
   const [video] = await db()
     .select({ id: videos.id })
     .from(videos)
-    .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+    .where(and(eq(videos.id, videoId), visibleWorks(viewerId)));
   if (!video) return null;
   const unblocked =
     viewerId === null
@@ -72,7 +73,7 @@ export async function sendDanmaku(userId: number, videoId: number, text: string,
     const [video] = await tx
       .select({ authorId: videos.authorId, durationMs: videos.durationMs })
       .from(videos)
-      .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+      .where(and(eq(videos.id, videoId), visibleWorks(userId)));
     if (!video) throw notFound('error.videoNotFound');
     const at = Math.trunc(Math.min(Math.max(offsetMs, 0), video.durationMs));
     const [row] = await tx.insert(danmaku).values({ videoId, userId, text: body, offsetMs: at }).returning(columns);

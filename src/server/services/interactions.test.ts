@@ -194,10 +194,10 @@ describe('watch later, not interested, share', () => {
   });
 
   it('counts each share', async () => {
-    const { videoId } = await freshPair();
+    const { videoId, userId } = await freshPair();
     const before = (await video(videoId)).share;
-    expect(await countShare(videoId)).toEqual({ shareCount: before + 1 });
-    expect(await countShare(videoId)).toEqual({ shareCount: before + 2 });
+    expect(await countShare(videoId, userId)).toEqual({ shareCount: before + 1 });
+    expect(await countShare(videoId, userId)).toEqual({ shareCount: before + 2 });
   });
 });
 
@@ -250,7 +250,7 @@ describe('unknown and deleted targets', () => {
       setWatchLater(userId, missing, true),
       recordHistory(userId, missing, 0),
       markNotInterested(userId, missing),
-      countShare(missing),
+      countShare(missing, userId),
     ];
     expect(await Promise.all(calls.map(kindOf))).toEqual(calls.map(() => 'not_found'));
   });
@@ -262,7 +262,7 @@ describe('unknown and deleted targets', () => {
     try {
       expect(await kindOf(setVideoLike(userId, videoId, true))).toBe('not_found');
       expect(await kindOf(setVideoCollect(userId, videoId, true))).toBe('not_found');
-      expect(await kindOf(countShare(videoId))).toBe('not_found');
+      expect(await kindOf(countShare(videoId, userId))).toBe('not_found');
       expect(await video(videoId)).toEqual(before);
     } finally {
       await db.execute(sql`update videos set deleted_at = null where id = ${videoId}`);

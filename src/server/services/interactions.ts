@@ -4,6 +4,7 @@ import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { collects, commentLikes, comments, likes, notInterested, users, videos, watchHistory, watchLater } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
+import { visibleWorks } from './visibility.ts';
 import { notify, retract } from './notifications.ts';
 
 // Counts move only when the row really changed (an insert that inserted, a delete that deleted), so repeats and
@@ -25,12 +26,12 @@ async function setPair(tx: DbOrTx, table: PairTable, userId: number, targetId: n
   return rows.length > 0;
 }
 
-/** The live video with the columns the writes need, or notFound('error.videoNotFound'). */
-async function liveVideo(tx: DbOrTx, videoId: number) {
+/** The video with the columns the writes need, if `viewerId` may see it; else notFound('error.videoNotFound'). */
+async function liveVideo(tx: DbOrTx, videoId: number, viewerId: number) {
   const [v] = await tx
     .select({ id: videos.id, authorId: videos.authorId, durationMs: videos.durationMs })
     .from(videos)
-    .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+    .where(and(eq(videos.id, videoId), visibleWorks(viewerId)));
   if (!v) throw notFound('error.videoNotFound');
   return v;
 }
@@ -55,7 +56,7 @@ async function videoCount(tx: DbOrTx, videoId: number, column: 'diggCount' | 'co
 /** Likes or unlikes a video; keeps the video's digg_count, the author's total_favorited and the liker's favoriting_count. */
 export async function setVideoLike(userId: number, videoId: number, liked: boolean): Promise<{ liked: boolean; diggCount: number }> {
   return db().transaction(async (tx) => {
-    const video = await liveVideo(tx, videoId);
+    const video = await liveVideo(tx, videoId, userId);
     if (!(await setPair(tx, likes, userId, videoId, liked))) return { liked, diggCount: await videoCount(tx, videoId, 'diggCount') };
     const delta = liked ? 1 : -1;
     const diggCount = await bumpVideo(tx, videoId, 'diggCount', delta);
@@ -81,7 +82,7 @@ export async function setVideoCollect(
   collected: boolean,
 ): Promise<{ collected: boolean; collectCount: number }> {
   return db().transaction(async (tx) => {
-    await liveVideo(tx, videoId);
+    await liveVideo(tx, videoId, userId);
     if (!(await setPair(tx, collects, userId, videoId, collected))) {
       return { collected, collectCount: await videoCount(tx, videoId, 'collectCount') };
     }
@@ -125,7 +126,7 @@ export async function setCommentLike(userId: number, commentId: number, liked: b
 /** Adds a video to or removes it from 稍后再看. */
 export async function setWatchLater(userId: number, videoId: number, on: boolean): Promise<{ on: boolean }> {
   await db().transaction(async (tx) => {
-    await liveVideo(tx, videoId);
+    await liveVideo(tx, videoId, userId);
     await setPair(tx, watchLater, userId, videoId, on);
   });
   return { on };
@@ -138,7 +139,7 @@ const REPLAY_AFTER = sql`interval '30 minutes'`;
 export async function recordHistory(userId: number, videoId: number, progressMs: number): Promise<void> {
   if (Number.isNaN(progressMs)) throw invalid('error.progressInvalid');
   await db().transaction(async (tx) => {
-    const video = await liveVideo(tx, videoId);
+    const video = await liveVideo(tx, videoId, userId);
     const progress = Math.trunc(Math.min(Math.max(progressMs, 0), video.durationMs));
     const key = and(eq(watchHistory.userId, userId), eq(watchHistory.videoId, videoId));
     // A stale row is refreshed by a guarded update: of two racing calls only the first still sees it stale.
@@ -164,17 +165,17 @@ export async function recordHistory(userId: number, videoId: number, progressMs:
 /** Marks a video 不感兴趣 for the viewer; the ranker leaves it out from then on. */
 export async function markNotInterested(userId: number, videoId: number): Promise<void> {
   await db().transaction(async (tx) => {
-    await liveVideo(tx, videoId);
+    await liveVideo(tx, videoId, userId);
     await setPair(tx, notInterested, userId, videoId, true);
   });
 }
 
-/** Counts one share of a live video. */
-export async function countShare(videoId: number): Promise<{ shareCount: number }> {
+/** Counts one share by `userId` of a video they may see. */
+export async function countShare(videoId: number, userId: number): Promise<{ shareCount: number }> {
   const [row] = await db()
     .update(videos)
     .set({ shareCount: sql`${videos.shareCount} + 1` })
-    .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)))
+    .where(and(eq(videos.id, videoId), visibleWorks(userId)))
     .returning({ shareCount: videos.shareCount });
   if (!row) throw notFound('error.videoNotFound');
   return row;

@@ -71,17 +71,40 @@ describe('tab refusals', () => {
 });
 
 describe('works', () => {
-  it.each([
-    ['a live work', null, true],
-    ['a deleted work', new Date(), false],
-  ] as const)('%s: canSeeWork and the SQL rule agree for the author, another user and nobody', async (_what, deletedAt, visible) => {
+  type Who = 'author' | 'friend' | 'fan' | 'stranger' | 'nobody';
+  // A friend follows the author and is followed back; a fan only follows.
+  const SEES: Record<'public' | 'friends' | 'private', Who[]> = {
+    public: ['author', 'friend', 'fan', 'stranger', 'nobody'],
+    friends: ['author', 'friend'],
+    private: ['author'],
+  };
+  const CASES_WORK = (['public', 'friends', 'private'] as const).flatMap((visibility) =>
+    (['published', 'processing'] as const).flatMap((status) =>
+      [null, new Date()].map((deletedAt) => ({ visibility, status, deletedAt })),
+    ),
+  );
+
+  it.each(CASES_WORK)('$visibility, $status, deleted $deletedAt: canSeeWork and the SQL rule agree for every viewer', async ({ visibility, status, deletedAt }) => {
     const [row] = await db.select({ id: videos.id, authorId: videos.authorId }).from(videos).where(sql`${videos.deletedAt} is null`).limit(1);
-    await db.update(videos).set({ deletedAt }).where(eq(videos.id, row!.id));
-    for (const viewer of [row!.authorId, row!.authorId + 1, null]) {
-      expect(canSeeWork(viewer, { authorId: row!.authorId, deletedAt })).toBe(visible);
+    const author = row!.authorId;
+    const [friend, fan, stranger] = [author + 1, author + 2, author + 3];
+    await db.execute(sql`delete from follows where (follower_id = ${author} and followee_id in (${friend}, ${fan}, ${stranger}))
+      or (followee_id = ${author} and follower_id in (${friend}, ${fan}, ${stranger}))`);
+    await db.execute(sql`insert into follows (follower_id, followee_id) values (${friend}, ${author}), (${author}, ${friend}), (${fan}, ${author})`);
+    await db.update(videos).set({ deletedAt, status, visibility }).where(eq(videos.id, row!.id));
+    const viewers: [Who, number | null, boolean][] = [
+      ['author', author, false],
+      ['friend', friend, true],
+      ['fan', fan, false],
+      ['stranger', stranger, false],
+      ['nobody', null, false],
+    ];
+    for (const [who, viewer, mutual] of viewers) {
+      const expected = deletedAt === null && status === 'published' && SEES[visibility].includes(who);
+      expect(canSeeWork(viewer, { authorId: author, deletedAt, status, visibility }, mutual), who).toBe(expected);
       const found = await db.select({ id: videos.id }).from(videos).where(sql`${videos.id} = ${row!.id} and ${visibleWorks(viewer)}`);
-      expect(found.length === 1).toBe(visible);
+      expect(found.length === 1, who).toBe(expected);
     }
-    await db.update(videos).set({ deletedAt: null }).where(eq(videos.id, row!.id));
+    await db.update(videos).set({ deletedAt: null, status: 'published', visibility: 'public' }).where(eq(videos.id, row!.id));
   });
 });

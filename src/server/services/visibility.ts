@@ -2,8 +2,9 @@
  * Who may see what: the tabs of a profile and the works themselves. Both API families and the pages ask here, so a
  * tab hidden on the page is refused by the API, and a work hidden from a list is hidden from every list.
  */
-import { isNull, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { videos, type Privacy } from '../db/schema.ts';
+import type { Visibility, WorkStatus } from '../../shared/studio.ts';
 import { forbidden, ServiceError } from './errors.ts';
 
 /** A profile's tabs in the order the page shows them: 作品, 喜欢, 收藏, 观看历史, 稍后再看. */
@@ -64,15 +65,29 @@ export function tabFromQuery(tabs: readonly ProfileTab[], requested: string | nu
 export interface WorkFacts {
   authorId: number;
   deletedAt: Date | null;
+  status: WorkStatus;
+  visibility: Visibility;
 }
 
-/** Whether `viewerId` (null: anonymous) may see a work; `visibleWorks` is the same rule as SQL. */
-export function canSeeWork(_viewerId: number | null, work: WorkFacts): boolean {
-  return work.deletedAt === null;
+/**
+ * Whether `viewerId` (null: anonymous) may see a work: published and not deleted, and then public, or the viewer's
+ * own, or friends-only with the viewer and the author following each other (`mutual`). `visibleWorks` is the same
+ * rule as SQL.
+ */
+export function canSeeWork(viewerId: number | null, work: WorkFacts, mutual = false): boolean {
+  if (work.deletedAt !== null || work.status !== 'published') return false;
+  if (work.visibility === 'public' || work.authorId === viewerId) return true;
+  return work.visibility === 'friends' && viewerId !== null && mutual;
 }
 
 /** The condition on `videos` that keeps the works `viewerId` may see (`canSeeWork` for lists); every card list ANDs it in. */
-export function visibleWorks(_viewerId: number | null): SQL {
-  // Work visibility (公开 / 好友可见 / 仅自己可见) is one more clause here, and the same test in canSeeWork.
-  return isNull(videos.deletedAt);
+export function visibleWorks(viewerId: number | null): SQL {
+  const listed = and(isNull(videos.deletedAt), eq(videos.status, 'published')) as SQL;
+  if (viewerId === null) return and(listed, eq(videos.visibility, 'public')) as SQL;
+  const mutual = sql`exists (select 1 from follows fa join follows fb on fb.follower_id = fa.followee_id and fb.followee_id = fa.follower_id
+    where fa.follower_id = ${viewerId} and fa.followee_id = ${videos.authorId})`;
+  return and(
+    listed,
+    or(eq(videos.visibility, 'public'), eq(videos.authorId, viewerId), and(eq(videos.visibility, 'friends'), mutual)),
+  ) as SQL;
 }

@@ -27,7 +27,7 @@ export const commentRoutes = [
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer }) => {
       const [total, page] = await Promise.all([
-        commentTotal(input.aweme_id),
+        commentTotal(input.aweme_id, viewer?.id ?? null),
         list(input.aweme_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null),
       ]);
       if (total === null) throw new ApiError(404, 'error.videoNotFound');

@@ -89,7 +89,7 @@ export const familyBRoutes = [
     response: bodyB(z.array(commentB)),
     handler: async ({ input, viewer }) => {
       const [total, page] = await Promise.all([
-        commentTotal(input.vid),
+        commentTotal(input.vid, viewer?.id ?? null),
         list(input.vid, { cursor: input.cursor, count: input.size }, viewer?.id ?? null),
       ]);
       if (total === null) throw new ApiError(404, 'error.videoNotFound');

@@ -60,7 +60,7 @@ export const writeRoutes = [
       // Douyin sends 0 for "none"; the reply being answered wins over its thread's root.
       const replyTo = input.reply_to_reply_id || input.reply_id || undefined;
       const created = await publishComment(viewer.id, input.aweme_id, input.text, replyTo);
-      const total = (await commentTotal(input.aweme_id)) ?? 0;
+      const total = (await commentTotal(input.aweme_id, viewer.id)) ?? 0;
       return okA({ comment: shapeComment(created, false), comment_count: total });
     },
   }),
@@ -181,8 +181,8 @@ export const writeRoutes = [
     summary: 'Count one share of a video',
     input: awemeInput,
     response: bodyA({ share_count: n() }),
-    handler: async ({ input }) => {
-      const r = await countShare(input.aweme_id);
+    handler: async ({ input, viewer }) => {
+      const r = await countShare(input.aweme_id, viewer.id);
       return okA({ share_count: r.shareCount });
     },
   }),
