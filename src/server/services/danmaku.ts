@@ -1,5 +1,5 @@
 /** 弹幕: timed bullet comments over a video, listed in time order and sent at a point of the video. */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { blocks, danmaku, videos } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
