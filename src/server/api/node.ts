@@ -9,8 +9,9 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { t } from '../../i18n/t.ts';
+import { cachedAnswerOf } from './anon-cache.ts';
 import { errorBody } from './envelope.ts';
-import { cachedAnswerOf, handleApi } from './router.ts';
+import { handleApi } from './router.ts';
 
 /** Answers shorter than this go out as they are: compressing them saves less than it costs. */
 const COMPRESS_MIN = 1024;

@@ -1,5 +1,6 @@
 /** The framework-free API door: one Request in, one Response out, for every route of the registry. */
 import { resolveSession, SESSION_COOKIE, type Viewer } from '../services/sessions.ts';
+import { anonCacheKey, answerResponse, cachedAnswer, clearApiCache, rememberAnswer } from './anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
 import { bodyFields, MAX_BODY, queryFields } from './input.ts';
@@ -51,55 +52,6 @@ function allowOf(methods: Map<string, Route>): string[] {
   if (methods.has('GET')) list.push('HEAD');
   return list;
 }
-
-/**
- * One cached answer: its UTF-8 bytes, and the compressed forms a Node door (node.ts) makes once and keeps, so a hot
- * read is neither re-encoded nor re-compressed while it lives.
- */
-export interface CachedAnswer {
-  readonly bytes: Uint8Array;
-  readonly expires: number;
-  readonly encoded: Map<string, Uint8Array>;
-}
-
-// Short-lived answers for anonymous viewers of the hottest reads; any write in this process clears them.
-const CACHE_LIMIT = 500;
-const anonymousCache = new Map<string, CachedAnswer>();
-const answers = new WeakMap<Response, CachedAnswer>();
-const utf8 = new TextEncoder();
-
-function cached(key: string): CachedAnswer | undefined {
-  const hit = anonymousCache.get(key);
-  if (!hit) return undefined;
-  if (hit.expires > Date.now()) return hit;
-  anonymousCache.delete(key);
-  return undefined;
-}
-
-function remember(key: string, bytes: Uint8Array, ttl: number): CachedAnswer {
-  if (anonymousCache.size >= CACHE_LIMIT) anonymousCache.delete(anonymousCache.keys().next().value!);
-  const entry: CachedAnswer = { bytes, expires: Date.now() + ttl, encoded: new Map() };
-  anonymousCache.set(key, entry);
-  return entry;
-}
-
-function cachedResponse(entry: CachedAnswer, headers: HeadersInit): Response {
-  const response = new Response(entry.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
-  answers.set(response, entry);
-  return response;
-}
-
-/** The cache entry behind a response of handleApi, if it came from (or went into) the anonymous cache. */
-export function cachedAnswerOf(response: Response): CachedAnswer | undefined {
-  return answers.get(response);
-}
-
-/** Empties the anonymous answer cache (after writes, and in tests). */
-export function clearApiCache(): void {
-  anonymousCache.clear();
-}
-
-const cacheEnabled = () => process.env.API_ANON_CACHE !== 'off';
 
 /** Answers one /api request. Never throws: every failure becomes the family's error envelope. */
 export async function handleApi(request: Request, options: ApiOptions = {}): Promise<Response> {
@@ -153,10 +105,10 @@ async function dispatch(
   const parsed = route.input.safeParse(fields);
   if (!parsed.success) throw new ApiError(400, 'error.badRequestFields', zodFields(parsed.error));
 
-  const cacheKey = !viewer && route.anonymousCacheMs && cacheEnabled() ? `${route.method} ${url.pathname}${url.search}` : undefined;
+  const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;
   if (cacheKey) {
-    const hit = cached(cacheKey);
-    if (hit !== undefined) return cachedResponse(hit, JSON_HEADERS);
+    const hit = cachedAnswer(cacheKey);
+    if (hit !== undefined) return answerResponse(hit, JSON_HEADERS);
   }
 
   const headers = new Headers(JSON_HEADERS);
@@ -165,6 +117,6 @@ async function dispatch(
   if (body instanceof Response) return body;
   if (route.method === 'POST' && route.auth) clearApiCache();
   const text = JSON.stringify(body);
-  if (cacheKey) return cachedResponse(remember(cacheKey, utf8.encode(text), route.anonymousCacheMs!), headers);
+  if (cacheKey) return answerResponse(rememberAnswer(cacheKey, text, route.anonymousCacheMs!), headers);
   return new Response(text, { status: 200, headers });
 }

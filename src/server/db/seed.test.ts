@@ -5,9 +5,10 @@ import { emptyDb, freshDb, seedNow, type TestDb } from '../../../tests/setup/tes
 import { verifyPassword } from '../services/password.ts';
 import { tokenize } from '../services/search-tokens.ts';
 import { migrateDb } from './migrate.ts';
-import { DEMO_EMAIL, demoPassword, hasDemoAccount, loadManifest, manifestPath, seed } from './seed.ts';
+import { DEMO_EMAIL, demoPassword, hasDemoAccount, seed } from './seed.ts';
 import { NOTICE_KINDS } from '../../shared/messaging.ts';
-import { CHANNEL_IDS } from './seed-content.ts';
+import { CHANNEL_IDS } from './seed/content.ts';
+import { loadManifest, manifestPath } from './seed/manifest.ts';
 
 // Everything the seed decides, in a stable order, ids included.
 const SNAPSHOT = {

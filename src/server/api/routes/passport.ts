@@ -1,25 +1,15 @@
-/** Accounts: password, e-mailed code and QR login, logout and password change, over src/server/services/auth.ts. */
+/** Accounts: password, e-mailed code and QR login, logout and password change, over src/server/services/auth/. */
 import { z } from 'zod';
-import {
-  cancelQrTicket,
-  changePassword,
-  confirmQrTicket,
-  createQrTicket,
-  demoCredentials,
-  loginWithCode,
-  loginWithPassword,
-  logout,
-  qrStatus,
-  qrSvg,
-  requestLoginCode,
-  scanQrTicket,
-  type AuthContext,
-  type LoginResult,
-} from '../../services/auth.ts';
+import { demoCredentials } from '../../services/auth/accounts.ts';
+import { loginWithCode, requestLoginCode } from '../../services/auth/codes.ts';
+import { logout, type AuthContext, type LoginResult } from '../../services/auth/login.ts';
+import { changePassword, loginWithPassword } from '../../services/auth/password.ts';
+import { cancelQrTicket, confirmQrTicket, createQrTicket, qrStatus, scanQrTicket } from '../../services/auth/qr.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { SESSION_COOKIE } from '../../services/sessions.ts';
 import { mediaUrl } from '../../media-url.ts';
 import { ApiError, okA } from '../envelope.ts';
+import { qrSvg } from '../qr-svg.ts';
 import { route } from '../registry.ts';
 import { bodyA, urlList } from '../schemas.ts';
 

@@ -1,0 +1,82 @@
+/** The people: the demo account first, then 60 creators spread over the channels with power-law popularity. */
+import { DEMO_EMAIL, DEMO_NICKNAME } from '../demo.ts';
+import { CHANNEL_IDS, CHANNELS, NICK_SUFFIXES, type ChannelId } from './content.ts';
+import { DAY, type PlanContext } from './context.ts';
+import { cumulate } from './rng.ts';
+
+export interface UserPlan {
+  id: number;
+  secUid: string;
+  email: string | null;
+  nickname: string;
+  signature: string;
+  avatar: string;
+  isDemo: boolean;
+  channel: ChannelId;
+  weight: number;
+  createdAt: number;
+}
+
+/** The users and the weights later draws pick them by. */
+export interface Cast {
+  users: UserPlan[];
+  demo: UserPlan;
+  creators: UserPlan[];
+  /** Popularity of the creators: who gets followed, who hosts. */
+  creatorCum: number[];
+  /** Activity of every user (who comments, likes, searches): flatter than popularity. */
+  activeCum: number[];
+}
+
+export function planUsers({ rng, ago, secUid, avatars }: PlanContext): Cast {
+  const users: UserPlan[] = [
+    {
+      id: 1,
+      secUid: secUid(),
+      email: DEMO_EMAIL,
+      nickname: DEMO_NICKNAME,
+      signature: '闪映官方体验账号，带你逛遍每个频道',
+      avatar: avatars[0]!,
+      isDemo: true,
+      channel: 300204,
+      weight: 0.25,
+      createdAt: ago(90 * DAY),
+    },
+  ];
+  const nicknames = new Set<string>([DEMO_NICKNAME]);
+  const ranks = Array.from({ length: 60 }, (_, i) => i);
+  for (let i = ranks.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [ranks[i], ranks[j]] = [ranks[j]!, ranks[i]!];
+  }
+  for (let i = 0; i < 60; i++) {
+    const channel = CHANNEL_IDS[i % CHANNEL_IDS.length]!;
+    const content = CHANNELS[channel];
+    let nickname = '';
+    for (let attempt = 0; attempt < 50 && (nickname === '' || nicknames.has(nickname)); attempt++) {
+      nickname = rng.pick(content.nickPrefixes) + rng.pick(NICK_SUFFIXES);
+    }
+    if (nicknames.has(nickname)) nickname += String(i);
+    nicknames.add(nickname);
+    users.push({
+      id: users.length + 1,
+      secUid: secUid(),
+      email: null,
+      nickname,
+      signature: rng.pick(content.signatures),
+      avatar: avatars[(i + 1) % avatars.length]!,
+      isDemo: false,
+      channel,
+      weight: 1 / (ranks[i]! + 1) ** 1.1,
+      createdAt: ago((70 + rng.next() * 300) * DAY),
+    });
+  }
+  const creators = users.slice(1);
+  return {
+    users,
+    demo: users[0]!,
+    creators,
+    creatorCum: cumulate(creators.map((u) => u.weight)),
+    activeCum: cumulate(users.map((u) => 0.4 + Math.sqrt(u.weight))),
+  };
+}

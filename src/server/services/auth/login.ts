@@ -1,0 +1,63 @@
+/** What every way of logging in shares: the caller's context, the email rule, per-IP scaling, and the session a login opens or logout ends. */
+import { z } from 'zod';
+import { users } from '../../db/schema.ts';
+import { invalid } from '../errors.ts';
+import { createSession, revokeSession, type Viewer } from '../sessions.ts';
+
+export interface AuthContext {
+  ip: string;
+  userAgent?: string;
+}
+
+export interface LoginResult {
+  token: string;
+  expiresAt: Date;
+  user: Viewer;
+  /** True when this login created the account (first code login). */
+  created: boolean;
+}
+
+const CLEANUP_CHANCE = 0.01;
+
+const emailSchema = z.email().max(254);
+
+/** The user columns a login answers with. */
+export const viewerColumns = { id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar };
+
+/** Trims and lowercases an email; throws `invalid` when it is empty or not an email. */
+export function normalizeEmail(raw: unknown): string {
+  const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  if (email === '') throw invalid('login.error.emailEmpty');
+  if (!emailSchema.safeParse(email).success) throw invalid('error.emailInvalid');
+  return email;
+}
+
+/**
+ * Per-IP limits scaled by RATE_LIMIT_IP_FACTOR (default 1): many honest users may share one address (a campus NAT,
+ * or the end-to-end suite's browsers on 127.0.0.1). Per-account limits never scale.
+ */
+export function perIp(limit: number): number {
+  const factor = Number(process.env.RATE_LIMIT_IP_FACTOR ?? 1);
+  return Number.isFinite(factor) && factor >= 1 ? Math.floor(limit * factor) : limit;
+}
+
+/** The rate-limit key part for the caller's address. */
+export function ipOf(ctx: AuthContext): string {
+  return ctx.ip || 'unknown';
+}
+
+/** Runs a housekeeping task on about one call in a hundred. */
+export function sometimes(task: () => Promise<unknown>): Promise<unknown> {
+  return Math.random() < CLEANUP_CHANCE ? task() : Promise.resolve();
+}
+
+/** Opens the session that ends a successful login. */
+export async function issue(user: Viewer, ctx: AuthContext | undefined, created: boolean): Promise<LoginResult> {
+  const { token, expiresAt } = await createSession(user.id, ctx?.userAgent);
+  return { token, expiresAt, user, created };
+}
+
+/** Logs out: the token stops working on every server at once. */
+export async function logout(token: string): Promise<void> {
+  if (typeof token === 'string' && token !== '' && token.length <= 100) await revokeSession(token);
+}
