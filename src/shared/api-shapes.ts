@@ -101,7 +101,6 @@ export const searchUser = z.object({
   follow_status: followStatus,
 });
 
-export type Bit = z.infer<typeof bit>;
 /** The viewer's relation to a user: 0 none (关注), 1 following (已关注), 2 following each other (互相关注). */
 export type FollowStatus = z.infer<typeof followStatus>;
 export type Aweme = z.infer<typeof aweme>;

@@ -12,7 +12,9 @@ const video = (id: string, secUid: string) => fromAweme(aweme(id, secUid));
 const answer = (list: ReturnType<typeof aweme>[], hasMore = true) => ({ aweme_list: list, has_more: hasMore ? 1 : 0 });
 const ids = (feed: ReturnType<typeof feedPages>) => feed.$items.get().map((v) => v.id);
 
-beforeEach(() => get.mockReset());
+beforeEach(() => {
+  get.mockReset();
+});
 
 describe('fetchFeed', () => {
   it('fetches a feed page by refresh_index', async () => {

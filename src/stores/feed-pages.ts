@@ -4,7 +4,7 @@ import { spreadAuthors } from '../shared/author-spread.ts';
 import { fromAweme, type VideoItem } from '../shared/video-item.ts';
 import { pagedList } from './paged-list.ts';
 
-export interface FeedPage {
+interface FeedPage {
   items: VideoItem[];
   hasMore: boolean;
 }

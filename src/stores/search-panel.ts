@@ -2,14 +2,14 @@
 import { atom } from 'nanostores';
 import { apiGet } from '../client/api.ts';
 
-export interface HotItem {
+interface HotItem {
   id: string;
   word: string;
 }
 
 /** The panel shows 6 hot words and 6 guesses a round. */
 export const HOT_SHOWN = 6;
-export const GUESSES_SHOWN = 6;
+const GUESSES_SHOWN = 6;
 const SUGGEST_DELAY_MS = 150;
 /** The panel's hot words and guesses are fetched again when older than this. */
 const PANEL_FRESH_MS = 60_000;

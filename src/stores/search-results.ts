@@ -18,12 +18,12 @@ export interface UserHitView {
 /** A page of results, as the server renders the first and the store fetches the rest. */
 export type HitPage<T> = FetchedPage<T>;
 
-export type SearchHit = VideoItem | UserHitView;
+type SearchHit = VideoItem | UserHitView;
 
 const W = '/aweme/v1/web';
 
 /** A further page of video results (errors are toasted: the visitor asked for it by scrolling). */
-export async function fetchVideoHits(keyword: string, offset: number, count: number): Promise<HitPage<VideoItem>> {
+async function fetchVideoHits(keyword: string, offset: number, count: number): Promise<HitPage<VideoItem>> {
   const body = await apiGet<{ data: { aweme_info: Aweme }[]; cursor: number; has_more: 0 | 1 }>(`${W}/general/search/single/`, { keyword, offset, count });
   return {
     items: body.data.map(({ aweme_info }) => fromAweme(aweme_info)),
@@ -33,7 +33,7 @@ export async function fetchVideoHits(keyword: string, offset: number, count: num
 }
 
 /** A further page of user results. */
-export async function fetchUserHits(keyword: string, offset: number, count: number): Promise<HitPage<UserHitView>> {
+async function fetchUserHits(keyword: string, offset: number, count: number): Promise<HitPage<UserHitView>> {
   const body = await apiGet<{ user_list: { user_info: SearchUser }[]; cursor: number; has_more: 0 | 1 }>(`${W}/discover/search/`, { keyword, type: 'user', offset, count });
   return {
     items: body.user_list.map(({ user_info: u }) => ({

@@ -7,9 +7,9 @@ import { pagedList, type FetchedPage } from './paged-list.ts';
 export type VideoSource = 'discover' | 'channel' | 'hot' | 'friend' | 'follow' | 'post' | 'like' | 'favorite_collection' | 'record' | 'watch_later';
 
 /** A video of a grid, with its heat on the 热点 list. */
-export type GridVideo = VideoItem & { heat?: number };
+type GridVideo = VideoItem & { heat?: number };
 
-export interface ListOptions {
+interface ListOptions {
   /** The profile's sec_uid (post and like). */
   secUid?: string;
   /** The channel id (channel). */
