@@ -2,9 +2,9 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { t } from '../i18n/t.ts';
 import type { VideoItem } from '../shared/video-item.ts';
-import { $sentDanmaku, loadDanmaku, sendDanmaku } from '../stores/danmaku.ts';
+import { $sentDanmaku, loadDanmaku, sendDanmaku, type Bullet } from '../stores/danmaku.ts';
 import { requireLogin } from '../stores/video-actions.ts';
-import { dueBetween, holdLane, MAX_DANMAKU, planLane, type Bullet, type Lane } from './DanmakuPlan.ts';
+import { dueBetween, holdLane, MAX_DANMAKU, planLane, type Lane } from './DanmakuPlan.ts';
 
 const LINE_PX = 30;
 /** Seconds a bullet takes to cross the player. */

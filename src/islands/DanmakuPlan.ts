@@ -1,8 +1,6 @@
 /** The arithmetic of 弹幕 lanes, kept apart from the DOM so it can be tested. */
 import type { Bullet } from '../stores/danmaku.ts';
 
-export type { Bullet };
-
 /** Longest danmaku in characters (the API's limit too). */
 export const MAX_DANMAKU = 50;
 /** Pixels between two danmaku following each other in a lane. */

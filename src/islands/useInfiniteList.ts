@@ -2,8 +2,6 @@ import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { phaseOf, type PagedList } from '../stores/paged-list.ts';
 
-export type { ListPhase } from '../stores/paged-list.ts';
-
 interface Options<T> {
   /** The store that pages the list (its `start` is where the server's markup ends). */
   pages: PagedList<T>;
