@@ -72,8 +72,8 @@ export const videoB = z.object({
   author: z.object({ id: n(), secUid: z.string(), nickname: z.string(), avatar: z.string() }),
 });
 
-/** A row of a 关注 or 粉丝 list. */
-export const followUser = z.object({
+/** A user as the lists of users carry them. */
+const userRow = z.object({
   uid: z.string(),
   sec_uid: z.string(),
   nickname: z.string(),
@@ -83,22 +83,18 @@ export const followUser = z.object({
   following_count: n(),
   aweme_count: n(),
   follow_status: followStatus,
+});
+
+/** A row of a 关注 or 粉丝 list. */
+export const followUser = userRow.extend({
   /** When the follow in this list was made (unix seconds). */
   follow_time: n(),
 });
 
 /** A user result of the search. */
-export const searchUser = z.object({
-  uid: z.string(),
-  sec_uid: z.string(),
-  nickname: z.string(),
-  signature: z.string(),
-  avatar_thumb: urlList,
-  follower_count: n(),
-  following_count: n(),
-  aweme_count: n(),
+export const searchUser = userRow.extend({
+  /** Likes received on this user's videos (获赞). */
   total_favorited: n(),
-  follow_status: followStatus,
 });
 
 /** The viewer's relation to a user: 0 none (关注), 1 following (已关注), 2 following each other (互相关注). */
