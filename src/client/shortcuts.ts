@@ -1,7 +1,8 @@
 /** The keyboard shortcuts: which key means what, and running them on the current video. */
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { requireLogin } from '../stores/auth.ts';
-import { loadFollow, markNotInterested, share, toggleCollect, toggleLike, toggleWatchLater } from '../stores/feed.ts';
+import { loadFollow } from '../stores/follow-loader.ts';
+import { markNotInterested, share, toggleCollect, toggleLike, toggleWatchLater } from '../stores/video-actions.ts';
 import {
   $host,
   $panel,

@@ -1,43 +1,16 @@
 import { useStore } from '@nanostores/react';
-import { atom } from 'nanostores';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { apiGet, apiPost } from '../client/api.ts';
 import { t } from '../i18n/t.ts';
+import type { VideoItem } from '../shared/video-item.ts';
 import { requireLogin } from '../stores/auth.ts';
-import type { VideoItem } from '../stores/feed.ts';
-import { dueBetween, holdLane, MAX_DANMAKU, planLane, type Bullet, type Lane } from './DanmakuPlan.ts';
-
-interface Row {
-  danmaku_id: string;
-  text: string;
-  offset_ms: number;
-}
+import { $sentDanmaku, loadDanmaku, sendDanmaku, type Bullet } from '../stores/danmaku.ts';
+import { dueBetween, holdLane, MAX_DANMAKU, planLane, type Lane } from './DanmakuPlan.ts';
 
 const LINE_PX = 30;
 /** Seconds a bullet takes to cross the player. */
 const CROSS_S = 7;
 /** With reduced motion: how long a danmaku stands still in its lane, fading in and out (ms). */
 const HOLD_MS = 4000;
-
-/** Lists by video id, fetched once per page. */
-const lists = new Map<string, Promise<Bullet[]>>();
-
-function load(id: string): Promise<Bullet[]> {
-  let list = lists.get(id);
-  if (!list) {
-    list = apiGet<{ danmaku_list: Row[] }>('/aweme/v1/web/danmaku/list/', { aweme_id: id }, { quiet: true })
-      .then((b) => b.danmaku_list.map((r) => ({ id: r.danmaku_id, text: r.text, at: r.offset_ms })).sort((a, b) => a.at - b.at))
-      .catch(() => {
-        lists.delete(id);
-        return [];
-      });
-    lists.set(id, list);
-  }
-  return list;
-}
-
-/** A danmaku the viewer just sent: shown at once, outlined. */
-const $sent = atom<{ videoId: string; bullet: Bullet } | null>(null);
 
 interface LayerProps {
   video: HTMLVideoElement | null;
@@ -51,11 +24,11 @@ interface LayerProps {
 export function DanmakuLayer({ video, item }: LayerProps) {
   const box = useRef<HTMLDivElement>(null);
   const [list, setList] = useState<Bullet[]>([]);
-  const sent = useStore($sent);
+  const sent = useStore($sentDanmaku);
 
   useEffect(() => {
     let live = true;
-    void load(item.id).then((l) => live && setList(l));
+    void loadDanmaku(item.id).then((l) => live && setList(l));
     return () => {
       live = false;
     };
@@ -145,19 +118,10 @@ export function DanmakuInput({ video, item }: InputProps) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const body = text.trim();
-    if (!body || busy || !requireLogin()) return;
+    if (!body || busy) return;
     setBusy(true);
-    try {
-      const at = Math.round((video?.currentTime ?? 0) * 1000);
-      const answer = await apiPost<{ danmaku: Row }>('/aweme/v1/web/danmaku/send/', { aweme_id: item.id, text: body, offset_ms: at });
-      const bullet = { id: answer.danmaku.danmaku_id, text: answer.danmaku.text, at: answer.danmaku.offset_ms };
-      $sent.set({ videoId: item.id, bullet });
-      setText('');
-    } catch {
-      // The API client has shown why (rate limit, expired session).
-    } finally {
-      setBusy(false);
-    }
+    if (await sendDanmaku(item, body, (video?.currentTime ?? 0) * 1000)) setText('');
+    setBusy(false);
   };
   return (
     <form onSubmit={submit} className="flex h-8 min-w-0 max-w-72 flex-1 items-center overflow-hidden rounded-full bg-white/15 focus-within:bg-white/25">

@@ -1,16 +1,10 @@
 /** The arithmetic of 弹幕 lanes, kept apart from the DOM so it can be tested. */
+import type { Bullet } from '../stores/danmaku.ts';
 
 /** Longest danmaku in characters (the API's limit too). */
 export const MAX_DANMAKU = 50;
 /** Pixels between two danmaku following each other in a lane. */
 export const LANE_GAP_PX = 24;
-
-export interface Bullet {
-  id: string;
-  text: string;
-  /** Milliseconds into the video. */
-  at: number;
-}
 
 export interface Lane {
   /** When (performance.now() ms) the last danmaku in this lane has cleared the right edge by LANE_GAP_PX. */

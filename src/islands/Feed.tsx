@@ -2,8 +2,10 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { bindShortcuts } from '../client/shortcuts.ts';
 import { riArrowDownSLine, riArrowUpSLine, riHeart3Fill } from '../shared/icons.ts';
-import { appendSpread, fetchFeed, markNotInterested, toggleLike, type VideoItem } from '../stores/feed.ts';
+import type { VideoItem } from '../shared/video-item.ts';
+import { feedPages } from '../stores/feed-pages.ts';
 import { $clear, $host, $panel, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
+import { markNotInterested, toggleLike } from '../stores/video-actions.ts';
 import { Icon } from './Icon.tsx';
 import { PlayerControls } from './PlayerControls.tsx';
 import type { PlayerText } from './PlayerText.ts';
@@ -46,7 +48,9 @@ const relatedHref = (item: VideoItem) => `/video/${item.id}#related`;
 
 /** The recommend feed: a vertical full-height swiper whose neighbours are preloaded. */
 export function Feed({ items: first, hasMore, count, text }: Props) {
-  const [items, setItems] = useState(first);
+  const [feed] = useState(() => feedPages({ items: first, hasMore }, count));
+  const items = useStore(feed.$items);
+  const { cursor } = useStore(feed.$state);
   const [index, setIndex] = useState(0);
   const [drag, setDrag] = useState(0);
   const [bursts, setBursts] = useState<Burst[]>([]);
@@ -60,7 +64,6 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
   const dialog = useStore($shortcutsOpen);
   const root = useRef<HTMLElement>(null);
   const videos = useRef(new Map<string, HTMLVideoElement>());
-  const paging = useRef({ next: 2, more: hasMore, loading: false, seen: new Set(first.map((x) => x.id)) });
   const state = useRef({ index, items });
   state.current = { index, items };
   const item = items[index];
@@ -78,10 +81,13 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
     setTimeout(() => setBursts((all) => all.filter((o) => o !== b)), 900);
   }, []);
 
-  const remove = useCallback((id: string) => {
-    setItems((list) => list.filter((x) => x.id !== id));
-    setIndex((i) => Math.min(i, Math.max(0, state.current.items.length - 2)));
-  }, []);
+  const remove = useCallback(
+    (id: string) => {
+      feed.remove(id);
+      setIndex((i) => Math.min(i, Math.max(0, state.current.items.length - 2)));
+    },
+    [feed],
+  );
 
   /** X and the comment button: the side panel with the current video's comments, or closes it. */
   const openComments = useCallback(() => $panel.set($panel.get() ? null : 'comments'), []);
@@ -123,25 +129,11 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
     $host.set({ item, video: () => videos.current.get(item.id) ?? null, root: () => root.current, page, burst: () => burst() });
   }, [item, page, burst]);
 
-  // The next page loads before the end is reached (refresh_index counts pages of `count`).
+  // The next page loads before the end is reached; a page of videos already shown (the ranking moved) moves the
+  // cursor, which asks for the one after it.
   useEffect(() => {
-    const p = paging.current;
-    if (!p.more || p.loading || items.length - index > AHEAD) return;
-    p.loading = true;
-    fetchFeed(p.next, count)
-      .then((res) => {
-        p.next += 1;
-        p.more = res.hasMore;
-        const fresh = res.items.filter((x) => !p.seen.has(x.id));
-        for (const x of fresh) p.seen.add(x.id);
-        p.loading = false;
-        // A page of videos already shown (the ranking moved) asks for the one after it.
-        setItems((list) => appendSpread(list, fresh));
-      })
-      .catch(() => {
-        p.loading = false;
-      });
-  }, [index, items.length, count]);
+    if (items.length - index <= AHEAD) void feed.load();
+  }, [feed, index, items.length, cursor]);
 
   useEffect(() => {
     if (warm || !video) return;

@@ -1,12 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { apiGet } from '../client/api.ts';
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState } from 'react';
 import { t } from '../i18n/t.ts';
 import { riCloseLine } from '../shared/icons.ts';
-import type { FollowStatus } from '../stores/follow.ts';
+import { followList, type FollowListKind } from '../stores/follow-list.ts';
+import { phaseOf } from '../stores/paged-list.ts';
 import { FollowButton } from './FollowButton.tsx';
 import { Icon } from './Icon.tsx';
-
-export type FollowListKind = 'following' | 'followers';
 
 interface Props {
   kind: FollowListKind;
@@ -18,48 +17,15 @@ interface Props {
   onClose: () => void;
 }
 
-interface ListUser {
-  sec_uid: string;
-  nickname: string;
-  signature: string;
-  avatar_thumb: { url_list: string[] };
-  follow_status: FollowStatus;
-}
-
-type ListBody = { followings?: ListUser[]; followers?: ListUser[]; offset: number; has_more: 0 | 1 };
-
-const PAGE = 20;
-const PATH: Record<FollowListKind, string> = { following: '/aweme/v1/web/user/following/list/', followers: '/aweme/v1/web/user/follower/list/' };
-
 /** One following or follower list in the dialog: avatar, nickname, signature and a follow button per row, page by page. */
 export function FollowList({ kind, secUid, title, titleId, viewerSecUid, onClose }: Props) {
-  const [users, setUsers] = useState<ListUser[]>([]);
-  const [phase, setPhase] = useState<'idle' | 'loading' | 'error' | 'done'>('idle');
-  const offset = useRef(0);
-  const busy = useRef(false);
+  const [pages] = useState(() => followList(kind, secUid));
+  const users = useStore(pages.$items);
+  const phase = phaseOf(useStore(pages.$state));
   const nearEnd = useRef(true);
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLLIElement>(null);
-
-  const load = useCallback(async () => {
-    if (busy.current) return;
-    busy.current = true;
-    setPhase('loading');
-    try {
-      const body = await apiGet<ListBody>(PATH[kind], { sec_user_id: secUid, offset: offset.current, count: PAGE });
-      const page = (kind === 'following' ? body.followings : body.followers) ?? [];
-      offset.current = body.offset;
-      setUsers((before) => {
-        const seen = new Set(before.map((u) => u.sec_uid));
-        return [...before, ...page.filter((u) => !seen.has(u.sec_uid))];
-      });
-      setPhase(body.has_more === 1 && page.length > 0 ? 'idle' : 'done');
-    } catch {
-      setPhase('error');
-    } finally {
-      busy.current = false;
-    }
-  }, [kind, secUid]);
+  const load = pages.load;
 
   // The sentinel ends the list; while it is near the bottom of the scroller, keep loading.
   useEffect(() => {
@@ -69,7 +35,7 @@ export function FollowList({ kind, secUid, title, titleId, viewerSecUid, onClose
     const io = new IntersectionObserver(
       ([entry]) => {
         nearEnd.current = entry?.isIntersecting ?? false;
-        if (nearEnd.current && !busy.current) void load();
+        if (nearEnd.current) void load();
       },
       { root: scroll, rootMargin: '0px 0px 200px 0px' },
     );

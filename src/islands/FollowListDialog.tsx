@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { formatCount, t } from '../i18n/t.ts';
 import { $followerCounts, $myFollowingCount } from '../stores/follow.ts';
-import type { FollowListKind } from './FollowList.tsx';
+import type { FollowListKind } from '../stores/follow-list.ts';
 
 interface Props {
   secUid: string;

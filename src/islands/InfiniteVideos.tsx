@@ -1,12 +1,15 @@
+import { useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { CardData } from '../client/card-data.ts';
-import { loadCards, type VideoSource } from '../client/video-pages.ts';
+import { videoPages, type VideoSource } from '../stores/video-pages.ts';
 import { ListEnd } from './ListEnd.tsx';
 import { useInfiniteList } from './useInfiniteList.ts';
 import { VideoCardSkeleton, VideoCardView, videoIdsIn } from './VideoCardView.tsx';
 
+/** The lists this island continues: a profile's tabs and the 关注 feed. */
+type ListSource = Exclude<VideoSource, 'discover' | 'channel' | 'hot' | 'friend'>;
+
 interface Props {
-  source: VideoSource;
+  source: ListSource;
   /** The profile's sec_uid (post, like and collection lists). */
   secUid?: string;
   /** Offset of the first page not rendered by the server. */
@@ -23,12 +26,11 @@ const SKELETONS = 8;
  * on 加载更多, appear in the same list with skeletons meanwhile, and stop when the server says there is no more.
  */
 export function InfiniteVideos({ source, secUid, cursor, gridId, pageSize = 24 }: Props) {
-  const { list, items, phase, sentinel, load } = useInfiniteList<CardData>({
+  const [pages] = useState(() => videoPages(source, cursor, pageSize, { secUid }));
+  const { list, items, phase, sentinel, load } = useInfiniteList({
+    pages,
     findList: () => document.getElementById(gridId)?.querySelector<HTMLElement>('ul.card-grid') ?? null,
     shownKeys: videoIdsIn,
-    keyOf: (v) => v.id,
-    cursor,
-    loadPage: (from) => loadCards(source, from, pageSize, secUid),
   });
 
   return (

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
 import { t } from '../i18n/t.ts';
-import type { ListPhase } from './useInfiniteList.ts';
+import type { ListPhase } from '../stores/paged-list.ts';
 
 interface Props {
   phase: ListPhase;

@@ -11,7 +11,8 @@ import {
   riVolumeMuteLine,
   riVolumeUpLine,
 } from '../shared/icons.ts';
-import { reportProgress, type VideoItem } from '../stores/feed.ts';
+import type { VideoItem } from '../shared/video-item.ts';
+import { reportProgress } from '../stores/watch-progress.ts';
 import {
   $clear,
   $muted,

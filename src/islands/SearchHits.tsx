@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { UserHitView } from '../client/search-api.ts';
+import type { UserHitView } from '../stores/search-results.ts';
 import { formatCount, t } from '../i18n/t.ts';
 import { Marked } from './Marked.tsx';
 

@@ -1,10 +1,10 @@
+import { useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { CardData } from '../client/card-data.ts';
-import { fetchUserHits, fetchVideoHits, type UserHitView } from '../client/search-api.ts';
+import { isVideoHit, searchPages } from '../stores/search-results.ts';
 import { FollowButton } from './FollowButton.tsx';
 import { ListEnd } from './ListEnd.tsx';
 import { UserHitRow } from './SearchHits.tsx';
-import { useInfiniteList, type ListPage } from './useInfiniteList.ts';
+import { useInfiniteList } from './useInfiniteList.ts';
 import { VideoCardView } from './VideoCardView.tsx';
 
 interface Props {
@@ -17,18 +17,13 @@ interface Props {
   pageSize?: number;
 }
 
-type Hit = CardData | UserHitView;
-
-const keyOf = (hit: Hit) => ('id' in hit ? hit.id : hit.secUid);
-
 /** Infinite scroll of search results: further pages append to the server-rendered list as its end nears, or on 加载更多. */
 export function SearchMore({ kind, keyword, cursor, listId, pageSize = 24 }: Props) {
-  const { list, items, phase, sentinel, load } = useInfiniteList<Hit>({
+  const [pages] = useState(() => searchPages(kind, keyword, cursor, pageSize));
+  const { list, items, phase, sentinel, load } = useInfiniteList({
+    pages,
     findList: () => document.getElementById(listId),
     shownKeys: (el) => [...el.querySelectorAll<HTMLElement>(':scope > [data-key]')].map((li) => li.dataset.key!),
-    keyOf,
-    cursor,
-    loadPage: (from): Promise<ListPage<Hit>> => (kind === 'video' ? fetchVideoHits(keyword, from, pageSize) : fetchUserHits(keyword, from, pageSize)),
   });
 
   return (
@@ -36,7 +31,7 @@ export function SearchMore({ kind, keyword, cursor, listId, pageSize = 24 }: Pro
       {list &&
         createPortal(
           items.map((hit) =>
-            'id' in hit ? (
+            isVideoHit(hit) ? (
               <li key={hit.id} data-key={hit.id}>
                 <VideoCardView video={hit} keyword={keyword} tone="secondary" />
               </li>

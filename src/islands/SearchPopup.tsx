@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
-import { fetchGuesses, fetchHotWords, fetchSuggestions, type HotItem } from '../client/search-api.ts';
 import {
   riArrowDownSLine,
   riArrowUpSLine,
@@ -10,6 +9,7 @@ import {
   riRefreshLine,
   riSearchLine,
 } from '../shared/icons.ts';
+import { $guesses, $hotWords, $suggestions, closeSuggestions, HOT_SHOWN, loadPanel, nextGuesses, stopSuggesting, suggest } from '../stores/search-panel.ts';
 import { $searchHistory, clearHistory, HISTORY_FOLDED, removeHistory } from '../stores/search-history.ts';
 import { Icon } from './Icon.tsx';
 import { Marked } from './Marked.tsx';
@@ -38,23 +38,15 @@ interface Props {
   onClose(): void;
 }
 
-/** Spec point 9: 6 hot words, up to 8 suggestions, the 换一换 spin lasts 200 ms. */
-const HOT_SHOWN = 6;
-const GUESSES_SHOWN = 6;
+/** The 换一换 spin lasts 200 ms. */
 const SPIN_MS = 200;
-const SUGGEST_DELAY_MS = 150;
-/** The panel's hot words and guesses are fetched again when older than this. */
-const PANEL_FRESH_MS = 60_000;
-
-// Kept across openings of the box, so reopening shows the last panel at once.
-const panelCache: { hot: HotItem[]; guesses: string[]; round: number; at: number } = { hot: [], guesses: [], round: 0, at: 0 };
 
 /** The search box's popup: suggestions while typing, else 历史记录 / 猜你想搜 (换一换) / 热搜. */
 export function SearchPopup({ root, input, query, text, onSearch, onState, onClose }: Props) {
-  const [suggestions, setSuggestions] = useState<string[]>([]);
+  const suggestions = useStore($suggestions);
   const [active, setActive] = useState(-1);
-  const [hot, setHot] = useState(panelCache.hot);
-  const [guesses, setGuesses] = useState(panelCache.guesses);
+  const hot = useStore($hotWords);
+  const guesses = useStore($guesses);
   const [turns, setTurns] = useState(0);
   const [spinning, setSpinning] = useState(false);
   const [unfolded, setUnfolded] = useState(false);
@@ -120,53 +112,22 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
   useEffect(() => () => clearTimeout(spinTimer.current), []);
 
   // The recommendation panel's data: when missing or older than a minute.
-  useEffect(() => {
-    if (typing || Date.now() - panelCache.at < PANEL_FRESH_MS) return;
-    panelCache.at = Date.now();
-    const ctrl = new AbortController();
-    void Promise.all([
-      fetchHotWords(HOT_SHOWN, ctrl.signal).catch(() => null),
-      fetchGuesses(panelCache.round, GUESSES_SHOWN, ctrl.signal).catch(() => null),
-    ]).then(([words, guessed]) => {
-      if (words) setHot((panelCache.hot = words));
-      if (guessed) setGuesses((panelCache.guesses = guessed));
-      if (!words || !guessed) panelCache.at = 0;
-    });
-    return () => ctrl.abort();
-  }, [typing]);
+  useEffect(() => (typing ? undefined : loadPanel()), [typing]);
 
-  // Suggestions: debounced, and each keystroke aborts the request of the one before.
+  // Completions of the typed text; a new list has no active option yet.
   useEffect(() => {
-    if (!typing) {
-      setSuggestions([]);
-      setActive(-1);
-      return;
-    }
-    const ctrl = new AbortController();
-    const timer = setTimeout(() => {
-      fetchSuggestions(query, ctrl.signal)
-        .then((words) => {
-          if (ctrl.signal.aborted) return;
-          setSuggestions(words);
-          setActive(-1);
-        })
-        .catch(() => {});
-    }, SUGGEST_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      ctrl.abort();
-    };
-  }, [typing, query]);
+    suggest(query);
+    return stopSuggesting;
+  }, [query]);
+  useEffect(() => () => closeSuggestions(), []);
+  useEffect(() => setActive(-1), [suggestions]);
 
   const refreshGuesses = () => {
-    const round = ++panelCache.round;
     setTurns((n) => n + 1);
     setSpinning(true);
     clearTimeout(spinTimer.current);
     spinTimer.current = setTimeout(() => setSpinning(false), SPIN_MS);
-    fetchGuesses(round, GUESSES_SHOWN)
-      .then((words) => setGuesses((panelCache.guesses = words)))
-      .catch(() => {});
+    void nextGuesses();
   };
 
   if (typing) {

@@ -3,7 +3,8 @@ import { openDm } from '../client/open-dm.ts';
 import { t } from '../i18n/t.ts';
 import { riLink } from '../shared/icons.ts';
 import { hasSavedToken, openLogin } from '../stores/auth.ts';
-import { share, shareUrl, type VideoItem } from '../stores/feed.ts';
+import type { VideoItem } from '../shared/video-item.ts';
+import { share, shareUrl } from '../stores/video-actions.ts';
 import { loadShareContacts, type Contact } from '../stores/messages.ts';
 import { Icon } from './Icon.tsx';
 

@@ -11,7 +11,11 @@ import {
   riTimeFill,
   riTimeLine,
 } from '../shared/icons.ts';
-import { $commentCounts, $followLoaded, $stats, loadFollow, share, statsOf, toggleCollect, toggleLike, toggleWatchLater, type VideoItem } from '../stores/feed.ts';
+import type { VideoItem } from '../shared/video-item.ts';
+import { $commentCounts } from '../stores/comment-counts.ts';
+import { $followLoaded, loadFollow } from '../stores/follow-loader.ts';
+import { share, toggleCollect, toggleLike, toggleWatchLater } from '../stores/video-actions.ts';
+import { $stats, statsOf } from '../stores/video-stats.ts';
 import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
 

@@ -1,6 +1,6 @@
-import type { CardData } from '../client/card-data.ts';
 import { formatCount, formatDuration, formatRelative, t } from '../i18n/t.ts';
 import { riHeart3Line } from '../shared/icons.ts';
+import type { VideoCardItem } from '../shared/video-item.ts';
 import { Icon } from './Icon.tsx';
 import { Marked } from './Marked.tsx';
 
@@ -9,7 +9,7 @@ import { Marked } from './Marked.tsx';
 // server grids keep the Astro one: 24 static React cards cost a /discover render about 10 ms more CPU.
 
 interface Props {
-  video: CardData;
+  video: VideoCardItem;
   /** Ranked lists show the rank over the poster. */
   rank?: number;
   /** The first cards of a page load eagerly; the rest through `data-src` (src/client/lazy-images.ts). */
@@ -28,7 +28,7 @@ const IMAGE = 'absolute inset-0 w-full h-full object-cover transition-transform 
 export function VideoCardView({ video, rank, eager = false, keyword, tone = 'muted', now }: Props) {
   const href = `/video/${video.id}`;
   const created = new Date(video.createdAt);
-  const image = eager ? { src: video.cover } : { 'data-src': video.cover };
+  const image = eager ? { src: video.poster } : { 'data-src': video.poster };
   return (
     <article className="video-card group flex flex-col gap-2">
       <a href={href} className="focus-ring relative block overflow-hidden rounded-xl bg-raised aspect-[3/4]">
@@ -42,17 +42,17 @@ export function VideoCardView({ video, rank, eager = false, keyword, tone = 'mut
           <Icon svg={riHeart3Line} />
           <span>
             <span className="sr-only">{t('video.likes')}</span>
-            {formatCount(video.diggCount)}
+            {formatCount(video.digg)}
           </span>
         </span>
-        <span className="absolute right-2 bottom-2 text-xs text-white drop-shadow">{formatDuration(video.durationMs)}</span>
+        <span className="absolute right-2 bottom-2 text-xs text-white drop-shadow">{formatDuration(video.duration)}</span>
       </a>
       <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent-text">
         {keyword === undefined ? video.desc : <Marked text={video.desc} keyword={keyword} />}
       </a>
       <div className={`flex items-center gap-1 text-xs ${tone === 'muted' ? 'text-muted' : 'text-secondary'} min-w-0`}>
-        <a href={`/user/${video.authorSecUid}`} className="focus-ring truncate hover:text-primary">
-          {keyword === undefined ? `@${video.authorNickname}` : <>@<Marked text={video.authorNickname} keyword={keyword} /></>}
+        <a href={`/user/${video.author.secUid}`} className="focus-ring truncate hover:text-primary">
+          {keyword === undefined ? `@${video.author.nickname}` : <>@<Marked text={video.author.nickname} keyword={keyword} /></>}
         </a>
         <span aria-hidden="true">·</span>
         <time dateTime={created.toISOString()} className="shrink-0">

@@ -1,25 +1,14 @@
+import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-
-/** Where a continued list stands: waiting for its end to near, loading a page, failed, or over. */
-export type ListPhase = 'idle' | 'loading' | 'error' | 'done';
-
-/** One page of a list continued by offset. */
-export interface ListPage<T> {
-  items: T[];
-  /** Offset of the page after this one. */
-  cursor: number;
-  hasMore: boolean;
-}
+import { phaseOf, type PagedList } from '../stores/paged-list.ts';
 
 interface Options<T> {
+  /** The store that pages the list (its `start` is where the server's markup ends). */
+  pages: PagedList<T>;
   /** The server-rendered list that new items join (looked up once, after hydration). */
   findList: () => HTMLElement | null;
   /** Keys of the items the server rendered in `list`. */
   shownKeys: (list: HTMLElement) => Iterable<string>;
-  keyOf: (item: T) => string;
-  /** Offset of the first item the server did not render. */
-  cursor: number;
-  loadPage: (cursor: number) => Promise<ListPage<T>>;
 }
 
 // Start loading a screen ahead of the end, so scrolling rarely waits.
@@ -28,52 +17,36 @@ const AHEAD = '800px 0px';
 const LAZY_IMAGES_ADDED = 'sy:lazy-images';
 
 /**
- * Continues a server-rendered list: the next page loads while `sentinel`, placed under
- * the list, is near the viewport, or on `load`; items already shown are skipped, since rankings move between requests;
- * the list is aria-busy meanwhile, and lazy posters of new items are watched. `load(true)` (加载更多, a keyboard or
- * screen-reader user) then moves focus to the link of the first new `li[data-more]`.
+ * Shows a store's pages after a server-rendered list: the next page loads while `sentinel`, placed under the list,
+ * is near the viewport, or on `load`; the store skips the items the server rendered. The list is aria-busy meanwhile,
+ * and lazy posters of new items are watched. `load(true)` (加载更多, a keyboard or screen-reader user) then moves
+ * focus to the link of the first new `li[data-more]`.
  */
 export function useInfiniteList<T>(options: Options<T>) {
+  // The island's props do not change after hydration: the first options serve for good.
+  const { pages, findList, shownKeys } = useRef(options).current;
   const [list, setList] = useState<HTMLElement | null>(null);
-  const [items, setItems] = useState<T[]>([]);
-  const [phase, setPhase] = useState<ListPhase>('idle');
-  const next = useRef(options.cursor);
-  const seen = useRef(new Set<string>());
+  const items = useStore(pages.$items);
+  const phase = phaseOf(useStore(pages.$state));
   const sentinel = useRef<HTMLDivElement>(null);
   const nearEnd = useRef(false);
-  const busy = useRef(false);
   const focusFrom = useRef<number | null>(null);
-  // The island's props do not change after hydration: the first options serve for good.
-  const { findList, shownKeys, keyOf, loadPage } = useRef(options).current;
 
   useEffect(() => {
     const el = findList();
-    if (el) for (const key of shownKeys(el)) seen.current.add(key);
+    if (el) pages.skip(shownKeys(el));
     setList(el);
-  }, [findList, shownKeys]);
+  }, [pages, findList, shownKeys]);
 
   const load = useCallback(
     async (byButton = false) => {
-      if (busy.current) return;
-      busy.current = true;
-      setPhase('loading');
-      try {
-        const page = await loadPage(next.current);
-        next.current = page.cursor;
-        const fresh = page.items.filter((item) => !seen.current.has(keyOf(item)));
-        for (const item of fresh) seen.current.add(keyOf(item));
-        setItems((before) => {
-          if (byButton && fresh.length) focusFrom.current = before.length;
-          return [...before, ...fresh];
-        });
-        setPhase(page.hasMore && page.items.length > 0 ? 'idle' : 'done');
-      } catch {
-        setPhase('error');
-      } finally {
-        busy.current = false;
-      }
+      const before = pages.$items.get().length;
+      if (byButton) focusFrom.current = before;
+      await pages.load();
+      // Nothing new (already loading, or an empty page): no focus to move later.
+      if (pages.$items.get().length === before && focusFrom.current === before) focusFrom.current = null;
     },
-    [loadPage, keyOf],
+    [pages],
   );
 
   useEffect(() => {
@@ -82,7 +55,7 @@ export function useInfiniteList<T>(options: Options<T>) {
     const io = new IntersectionObserver(
       ([entry]) => {
         nearEnd.current = entry?.isIntersecting ?? false;
-        if (nearEnd.current && !busy.current) void load();
+        if (nearEnd.current) void load();
       },
       { rootMargin: AHEAD },
     );

@@ -1,23 +1,42 @@
 /** Server-side: service objects in the plain shapes the browser renders (island props, live chat lines), as the API answers them. */
-import type { CardData } from '../client/card-data.ts';
 import { mediaUrl } from './media-url.ts';
 import type { CommentView } from './services/comments.ts';
 import type { ChatMessage } from './services/live.ts';
 import type { VideoCard } from './services/video-cards.ts';
 import type { ChatLine } from '../shared/chat-line.ts';
+import type { FollowStatus } from '../shared/api-shapes.ts';
 import type { CommentData } from '../shared/comment-data.ts';
+import type { VideoCardItem, VideoItem } from '../shared/video-item.ts';
 
-/** A video card as the grid islands render it (src/client/card-data.ts). */
-export function toCardData(v: VideoCard): CardData {
+/** A video card as the grid islands render it. */
+export function toCardData(v: VideoCard): VideoCardItem {
   return {
     id: String(v.id),
     desc: v.desc,
-    cover: mediaUrl(v.poster),
-    diggCount: v.diggCount,
-    durationMs: v.durationMs,
-    authorSecUid: v.author.secUid,
-    authorNickname: v.author.nickname,
+    poster: mediaUrl(v.poster),
+    duration: v.durationMs,
     createdAt: v.createdAt.getTime(),
+    digg: v.diggCount,
+    author: { secUid: v.author.secUid, nickname: v.author.nickname },
+  };
+}
+
+/** A video as the players render it, with the viewer's marks. */
+export function toVideoItem(v: VideoCard, mark: { liked?: boolean; collected?: boolean; follow?: FollowStatus }): VideoItem {
+  return {
+    id: String(v.id),
+    desc: v.desc,
+    src: mediaUrl(v.media),
+    poster: mediaUrl(v.poster),
+    duration: v.durationMs,
+    createdAt: v.createdAt.getTime(),
+    author: { secUid: v.author.secUid, nickname: v.author.nickname, avatar: mediaUrl(v.author.avatar), follow: mark.follow ?? 0 },
+    digg: v.diggCount,
+    comment: v.commentCount,
+    collect: v.collectCount,
+    share: v.shareCount,
+    liked: !!mark.liked,
+    collected: !!mark.collected,
   };
 }
 

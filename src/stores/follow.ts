@@ -1,8 +1,8 @@
 import { atom, map } from 'nanostores';
+import type { FollowStatus } from '../shared/api-shapes.ts';
 import { requireLogin } from './auth.ts';
 
-/** The viewer's relation to a user: 0 none (关注), 1 following (已关注), 2 following each other (互相关注). */
-export type FollowStatus = 0 | 1 | 2;
+export type { FollowStatus };
 
 /** What `sy:follow-changed` carries, so counts elsewhere on the page can follow. */
 export interface FollowChange {

@@ -1,6 +1,6 @@
 /** Player state shared by the feed, the video page and the shortcuts: preferences, screen modes, the current video. */
 import { atom, map } from 'nanostores';
-import type { VideoItem } from './feed.ts';
+import type { VideoItem } from '../shared/video-item.ts';
 
 /** Playback speeds the speed menu offers (spec: 0.75 to 3x). */
 export const RATES = [0.75, 1, 1.25, 1.5, 2, 3] as const;

@@ -2,7 +2,6 @@
 import { map } from 'nanostores';
 import { setLoggedIn, USER_KEY } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';
-import { resetVideos } from './videos.ts';
 
 type UrlList = { url_list: string[] };
 
@@ -55,13 +54,12 @@ export function rememberEmail(email: string | null): void {
 }
 
 /**
- * Forgets the session in this browser: user store emptied, isLogin false, the video store reset, session storage and
- * local storage cleared except device preferences and, when `keepEmail` is given, the remembered email.
+ * Forgets the session in this browser: user store emptied, isLogin false, session storage and local storage cleared
+ * except device preferences and, when `keepEmail` is given, the remembered email.
  */
 export function clearLocalSession({ keepEmail = rememberedEmail() }: { keepEmail?: string | null } = {}): void {
   $user.set({ token: null, userInfo: null });
   setLoggedIn(false);
-  resetVideos();
   const local = browserStorage('local');
   const kept = DEVICE_KEYS.map((key) => [key, local?.getItem(key) ?? null] as const);
   try {

@@ -133,7 +133,7 @@ export function reloadPage(): void {
 
 /**
  * Logs out: the server revokes the token and clears its cookie; locally userInfo, token, local and
- * session storage and the video store are cleared. With `saveLoginInfo` on, the remembered email is written back.
+ * session storage are cleared. With `saveLoginInfo` on, the remembered email is written back.
  */
 export async function logout({ saveLoginInfo = $saveLoginInfo.get() }: { saveLoginInfo?: boolean } = {}): Promise<void> {
   const email = saveLoginInfo ? rememberedEmail() : null;

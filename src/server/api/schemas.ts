@@ -1,58 +1,11 @@
 /** Response schemas with Douyin's field names (Family A) and the simple backend's (Family B); tests parse every answer with them. */
 import { z } from 'zod';
+import { aweme, bit, followStatus, urlList } from '../../shared/api-shapes.ts';
+
+// The shapes browser code reads live in src/shared; the API's registry and tests keep finding them here.
+export { aweme, bit, followStatus, followUser, searchUser, urlList, videoB } from '../../shared/api-shapes.ts';
 
 const n = () => z.number().int();
-
-export const bit = z.union([z.literal(0), z.literal(1)]);
-/** 0 not following, 1 following, 2 following each other. */
-export const followStatus = z.union([z.literal(0), z.literal(1), z.literal(2)]);
-export const urlList = z.object({ url_list: z.array(z.string()) });
-
-const awemeAuthor = z.object({
-  uid: z.string(),
-  sec_uid: z.string(),
-  nickname: z.string(),
-  avatar_thumb: urlList,
-  follow_status: followStatus,
-});
-
-export const textExtra = z.object({ hashtag_name: z.string(), start: n(), end: n(), type: z.literal(1) });
-
-export const aweme = z.object({
-  aweme_id: z.string(),
-  aweme_type: z.literal(0),
-  desc: z.string(),
-  /** Unix seconds. */
-  create_time: n(),
-  text_extra: z.array(textExtra),
-  author: awemeAuthor,
-  statistics: z.object({
-    digg_count: n(),
-    comment_count: n(),
-    collect_count: n(),
-    share_count: n(),
-    play_count: n(),
-  }),
-  user_digged: bit,
-  collect_stat: bit,
-  video: z.object({
-    play_addr: urlList,
-    /** Every rendition, highest first (a seeded clip has one): the player picks by size and bandwidth. */
-    bit_rate: z.array(
-      z.object({
-        gear_name: z.string(),
-        /** Bits per second. */
-        bit_rate: n(),
-        play_addr: urlList.extend({ width: n(), height: n(), data_size: n() }),
-      }),
-    ),
-    cover: urlList,
-    /** Milliseconds. */
-    duration: n(),
-    width: n(),
-    height: n(),
-  }),
-});
 
 export const historyAweme = aweme.extend({
   history_info: z.object({ progress_ms: n(), watched_at: n() }),
@@ -104,20 +57,6 @@ export const profileUser = z.object({
   favorite_permission: z.object({ likes_public: z.boolean(), collects_public: z.boolean() }),
 });
 
-export const followUser = z.object({
-  uid: z.string(),
-  sec_uid: z.string(),
-  nickname: z.string(),
-  signature: z.string(),
-  avatar_thumb: urlList,
-  follower_count: n(),
-  following_count: n(),
-  aweme_count: n(),
-  follow_status: followStatus,
-  /** When the follow in this list was made (unix seconds). */
-  follow_time: n(),
-});
-
 export const mixInfo = z.object({
   mix_id: z.string(),
   mix_name: z.string(),
@@ -149,29 +88,6 @@ export const liveRoom = z.object({
 export function bodyA<T extends z.ZodRawShape>(shape: T) {
   return z.object({ status_code: z.literal(0), ...shape });
 }
-
-/** Family B video. */
-export const videoB = z.object({
-  id: n(),
-  desc: z.string(),
-  cover: z.string(),
-  playUrl: z.string(),
-  /** Milliseconds. */
-  duration: n(),
-  width: n(),
-  height: n(),
-  /** Unix milliseconds. */
-  createTime: n(),
-  channelId: n(),
-  diggCount: n(),
-  commentCount: n(),
-  collectCount: n(),
-  shareCount: n(),
-  playCount: n(),
-  isLiked: z.boolean(),
-  isCollected: z.boolean(),
-  author: z.object({ id: n(), secUid: z.string(), nickname: z.string(), avatar: z.string() }),
-});
 
 export const commentB = z.object({
   id: n(),

@@ -45,12 +45,6 @@ describe('videos service', () => {
     for (let i = 1; i < first.items.length; i++) expect(first.items[i]!.author.id).not.toBe(first.items[i - 1]!.author.id);
   });
 
-  it('spreadAuthors keeps order but splits runs of one author', () => {
-    const row = (id: number, author: number) => ({ id, author: { id: author } });
-    expect(v.spreadAuthors([row(1, 1), row(2, 1), row(3, 2), row(4, 3)]).map((r) => r.id)).toEqual([1, 3, 2, 4]);
-    expect(v.spreadAuthors([row(1, 1), row(2, 1)]).map((r) => r.id)).toEqual([1, 2]);
-  });
-
   it('hot ranks by recent activity, heaviest first, and a burst of fresh likes lifts a video to the top', async () => {
     // The template is seeded months ago: only the likes made here fall inside the 7-day window.
     const quiet = await t.db.select({ id: videos.id }).from(videos).orderBy(videos.id).limit(2);

@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { collects, follows, hashtags, likes, users, videoHashtags, videos, watchHistory } from '../db/schema.ts';
+import { spreadAuthors } from '../../shared/author-spread.ts';
 import { bounds, cardColumns, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
 import { visibleWorks, type ProfileTab } from './visibility.ts';
 
@@ -53,7 +54,7 @@ export async function recommend(viewerId: number | null, page: Page = {}): Promi
   const { offset, limit } = bounds(page, 10);
   if (viewerId === null) {
     const rows = await selectCards(null).orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
-    return toPage(spreadAuthors(rows), offset, limit);
+    return toPage(spreadAuthors(rows, (r) => r.author.id), offset, limit);
   }
   const ranked = await db().execute<{ id: number }>(sql`
     with sig as (
@@ -93,19 +94,7 @@ export async function recommend(viewerId: number | null, page: Page = {}): Promi
   const ids = ranked.rows.map((r) => Number(r.id));
   const cards = new Map((await byIds(ids, viewerId)).map((c) => [c.id, c]));
   const rows = ids.flatMap((id) => cards.get(id) ?? []);
-  return toPage(spreadAuthors(rows), offset, limit);
-}
-
-/** Reorders a ranked list so that no author appears twice in a row where another choice exists. */
-export function spreadAuthors<T extends { author: { id: number } }>(rows: T[]): T[] {
-  const rest = [...rows];
-  const out: T[] = [];
-  while (rest.length) {
-    const last = out.at(-1)?.author.id;
-    const i = rest.findIndex((r) => r.author.id !== last);
-    out.push(...rest.splice(i === -1 ? 0 : i, 1));
-  }
-  return out;
+  return toPage(spreadAuthors(rows, (r) => r.author.id), offset, limit);
 }
 
 /** 首页 (discover): popular videos across all channels. */

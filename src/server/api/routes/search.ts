@@ -10,7 +10,7 @@ import { mediaUrl } from '../../media-url.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor, id, int, text } from '../params.ts';
 import { route } from '../registry.ts';
-import { aweme, bit, bodyA, followStatus, urlList } from '../schemas.ts';
+import { aweme, bit, bodyA, searchUser } from '../schemas.ts';
 import { asBit, awemeList } from '../shape.ts';
 
 /** Spec point 9: at most 100 characters; the API refuses longer (the search box cuts, the API does not guess). */
@@ -22,19 +22,6 @@ function wordId(word: string): string {
   for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
   return String(h >>> 0);
 }
-
-const searchUser = z.object({
-  uid: z.string(),
-  sec_uid: z.string(),
-  nickname: z.string(),
-  signature: z.string(),
-  avatar_thumb: urlList,
-  follower_count: z.number().int(),
-  following_count: z.number().int(),
-  aweme_count: z.number().int(),
-  total_favorited: z.number().int(),
-  follow_status: followStatus,
-});
 
 async function userList(viewer: Viewer | null, hits: UserHit[]): Promise<z.input<typeof searchUser>[]> {
   const status = viewer ? await followStatuses(viewer.id, hits.map((u) => u.id)) : new Map<number, 0 | 1 | 2>();

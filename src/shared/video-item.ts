@@ -1,0 +1,64 @@
+/** The one shape of a video in the browser, what a card shows of it, and the mappers from each API family's video. */
+import type { Aweme, FollowStatus, VideoB } from './api-shapes.ts';
+
+/** One video as the islands hold it: what the players, the feed and the grids render. */
+export interface VideoItem {
+  id: string;
+  desc: string;
+  src: string;
+  poster: string;
+  /** Milliseconds. */
+  duration: number;
+  /** Unix milliseconds. */
+  createdAt: number;
+  author: { secUid: string; nickname: string; avatar: string; follow: FollowStatus };
+  digg: number;
+  comment: number;
+  collect: number;
+  share: number;
+  liked: boolean;
+  collected: boolean;
+}
+
+/** What a video card shows (VideoCard.astro, VideoCardView): pages pass no more than this as island props. */
+export type VideoCardItem = Pick<VideoItem, 'id' | 'desc' | 'poster' | 'duration' | 'createdAt' | 'digg'> & {
+  author: Pick<VideoItem['author'], 'secUid' | 'nickname'>;
+};
+
+/** A Family A aweme. */
+export function fromAweme(a: Aweme): VideoItem {
+  return {
+    id: a.aweme_id,
+    desc: a.desc,
+    src: a.video.play_addr.url_list[0] ?? '',
+    poster: a.video.cover.url_list[0] ?? '',
+    duration: a.video.duration,
+    createdAt: a.create_time * 1000,
+    author: { secUid: a.author.sec_uid, nickname: a.author.nickname, avatar: a.author.avatar_thumb.url_list[0] ?? '', follow: a.author.follow_status },
+    digg: a.statistics.digg_count,
+    comment: a.statistics.comment_count,
+    collect: a.statistics.collect_count,
+    share: a.statistics.share_count,
+    liked: a.user_digged === 1,
+    collected: a.collect_stat === 1,
+  };
+}
+
+/** A Family B video (which says nothing of the viewer's relation to its author). */
+export function fromVideoB(v: VideoB): VideoItem {
+  return {
+    id: String(v.id),
+    desc: v.desc,
+    src: v.playUrl,
+    poster: v.cover,
+    duration: v.duration,
+    createdAt: v.createTime,
+    author: { secUid: v.author.secUid, nickname: v.author.nickname, avatar: v.author.avatar, follow: 0 },
+    digg: v.diggCount,
+    comment: v.commentCount,
+    collect: v.collectCount,
+    share: v.shareCount,
+    liked: v.isLiked,
+    collected: v.isCollected,
+  };
+}
