@@ -11,9 +11,11 @@
  * Each endpoint runs interleaved with the hello-world (BENCH_ROUNDS alternating runs, default 4) and its ratio is to
  * the hello-world of those same windows ("hello" column): the machine is shared and its load drifts.
  * BENCH_DURATION (s per endpoint, default 10) and BENCH_CONNECTIONS (default 20) override the load; BENCH_UNCACHED=0
- * skips the second run.
+ * skips the second run. BENCH_BASELINE=<another built checkout> runs its server beside this one, interleaved in the
+ * same windows, and adds its req/s and this checkout's ratio to it ("before", "vs before").
  */
 import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { ensureBuild, freePort, startProcess, startServer, stop, waitReady } from './lib.mjs';
 
@@ -21,6 +23,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const WARMUP = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const BASELINE = process.env.BENCH_BASELINE;
 const TARGET_RATIO = 0.25;
 const TARGET_P99 = 50;
 
@@ -34,13 +37,16 @@ function load(url, duration, headers) {
  * One endpoint against the hello-world, interleaved: ROUNDS alternating runs of each (DURATION / ROUNDS seconds), so
  * that a shared machine's changing load hits both alike; the ratio compares the two means of the same windows.
  */
-async function paired(name, url, helloUrl, headers = {}) {
+async function paired(name, url, helloUrl, headers = {}, beforeUrl = undefined) {
   await load(url, WARMUP, headers);
+  if (beforeUrl) await load(beforeUrl, WARMUP, headers);
   const mine = [];
   const hello = [];
+  const before = [];
   for (let i = 0; i < ROUNDS; i++) {
     hello.push(await load(helloUrl, DURATION / ROUNDS));
     mine.push(await load(url, DURATION / ROUNDS, headers));
+    if (beforeUrl) before.push(await load(beforeUrl, DURATION / ROUNDS, headers));
   }
   const mean = (rs, f) => rs.reduce((a, r) => a + f(r), 0) / rs.length;
   return {
@@ -51,6 +57,7 @@ async function paired(name, url, helloUrl, headers = {}) {
     non2xx: mine.reduce((a, r) => a + r.non2xx, 0),
     errors: mine.reduce((a, r) => a + r.errors + r.timeouts, 0),
     hello: mean(hello, (r) => r.requests.average),
+    before: beforeUrl ? { rps: mean(before, (r) => r.requests.average), p99: Math.max(...before.map((r) => r.latency.p99)) } : undefined,
   };
 }
 
@@ -88,8 +95,9 @@ function table(title, base, rows) {
     const ratio = r.rps / hello;
     const meets = r === base ? '' : ratio >= TARGET_RATIO && r.p99 < TARGET_P99 ? 'met' : 'MISSED';
     const faults = r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
+    const before = r.before ? `  before ${Math.round(r.before.rps)} req/s p99 ${r.before.p99} ms, vs before ${((r.rps / r.before.rps) * 100).toFixed(1)}%` : '';
     console.log(
-      `${pad(r.name, 26)}${lpad(Math.round(r.rps), 10)}${lpad(r.p50, 9)}${lpad(r.p99, 9)}${lpad(Math.round(hello), 9)}${lpad(`${(ratio * 100).toFixed(1)}%`, 10)}  ${meets}${faults}`,
+      `${pad(r.name, 26)}${lpad(Math.round(r.rps), 10)}${lpad(r.p50, 9)}${lpad(r.p99, 9)}${lpad(Math.round(hello), 9)}${lpad(`${(ratio * 100).toFixed(1)}%`, 10)}  ${meets}${faults}${before}`,
     );
   }
 }
@@ -101,29 +109,36 @@ async function main() {
   const hello = startProcess(['-e', HELLO], { ...process.env, PORT: String(helloPort) });
   const asShipped = { NODE_ENV: 'production', API_ANON_CACHE: undefined };
   let server;
+  let baseline;
   try {
     server = await startServer(asShipped);
     const app = server.base;
+    if (BASELINE) baseline = await startServer(asShipped, path.resolve(BASELINE));
     await waitReady(helloUrl, hello.child, hello.output);
     const id = await busiestVideo(app);
+    const was = (p) => (baseline ? `${baseline.base}${p}` : undefined);
 
     console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections x ${DURATION} s each (after ${WARMUP} s warm-up), aweme_id ${id}`);
     const base = await measure('hello-world (node:http)', helloUrl);
     const rows = [];
-    for (const [name, p] of READS(id)) rows.push(await paired(name, `${app}${p}`, helloUrl));
-    rows.push(await paired('tab/feed, br (browser)', `${app}${READS(id)[0][1]}`, helloUrl, { 'accept-encoding': 'br, gzip' }));
+    for (const [name, p] of READS(id)) rows.push(await paired(name, `${app}${p}`, helloUrl, {}, was(p)));
+    rows.push(await paired('tab/feed, br (browser)', `${app}${READS(id)[0][1]}`, helloUrl, { 'accept-encoding': 'br, gzip' }, was(READS(id)[0][1])));
     table('node server.ts, anonymous (the 2 s anonymous cache on, as shipped)', base, rows);
     await server.close();
+    await baseline?.close();
+    baseline = undefined;
 
     if (process.env.BENCH_UNCACHED !== '0') {
       server = await startServer({ ...asShipped, API_ANON_CACHE: 'off' });
+      if (BASELINE) baseline = await startServer({ ...asShipped, API_ANON_CACHE: 'off' }, path.resolve(BASELINE));
       const url = server.base;
       const uncachedRows = [];
-      for (const [name, p] of READS(await busiestVideo(url))) uncachedRows.push(await paired(name, `${url}${p}`, helloUrl));
+      for (const [name, p] of READS(await busiestVideo(url))) uncachedRows.push(await paired(name, `${url}${p}`, helloUrl, {}, was(p)));
       table('the same reads with API_ANON_CACHE=off (every answer from PostgreSQL, as for a logged-in viewer)', base, uncachedRows);
     }
   } finally {
     await server?.close();
+    await baseline?.close();
     await stop(hello.child);
   }
 }

@@ -51,9 +51,9 @@ export function tempDataDir(prefix = 'shanying-bench-') {
 }
 
 /** `node ...args` in the repo; `output()` is the tail of its stderr (stdout, the request log, is ignored so a full pipe never slows it). */
-export function startProcess(args, env) {
+export function startProcess(args, env, cwd = ROOT) {
   let err = '';
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr.on('data', (d) => (err = (err + d).slice(-20_000)));
   return { child, output: () => err };
 }
@@ -74,14 +74,15 @@ export function stop(child) {
 /**
  * Starts `node server.ts` on a free port with a temporary DATA_DIR and waits until it is ready. `env` adds to (or,
  * with undefined, removes from) this process's environment; DATABASE_URL is always removed, for the embedded database.
- * Returns its base URL, how many seconds it took, and `close()`, which stops it and deletes the DATA_DIR.
+ * Returns its base URL, how many seconds it took, and `close()`, which stops it and deletes the DATA_DIR. `root` is
+ * the checkout to run (another built checkout serves as a baseline).
  */
-export async function startServer(env = {}) {
+export async function startServer(env = {}, root = ROOT) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = tempDataDir();
   const started = Date.now();
-  const server = startProcess(['server.ts'], { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: undefined });
+  const server = startProcess(['server.ts'], { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: undefined }, root);
   const close = async () => {
     await stop(server.child);
     rmSync(dataDir, { recursive: true, force: true });
