@@ -52,9 +52,13 @@ function view({ replyToSecUid, replyToNickname, ...r }: Row): CommentView {
   return { ...r, replyTo: replyToSecUid && replyToNickname ? { secUid: replyToSecUid, nickname: replyToNickname } : null };
 }
 
-/** Comments the viewer may see: not deleted, and not written by someone the viewer blocked (anonymous viewers see all). */
+/**
+ * Comments the viewer may see: on a work the viewer may see, not deleted, and not written by someone the viewer blocked
+ * (anonymous viewers see all).
+ */
 function visibleComment(viewerId: number | null): SQL {
   return and(
+    visibleWorks(viewerId),
     isNull(comments.deletedAt),
     viewerId === null
       ? undefined
@@ -94,15 +98,16 @@ export async function likedCommentIds(viewerId: number, commentIds: number[]): P
   return new Set(rows.map((r) => r.id));
 }
 
-/** A live comment's ids (to check a comment belongs to a video), or null. */
+/** A live comment's ids (to check a comment belongs to a video), or null; null too when `viewerId` may not see its video. */
 export async function getComment(
   id: number,
+  viewerId: number | null,
 ): Promise<{ id: number; videoId: number; parentId: number | null; userId: number; replyCount: number } | null> {
   const [row] = await db()
     .select({ id: comments.id, videoId: comments.videoId, parentId: comments.parentId, userId: comments.userId, replyCount: comments.replyCount })
     .from(comments)
     .innerJoin(videos, eq(videos.id, comments.videoId))
-    .where(and(eq(comments.id, id), isNull(comments.deletedAt), isNull(videos.deletedAt)));
+    .where(and(eq(comments.id, id), isNull(comments.deletedAt), visibleWorks(viewerId)));
   return row ?? null;
 }
 

@@ -1,7 +1,9 @@
 /** 猜你想搜: words the viewer may want, from what people who searched the viewer's words also searched, then hot words. */
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
+import { videos } from '../db/schema.ts';
 import { hotSearchWords } from './hot-search.ts';
+import { visibleWorks } from './visibility.ts';
 
 /** Hot words the panel shows under 热搜 anyway; guesses use them only when nothing else is left. */
 const HOT_SHOWN = 6;
@@ -50,10 +52,11 @@ async function coSearched(seeds: string[], viewerId: number | null): Promise<str
   return rows.map((r) => r.word);
 }
 
-async function hashtagsOf(videoId: number): Promise<string[]> {
+/** The hashtags of a video `viewerId` may see; none of one hidden from them. */
+async function hashtagsOf(videoId: number, viewerId: number | null): Promise<string[]> {
   const { rows } = await db().execute<{ name: string }>(sql`
     select h.name from video_hashtags vh join hashtags h on h.id = vh.hashtag_id
-    join videos v on v.id = vh.video_id and v.deleted_at is null
+    join ${videos} on ${videos.id} = vh.video_id and ${visibleWorks(viewerId)}
     where vh.video_id = ${videoId} order by h.id`);
   return rows.map((r) => r.name);
 }
@@ -68,7 +71,7 @@ export async function guessWords(viewerId: number | null, options: GuessOptions 
   const [own, hot, tags] = await Promise.all([
     viewerId === null ? Promise.resolve([]) : recentQueries(viewerId),
     hotSearchWords(100),
-    options.videoId ? hashtagsOf(options.videoId) : Promise.resolve([]),
+    options.videoId ? hashtagsOf(options.videoId, viewerId) : Promise.resolve([]),
   ]);
   const hotWords = hot.map((w) => w.word);
   const seeds = own.length ? own : hotWords.slice(0, HOT_SHOWN);

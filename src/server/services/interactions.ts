@@ -96,10 +96,10 @@ export async function setVideoCollect(
   });
 }
 
-/** Likes or unlikes a live comment of a live video; the comment's author hears of a new like. */
+/** Likes or unlikes a live comment of a video the user may see; the comment's author hears of a new like. */
 export async function setCommentLike(userId: number, commentId: number, liked: boolean): Promise<{ liked: boolean; diggCount: number }> {
   return db().transaction(async (tx) => {
-    const live = and(eq(comments.id, commentId), isNull(comments.deletedAt), isNull(videos.deletedAt));
+    const live = and(eq(comments.id, commentId), isNull(comments.deletedAt), visibleWorks(userId));
     const [comment] = await tx
       .select({ userId: comments.userId, videoId: comments.videoId, text: comments.text, diggCount: comments.diggCount })
       .from(comments)

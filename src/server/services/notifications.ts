@@ -5,6 +5,7 @@ import type { DbOrTx } from '../db/recount.ts';
 import { blocks, follows, notifications, users, videos } from '../db/schema.ts';
 import { publish, userTopic } from '../realtime/events.ts';
 import { NOTICE_GROUPS, type NoticeGroup, type NoticeKind } from '../../shared/messaging.ts';
+import { visibleWorks } from './visibility.ts';
 
 export type NotificationKind = NoticeKind;
 
@@ -105,12 +106,13 @@ export async function retractAboutComments(tx: DbOrTx, commentIds: number[]): Pr
   await announce(tx, gone.map((g) => g.userId));
 }
 
-// Notifications about a video that was deleted since are hidden rather than shown half-empty.
+// Notifications about a video the recipient may not see (deleted since, made private, friends-only to a non-friend)
+// are hidden rather than shown half-empty or pointing at a work they may not open.
 function visibleTo(userId: number, group: NoticeGroup = 'all'): SQL {
   return and(
     eq(notifications.userId, userId),
     group === 'all' ? undefined : inArray(notifications.kind, [...NOTICE_GROUPS[group]]),
-    or(isNull(notifications.videoId), isNull(videos.deletedAt)),
+    or(isNull(notifications.videoId), visibleWorks(userId)),
     // Someone the recipient blocked is not heard from, here as in comments and danmaku.
     sql`not exists (select 1 from ${blocks} b where b.blocker_id = ${userId} and b.blocked_id = ${notifications.actorId})`,
   )!;

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { series, seriesItems, users, videos } from '../db/schema.ts';
 import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
+import { visibleWorks } from './visibility.ts';
 
 export interface SeriesCard {
   id: number;
@@ -23,16 +24,6 @@ export async function listSeries(kind: 'mix' | 'theatre', count = 24): Promise<S
     .limit(Math.min(Math.max(count, 1), 50));
 }
 
-/** The video ids of a series in episode order. */
-export async function items(seriesId: number): Promise<number[]> {
-  const rows = await db()
-    .select({ videoId: seriesItems.videoId })
-    .from(seriesItems)
-    .where(and(eq(seriesItems.seriesId, seriesId)))
-    .orderBy(asc(seriesItems.position));
-  return rows.map((r) => r.videoId);
-}
-
 export interface SeriesInfo extends SeriesCard {
   createdAt: Date;
   author: { id: number; secUid: string; nickname: string; avatar: string };
@@ -48,7 +39,9 @@ function selectSeriesInfo() {
       cover: series.cover,
       itemCount: series.itemCount,
       createdAt: series.createdAt,
-      firstVideoId: sql<number | null>`(select ${seriesItems.videoId} from ${seriesItems} where ${seriesItems.seriesId} = ${series.id} order by ${seriesItems.position} limit 1)`,
+      // The first episode everyone may see, as seriesVideos lists them.
+      firstVideoId: sql<number | null>`(select ${seriesItems.videoId} from ${seriesItems} join ${videos} on ${videos.id} = ${seriesItems.videoId}
+        where ${seriesItems.seriesId} = ${series.id} and ${visibleWorks(null)} order by ${seriesItems.position} limit 1)`,
       author: { id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
     })
     .from(series)

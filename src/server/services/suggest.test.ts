@@ -15,18 +15,25 @@ beforeEach(() => {
 });
 afterAll(() => t.close());
 
-async function addVideo(desc: string, digg: number): Promise<void> {
-  await t.pool.query(
-    `insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes, digg_count, search_tokens)
-     values (1, 300204, $1, 'clips/c01.mp4', 'posters/c01.webp', 10000, 540, 960, 1000, $2, $3)`,
-    [desc, digg, tokenize(desc)],
+async function addVideo(desc: string, digg: number, visibility = 'public'): Promise<number> {
+  const { rows } = await t.pool.query(
+    `insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes, digg_count, search_tokens, visibility)
+     values (1, 300204, $1, 'clips/c01.mp4', 'posters/c01.webp', 10000, 540, 960, 1000, $2, $3, $4) returning id`,
+    [desc, digg, tokenize(desc), visibility],
   );
+  return rows[0].id;
+}
+
+/** A hashtag used by one video. */
+async function tag(name: string, videoId: number): Promise<void> {
+  await t.pool.query(`insert into hashtags (name) values ($1) on conflict do nothing`, [name]);
+  await t.pool.query(`insert into video_hashtags (video_id, hashtag_id) select $1, id from hashtags where name = $2`, [videoId, name]);
 }
 
 describe('suggestByPrefix', () => {
   it('completes from hot words first, then hashtags, then titles (most liked first), at most 8', async () => {
     await t.pool.query(`insert into search_log (query) select '补全测试热词' from generate_series(1, 5)`);
-    await t.pool.query(`insert into hashtags (name) values ('补全测试话题')`);
+    await tag('补全测试话题', await addVideo('别的标题 #补全测试话题', 1));
     await addVideo('补全测试标题甲 #别的', 5);
     await addVideo('补全测试标题乙', 50);
     expect(await suggestByPrefix('补全测试')).toEqual(['补全测试热词', '补全测试话题', '补全测试标题乙', '补全测试标题甲']);
@@ -48,6 +55,13 @@ describe('suggestByPrefix', () => {
     expect(await suggestByPrefix('VLOG第')).toContain('Vlog第一集');
     expect(await suggestByPrefix('%')).toEqual([]);
     expect(await suggestByPrefix('_')).toEqual([]);
+  });
+
+  it.each(['friends', 'private'])('never names a %s work: neither its title nor a hashtag only it uses', async (visibility) => {
+    const id = await addVideo(`隐藏补全${visibility}标题 #隐藏补全${visibility}话题`, 100, visibility);
+    await tag(`隐藏补全${visibility}话题`, id);
+    await t.pool.query(`insert into hashtags (name) values ('隐藏补全无人用') on conflict do nothing`);
+    expect(await suggestByPrefix('隐藏补全')).toEqual([]);
   });
 
   it('suggests nothing for blank text', async () => {

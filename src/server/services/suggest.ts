@@ -1,9 +1,11 @@
 /** Completions of typed text (search/sug): hot words, then hashtags, then video titles, each matched by prefix. */
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
+import { videos } from '../db/schema.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
 import { hotSearchWords, HOT_POOL } from './hot-search.ts';
 import { ttlCache } from './ttl-cache.ts';
+import { visibleWorks } from './visibility.ts';
 
 /** Spec point 9: at most 8 suggestions. */
 export const MAX_SUGGESTIONS = 8;
@@ -20,10 +22,13 @@ interface Tag {
 const fold = (s: string) => s.normalize('NFKC').toLowerCase();
 
 // Hashtags with their use counts, most used first: a few thousand rows at most, kept in memory and filtered per keystroke.
+// Only uses by works everyone may see count, and a hashtag without any is not suggested: it would name a private work.
 const tags = ttlCache(async (): Promise<Tag[]> => {
   const { rows } = await db().execute<{ name: string; uses: number }>(sql`
-    select h.name, coalesce(u.uses, 0)::int as uses
-    from hashtags h left join (select hashtag_id, count(*) as uses from video_hashtags group by hashtag_id) u on u.hashtag_id = h.id
+    select h.name, count(*)::int as uses
+    from hashtags h join video_hashtags vh on vh.hashtag_id = h.id join ${videos} on ${videos.id} = vh.video_id
+    where ${visibleWorks(null)}
+    group by h.id, h.name
     order by uses desc, h.name`);
   return rows.map((r) => ({ name: r.name, folded: fold(r.name), uses: Number(r.uses) }));
 }, TAGS_TTL_MS);
@@ -31,13 +36,14 @@ const tags = ttlCache(async (): Promise<Tag[]> => {
 /** Titles starting with a prefix, the most liked among the first TITLE_CANDIDATES in index order. */
 async function titlesByPrefix(prefix: string, limit: number): Promise<string[]> {
   const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  // The expression and predicate repeat those of videos_title_prefix_idx, and `using ~<~` is its ordering, so this is an index range scan.
+  // The expression and predicate repeat those of videos_title_prefix_idx, and `using ~<~` is its ordering, so this is an
+  // index range scan; which works may be suggested is the visibility rule, as everyone sees it.
   const { rows } = await db().execute<{ title: string }>(sql`
     select title from (
-      select split_part(v.desc, ' #', 1) as title, v.digg_count
-      from videos v
-      where v.deleted_at is null and lower(split_part(v.desc, ' #', 1)) like ${like} and v.status = 'published' and v.visibility = 'public'
-      order by lower(split_part(v.desc, ' #', 1)) using ~<~
+      select split_part(videos.desc, ' #', 1) as title, videos.digg_count
+      from ${videos}
+      where videos.deleted_at is null and lower(split_part(videos.desc, ' #', 1)) like ${like} and ${visibleWorks(null)}
+      order by lower(split_part(videos.desc, ' #', 1)) using ~<~
       limit ${TITLE_CANDIDATES}
     ) c
     group by title order by max(digg_count) desc, title limit ${limit}`);

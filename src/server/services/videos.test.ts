@@ -59,6 +59,25 @@ describe('videos service', () => {
     for (let i = 1; i < ranked.items.length; i++) expect(ranked.items[i - 1]!.heat).toBeGreaterThanOrEqual(ranked.items[i]!.heat);
   });
 
+  it('hot leaves a hidden work out before paging: a full page, and has_more while more is left', async () => {
+    const active = await t.db.select({ id: videos.id }).from(videos).where(sql`deleted_at is null`).orderBy(videos.id).limit(3);
+    const [fan] = await t.db.select({ id: users.id }).from(users).orderBy(users.id).limit(1);
+    await t.db
+      .insert(likes)
+      .values(active.map((a) => ({ userId: fan!.id, targetId: a.id, createdAt: new Date() })))
+      .onConflictDoUpdate({ target: [likes.userId, likes.targetId], set: { createdAt: new Date() } });
+    const hidden = (await v.hot({ count: 50 })).items[0]!;
+    await t.db.update(videos).set({ visibility: 'private' }).where(eq(videos.id, hidden.id));
+    try {
+      const first = await v.hot({ count: 1 });
+      expect(first.items).toHaveLength(1);
+      expect(first.hasMore).toBe(true);
+      expect(await drain((cursor) => v.hot({ cursor, count: 1 }))).not.toContain(hidden.id);
+    } finally {
+      await t.db.update(videos).set({ visibility: 'public' }).where(eq(videos.id, hidden.id));
+    }
+  });
+
   it('detail carries hashtags and the viewer state; unknown ids are null', async () => {
     const [like] = await t.db.select().from(likes).limit(1);
     const d = await v.getDetail(like!.targetId, like!.userId);

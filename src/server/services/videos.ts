@@ -118,7 +118,10 @@ export interface HotVideo extends VideoCard {
   heat: number;
 }
 
-/** 热点: videos ranked by likes, comments and collects of the last 7 days, each decaying with a 1-day time constant. */
+/**
+ * 热点: videos ranked by likes, comments and collects of the last 7 days, each decaying with a 1-day time constant. The
+ * rule is applied before paging, so a hidden work neither shows nor shortens a page (which would read as the end).
+ */
 export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
   const { offset, limit } = bounds(page, 50);
   const rows = await db().execute<{ video_id: number; heat: number }>(sql`
@@ -128,7 +131,9 @@ export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
       select video_id, 2 * exp(-extract(epoch from now() - created_at)::float8 / 86400.0) from comments where created_at > now() - interval '7 days' and deleted_at is null
       union all
       select video_id, 3 * exp(-extract(epoch from now() - created_at)::float8 / 86400.0) from collects where created_at > now() - interval '7 days'
-    ) activity group by video_id order by heat desc, video_id desc limit ${limit + 1} offset ${offset}`);
+    ) activity join ${videos} on ${videos.id} = activity.video_id
+    where ${visibleWorks(null)}
+    group by video_id order by heat desc, video_id desc limit ${limit + 1} offset ${offset}`);
   const heat = new Map(rows.rows.map((r) => [Number(r.video_id), Number(r.heat)]));
   const cards = await byIds([...heat.keys()], null);
   const ranked = cards.map((c) => ({ ...c, heat: Math.round((heat.get(c.id) ?? 0) * 10_000) })).sort((a, b) => b.heat - a.heat || b.id - a.id);

@@ -43,7 +43,7 @@ export const commentRoutes = [
     input: z.object({ item_id: id(), comment_id: id(), cursor: cursor(), count: count(10) }),
     response: listBody,
     handler: async ({ input, viewer }) => {
-      const root = await getComment(input.comment_id);
+      const root = await getComment(input.comment_id, viewer?.id ?? null);
       if (!root || root.videoId !== input.item_id || root.parentId !== null) throw new ApiError(404, 'error.commentNotFound');
       const page = await replies(input.comment_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null);
       return okA({ comments: await shaped(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total: root.replyCount });

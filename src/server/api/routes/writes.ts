@@ -87,7 +87,7 @@ export const writeRoutes = [
     response: bodyA({ user_digged: bit, digg_count: n() }),
     handler: async ({ input, viewer }) => {
       if (input.aweme_id !== undefined) {
-        const c = await getComment(input.cid);
+        const c = await getComment(input.cid, viewer.id);
         if (!c || c.videoId !== input.aweme_id) throw new ApiError(404, 'error.commentNotFound');
       }
       const r = await setCommentLike(viewer.id, input.cid, input.digg_type === 1);
