@@ -47,3 +47,16 @@ export interface CreatorStats {
 export function statsRange(value: string | null | undefined): StatsRange {
   return STATS_RANGES.find((r) => String(r) === value) ?? STATS_RANGES[0];
 }
+
+/** A `?workId=` parameter as a positive id, or undefined for all works. */
+export function statsWorkId(value: string | null | undefined): number | undefined {
+  if (!value || !/^\d{1,10}$/.test(value)) return undefined;
+  const id = Number(value);
+  return id >= 1 && id <= 2_147_483_647 ? id : undefined;
+}
+
+/** What a page passes to the 作品数据 view from its query string (`?days=7|30&workId=`). */
+export function statsQuery(params: URLSearchParams): { days: StatsRange; workId?: number } {
+  const workId = statsWorkId(params.get('workId'));
+  return workId === undefined ? { days: statsRange(params.get('days')) } : { days: statsRange(params.get('days')), workId };
+}
