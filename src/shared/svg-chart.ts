@@ -109,7 +109,8 @@ export function svgChart(points: ChartPoint[], opts: ChartOptions): string {
   out.push('<g class="text-accent">');
   if (kind === 'line' && points.length > 0) {
     const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${r1(x(i))} ${r1(y(p.value))}`).join(' ');
-    const base = r1(y(Math.max(lo, Math.min(0, hi))));
+    // The axis always holds zero (yTicks), so the area closes on the zero line.
+    const base = r1(y(0));
     out.push(`<path d="${path} L${r1(x(points.length - 1))} ${base} L${r1(x(0))} ${base} Z" fill="currentColor" fill-opacity="0.1"/>`);
     out.push(`<path d="${path}" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`);
     const radius = points.length > 14 ? 2.5 : 3.5;
