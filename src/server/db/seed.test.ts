@@ -29,6 +29,8 @@ const SNAPSHOT = {
   notifications: 'SELECT user_id, actor_id, kind, video_id, comment_id, read_at FROM notifications ORDER BY id',
   messages: 'SELECT c.user_a, c.user_b, m.sender_id, m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id ORDER BY m.id',
   conversationSettings: 'SELECT conversation_id, user_id, muted, pinned, cleared_at, last_read_at FROM conversation_settings ORDER BY 1, 2',
+  videoDailyStats: 'SELECT video_id, day, plays, likes, comments, shares FROM video_daily_stats ORDER BY 1, 2',
+  userDailyFollowers: 'SELECT user_id, day, new_followers FROM user_daily_followers ORDER BY 1, 2',
 };
 
 async function snapshot(t: TestDb): Promise<Record<string, unknown[]>> {

@@ -7,6 +7,7 @@ import { demoPassword } from './demo.ts';
 import { recountAll } from './recount.ts';
 import * as s from './schema.ts';
 import { DAY, HOUR, type PairPlan } from './seed/context.ts';
+import { planDailyStats } from './seed/daily-stats.ts';
 import { insertAll, syncSequence } from './seed/insert.ts';
 import { loadManifest, type MediaManifest } from './seed/manifest.ts';
 import { buildPlan } from './seed/plan.ts';
@@ -148,6 +149,10 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
       s.follows,
       plan.follows.map((f) => ({ followerId: f.userId, followeeId: f.targetId, createdAt: at(f.createdAt) })),
     );
+    // Derived from the plan after it is built, outside it: the plan's fingerprint stays as it was.
+    const daily = planDailyStats(plan, nowMs);
+    summary.video_daily_stats = await insertAll(tx, s.videoDailyStats, daily.videoDays);
+    summary.user_daily_followers = await insertAll(tx, s.userDailyFollowers, daily.followerDays);
     summary.danmaku = await insertAll(tx, s.danmaku, plan.danmaku.map((d) => ({ ...d, createdAt: at(d.createdAt) })));
     summary.live_rooms = await insertAll(
       tx,

@@ -4,6 +4,7 @@ import { COMMENT_MAX, commentLength } from '../../shared/comment-text.ts';
 import { db } from '../db/client.ts';
 import { comments, users, videos } from '../db/schema.ts';
 import type { CommentView } from './comments.ts';
+import { addVideoStat } from './daily-stats.ts';
 import { forbidden, invalid, notFound } from './errors.ts';
 import { visibleWorks } from './visibility.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
@@ -60,6 +61,7 @@ export async function publishComment(userId: number, videoId: number, text: stri
       .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)))
       .returning({ id: videos.id });
     if (!row || !bumped) throw notFound('error.videoNotFound');
+    await addVideoStat(videoId, 'comments', 1, tx);
 
     // One notification per user per comment: a reply or comment notice outranks a mention of the same user.
     const told = new Set<number>([userId]);
@@ -133,6 +135,7 @@ export async function deleteComment(userId: number, commentId: number): Promise<
       .set({ commentCount: sql`${videos.commentCount} - ${gone.length}` })
       .where(eq(videos.id, target.videoId))
       .returning({ commentCount: videos.commentCount });
+    await addVideoStat(target.videoId, 'comments', -gone.length, tx);
     await retractAboutComments(tx, gone.map((c) => c.id));
     return { commentCount: video?.commentCount ?? 0 };
   });

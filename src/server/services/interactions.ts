@@ -3,6 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { collects, commentLikes, comments, likes, notInterested, users, videos, watchHistory, watchLater } from '../db/schema.ts';
+import { addVideoStat } from './daily-stats.ts';
 import { invalid, notFound } from './errors.ts';
 import { visibleWorks } from './visibility.ts';
 import { notify, retract } from './notifications.ts';
@@ -60,6 +61,7 @@ export async function setVideoLike(userId: number, videoId: number, liked: boole
     if (!(await setPair(tx, likes, userId, videoId, liked))) return { liked, diggCount: await videoCount(tx, videoId, 'diggCount') };
     const delta = liked ? 1 : -1;
     const diggCount = await bumpVideo(tx, videoId, 'diggCount', delta);
+    await addVideoStat(videoId, 'likes', delta, tx);
     // Both users in one statement: rows are locked in index order, so opposite likes cannot deadlock.
     await tx
       .update(users)
@@ -158,7 +160,10 @@ export async function recordHistory(userId: number, videoId: number, progressMs:
       played = inserted.length > 0;
       if (!played) await tx.update(watchHistory).set({ progressMs: progress, watchedAt: sql`now()` }).where(key);
     }
-    if (played) await tx.update(videos).set({ playCount: sql`${videos.playCount} + 1` }).where(eq(videos.id, videoId));
+    if (played) {
+      await tx.update(videos).set({ playCount: sql`${videos.playCount} + 1` }).where(eq(videos.id, videoId));
+      await addVideoStat(videoId, 'plays', 1, tx);
+    }
   });
 }
 
@@ -172,11 +177,14 @@ export async function markNotInterested(userId: number, videoId: number): Promis
 
 /** Counts one share by `userId` of a video they may see. */
 export async function countShare(videoId: number, userId: number): Promise<{ shareCount: number }> {
-  const [row] = await db()
-    .update(videos)
-    .set({ shareCount: sql`${videos.shareCount} + 1` })
-    .where(and(eq(videos.id, videoId), visibleWorks(userId)))
-    .returning({ shareCount: videos.shareCount });
-  if (!row) throw notFound('error.videoNotFound');
-  return row;
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .update(videos)
+      .set({ shareCount: sql`${videos.shareCount} + 1` })
+      .where(and(eq(videos.id, videoId), visibleWorks(userId)))
+      .returning({ shareCount: videos.shareCount });
+    if (!row) throw notFound('error.videoNotFound');
+    await addVideoStat(videoId, 'shares', 1, tx);
+    return row;
+  });
 }

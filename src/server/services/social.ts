@@ -2,6 +2,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { follows, users } from '../db/schema.ts';
+import { addNewFollowers } from './daily-stats.ts';
 import { invalid, notFound } from './errors.ts';
 import { notify, retract } from './notifications.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
@@ -48,6 +49,7 @@ export async function setFollow(followerId: number, followeeId: number, followin
           followerCount: sql`${users.followerCount} + case when ${users.id} = ${followeeId} then ${delta} else 0 end`,
         })
         .where(sql`${users.id} in (${followerId}, ${followeeId})`);
+      await addNewFollowers(followeeId, delta, tx);
       const note = { userId: followeeId, actorId: followerId, kind: 'follow' as const };
       if (following) await notify(tx, note);
       else await retract(tx, note);

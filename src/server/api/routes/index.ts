@@ -18,6 +18,7 @@ import { searchRoutes } from './search.ts';
 import { seoRoutes } from './seo.ts';
 import { settingsRoutes } from './settings.ts';
 import { studioRoutes } from './studio.ts';
+import { studioStatsRoutes } from './studio-stats.ts';
 import { userRoutes } from './user.ts';
 import { videoRoutes } from './video.ts';
 import { videoListRoutes } from './video-lists.ts';
@@ -57,5 +58,6 @@ export const routes: Route[] = [
   ...passportRoutes,
   ...familyBRoutes,
   ...studioRoutes,
+  ...studioStatsRoutes,
   openApiRoute,
 ];

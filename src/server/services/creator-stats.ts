@@ -1,0 +1,50 @@
+/** 作品数据: a creator's plays, likes, comments, shares and new followers per day and in total, for all works or one. */
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { STATS_METRICS, type CreatorStats, type StatsDay, type StatsFigures, type StatsRange, type StatsWork } from '../../shared/creator-stats.ts';
+import { db } from '../db/client.ts';
+import { userDailyFollowers, videoDailyStats, videos } from '../db/schema.ts';
+import { TODAY } from './daily-stats.ts';
+import { notFound } from './errors.ts';
+
+/** The creator's published works, newest first, titled as the studio's work list titles them. */
+async function listStatsWorks(userId: number): Promise<StatsWork[]> {
+  const rows = await db()
+    .select({ id: videos.id, desc: videos.desc })
+    .from(videos)
+    .where(and(eq(videos.authorId, userId), isNull(videos.deletedAt), eq(videos.status, 'published')))
+    .orderBy(desc(videos.createdAt), desc(videos.id));
+  return rows.map((r) => ({ id: r.id, title: r.desc }));
+}
+
+/** The figures of `userId`'s works (or of `workId`, one of them) over the last `days` days, today included. */
+export async function creatorStats(userId: number, days: StatsRange, workId?: number): Promise<CreatorStats> {
+  const works = await listStatsWorks(userId);
+  if (workId !== undefined && !works.some((w) => w.id === workId)) throw notFound('error.workNotFound');
+  const mine = workId === undefined ? sql`w.author_id = ${userId}` : sql`w.id = ${workId}`;
+  const first = sql`${TODAY} - ${days - 1}::int`;
+  // Days without a row still get a line: the chart's axis is the calendar, not the activity.
+  const { rows } = await db().execute<{ day: string } & StatsFigures>(sql`
+    with range as (select (${first} + k)::date as day from generate_series(0, ${days - 1}::int) k),
+    works as (
+      select s.day, sum(s.plays)::int as plays, sum(s.likes)::int as likes, sum(s.comments)::int as comments, sum(s.shares)::int as shares
+      from ${videoDailyStats} s join ${videos} w on w.id = s.video_id
+      where ${mine} and w.deleted_at is null and w.status = 'published' and s.day >= ${first}
+      group by s.day)
+    select to_char(r.day, 'YYYY-MM-DD') as day,
+           coalesce(x.plays, 0) as plays, coalesce(x.likes, 0) as likes, coalesce(x.comments, 0) as comments,
+           coalesce(x.shares, 0) as shares, coalesce(f.new_followers, 0) as "newFollowers"
+    from range r
+    left join works x on x.day = r.day
+    left join ${userDailyFollowers} f on f.user_id = ${userId} and f.day = r.day
+    order by r.day`);
+  const daily: StatsDay[] = rows.map((r) => ({
+    day: r.day,
+    plays: r.plays,
+    likes: r.likes,
+    comments: r.comments,
+    shares: r.shares,
+    newFollowers: r.newFollowers,
+  }));
+  const totals = Object.fromEntries(STATS_METRICS.map((m) => [m, daily.reduce((s, d) => s + d[m], 0)])) as StatsFigures;
+  return { days, workId: workId ?? null, totals, daily, works };
+}
