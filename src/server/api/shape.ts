@@ -1,5 +1,6 @@
 /** Service objects → API shapes: Douyin's awemes, users, comments, mixes and live rooms (Family A), and Family B's camelCase. */
 import type { z } from 'zod';
+import { hashtagSpans } from '../../shared/hashtag-text.ts';
 import { mediaUrl } from '../media-url.ts';
 import type { CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
@@ -55,12 +56,7 @@ export function imUser(u: { id: number; secUid: string; nickname: string; avatar
 
 /** Hashtags written as `#name` in a description, with UTF-16 offsets as JavaScript clients slice them. */
 export function textExtra(desc: string): { hashtag_name: string; start: number; end: number; type: 1 }[] {
-  return [...desc.matchAll(/#([^\s#]+)/g)].map((m) => ({
-    hashtag_name: m[1]!,
-    start: m.index,
-    end: m.index + m[0].length,
-    type: 1 as const,
-  }));
+  return hashtagSpans(desc).map((h) => ({ hashtag_name: h.name, start: h.start, end: h.end, type: 1 as const }));
 }
 
 /** A video as Douyin's aweme. */

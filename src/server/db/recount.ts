@@ -8,7 +8,7 @@ export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 // What each counter counts (services keep them equal in the same transaction as the row):
 //   users.following_count  follows with follower_id = user
 //   users.follower_count   follows with followee_id = user
-//   users.aweme_count      the user's videos, not deleted
+//   users.aweme_count      the user's published videos, not deleted
 //   users.total_favorited  likes on the user's videos, not deleted
 //   users.favoriting_count likes given by the user, on videos not deleted
 //   users.collect_count    collects by the user, on videos not deleted
@@ -28,7 +28,7 @@ const STATEMENTS = [
       FROM users x
       LEFT JOIN (SELECT follower_id AS id, count(*)::int AS n FROM follows GROUP BY follower_id) fo ON fo.id = x.id
       LEFT JOIN (SELECT followee_id AS id, count(*)::int AS n FROM follows GROUP BY followee_id) fe ON fe.id = x.id
-      LEFT JOIN (SELECT author_id AS id, count(*)::int AS n FROM videos WHERE deleted_at IS NULL GROUP BY author_id) aw ON aw.id = x.id
+      LEFT JOIN (SELECT author_id AS id, count(*)::int AS n FROM videos WHERE deleted_at IS NULL AND status = 'published' GROUP BY author_id) aw ON aw.id = x.id
       LEFT JOIN (SELECT v.author_id AS id, count(*)::int AS n FROM likes l JOIN videos v ON v.id = l.video_id
                  WHERE v.deleted_at IS NULL GROUP BY v.author_id) tf ON tf.id = x.id
       LEFT JOIN (SELECT l.user_id AS id, count(*)::int AS n FROM likes l JOIN videos v ON v.id = l.video_id

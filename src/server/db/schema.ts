@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
+  date,
   doublePrecision,
   index,
   integer,
@@ -13,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { UPLOAD_KINDS, UPLOAD_STATUSES, VISIBILITIES, WORK_STATUSES, type Gear } from '../../shared/studio.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
@@ -134,6 +137,13 @@ export const videos = pgTable(
       .generatedAlwaysAs(
         sql`(ln(1 + digg_count) + 0.3 * ln(1 + play_count) + extract(epoch from created_at - timestamptz '2000-01-01 00:00:00+00') / 2592000)::float8`,
       ),
+    /** Who may see the work: everyone, friends (mutual follows), only the author. */
+    visibility: text('visibility', { enum: VISIBILITIES }).notNull().default('public'),
+    /** Uploaded works are 'processing' until the worker publishes their media; seeded ones are published. */
+    status: text('status', { enum: WORK_STATUSES }).notNull().default('published'),
+    allowComments: boolean('allow_comments').notNull().default(true),
+    /** The cover's frame in seconds, or null for an uploaded image (or a seeded poster). */
+    coverTime: doublePrecision('cover_time'),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -151,6 +161,89 @@ export const videos = pgTable(
       .on(sql`lower(split_part(${t.desc}, ' #', 1)) text_pattern_ops`)
       .where(sql`${t.deletedAt} is null`),
   ],
+);
+
+/** A work's encoded ladder: one H.264/AAC MP4 per gear (short side 540, 720, 1080). */
+export const videoRenditions = pgTable(
+  'video_renditions',
+  {
+    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    gear: integer('gear').$type<Gear>().notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** Bits per second, over the whole file. */
+    bitRate: integer('bit_rate').notNull(),
+    /** Under the media root, as mediaUrl() takes it. */
+    path: text('path').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.gear] })],
+);
+
+/** What the worker made of an upload, kept on the upload until a work takes it over. */
+export interface UploadOutputs {
+  renditions: { gear: Gear; width: number; height: number; bitRate: number; path: string; sizeBytes: number }[];
+  poster: string;
+  /** The frame (seconds) the poster shows. */
+  posterAt: number;
+  durationMs: number;
+  width: number;
+  height: number;
+}
+
+/** A creator's upload (tus id) and its checks and processing; a work is made from a finished one. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    /** The tus upload id, also the file's name under DATA_DIR/uploads. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: UPLOAD_KINDS }).notNull().default('video'),
+    fileName: text('file_name').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('uploading'),
+    /** Catalogue key (error.*) of why it was refused, with its placeholders' values. */
+    reason: text('reason'),
+    reasonVars: jsonb('reason_vars').$type<Record<string, string | number>>(),
+    durationMs: integer('duration_ms'),
+    width: integer('width'),
+    height: integer('height'),
+    outputs: jsonb('outputs').$type<UploadOutputs>(),
+    /** The work made from this upload (one at most). */
+    videoId: integer('video_id').references(() => videos.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('uploads_user_idx').on(t.userId, t.createdAt),
+    uniqueIndex('uploads_video_idx').on(t.videoId),
+    check('uploads_size_check', sql`${t.sizeBytes} >= 0`),
+  ],
+);
+
+/** Per-video counts of one day (China's calendar), for 作品数据. */
+export const videoDailyStats = pgTable(
+  'video_daily_stats',
+  {
+    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    plays: integer('plays').notNull().default(0),
+    likes: integer('likes').notNull().default(0),
+    comments: integer('comments').notNull().default(0),
+    shares: integer('shares').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.day] })],
+);
+
+/** New followers a user gained on one day (China's calendar). */
+export const userDailyFollowers = pgTable(
+  'user_daily_followers',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    newFollowers: integer('new_followers').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
 
 export const hashtags = pgTable(

@@ -17,6 +17,7 @@ import { passportRoutes } from './passport.ts';
 import { searchRoutes } from './search.ts';
 import { seoRoutes } from './seo.ts';
 import { settingsRoutes } from './settings.ts';
+import { studioRoutes } from './studio.ts';
 import { userRoutes } from './user.ts';
 import { videoRoutes } from './video.ts';
 import { videoListRoutes } from './video-lists.ts';
@@ -55,5 +56,6 @@ export const routes: Route[] = [
   ...imRoutes,
   ...passportRoutes,
   ...familyBRoutes,
+  ...studioRoutes,
   openApiRoute,
 ];

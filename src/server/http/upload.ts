@@ -1,0 +1,197 @@
+/**
+ * The upload door: tus 1.0 (@tus/server with @tus/file-store) under /api/upload, files under DATA_DIR/uploads.
+ * In front of tus: the session (Token header or session cookie), the per-user limit on new uploads, the size cap on
+ * the declared Upload-Length (before a byte is stored; a deferred length is refused) and ownership of an existing
+ * upload; refusals answer Family B's envelope. FileStore keeps each upload's offset on disk, so a client resumes with
+ * HEAD + PATCH after a restart or a kill of the server.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FileStore } from '@tus/file-store';
+import { Metadata, Server, type Upload } from '@tus/server';
+import { t } from '../../i18n/t.ts';
+import type { MessageKey } from '../../i18n/zh-CN.ts';
+import { TUS_ENDPOINT, UPLOAD_KINDS, type UploadKind } from '../../shared/studio.ts';
+import { corsHeaders } from '../api/cors.ts';
+import { errorBody } from '../api/envelope.ts';
+import { uploadsDir } from '../media/paths.ts';
+import { ServiceError, type MessageVars } from '../services/errors.ts';
+import { resolveSession, SESSION_COOKIE, type Viewer } from '../services/sessions.ts';
+import { admitUpload, finishUpload, formatBytes, registerUpload, uploadCap, uploadOwner } from '../services/uploads.ts';
+
+/** Whether a request path is the upload endpoint or one upload under it. */
+export function isUploadPath(pathname: string): boolean {
+  return pathname === TUS_ENDPOINT || pathname.startsWith(`${TUS_ENDPOINT}/`);
+}
+
+/** A refusal thrown to tus (it answers `status_code` with `body`) or answered by the door itself. */
+interface Refusal {
+  status_code: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+function refusal(status: number, key: MessageKey, vars?: MessageVars, headers?: Record<string, string>): Refusal {
+  return { status_code: status, body: JSON.stringify(errorBody('B', status, t(key, vars))), headers };
+}
+
+const KIND_STATUS: Record<string, number> = { invalid: 422, not_found: 404, forbidden: 403, conflict: 409, unauthorized: 401, rate_limited: 429 };
+// Refused for what the file is (not for how it went): the client must not retry these.
+const WRONG_TYPE = new Set<MessageKey>(['error.uploadNotVideo', 'error.coverNotImage']);
+
+function fromServiceError(error: ServiceError): Refusal {
+  const status = WRONG_TYPE.has(error.key) ? 415 : (KIND_STATUS[error.kind] ?? 400);
+  const headers = error.kind === 'rate_limited' ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfter ?? 1))) } : undefined;
+  return refusal(status, error.key, error.vars, headers);
+}
+
+function cookie(header: string | null, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The upload id a URL names (`/api/upload/<id>`), or null for the endpoint itself. */
+function uploadIdOf(url: string): string | null {
+  const rest = new URL(url, 'http://x').pathname.slice(TUS_ENDPOINT.length).replace(/^\/+|\/+$/g, '');
+  return rest === '' ? null : rest;
+}
+
+function kindOf(metadata: Record<string, string | null> | undefined): UploadKind | null {
+  const kind = metadata?.kind ?? 'video';
+  return (UPLOAD_KINDS as readonly string[]).includes(kind) ? (kind as UploadKind) : null;
+}
+
+// Who is uploading, found by the door and read by tus's hooks (keyed by the request object they share).
+const uploaders = new WeakMap<object, Viewer>();
+
+function uploaderOf(req: Request): Viewer {
+  const node = (req as { runtime?: { node?: { req?: object } } }).runtime?.node?.req;
+  const viewer = uploaders.get(node ?? req);
+  if (!viewer) throw refusal(401, 'error.unauthorized');
+  return viewer;
+}
+
+/**
+ * Everything the door decides before tus sees a request: the session, and for a new upload its kind, declared length
+ * and the user's limit; for an existing one, that it is the user's. Null lets the request through.
+ */
+async function admit(method: string, url: string, headers: Headers): Promise<{ viewer: Viewer } | Refusal> {
+  const token = headers.get('token')?.trim() || cookie(headers.get('cookie'), SESSION_COOKIE);
+  const viewer = token ? await resolveSession(token) : null;
+  if (!viewer) return refusal(401, 'error.unauthorized');
+  const id = uploadIdOf(url);
+  if (method === 'POST' && id === null) {
+    let metadata: Record<string, string | null> | undefined;
+    try {
+      metadata = Metadata.parse(headers.get('upload-metadata') ?? undefined);
+    } catch {
+      return refusal(400, 'error.badRequest');
+    }
+    const kind = kindOf(metadata);
+    if (!kind) return refusal(400, 'error.uploadKind');
+    const declared = headers.get('upload-length');
+    // A deferred length would let bytes arrive before the cap could be checked.
+    if (declared === null || !/^\d{1,16}$/.test(declared)) return refusal(400, 'error.uploadLengthRequired');
+    const cap = uploadCap(kind);
+    if (Number(declared) > cap) return refusal(413, 'error.uploadTooLarge', { max: formatBytes(cap) });
+    try {
+      await admitUpload(viewer.id);
+    } catch (error) {
+      if (error instanceof ServiceError) return fromServiceError(error);
+      throw error;
+    }
+  } else if (id !== null && method !== 'OPTIONS') {
+    const owner = await uploadOwner(id);
+    // Someone else's upload answers as a missing one: ids are not to be probed.
+    if (owner !== viewer.id) return refusal(404, 'error.uploadNotFound');
+  }
+  return { viewer };
+}
+
+let server: Server | undefined;
+let serverDir: string | undefined;
+
+/** The tus server for the current DATA_DIR (made again when DATA_DIR changes, as tests do). */
+function tus(): Server {
+  const directory = uploadsDir();
+  if (server && serverDir === directory) return server;
+  serverDir = directory;
+  server = new Server({
+    path: TUS_ENDPOINT,
+    datastore: new FileStore({ directory }),
+    relativeLocation: true,
+    // The door refuses first, with a message; tus's own check stays as a backstop.
+    maxSize: (req) => uploadCap(kindOf(Metadata.parse(req.headers.get('upload-metadata') ?? undefined)) ?? 'video'),
+    allowedOrigins: (origin) => !!corsHeaders(origin)['access-control-allow-origin'],
+    allowedCredentials: true,
+    allowedHeaders: ['Token'],
+    async onUploadCreate(req: Request, upload: Upload) {
+      const viewer = uploaderOf(req);
+      const metadata = upload.metadata ?? {};
+      await registerUpload({
+        id: upload.id,
+        userId: viewer.id,
+        kind: kindOf(metadata) ?? 'video',
+        fileName: metadata.filename ?? metadata.name ?? upload.id,
+        sizeBytes: upload.size ?? 0,
+      });
+      return {};
+    },
+    async onUploadFinish(_req: Request, upload: Upload) {
+      try {
+        await finishUpload(upload.id);
+      } catch (error) {
+        if (error instanceof ServiceError) throw fromServiceError(error);
+        throw error;
+      }
+      return {};
+    },
+  });
+  return server;
+}
+
+function answer(res: ServerResponse, r: Refusal, origin: string | null): void {
+  res.writeHead(r.status_code, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'tus-resumable': '1.0.0',
+    ...corsHeaders(origin),
+    ...r.headers,
+  });
+  res.end(r.body);
+}
+
+/** Serves a tus request from node:http (server.ts routes isUploadPath() here). */
+export async function serveUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? 'GET';
+  const origin = req.headers.origin ?? null;
+  if (method !== 'OPTIONS') {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+    const admitted = await admit(method, req.url ?? '/', headers);
+    if ('status_code' in admitted) {
+      // The body of a refused PATCH is not read: closing keeps the client from sending it all.
+      if (method === 'PATCH' || method === 'POST') res.setHeader('connection', 'close');
+      return answer(res, admitted, origin);
+    }
+    uploaders.set(req, admitted.viewer);
+  }
+  await tus().handle(req, res);
+}
+
+/** Serves a tus request as a fetch Request (the Astro door, under `astro dev`). */
+export async function handleUpload(request: Request): Promise<Response> {
+  if (request.method !== 'OPTIONS') {
+    const admitted = await admit(request.method, request.url, request.headers);
+    if ('status_code' in admitted) {
+      return new Response(admitted.body, {
+        status: admitted.status_code,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'tus-resumable': '1.0.0', ...corsHeaders(request.headers.get('origin')), ...admitted.headers },
+      });
+    }
+    uploaders.set(request, admitted.viewer);
+  }
+  return tus().handleWeb(request);
+}

@@ -1,0 +1,99 @@
+/**
+ * The job queue: pg-boss on the portal's own PostgreSQL (its tables in the `pgboss` schema, which pg-boss creates and
+ * migrates itself). Jobs are rows, so they survive restarts; a job sent inside a transaction exists only if it commits.
+ */
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { fromDrizzle, PgBoss, type ConstructorOptions, type Queue } from 'pg-boss';
+import type { DbOrTx } from '../db/recount.ts';
+
+/** Queue names. */
+export const QUEUES = {
+  /** Transcode an upload's ladder and poster, then publish its work: `{ uploadId }`. */
+  process: 'video-process',
+  /** Where a process job lands once its retries are spent: marks the upload and its work 未通过. */
+  processFailed: 'video-process-failed',
+  /** Delete media files of a deleted work: `{ keys, prefixes }`. */
+  removeMedia: 'media-remove',
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/**
+ * Transcoding retries three times with exponential backoff from 10 s; a worker that dies mid-job stops its heartbeat,
+ * and the job is retried once `heartbeatSeconds` pass without one (or after `expireInSeconds` at the latest).
+ */
+const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
+  [QUEUES.processFailed]: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
+  [QUEUES.process]: {
+    retryLimit: 3,
+    retryDelay: 10,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 3600,
+    heartbeatSeconds: 10,
+    deadLetter: QUEUES.processFailed,
+  },
+  [QUEUES.removeMedia]: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
+};
+
+let boss: PgBoss | undefined;
+let starting: Promise<PgBoss> | undefined;
+
+/** Starts pg-boss on `url` (DATABASE_URL by default) and makes sure the queues exist; later calls get the same instance. */
+export function startQueue(url = process.env.DATABASE_URL, options: Partial<ConstructorOptions> = {}): Promise<PgBoss> {
+  if (boss) return Promise.resolve(boss);
+  if (!url) return Promise.reject(new Error('DATABASE_URL is not set: the job queue needs the database'));
+  starting ??= (async () => {
+    const instance = new PgBoss({ connectionString: url, max: 4, application_name: 'shanying-jobs', ...options });
+    instance.on('error', (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'warn', msg: 'jobs: pg-boss error', error: message })}\n`);
+    });
+    await instance.start();
+    // Dead-letter queues must exist before the queues that name them.
+    for (const [name, opts] of Object.entries(QUEUE_OPTIONS)) {
+      await instance.createQueue(name, opts);
+      await instance.updateQueue(name, opts);
+    }
+    boss = instance;
+    return instance;
+  })().catch((error: unknown) => {
+    starting = undefined;
+    throw error;
+  });
+  return starting;
+}
+
+/** The started queue (started on first use from DATABASE_URL). */
+export function queue(): Promise<PgBoss> {
+  return boss ? Promise.resolve(boss) : startQueue();
+}
+
+/**
+ * Sends a job; with `tx`, inside that transaction (it exists only if the transaction commits). With `key`, the job's
+ * id is derived from it, so sending the same key again while the job is kept is a no-op.
+ */
+export async function enqueue(name: QueueName, data: object, options: { tx?: DbOrTx; key?: string } = {}): Promise<void> {
+  const b = await queue();
+  await b.send(name, data, {
+    ...(options.tx ? { db: fromDrizzle(options.tx, sql) } : {}),
+    ...(options.key ? { id: keyedId(`${name}:${options.key}`) } : {}),
+  });
+}
+
+/** A UUID (version 4 layout) derived from `key`. */
+function keyedId(key: string): string {
+  const h = createHash('sha256').update(key).digest();
+  h[6] = (h[6]! & 0x0f) | 0x40;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** Stops workers (letting a running job finish for up to `timeoutMs`) and closes the queue's pool. */
+export async function stopQueue(timeoutMs = 10_000): Promise<void> {
+  const b = boss ?? (await starting?.catch(() => undefined));
+  boss = undefined;
+  starting = undefined;
+  await b?.stop({ graceful: true, timeout: timeoutMs, close: true });
+}

@@ -1,0 +1,49 @@
+/** The workers of the job queue: media processing, its dead letters, and media removal. */
+import { eq } from 'drizzle-orm';
+import type { PgBoss } from 'pg-boss';
+import { db } from '../db/client.ts';
+import { uploads } from '../db/schema.ts';
+import { mediaStore } from '../media/store.ts';
+import { failUpload } from '../services/studio.ts';
+import { removeUploadFiles } from '../services/uploads.ts';
+import { processUpload, type ProcessJob } from './process-video.ts';
+import { enqueue, QUEUES } from './queue.ts';
+
+/** Encodes running at once in one worker process (each one takes every core ffmpeg can use). */
+const PROCESS_CONCURRENCY = Math.max(1, Number(process.env.WORKER_CONCURRENCY) || 1);
+
+interface RemoveJob {
+  keys?: string[];
+  prefixes?: string[];
+  uploadId?: string;
+}
+
+function log(fields: Record<string, unknown>): void {
+  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'info', ...fields })}\n`);
+}
+
+/** Starts the workers on a started queue. */
+export async function startWorkers(boss: PgBoss, options: { pollingIntervalSeconds?: number } = {}): Promise<void> {
+  const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 };
+  await boss.work<ProcessJob>(QUEUES.process, { ...polling, localConcurrency: PROCESS_CONCURRENCY }, async ([job]) => {
+    const started = performance.now();
+    const result = await processUpload(job!.data.uploadId, job!.signal);
+    log({ msg: 'jobs.process', uploadId: job!.data.uploadId, result, retry: job!.retryCount, ms: Math.round(performance.now() - started) });
+  });
+  await boss.work<ProcessJob>(QUEUES.processFailed, polling, async ([job]) => {
+    log({ msg: 'jobs.process.gave-up', uploadId: job!.data.uploadId });
+    await failUpload(job!.data.uploadId);
+  });
+  await boss.work<RemoveJob>(QUEUES.removeMedia, polling, async ([job]) => {
+    const { keys = [], prefixes = [], uploadId } = job!.data;
+    await mediaStore().remove(keys, prefixes);
+    if (uploadId) await removeUploadFiles(uploadId);
+  });
+  await requeueOrphans();
+}
+
+/** Makes sure every upload in 'processing' has its job (keyed by upload, so one that exists is not sent twice). */
+async function requeueOrphans(): Promise<void> {
+  const waiting = await db().select({ id: uploads.id }).from(uploads).where(eq(uploads.status, 'processing'));
+  for (const u of waiting) await enqueue(QUEUES.process, { uploadId: u.id }, { key: u.id });
+}
