@@ -13,6 +13,9 @@ import { t } from './src/i18n/t.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
 import { createMediaHandler } from './src/server/http/media.ts';
+import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
+import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
+import { startWorkers } from './src/server/jobs/worker.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 // The compression package is typed for Express; it only needs Node's own request and response.
@@ -108,6 +111,8 @@ async function shutdown(reason: string): Promise<void> {
     clearTimeout(timer);
   }
   await readyPool?.end().catch(() => {});
+  // A job being encoded is retried by the next worker to start (its heartbeat stops).
+  await stopQueue().catch((error: unknown) => log({ level: 'warn', msg: 'job queue stop failed', ...errorFields(error) }, process.stderr));
   // A signal during start-up waits for the database to be up, so that it can be stopped cleanly.
   const db = database ?? (await databaseStarting?.catch(() => undefined));
   try {
@@ -187,6 +192,11 @@ async function main(): Promise<void> {
     if (!isPgShutdown(error)) log({ level: 'warn', msg: 'readiness pool error', ...errorFields(error) }, process.stderr);
   });
 
+  // Uploads hand their processing to the job queue; this process also works the queue unless WORKER=off (then
+  // `npm run worker` does, on the same database).
+  const jobs = await startQueue(database.url);
+  if (process.env.WORKER !== 'off') await startWorkers(jobs);
+
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   // React (external to the build) picks its build from NODE_ENV when first imported; unset, every page rendered its
   // islands with the development build (/ 22 → 17 ms, /video/{id} 33 → 25 ms median server time).
@@ -212,7 +222,10 @@ async function main(): Promise<void> {
     if (shuttingDown) res.setHeader('Connection', 'close');
     // The API router is framework-free and compresses its own answers: skipping Astro's page pipeline and the
     // compression middleware's stream wrapping is what lets a hot read come near a bare node:http (bench/api.mjs).
-    if (isApiPath(pathname(req))) return void serveApi(req, res).catch((error: unknown) => fail(req, res, error));
+    const where = pathname(req);
+    // tus uploads stream request bodies of any size to disk; they skip the API router, which reads bodies whole.
+    if (isUploadPath(where)) return void serveUpload(req, res).catch((error: unknown) => fail(req, res, error));
+    if (isApiPath(where)) return void serveApi(req, res).catch((error: unknown) => fail(req, res, error));
     compress(req, res, (error) => {
       if (error) return fail(req, res, error);
       try {

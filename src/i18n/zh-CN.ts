@@ -674,6 +674,7 @@ export const zhCN = {
   'error.titleTooLong': '作品标题最多{max}字',
   'error.channelInvalid': '请选择作品分类',
   'error.workNotFound': '作品不存在',
+  'error.commentsClosed': '作者已关闭评论',
 } as const;
 
 export type MessageKey = keyof typeof zhCN;

@@ -37,6 +37,15 @@ export const aweme = z.object({
   collect_stat: bit,
   video: z.object({
     play_addr: urlList,
+    /** Every rendition, highest first (a seeded clip has one): the player picks by size and bandwidth. */
+    bit_rate: z.array(
+      z.object({
+        gear_name: z.string(),
+        /** Bits per second. */
+        bit_rate: n(),
+        play_addr: urlList.extend({ width: n(), height: n(), data_size: n() }),
+      }),
+    ),
     cover: urlList,
     /** Milliseconds. */
     duration: n(),

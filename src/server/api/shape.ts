@@ -1,9 +1,11 @@
 /** Service objects → API shapes: Douyin's awemes, users, comments, mixes and live rooms (Family A), and Family B's camelCase. */
 import type { z } from 'zod';
 import { hashtagSpans } from '../../shared/hashtag-text.ts';
+import { gearName, gearOf } from '../media/ladder.ts';
 import { mediaUrl } from '../media-url.ts';
 import type { CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
+import { laddersOf, type Rendition } from '../services/renditions.ts';
 import type { SeriesInfo } from '../services/series.ts';
 import type { Viewer } from '../services/sessions.ts';
 import type { FollowUser } from '../services/social.ts';
@@ -20,18 +22,35 @@ export interface ViewerState {
   liked: Set<number>;
   collected: Set<number>;
   follow: Map<number, FollowStatus>;
+  /** Each video's renditions (the same for every viewer); a video missing here answers its one file. */
+  ladders?: Map<number, Rendition[]>;
 }
 
 const EMPTY: ViewerState = { liked: new Set(), collected: new Set(), follow: new Map() };
 
-/** Loads the viewer's likes, collects and follows for `cards`; nothing to load for an anonymous viewer. */
+/** Loads the renditions of `cards`, and the viewer's likes, collects and follows (nothing of those when anonymous). */
 async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promise<ViewerState> {
-  if (!viewer || cards.length === 0) return EMPTY;
-  const [videos, follow] = await Promise.all([
-    viewerVideoStates(viewer.id, cards.map((c) => c.id)),
+  if (cards.length === 0) return EMPTY;
+  const ids = cards.map((c) => c.id);
+  if (!viewer) return { ...EMPTY, ladders: await laddersOf(ids) };
+  const [videos, follow, ladders] = await Promise.all([
+    viewerVideoStates(viewer.id, ids),
     followStatuses(viewer.id, cards.map((c) => c.author.id)),
+    laddersOf(ids),
   ]);
-  return { ...videos, follow };
+  return { ...videos, follow, ladders };
+}
+
+/** Douyin's `video.bit_rate[]`: one entry per rendition, highest gear first. */
+function bitRates(card: VideoCard, ladder: Rendition[] | undefined): Aweme['video']['bit_rate'] {
+  const list = ladder?.length
+    ? ladder
+    : [{ gear: gearOf(card.width, card.height), width: card.width, height: card.height, bitRate: 0, path: card.media, sizeBytes: 0 }];
+  return list.map((r) => ({
+    gear_name: gearName(r.gear),
+    bit_rate: r.bitRate,
+    play_addr: { url_list: [mediaUrl(r.path)], width: r.width, height: r.height, data_size: r.sizeBytes },
+  }));
 }
 
 export const unix = (d: Date): number => Math.floor(d.getTime() / 1000);
@@ -85,6 +104,7 @@ export function aweme(card: VideoCard, state: ViewerState = EMPTY): Aweme {
     collect_stat: asBit(state.collected.has(card.id)),
     video: {
       play_addr: urls(card.media),
+      bit_rate: bitRates(card, state.ladders?.get(card.id)),
       cover: urls(card.poster),
       duration: card.durationMs,
       width: card.width,

@@ -58,6 +58,16 @@ function uploadIdOf(url: string): string | null {
   return rest === '' ? null : rest;
 }
 
+/** Upload-Metadata as tus reads it; absent (as on PATCH) or malformed reads as none. */
+function metadataOf(header: string | null): Record<string, string | null> | undefined {
+  if (!header) return undefined;
+  try {
+    return Metadata.parse(header);
+  } catch {
+    return undefined;
+  }
+}
+
 function kindOf(metadata: Record<string, string | null> | undefined): UploadKind | null {
   const kind = metadata?.kind ?? 'video';
   return (UPLOAD_KINDS as readonly string[]).includes(kind) ? (kind as UploadKind) : null;
@@ -83,12 +93,9 @@ async function admit(method: string, url: string, headers: Headers): Promise<{ v
   if (!viewer) return refusal(401, 'error.unauthorized');
   const id = uploadIdOf(url);
   if (method === 'POST' && id === null) {
-    let metadata: Record<string, string | null> | undefined;
-    try {
-      metadata = Metadata.parse(headers.get('upload-metadata') ?? undefined);
-    } catch {
-      return refusal(400, 'error.badRequest');
-    }
+    const header = headers.get('upload-metadata');
+    const metadata = metadataOf(header);
+    if (header && !metadata) return refusal(400, 'error.badRequest');
     const kind = kindOf(metadata);
     if (!kind) return refusal(400, 'error.uploadKind');
     const declared = headers.get('upload-length');
@@ -123,7 +130,7 @@ function tus(): Server {
     datastore: new FileStore({ directory }),
     relativeLocation: true,
     // The door refuses first, with a message; tus's own check stays as a backstop.
-    maxSize: (req) => uploadCap(kindOf(Metadata.parse(req.headers.get('upload-metadata') ?? undefined)) ?? 'video'),
+    maxSize: (req) => uploadCap(kindOf(metadataOf(req.headers.get('upload-metadata'))) ?? 'video'),
     allowedOrigins: (origin) => !!corsHeaders(origin)['access-control-allow-origin'],
     allowedCredentials: true,
     allowedHeaders: ['Token'],

@@ -26,10 +26,11 @@ export async function publishComment(userId: number, videoId: number, text: stri
   const body = checkText(text);
   return db().transaction(async (tx) => {
     const [video] = await tx
-      .select({ authorId: videos.authorId })
+      .select({ authorId: videos.authorId, allowComments: videos.allowComments })
       .from(videos)
-      .where(and(eq(videos.id, videoId), isNull(videos.deletedAt)));
+      .where(and(eq(videos.id, videoId), isNull(videos.deletedAt), eq(videos.status, 'published')));
     if (!video) throw notFound('error.videoNotFound');
+    if (!video.allowComments) throw forbidden('error.commentsClosed');
 
     let parentId: number | null = null;
     let repliedAuthor: number | null = null;

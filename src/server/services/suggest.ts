@@ -36,7 +36,7 @@ async function titlesByPrefix(prefix: string, limit: number): Promise<string[]> 
     select title from (
       select split_part(v.desc, ' #', 1) as title, v.digg_count
       from videos v
-      where v.deleted_at is null and lower(split_part(v.desc, ' #', 1)) like ${like}
+      where v.deleted_at is null and lower(split_part(v.desc, ' #', 1)) like ${like} and v.status = 'published' and v.visibility = 'public'
       order by lower(split_part(v.desc, ' #', 1)) using ~<~
       limit ${TITLE_CANDIDATES}
     ) c

@@ -1,5 +1,5 @@
 /** The one shape in which services hand videos to pages and API shapers, and the select that fills it. */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 
@@ -52,7 +52,8 @@ export function selectCards() {
   return db()
     .select(cardColumns)
     .from(videos)
-    .innerJoin(users, eq(users.id, videos.authorId))
+    // Only published, public works are listed. In the join, not the where: a caller's .where() replaces the where.
+    .innerJoin(users, and(eq(users.id, videos.authorId), eq(videos.status, 'published'), eq(videos.visibility, 'public')))
     .where(sql`${videos.deletedAt} is null`)
     .$dynamic();
 }

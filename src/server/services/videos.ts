@@ -80,7 +80,7 @@ export async function recommend(viewerId: number | null, page: Page = {}): Promi
       left join ni_chan nc on nc.channel_id = ${videos.channelId}
       left join follows f on f.follower_id = ${viewerId} and f.followee_id = ${videos.authorId}
       left join watch_history wh on wh.user_id = ${viewerId} and wh.video_id = ${videos.id}
-    where ${videos.deletedAt} is null
+    where ${videos.deletedAt} is null and ${videos.status} = 'published' and ${videos.visibility} = 'public'
       and not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${videos.id})
     order by ${engagement}
       * (1 + ${RANK.channel}::float8 * coalesce(c.w, 0) / (t.w + ${RANK.channelPrior}::float8))

@@ -1,0 +1,196 @@
+// The tus door: who may upload, the cap on the declared length before any byte is stored, the content checks, and
+// resuming after the server is killed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveUpload } from '../../src/server/http/upload.ts';
+import { startQueue, stopQueue } from '../../src/server/jobs/queue.ts';
+import { uploadsDir } from '../../src/server/media/paths.ts';
+import { makeClip, makeFakeVideo } from '../setup/clips.ts';
+import { freshDb, type TestDb } from '../setup/test-db.ts';
+import { call, ok, tokenFor } from './helpers.ts';
+
+let t: TestDb;
+let dir: string;
+let base: string;
+let server: http.Server;
+let token: string;
+let otherToken: string;
+let clip: Buffer;
+const saved = { DATA_DIR: process.env.DATA_DIR, UPLOAD_MAX_BYTES: process.env.UPLOAD_MAX_BYTES };
+
+beforeAll(async () => {
+  t = await freshDb();
+  dir = mkdtempSync(path.join(tmpdir(), 'upload-api-'));
+  process.env.DATA_DIR = path.join(dir, 'data');
+  clip = readFileSync(makeClip(dir, 'clip.mp4'));
+  await startQueue(t.url);
+  token = await tokenFor(1);
+  otherToken = await tokenFor(2);
+  server = http.createServer((req, res) => void serveUpload(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await stopQueue();
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const tus = { 'Tus-Resumable': '1.0.0' };
+
+function create(length: number, o: { token?: string; kind?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  return fetch(`${base}/api/upload`, {
+    method: 'POST',
+    headers: {
+      ...tus,
+      'Upload-Length': String(length),
+      'Upload-Metadata': `filename ${b64('片段.mp4')},kind ${b64(o.kind ?? 'video')}`,
+      ...(o.token ? { Token: o.token } : {}),
+      ...o.headers,
+    },
+  });
+}
+
+function patch(location: string, bytes: Uint8Array, offset: number, who = token, at = base): Promise<Response> {
+  return fetch(`${at}${location}`, {
+    method: 'PATCH',
+    headers: { ...tus, Token: who, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
+    body: bytes as Uint8Array<ArrayBuffer>,
+  });
+}
+
+const stored = () => (existsSync(uploadsDir()) ? readdirSync(uploadsDir()) : []);
+
+describe('tus uploads', () => {
+  it('refuses anyone not logged in', async () => {
+    const before = stored();
+    const res = await create(clip.length);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ code: '401', msg: '请先登录', data: null });
+    expect(stored()).toEqual(before);
+  });
+
+  it('refuses a declared length over UPLOAD_MAX_BYTES before storing a byte, and a deferred length', async () => {
+    process.env.UPLOAD_MAX_BYTES = '1000';
+    try {
+      const before = stored();
+      const res = await create(5000, { token });
+      expect(res.status).toBe(413);
+      expect((await res.json()).msg).toBe('文件不能超过1000B');
+      expect(stored()).toEqual(before);
+      const cfg = await ok('GET', '/studio/config');
+      expect(cfg.data.maxBytes).toBe(1000);
+
+      const deferred = await fetch(`${base}/api/upload`, { method: 'POST', headers: { ...tus, Token: token, 'Upload-Defer-Length': '1' } });
+      expect(deferred.status).toBe(400);
+      expect(stored()).toEqual(before);
+    } finally {
+      delete process.env.UPLOAD_MAX_BYTES;
+    }
+    expect((await ok('GET', '/studio/config')).data.maxBytes).toBe(500 * 1024 * 1024);
+  });
+
+  it('takes a clip in two PATCHes, checks it and queues it; others cannot see or touch it', async () => {
+    const created = await create(clip.length, { token });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    const id = location.split('/').pop()!;
+    const half = Math.floor(clip.length / 2);
+    expect((await patch(location, clip.subarray(0, half), 0)).status).toBe(204);
+
+    const head = await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: token } });
+    expect(head.headers.get('upload-offset')).toBe(String(half));
+    const progress = await ok('GET', '/studio/upload', { query: { uploadId: id }, token });
+    expect(progress.data).toMatchObject({ status: 'uploading', receivedBytes: half, sizeBytes: clip.length, fileName: '片段.mp4' });
+
+    expect((await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: otherToken } })).status).toBe(404);
+    expect((await patch(location, clip.subarray(half), half, otherToken)).status).toBe(404);
+    expect((await call('GET', '/api/studio/upload', { query: { uploadId: id }, token: otherToken })).status).toBe(404);
+
+    expect((await patch(location, clip.subarray(half), half)).status).toBe(204);
+    const done = await ok('GET', '/studio/upload', { query: { uploadId: id }, token });
+    expect(done.data).toMatchObject({ status: 'processing', width: 180, height: 320, reason: null });
+  });
+
+  it('refuses a text file named .mp4 when its last byte arrives, and keeps nothing of it', async () => {
+    const fake = readFileSync(makeFakeVideo(dir));
+    const created = await create(fake.length, { token });
+    const location = created.headers.get('location')!;
+    const id = location.split('/').pop()!;
+    const res = await patch(location, fake, 0);
+    expect(res.status).toBe(415);
+    expect((await res.json()).msg).toBe('文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频');
+    expect(stored().filter((f) => f.startsWith(id))).toEqual([]);
+    const view = await ok('GET', '/studio/upload', { query: { uploadId: id }, token });
+    expect(view.data).toMatchObject({ status: 'rejected', reason: '文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频' });
+  });
+});
+
+describe('resuming after the server is killed', () => {
+  let child: ChildProcess | undefined;
+
+  async function startChild(): Promise<string> {
+    child = spawn(process.execPath, [path.resolve('tests/setup/upload-server.ts')], {
+      env: { ...process.env, DATABASE_URL: t.url, DATA_DIR: process.env.DATA_DIR },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const port = await new Promise<string>((resolve, reject) => {
+      child!.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+      child!.once('exit', (code) => reject(new Error(`upload server exited with ${code}`)));
+    });
+    return `http://127.0.0.1:${port}`;
+  }
+
+  afterAll(() => {
+    child?.kill('SIGKILL');
+  });
+
+  it('keeps the bytes that reached disk, and HEAD + PATCH finish the upload on the restarted server', async () => {
+    const big = clip;
+    let at = await startChild();
+    const created = await fetch(`${at}/api/upload`, {
+      method: 'POST',
+      headers: { ...tus, Token: token, 'Upload-Length': String(big.length), 'Upload-Metadata': `filename ${b64('resume.mp4')}` },
+    });
+    const location = created.headers.get('location')!;
+    const file = path.join(uploadsDir(), location.split('/').pop()!);
+
+    // Send the first half and hold the request open, as a connection that drops mid-upload would.
+    const half = Math.floor(big.length / 2);
+    const req = http.request(`${at}${location}`, {
+      method: 'PATCH',
+      headers: { ...tus, Token: token, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(big.length) },
+    });
+    req.on('error', () => {});
+    req.write(big.subarray(0, half));
+    const deadline = Date.now() + 20_000;
+    while ((existsSync(file) ? statSync(file).size : 0) < half && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child!.kill('SIGKILL');
+    await new Promise((r) => child!.once('exit', r));
+    req.destroy();
+
+    at = await startChild();
+    const head = await fetch(`${at}${location}`, { method: 'HEAD', headers: { ...tus, Token: token } });
+    expect(head.status).toBe(200);
+    const offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBe(half);
+    const res = await patch(location, big.subarray(offset), offset, token, at);
+    expect(res.status).toBe(204);
+    expect(statSync(file).size).toBe(big.length);
+    const view = await ok('GET', '/studio/upload', { query: { uploadId: location.split('/').pop()! }, token });
+    expect(view.data.status).toBe('processing');
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * `npm run worker`: works the job queue (media processing, media removal) without serving HTTP, for running workers
+ * apart from web servers (start those with WORKER=off). Same database settings as server.ts: DATABASE_URL, or the
+ * embedded PostgreSQL under DATA_DIR when no other process holds it.
+ */
+import path from 'node:path';
+import { startDatabase } from './src/server/db/lifecycle.ts';
+import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
+import { startWorkers } from './src/server/jobs/worker.ts';
+
+function log(fields: Record<string, unknown>): void {
+  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), ...fields })}\n`);
+}
+
+let stopping = false;
+let database: Awaited<ReturnType<typeof startDatabase>> | undefined;
+
+async function stop(reason: string): Promise<void> {
+  if (stopping) process.exit(130);
+  stopping = true;
+  log({ level: 'info', msg: `worker stopping (${reason})` });
+  await stopQueue().catch(() => {});
+  await database?.stop().catch(() => {});
+  process.exit(0);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
+
+try {
+  database = await startDatabase({ dataDir: path.resolve(process.env.DATA_DIR || 'data'), log: (line) => process.stderr.write(`${line}\n`) });
+  process.env.DATABASE_URL = database.url;
+  const polling = Number(process.env.WORKER_POLL_SECONDS) || undefined;
+  await startWorkers(await startQueue(database.url), { pollingIntervalSeconds: polling });
+  log({ level: 'info', msg: 'worker ready' });
+} catch (error) {
+  log({ level: 'error', msg: 'worker start-up failed', error: error instanceof Error ? error.stack : String(error) });
+  await database?.stop().catch(() => {});
+  process.exit(1);
+}
