@@ -6,6 +6,8 @@ export default defineConfig({
   transformers: [transformerVariantGroup()],
   // Class names also live in .ts modules (src/client/live-room.ts), which the default pipeline skips.
   content: { pipeline: { include: [/\.(astro|[jt]sx?|mdx?|html)($|\?)/] } },
+  // Server modules are scanned too: ffmpeg's stream labels ('[0:v]') read as arbitrary properties and broke the CSS.
+  blocklist: [/^\[\d[^\]]*:/],
   theme: {
     colors: {
       accent: 'var(--c-accent)',
