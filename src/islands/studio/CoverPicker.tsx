@@ -19,13 +19,18 @@ interface Props {
   onChange: (cover: CoverChoice) => void;
   /** The cover shown while nothing new is chosen (editing a work), and the frame time it was cut at. */
   current?: { url: string; time: number | null };
+  /** The video's length when known before it loads (a work's duration). */
+  durationSec?: number;
 }
 
 /** 设置封面: a frame of the video chosen with a slider, or an image uploaded for it (checked by the server). */
-export function CoverPicker({ config, videoSrc, value, onChange, current }: Props) {
+export function CoverPicker({ config, videoSrc, value, onChange, current, durationSec = 0 }: Props) {
   const uploads = useStore($uploads);
-  const [mode, setMode] = useState<'frame' | 'image'>(value?.mode === 'image' || !videoSrc ? 'image' : 'frame');
-  const [duration, setDuration] = useState(0);
+  const [chosenMode, setMode] = useState<'frame' | 'image'>(value?.mode === 'image' ? 'image' : 'frame');
+  // Without a video (its URL comes a moment after the file) only an image can be chosen.
+  const mode = videoSrc ? chosenMode : 'image';
+  const [loadedDuration, setDuration] = useState(0);
+  const duration = loadedDuration || durationSec;
   const [image, setImage] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const imageUrl = useObjectUrl(image);

@@ -5,16 +5,15 @@ import { Icon } from '../Icon.tsx';
 
 interface Props {
   accept: string;
-  /** Checks and starts the chosen file; an error it returns is shown under the zone. */
-  onFile: (file: File) => string | null;
-  disabled?: boolean;
+  /** Checks and starts the chosen file; an error it answers is shown under the zone. */
+  onFile: (file: File) => Promise<string | null>;
 }
 
 /**
  * The upload zone: one button that opens the file picker (Enter or Space from the keyboard) and takes a file dropped
  * on it. The picker's input stays in the page, labelled, for assistive technology and tests.
  */
-export function DropZone({ accept, onFile, disabled = false }: Props) {
+export function DropZone({ accept, onFile }: Props) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -22,21 +21,19 @@ export function DropZone({ accept, onFile, disabled = false }: Props) {
   const errorId = useId();
 
   const take = (file: File | undefined) => {
-    if (!file) return;
-    setError(onFile(file));
+    if (file) void onFile(file).then(setError);
   };
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setOver(false);
-    if (!disabled) take(e.dataTransfer.files[0]);
+    take(e.dataTransfer.files[0]);
   };
 
   return (
     <div>
       <button
         type="button"
-        disabled={disabled}
         aria-describedby={error ? errorId : undefined}
         onClick={() => input.current?.click()}
         onDragEnter={(e) => {
@@ -52,7 +49,7 @@ export function DropZone({ accept, onFile, disabled = false }: Props) {
         }}
         onDrop={onDrop}
         data-over={over || undefined}
-        className="studio-drop focus-ring group flex min-h-64 w-full flex-col items-center justify-center gap-3 rounded-2xl border-2 border-dashed border-line bg-raised px-6 py-10 text-center transition-colors hover:border-accent data-[over]:(border-accent bg-hover) disabled:cursor-wait md:min-h-80"
+        className="focus-ring group flex min-h-64 w-full flex-col items-center justify-center gap-3 rounded-2xl border-2 border-dashed border-line bg-raised px-6 py-10 text-center transition-colors hover:border-accent data-[over]:(border-accent bg-hover) md:min-h-80"
       >
         <span className="flex h-16 w-16 items-center justify-center rounded-full bg-[color-mix(in_srgb,var(--c-accent)_12%,transparent)] text-accent md:h-20 md:w-20">
           <Icon svg={riUploadCloud2Line} className="text-4xl md:text-5xl" />
@@ -71,7 +68,6 @@ export function DropZone({ accept, onFile, disabled = false }: Props) {
         accept={accept}
         className="sr-only"
         tabIndex={-1}
-        disabled={disabled}
         onChange={(e) => {
           take(e.target.files?.[0]);
           // The same file may be chosen again after a refusal or a cancel.

@@ -48,9 +48,11 @@ export function PublishStudio() {
     };
   }, []);
 
-  const onFile = (chosen: File): string | null => {
-    if (!config) return null;
-    const problem = precheckFile(chosen, 'video', config);
+  const onFile = async (chosen: File): Promise<string | null> => {
+    // A file chosen before the limits arrived waits for them.
+    const limits = config ?? (await loadStudioConfig());
+    if (!limits) return t('studio.upload.rulesFailed');
+    const problem = precheckFile(chosen, 'video', limits);
     if (problem) return t(problem.key, problem.vars);
     setFile(chosen);
     chooseVideo(startUpload(chosen, 'video'), chosen.name);
@@ -66,7 +68,7 @@ export function PublishStudio() {
     return (
       <div className={`${CARD} flex flex-col gap-6`}>
         <h1 className="text-xl font-bold">{t('post.publish')}</h1>
-        <DropZone accept={VIDEO_ACCEPT} onFile={onFile} disabled={!config} />
+        <DropZone accept={VIDEO_ACCEPT} onFile={onFile} />
         {configFailed && (
           <p role="alert" className="flex items-center gap-3 text-sm text-accent-text">
             {t('studio.upload.rulesFailed')}

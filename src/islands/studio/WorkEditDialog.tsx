@@ -82,7 +82,7 @@ export function WorkEditDialog({ work, config, titleId, onDone }: Props) {
       </h2>
       <div className="flex flex-col gap-6 px-5 py-5 md:px-6">
         <TitleField value={title} max={config.titleMax} onChange={setTitle} invalid={!!problem} />
-        <CoverPicker config={config} videoSrc={frameSource(work)} value={cover} onChange={setCover} current={{ url: work.cover, time: work.coverTime }} />
+        <CoverPicker config={config} videoSrc={frameSource(work)} value={cover} onChange={setCover} current={{ url: work.cover, time: work.coverTime }} durationSec={work.durationMs / 1000} />
         <WorkChoices name={`edit-${work.id}`} config={config} value={choices} onChange={(c) => setChoices((before) => ({ ...before, ...c }))} />
         {(error || problem) && (
           <p id={errorId} role="alert" className="text-sm text-accent-text">
