@@ -8,13 +8,12 @@ export interface RateSample {
   bytes: number;
 }
 
-/** Keeps the samples inside the window (and one before it, to span it) after adding `sample`. */
+/** The samples inside the window after adding `sample` (at least the last two, so a slow trickle still has a rate). */
 export function addSample(samples: RateSample[], sample: RateSample, windowMs = RATE_WINDOW_MS): RateSample[] {
   // Bytes going back (a retried chunk restarts from the server's offset) start a fresh measurement.
-  const kept = samples.filter((s) => s.bytes <= sample.bytes);
-  const next = [...kept, sample];
-  const inside = next.findIndex((s) => sample.at - s.at <= windowMs);
-  return next.slice(Math.max(0, inside - 1));
+  const next = [...samples.filter((s) => s.bytes <= sample.bytes), sample];
+  const recent = next.filter((s) => sample.at - s.at <= windowMs);
+  return recent.length >= 2 ? recent : next.slice(-2);
 }
 
 /** Bytes per second over the samples, or 0 while there is not enough to tell. */

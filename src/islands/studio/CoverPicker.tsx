@@ -123,7 +123,7 @@ export function CoverPicker({ config, videoSrc, value, onChange, current, durati
                 className="h-11 w-full cursor-pointer accent-[var(--c-accent)] md:h-6"
               />
               <p id={hintId} className="text-xs text-muted">
-                {value?.mode === 'frame' ? t('studio.form.coverFrameHint') : t('studio.form.coverFirst')}
+                {value?.mode === 'frame' || current ? t('studio.form.coverFrameHint') : t('studio.form.coverFirst')}
               </p>
             </div>
           ) : (

@@ -44,62 +44,59 @@ export function UploadCard({ entry, onCancel, onRetry }: Props) {
   const icon = bad ? (entry.phase === 'failed' ? riWifiOffLine : riCloseCircleFill) : done ? riCheckboxCircleFill : riFilmLine;
 
   return (
-    <section aria-label={entry.fileName} className="flex gap-3 rounded-xl border border-line bg-raised p-3 md:gap-4 md:p-4">
-      <span
-        className={`flex h-11 w-11 shrink-0 items-center justify-center rounded-lg md:h-12 md:w-12 ${bad || done ? 'bg-[color-mix(in_srgb,var(--c-accent)_12%,transparent)] text-accent' : 'bg-surface text-secondary'}`}
-      >
-        <Icon svg={icon} className="text-2xl" />
-      </span>
-      <div className="min-w-0 flex-1">
-        <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
-          <p className="min-w-0 truncate text-sm font-medium text-primary" title={entry.fileName}>
+    <section aria-label={entry.fileName} className="rounded-xl border border-line bg-raised p-3 md:p-4">
+      <div className="flex items-center gap-3">
+        <span
+          className={`flex h-11 w-11 shrink-0 items-center justify-center rounded-lg ${bad || done ? 'bg-[color-mix(in_srgb,var(--c-accent)_12%,transparent)] text-accent' : 'bg-surface text-secondary'}`}
+        >
+          <Icon svg={icon} className="text-2xl" />
+        </span>
+        <div className="min-w-0 flex-1">
+          <p className="truncate text-sm font-medium text-primary" title={entry.fileName}>
             {entry.fileName}
           </p>
-          <p className="shrink-0 text-xs tabular-nums text-muted">
+          <p className="mt-0.5 text-xs tabular-nums text-muted">
             {sending ? t('studio.upload.sent', { sent: formatBytes(entry.sent), total: formatBytes(entry.size) }) : formatBytes(entry.size)}
           </p>
         </div>
-        <div
-          role="progressbar"
-          aria-label={t('studio.upload.progress')}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-          aria-valuetext={statusLine(entry, percent)}
-          className="mt-2 h-1.5 overflow-hidden rounded-full bg-[var(--c-line)]"
-        >
-          <div
-            className={`h-full rounded-full transition-[width] duration-300 ${bad ? 'bg-muted' : 'bg-accent'}`}
-            style={{ width: `${percent}%` }}
-          />
-        </div>
-        <div className="mt-2 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs">
-          <p className={bad ? 'text-accent-text' : 'text-secondary'}>
-            {statusLine(entry, percent)}
-            {entry.phase === 'uploading' && entry.resumed && <span className="ml-2 text-muted">{t('studio.upload.resumed')}</span>}
-          </p>
-          {entry.phase === 'uploading' && entry.speed > 0 && (
-            <p className="tabular-nums text-muted">
-              {t('studio.upload.speed', { speed: formatBytes(entry.speed) })}
-              {entry.secondsLeft !== null && <span className="ml-3">{t('studio.upload.left', { time: formatSpan(entry.secondsLeft) })}</span>}
-            </p>
+        <div className="flex shrink-0 flex-wrap justify-end gap-1">
+          {entry.phase === 'failed' && (
+            <button type="button" className={`btn-ghost ${TAP} border border-line`} onClick={onRetry}>
+              {t('studio.upload.resume')}
+            </button>
           )}
+          <button type="button" className={`btn-ghost ${TAP} border border-line`} onClick={onCancel}>
+            {sending ? t('studio.upload.cancel') : t('studio.upload.replace')}
+          </button>
         </div>
+      </div>
+      <div
+        role="progressbar"
+        aria-label={t('studio.upload.progress')}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={statusLine(entry, percent)}
+        className="mt-3 h-1.5 overflow-hidden rounded-full bg-[var(--c-line)]"
+      >
+        <div className={`h-full rounded-full transition-[width] duration-300 ${bad ? 'bg-muted' : 'bg-accent'}`} style={{ width: `${percent}%` }} />
+      </div>
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs">
+        <p className={bad ? 'text-accent-text' : 'text-secondary'}>
+          {statusLine(entry, percent)}
+          {entry.phase === 'uploading' && entry.resumed && <span className="ml-2 text-muted">{t('studio.upload.resumed')}</span>}
+        </p>
+        {entry.phase === 'uploading' && entry.speed > 0 && (
+          <p className="tabular-nums text-muted">
+            {t('studio.upload.speed', { speed: formatBytes(entry.speed) })}
+            {entry.secondsLeft !== null && <span className="ml-3">{t('studio.upload.left', { time: formatSpan(entry.secondsLeft) })}</span>}
+          </p>
+        )}
       </div>
       {/* Announces changes of phase, not every percent. */}
       <span role="status" className="sr-only">
         {entry.phase === 'uploading' ? t('studio.status.uploading') : statusLine(entry, percent)}
       </span>
-      <div className="flex shrink-0 flex-col items-end justify-center gap-1 sm:flex-row sm:items-center">
-        {entry.phase === 'failed' && (
-          <button type="button" className={`btn-ghost ${TAP} border border-line`} onClick={onRetry}>
-            {t('studio.upload.resume')}
-          </button>
-        )}
-        <button type="button" className={`btn-ghost ${TAP} border border-line`} onClick={onCancel}>
-          {sending ? t('studio.upload.cancel') : t('studio.upload.replace')}
-        </button>
-      </div>
     </section>
   );
 }

@@ -36,15 +36,16 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
   ];
 
   return (
-    <li className="flex gap-3 border-b border-line py-4 last:border-b-0 sm:gap-4" data-work-id={work.id}>
+    // A phone puts the actions under the text; wider screens give them a column of their own.
+    <li className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 border-b border-line py-4 last:border-b-0 sm:grid-cols-[auto_minmax(0,1fr)_auto] sm:gap-x-4" data-work-id={work.id}>
       {published ? (
-        <a href={`/video/${work.id}`} className="focus-ring shrink-0 rounded-lg" tabIndex={-1} aria-hidden="true">
+        <a href={`/video/${work.id}`} className="focus-ring row-span-2 rounded-lg sm:row-span-1" tabIndex={-1} aria-hidden="true">
           {cover}
         </a>
       ) : (
-        <span className="shrink-0">{cover}</span>
+        <span className="row-span-2 sm:row-span-1">{cover}</span>
       )}
-      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+      <div className="flex min-w-0 flex-col gap-1.5">
         <h3 className="line-clamp-2 break-words text-sm font-medium leading-6 text-primary">
           {published ? (
             <a href={`/video/${work.id}`} className="focus-ring rounded hover:text-accent-text">
@@ -75,7 +76,7 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
           ))}
         </dl>
       </div>
-      <div className="flex shrink-0 flex-col items-stretch justify-center gap-1 md:flex-row md:items-center">
+      <div className="flex flex-wrap items-center gap-1 sm:flex-nowrap sm:self-center">
         {published && (
           <a href={`/video/${work.id}`} className={`btn-ghost ${TAP} hidden lg:inline-flex`}>
             <Icon svg={riEyeLine} />

@@ -91,11 +91,11 @@ export function WorksManager({ initial, publishedId }: Props) {
       ) : (
         <ul aria-label={t('studio.manage.list')} className="mt-2">
           {pending?.map((p) => (
-            <li key={p.storageKey} className="flex items-center gap-3 border-b border-line py-4 sm:gap-4">
-              <span className="flex aspect-[3/4] w-20 shrink-0 items-center justify-center rounded-lg bg-raised text-muted sm:w-24">
+            <li key={p.storageKey} className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 border-b border-line py-4 sm:grid-cols-[auto_minmax(0,1fr)_auto] sm:gap-x-4">
+              <span className="row-span-2 flex aspect-[3/4] w-20 items-center justify-center rounded-lg bg-raised text-muted sm:row-span-1 sm:w-24">
                 <Icon svg={riFolderVideoLine} className="text-2xl" />
               </span>
-              <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+              <div className="flex min-w-0 flex-col gap-1.5">
                 <h3 className="truncate text-sm font-medium text-primary">{p.fileName}</h3>
                 <p className="flex flex-wrap items-center gap-2 text-xs text-muted">
                   <StatusTag status="uploading" />
@@ -103,7 +103,7 @@ export function WorksManager({ initial, publishedId }: Props) {
                 </p>
                 <p className="text-xs text-secondary">{t('studio.manage.uploadingHint')}</p>
               </div>
-              <a href="/post" className={`btn-ghost ${TAP} shrink-0 border border-line`}>
+              <a href="/post" className={`btn-ghost ${TAP} w-fit border border-line sm:self-center`}>
                 {t('studio.upload.resume')}
               </a>
             </li>
