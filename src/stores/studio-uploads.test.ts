@@ -228,6 +228,8 @@ describe('unfinished uploads from earlier visits', () => {
       entry('tus::studio/8/video/d::4', 'other'),
       entry('tus::studio/7/cover/e::5', 'cover'),
     ];
+    const keys = storage.entries.map((e) => e.urlStorageKey);
+    vi.stubGlobal('localStorage', { length: keys.length, key: (i: number) => keys[i] ?? null });
     get.mockImplementation(async (_path, query) => {
       const id = (query as { uploadId: string }).uploadId;
       if (id === 'gone') throw Object.assign(new Error('不存在'), { status: 404 });
@@ -242,6 +244,15 @@ describe('unfinished uploads from earlier visits', () => {
     expect($pendingUploads.get()).toEqual([]);
     expect(FakeUpload.terminated).toEqual(['/api/upload/half']);
     expect(storage.removed).toContain('tus::studio/7/video/a::1');
+    vi.unstubAllGlobals();
+  });
+
+  it('does not load tus-js-client when nothing is stored', async () => {
+    vi.stubGlobal('localStorage', { length: 1, key: () => 'theme' });
+    storage.entries = [entry('tus::studio/7/video/a::1', 'half')];
+    await expect(loadPendingUploads()).resolves.toEqual([]);
+    expect(get).not.toHaveBeenCalled();
+    vi.unstubAllGlobals();
   });
 });
 

@@ -8,6 +8,8 @@ import type { DetailedError, PreviousUpload, Upload, UploadOptions } from 'tus-j
 import { t } from '../i18n/t.ts';
 import { STUDIO_API, TUS_ENDPOINT, type UploadKind, type UploadView } from '../shared/studio.ts';
 import { $user } from './session.ts';
+import { browserStorage } from './persist.ts';
+import { FINGERPRINT_ROOT, hasResumableUploads, RESUMABLE_KEY } from './studio-pick.ts';
 import { studioGet } from './studio-api.ts';
 import { addSample, rateOf, secondsLeft, type RateSample } from './upload-rate.ts';
 
@@ -84,7 +86,7 @@ function patch(key: string, change: Partial<UploadEntry>): void {
 
 /** This account's fingerprints begin with this, so another account on the same browser never resumes them. */
 function fingerprintPrefix(kind: UploadKind): string {
-  return `studio/${$user.get().userInfo?.uid ?? 'anon'}/${kind}/`;
+  return `${FINGERPRINT_ROOT}${$user.get().userInfo?.uid ?? 'anon'}/${kind}/`;
 }
 
 function authHeaders(): Record<string, string> {
@@ -247,9 +249,14 @@ export function isTransferring(): boolean {
 
 /** Reads this account's unfinished video uploads from earlier visits, with how much the server holds of each. */
 export async function loadPendingUploads(): Promise<PendingUpload[]> {
+  // Nothing stored: no need for tus-js-client yet.
+  if (!hasResumableUploads(browserStorage('local'))) {
+    $pendingUploads.set([]);
+    return [];
+  }
   const tus = await loadTus();
   const storage = tus.defaultOptions.urlStorage;
-  const prefix = `tus::${fingerprintPrefix('video')}`;
+  const prefix = `${RESUMABLE_KEY}${fingerprintPrefix('video').slice(FINGERPRINT_ROOT.length)}`;
   const active = new Set(Object.values($uploads.get()).map((u) => u.uploadId));
   const entries = (await storage.findAllUploads()).filter((p) => p.urlStorageKey.startsWith(prefix) && p.uploadUrl);
   const found: PendingUpload[] = [];

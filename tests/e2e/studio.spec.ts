@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { makeClip, makeFakeVideo } from '../setup/clips.ts';
-import { newAccount, signIn, type Session } from './support.ts';
+import { loginDemo, newAccount, signIn, type Session } from './support.ts';
 
 let dir: string;
 let clip: string;
@@ -192,4 +193,73 @@ test('a text file named .mp4 passes the name check but is refused with the serve
   await expect(page.getByText('视频未通过检查，请更换视频')).toBeVisible();
   await page.getByRole('button', { name: '更换视频' }).click();
   await expect(page.getByLabel('选择要上传的视频文件')).toBeAttached();
+});
+
+test('the zone works before the island loads: a dropped file is checked, the keyboard opens the picker', async ({ browser, request }) => {
+  const me = await newAccount(request, 'studio-zone');
+  const page = await studioPage(browser, me);
+  await page.goto('/post');
+  const input = page.getByLabel('选择要上传的视频文件');
+  // A drop straight away, before any pointer or key has woken the island.
+  await page.locator('[data-studio-zone]').evaluate((zone) => {
+    const data = new DataTransfer();
+    data.items.add(new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toBeVisible();
+  await input.focus();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+  await chooser.setFiles(clip);
+  await expect(page.getByRole('progressbar', { name: '上传进度' })).toBeVisible();
+});
+
+test('axe: the studio’s sections, the publish form and the manage dialogs have no serious or critical violation, in both themes', async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const found: string[] = [];
+  const scan = async (page: Page, what: string) => {
+    const result = await new AxeBuilder({ page }).include('#main').analyze();
+    for (const v of result.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
+      for (const node of v.nodes) found.push(`${what}: ${v.id} (${v.impact}) ${node.target.join(' ')}`);
+    }
+  };
+  // Reduced motion: the theme's colour transition would otherwise be measured half-way.
+  const theme = async (page: Page, t: string) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.evaluate((x) => (x === 'dark' ? document.documentElement.setAttribute('dark', 'true') : document.documentElement.removeAttribute('dark')), t);
+  };
+
+  const me = await newAccount(request, 'studio-axe');
+  const page = await studioPage(browser, me);
+  // The prose sections share one layout: /post/learn stands for them.
+  for (const path of ['/post', '/post/manage', '/post/data', '/post/learn']) {
+    await page.goto(path);
+    for (const t of ['light', 'dark']) {
+      await theme(page, t);
+      await scan(page, `${t} ${path}`);
+    }
+  }
+  await page.goto('/post');
+  await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
+  await expect(page.getByRole('combobox', { name: '作品描述' })).toBeVisible();
+  for (const t of ['light', 'dark']) {
+    await theme(page, t);
+    await scan(page, `${t} publish form`);
+  }
+
+  const demo = await studioPage(browser, await loginDemo(request));
+  await demo.goto('/post/manage');
+  for (const t of ['light', 'dark']) {
+    await theme(demo, t);
+    await scan(demo, `${t} works`);
+    await demo.getByRole('button', { name: /^编辑/ }).first().click();
+    await expect(demo.getByRole('dialog', { name: '编辑作品' })).toBeVisible();
+    await scan(demo, `${t} edit dialog`);
+    await demo.keyboard.press('Escape');
+    await demo.getByRole('button', { name: /^删除/ }).first().click();
+    await expect(demo.getByRole('alertdialog')).toBeVisible();
+    await scan(demo, `${t} delete dialog`);
+    await demo.keyboard.press('Escape');
+    await expect(demo.getByRole('alertdialog')).toBeHidden();
+  }
+  expect(found).toEqual([]);
 });

@@ -105,7 +105,7 @@ export function CoverPicker({ config, videoSrc, value, onChange, current, durati
           )}
           {mode === 'frame' && videoSrc ? (
             <div className="flex flex-col gap-2">
-              <div className="flex items-center justify-between text-xs text-muted">
+              <div className="flex items-center justify-between text-xs text-secondary">
                 <label htmlFor={sliderId}>{t('studio.form.coverTime')}</label>
                 <span className="tabular-nums">{formatPosition(time)}</span>
               </div>
@@ -122,7 +122,7 @@ export function CoverPicker({ config, videoSrc, value, onChange, current, durati
                 onChange={(e) => onChange({ mode: 'frame', time: Number(e.target.value) })}
                 className="h-11 w-full cursor-pointer accent-[var(--c-accent)] md:h-6"
               />
-              <p id={hintId} className="text-xs text-muted">
+              <p id={hintId} className="text-xs text-secondary">
                 {value?.mode === 'frame' || current ? t('studio.form.coverFrameHint') : t('studio.form.coverFirst')}
               </p>
             </div>
@@ -150,7 +150,7 @@ export function CoverPicker({ config, videoSrc, value, onChange, current, durati
                   e.target.value = '';
                 }}
               />
-              <p className="text-xs text-muted">
+              <p className="text-xs text-secondary">
                 {t('studio.form.coverImageHint', { formats: config.coverExtensions.map((x) => x.toUpperCase()).join('、'), max: formatBytes(config.coverMaxBytes) })}
               </p>
               {cover && (cover.phase === 'uploading' || cover.phase === 'retrying') && (

@@ -14,14 +14,14 @@ export function PendingUploads({ items }: { items: PendingUpload[] }) {
         <Icon svg={riHistoryLine} className="text-base text-accent" />
         {t('studio.pending.title')}
       </h2>
-      <p className="mt-1 text-xs text-muted">{t('studio.pending.hint')}</p>
+      <p className="mt-1 text-xs text-secondary">{t('studio.pending.hint')}</p>
       <ul className="mt-3 flex flex-col gap-1">
         {items.map((p) => (
           <li key={p.storageKey} className="flex items-center gap-3 rounded-lg bg-raised px-3 py-2 text-sm">
             <span className="min-w-0 flex-1 truncate text-primary" title={p.fileName}>
               {p.fileName}
             </span>
-            <span className="shrink-0 text-xs tabular-nums text-muted">
+            <span className="shrink-0 text-xs tabular-nums text-secondary">
               {p.received !== null && p.size > 0 ? t('studio.pending.progress', { percent: Math.floor((p.received / p.size) * 100) }) : formatBytes(p.size)}
             </span>
             <button

@@ -48,7 +48,7 @@ export function PublishForm({ config, videoSrc, onPublished }: Props) {
           {publishing.busy ? t('studio.form.publishing') : t('studio.form.publish')}
         </button>
         {blocker && !publishing.error && (
-          <p id={hintId} className="text-sm text-muted">
+          <p id={hintId} className="text-sm text-secondary">
             {t(blocker.key, blocker.vars)}
           </p>
         )}

@@ -1,9 +1,10 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { t } from '../../i18n/t.ts';
 import { VIDEO_ACCEPT, type StudioWork } from '../../shared/studio.ts';
 import { precheckFile } from '../../stores/studio-check.ts';
 import { $studioConfig, $studioConfigFailed, loadStudioConfig } from '../../stores/studio-config.ts';
+import { $pickedFile } from '../../stores/studio-pick.ts';
 import { $draft, chooseVideo, dropVideo, resetDraft } from '../../stores/studio-publish.ts';
 import { $pendingUploads, $uploads, isTransferring, loadPendingUploads, retryUpload, startUpload } from '../../stores/studio-uploads.ts';
 import { CARD, TAP } from './classes.ts';
@@ -12,20 +13,24 @@ import { PendingUploads } from './PendingUploads.tsx';
 import { PhonePreview } from './PhonePreview.tsx';
 import { PublishForm } from './PublishForm.tsx';
 import { UploadCard } from './UploadCard.tsx';
-import { UploadRules } from './UploadRules.tsx';
 import { useObjectUrl } from './useObjectUrl.ts';
 
 /** Where a published work leads: 视频管理, which follows it until it is processed. */
 export const AFTER_PUBLISH = '/post/manage';
 
-/** 发布视频: choose or drop a video, watch it upload while writing the form, publish. */
-export function PublishStudio() {
+/**
+ * 发布视频: choose or drop a video, watch it upload while writing the form, publish. `children` is the server's
+ * 上传要求, shown under the zone until a video is chosen.
+ */
+export function PublishStudio({ children }: { children?: ReactNode }) {
   const config = useStore($studioConfig);
   const configFailed = useStore($studioConfigFailed);
   const draft = useStore($draft);
   const uploads = useStore($uploads);
   const pending = useStore($pendingUploads);
+  const picked = useStore($pickedFile);
   const [file, setFile] = useState<File | null>(null);
+  const [zoneError, setZoneError] = useState<string | null>(null);
   const videoSrc = useObjectUrl(file);
   const video = draft.videoKey ? uploads[draft.videoKey] : undefined;
 
@@ -48,6 +53,14 @@ export function PublishStudio() {
     };
   }, []);
 
+  // The page's script hands over what was chosen or dropped, also before this island woke up.
+  useEffect(() => {
+    if (!picked) return;
+    $pickedFile.set(null);
+    void onFile(picked).then(setZoneError);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a pick is taken once, with the limits this render knows
+  }, [picked]);
+
   const onFile = async (chosen: File): Promise<string | null> => {
     // A file chosen before the limits arrived waits for them.
     const limits = config ?? (await loadStudioConfig());
@@ -68,7 +81,7 @@ export function PublishStudio() {
     return (
       <div className={`${CARD} flex flex-col gap-6`}>
         <h1 className="text-xl font-bold">{t('post.publish')}</h1>
-        <DropZone accept={VIDEO_ACCEPT} onFile={onFile} />
+        <DropZone accept={VIDEO_ACCEPT} error={zoneError} />
         {configFailed && (
           <p role="alert" className="flex items-center gap-3 text-sm text-accent-text">
             {t('studio.upload.rulesFailed')}
@@ -78,7 +91,7 @@ export function PublishStudio() {
           </p>
         )}
         {pending && <PendingUploads items={pending} />}
-        <UploadRules config={config} />
+        {children}
       </div>
     );
   }

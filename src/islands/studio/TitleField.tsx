@@ -108,7 +108,7 @@ export function TitleField({ value, max, onChange, invalid = false }: Props) {
           <div className="flex items-center gap-1 border-t border-line px-2 py-1">
             <button
               type="button"
-              aria-label={t('studio.form.hashtagLabel')}
+              title={t('studio.form.hashtagLabel')}
               className={`btn-ghost ${TAP} px-3 font-medium`}
               onClick={() => apply(insertMark(value, box.current?.selectionStart ?? value.length, '#'))}
             >
@@ -116,13 +116,13 @@ export function TitleField({ value, max, onChange, invalid = false }: Props) {
             </button>
             <button
               type="button"
-              aria-label={t('studio.form.mentionLabel')}
+              title={t('studio.form.mentionLabel')}
               className={`btn-ghost ${TAP} px-3 font-medium`}
               onClick={() => apply(insertMark(value, box.current?.selectionStart ?? value.length, '@'))}
             >
               {t('studio.form.mention')}
             </button>
-            <span id={counterId} className={`ml-auto pr-2 text-xs tabular-nums ${length > max ? 'font-medium text-accent-text' : 'text-muted'}`}>
+            <span id={counterId} className={`ml-auto pr-2 text-xs tabular-nums ${length > max ? 'font-medium text-accent-text' : 'text-secondary'}`}>
               {t('studio.form.counter', { count: length, max })}
             </span>
           </div>
@@ -145,7 +145,7 @@ export function TitleField({ value, max, onChange, invalid = false }: Props) {
               </li>
             ))}
           </ul>
-          {options.length === 0 && <p className="px-3 py-2 text-sm text-muted">{t('studio.form.mentionEmpty')}</p>}
+          {options.length === 0 && <p className="px-3 py-2 text-sm text-secondary">{t('studio.form.mentionEmpty')}</p>}
         </div>
       </div>
       {tags.length > 0 && (

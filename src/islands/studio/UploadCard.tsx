@@ -55,7 +55,7 @@ export function UploadCard({ entry, onCancel, onRetry }: Props) {
           <p className="truncate text-sm font-medium text-primary" title={entry.fileName}>
             {entry.fileName}
           </p>
-          <p className="mt-0.5 text-xs tabular-nums text-muted">
+          <p className="mt-0.5 text-xs tabular-nums text-secondary">
             {sending ? t('studio.upload.sent', { sent: formatBytes(entry.sent), total: formatBytes(entry.size) }) : formatBytes(entry.size)}
           </p>
         </div>
@@ -84,10 +84,10 @@ export function UploadCard({ entry, onCancel, onRetry }: Props) {
       <div className="mt-2 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs">
         <p className={bad ? 'text-accent-text' : 'text-secondary'}>
           {statusLine(entry, percent)}
-          {entry.phase === 'uploading' && entry.resumed && <span className="ml-2 text-muted">{t('studio.upload.resumed')}</span>}
+          {entry.phase === 'uploading' && entry.resumed && <span className="ml-2 text-secondary">{t('studio.upload.resumed')}</span>}
         </p>
         {entry.phase === 'uploading' && entry.speed > 0 && (
-          <p className="tabular-nums text-muted">
+          <p className="tabular-nums text-secondary">
             {t('studio.upload.speed', { speed: formatBytes(entry.speed) })}
             {entry.secondsLeft !== null && <span className="ml-3">{t('studio.upload.left', { time: formatSpan(entry.secondsLeft) })}</span>}
           </p>

@@ -57,7 +57,7 @@ export function WorkChoices({ value, config, onChange, name }: Props) {
                 className="h-4 w-4 accent-[var(--c-accent)]"
               />
               <span className="text-primary">{t(`studio.visibility.${v}` as MessageKey)}</span>
-              <span className="text-xs text-muted">{t(`studio.form.visibility.${v}` as MessageKey)}</span>
+              <span className="text-xs text-secondary">{t(`studio.form.visibility.${v}` as MessageKey)}</span>
             </label>
           ))}
         </div>
@@ -67,7 +67,7 @@ export function WorkChoices({ value, config, onChange, name }: Props) {
           <label htmlFor={`${name}-comments`} className={`${FIELD_LABEL} cursor-pointer`}>
             {t('studio.form.comments')}
           </label>
-          <span id={`${name}-comments-hint`} className="text-xs text-muted">
+          <span id={`${name}-comments-hint`} className="text-xs text-secondary">
             {t('studio.form.commentsHint')}
           </span>
         </span>

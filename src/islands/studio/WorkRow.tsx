@@ -21,7 +21,7 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
       {work.cover ? (
         <img src={work.cover} alt="" loading="lazy" className="h-full w-full object-cover" />
       ) : (
-        <span className="flex h-full w-full flex-col items-center justify-center gap-1 text-center text-[11px] text-muted">
+        <span className="flex h-full w-full flex-col items-center justify-center gap-1 text-center text-[11px] text-secondary">
           <Icon svg={riFilmLine} className="text-xl" />
           {t('studio.manage.noCover')}
         </span>
@@ -55,7 +55,7 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
             work.title
           )}
         </h3>
-        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted">
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-secondary">
           <StatusTag status={work.status} />
           {work.visibility !== 'public' && (
             <span className="inline-flex items-center gap-0.5">

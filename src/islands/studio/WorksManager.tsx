@@ -81,7 +81,7 @@ export function WorksManager({ initial, publishedId }: Props) {
         </p>
       )}
       {empty ? (
-        <div className="flex flex-col items-center gap-4 py-20 text-center text-muted">
+        <div className="flex flex-col items-center gap-4 py-20 text-center text-secondary">
           <Icon svg={riFolderVideoLine} className="text-5xl" />
           <p>{t('studio.manage.empty')}</p>
           <a href="/post" className={`btn-accent ${TAP} px-6`}>
@@ -97,7 +97,7 @@ export function WorksManager({ initial, publishedId }: Props) {
               </span>
               <div className="flex min-w-0 flex-col gap-1.5">
                 <h3 className="truncate text-sm font-medium text-primary">{p.fileName}</h3>
-                <p className="flex flex-wrap items-center gap-2 text-xs text-muted">
+                <p className="flex flex-wrap items-center gap-2 text-xs text-secondary">
                   <StatusTag status="uploading" />
                   {p.received !== null && p.size > 0 && t('studio.pending.progress', { percent: Math.floor((p.received / p.size) * 100) })}
                 </p>
@@ -113,7 +113,7 @@ export function WorksManager({ initial, publishedId }: Props) {
           ))}
         </ul>
       )}
-      {!empty && <ListEnd phase={phase} sentinel={sentinel} onMore={() => void loadWorks()} />}
+      {!empty && <ListEnd phase={phase} sentinel={sentinel} onMore={() => void loadWorks()} tone="secondary" />}
 
       <StudioDialog open={editing !== null && config !== null} onClose={() => setEditing(null)} labelledBy={editTitle}>
         {editing && config && <WorkEditDialog work={editing} config={config} titleId={editTitle} onDone={() => setEditing(null)} />}
