@@ -75,7 +75,7 @@ test('upload with a moving progress bar, write the form while it uploads, publis
   await expect.poll(async () => (await progress()).some((v) => v > 0 && v < 100), { timeout: 20_000 }).toBe(true);
   // The form is there while the bytes go out: write the title now.
   const title = page.getByRole('combobox', { name: '作品描述' });
-  await expect(title).toHaveValue('海边日落');
+  await expect(title).toHaveValue('海边日落', { timeout: 15_000 });
   await title.fill('今天的海边日落 #旅行 ');
   await title.press('End');
   await title.pressSequentially(`@${[...friend.nickname].slice(0, 1).join('')}`);
@@ -116,7 +116,7 @@ test('upload with a moving progress bar, write the form while it uploads, publis
   const edit = row.getByRole('button', { name: /^编辑/ });
   await edit.click();
   const dialog = page.getByRole('dialog', { name: '编辑作品' });
-  await expect(dialog).toBeVisible();
+  await expect(dialog).toBeVisible({ timeout: 15_000 });
   await dialog.getByRole('combobox', { name: '作品描述' }).fill('海边日落（修改后） #旅行');
   await dialog.getByRole('radio', { name: /仅自己可见/ }).check();
   await dialog.getByRole('button', { name: '保存' }).click();
@@ -149,12 +149,12 @@ test('after a reload, choosing the same file again continues the upload where it
   page.once('dialog', (d) => void d.accept());
   await page.reload();
   const pending = page.getByRole('region', { name: '未完成的上传' });
-  await expect(pending).toContainText('海边日落.mp4');
+  await expect(pending).toContainText('海边日落.mp4', { timeout: 15_000 });
   const held = Number((await pending.getByText(/已上传 \d+%/).textContent())!.match(/\d+/)![0]);
   expect(held).toBeGreaterThan(10);
 
   await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
-  await expect(page.getByText('已从上次中断处继续')).toBeVisible();
+  await expect(page.getByText('已从上次中断处继续')).toBeVisible({ timeout: 15_000 });
   await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(held);
   await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 60_000 });
   await expect(page.getByText(/上传完成|视频处理完成/).first()).toBeVisible();
@@ -171,7 +171,8 @@ test('a dropped connection is retried from the server’s offset', async ({ brow
   await page.goto('/post');
   await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
   await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
-  await expect(page.getByRole('paragraph').filter({ hasText: '网络中断，正在重试…' })).toBeVisible();
+  // The island and tus-js-client load with the pick: give them time on a busy machine.
+  await expect(page.getByRole('paragraph').filter({ hasText: '网络中断，正在重试…' })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('progressbar', { name: '上传进度' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
   await expect(page.getByText(/上传完成|视频处理完成/).first()).toBeVisible();
   expect(drops).toBeLessThan(0);
@@ -185,7 +186,7 @@ test('a text file named .mp4 passes the name check but is refused with the serve
   // A name the server would never take is refused before a byte is sent.
   const picker = page.getByLabel('选择要上传的视频文件');
   await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-  await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toHaveText('文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频');
+  await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toHaveText('文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频', { timeout: 15_000 });
 
   await picker.setInputFiles(fake);
   await expect(page.getByRole('paragraph').filter({ hasText: '未通过：文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频' })).toBeVisible({ timeout: 15_000 });
@@ -206,7 +207,7 @@ test('the zone works before the island loads: a dropped file is checked, the key
     data.items.add(new File(['hello'], 'notes.txt', { type: 'text/plain' }));
     zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
   });
-  await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toBeVisible({ timeout: 15_000 });
   await input.focus();
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
   await chooser.setFiles(clip);
@@ -240,7 +241,7 @@ test('axe: the studio’s sections, the publish form and the manage dialogs have
   }
   await page.goto('/post');
   await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
-  await expect(page.getByRole('combobox', { name: '作品描述' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: '作品描述' })).toBeVisible({ timeout: 15_000 });
   for (const t of ['light', 'dark']) {
     await theme(page, t);
     await scan(page, `${t} publish form`);
@@ -252,7 +253,7 @@ test('axe: the studio’s sections, the publish form and the manage dialogs have
     await theme(demo, t);
     await scan(demo, `${t} works`);
     await demo.getByRole('button', { name: /^编辑/ }).first().click();
-    await expect(demo.getByRole('dialog', { name: '编辑作品' })).toBeVisible();
+    await expect(demo.getByRole('dialog', { name: '编辑作品' })).toBeVisible({ timeout: 15_000 });
     await scan(demo, `${t} edit dialog`);
     await demo.keyboard.press('Escape');
     await demo.getByRole('button', { name: /^删除/ }).first().click();

@@ -55,7 +55,7 @@ export function UploadCard({ entry, onCancel, onRetry }: Props) {
           <p className="truncate text-sm font-medium text-primary" title={entry.fileName}>
             {entry.fileName}
           </p>
-          <p className="mt-0.5 text-xs tabular-nums text-secondary">
+          <p className="mt-0.5 whitespace-nowrap text-xs tabular-nums text-secondary">
             {sending ? t('studio.upload.sent', { sent: formatBytes(entry.sent), total: formatBytes(entry.size) }) : formatBytes(entry.size)}
           </p>
         </div>
