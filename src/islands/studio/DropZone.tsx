@@ -21,7 +21,7 @@ export function DropZone({ accept, error }: Props) {
     <div>
       <label
         data-studio-zone
-        className="studio-zone group flex min-h-64 w-full cursor-pointer flex-col items-center justify-center gap-3 rounded-2xl border-2 border-dashed border-line bg-raised px-6 py-10 text-center transition-colors hover:border-accent focus-within:(outline-2 outline-solid outline-accent outline-offset-2) md:min-h-80"
+        className="studio-zone flex min-h-64 w-full cursor-pointer flex-col items-center justify-center gap-3 rounded-2xl border-2 border-dashed border-line bg-raised px-6 py-10 text-center transition-colors hover:border-accent focus-within:(outline-2 outline-solid outline-accent outline-offset-2) md:min-h-80"
       >
         <input
           data-studio-input
@@ -41,7 +41,7 @@ export function DropZone({ accept, error }: Props) {
         <span id={hintId} className="max-w-md text-xs leading-5 text-secondary md:text-sm">
           {t('studio.upload.hint')}
         </span>
-        <span className="btn-accent mt-2 h-11 px-8 text-base group-hover:brightness-110">{t('studio.upload.button')}</span>
+        <span className="btn-accent mt-2 h-11 px-8 text-base">{t('studio.upload.button')}</span>
       </label>
       {error && (
         <p id={errorId} role="alert" className="mt-3 rounded-lg bg-[color-mix(in_srgb,var(--c-accent)_10%,transparent)] px-4 py-2.5 text-sm text-accent-text">

@@ -78,7 +78,7 @@ export function WorkChoices({ value, config, onChange, name }: Props) {
           role="switch"
           checked={value.allowComments}
           onChange={(e) => onChange({ allowComments: e.target.checked })}
-          className="focus-ring relative h-6 w-11 shrink-0 cursor-pointer appearance-none rounded-full bg-muted transition-colors checked:bg-accent-fill before:(absolute left-0.5 top-0.5 h-5 w-5 rounded-full bg-white shadow transition-transform content-empty) checked:before:translate-x-5"
+          className="studio-switch focus-ring shrink-0"
         />
       </div>
     </>
