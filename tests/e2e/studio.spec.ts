@@ -1,0 +1,266 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { makeClip, makeFakeVideo } from '../setup/clips.ts';
+import { loginDemo, newAccount, signIn, type Session } from './support.ts';
+
+let dir: string;
+let clip: string;
+let fake: string;
+
+test.beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'studio-e2e-'));
+  clip = makeClip(dir, '海边日落.mp4', { seconds: 3, width: 720, height: 1280 });
+  fake = makeFakeVideo(dir, 'notes.mp4');
+});
+
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A page logged in as `session` whose uploads go out at `bytesPerSecond`, so the progress can be watched. */
+async function studioPage(browser: import('@playwright/test').Browser, session: Session, bytesPerSecond?: number): Promise<Page> {
+  const context = await browser.newContext();
+  await signIn(context, session);
+  const page = await context.newPage();
+  if (bytesPerSecond) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  }
+  return page;
+}
+
+test('anonymous visitors get the login prompt; the studio nav leads to every section', async ({ page }) => {
+  await page.goto('/post');
+  await expect(page.getByRole('heading', { name: '登录后免费畅享高清视频' })).toBeVisible();
+  await expect(page.getByText('登录后即可发布视频、管理作品和查看数据')).toBeVisible();
+  const nav = page.getByRole('navigation', { name: '创作者中心导航' });
+  await expect(nav.getByRole('link')).toHaveText(['发布视频', '视频管理', '作品数据', '直播数据', '创作者学习中心', '创作者服务平台']);
+  await expect(nav.getByRole('link', { name: '发布视频' })).toHaveAttribute('aria-current', 'page');
+  await nav.getByRole('link', { name: '创作者学习中心' }).click();
+  await expect(page).toHaveURL(/\/post\/learn$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('创作者学习中心');
+  await expect(nav.getByRole('link', { name: '创作者学习中心' })).toHaveAttribute('aria-current', 'page');
+  await nav.getByRole('link', { name: '创作者服务平台' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('创作者服务平台');
+});
+
+test('upload with a moving progress bar, write the form while it uploads, publish, see it 已发布 and play; edit and delete it', async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  const me = await newAccount(request, 'studio');
+  // Someone to @mention: the autocomplete offers the people I follow.
+  const feed = await (await request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
+  const friend = feed.aweme_list[0].author as { sec_uid: string; nickname: string };
+  const follow = await request.post('/api/aweme/v1/web/commit/follow/user/', { form: { sec_user_id: friend.sec_uid, type: '1' }, headers: { Token: me.token } });
+  expect(follow.status()).toBe(200);
+
+  const page = await studioPage(browser, me, 256 * 1024);
+  await page.goto('/post');
+  await expect(page.getByRole('heading', { level: 1, name: '发布视频' })).toBeVisible();
+  await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
+  // Every value the progress bar takes, recorded in the page as it changes.
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    Object.assign(window, { progressSeen: seen });
+    new MutationObserver(() => {
+      const bar = document.querySelector('[role="progressbar"]');
+      const value = Number(bar?.getAttribute('aria-valuenow'));
+      if (bar && seen.at(-1) !== value) seen.push(value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+  });
+  const progress = () => page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+  await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
+  const bar = page.getByRole('progressbar', { name: '上传进度' });
+  await expect.poll(async () => (await progress()).some((v) => v > 0 && v < 100), { timeout: 20_000 }).toBe(true);
+  // The form is there while the bytes go out: write the title now.
+  const title = page.getByRole('combobox', { name: '作品描述' });
+  await expect(title).toHaveValue('海边日落', { timeout: 15_000 });
+  await title.fill('今天的海边日落 #旅行 ');
+  await title.press('End');
+  await title.pressSequentially(`@${[...friend.nickname].slice(0, 1).join('')}`);
+  const option = page.getByRole('option', { name: friend.nickname });
+  await expect(option).toBeVisible();
+  await title.press('Enter');
+  await expect(title).toHaveValue(`今天的海边日落 #旅行 @${friend.nickname} `);
+  await expect(page.getByRole('list', { name: '已添加话题' })).toHaveText('#旅行');
+
+  // The channels are radios drawn as pills: a click lands on the pill.
+  await page.getByRole('group', { name: '作品分类' }).getByText('美食', { exact: true }).click();
+  await expect(page.getByRole('radio', { name: '美食' })).toBeChecked();
+  await page.getByRole('slider', { name: '封面时间' }).fill('1.5');
+  await expect(page.getByText('0:01.5')).toBeVisible();
+
+  await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
+  const values = await progress();
+  expect(values.filter((v) => v > 0 && v < 100).length, `progress ${values.join(' ')}`).toBeGreaterThan(1);
+  expect(values).toEqual([...values].sort((a, b) => a - b));
+  const publish = page.getByRole('button', { name: '发布', exact: true });
+  await expect(publish).toBeEnabled({ timeout: 20_000 });
+  await publish.click();
+
+  await expect(page).toHaveURL(/\/post\/manage\?published=\d+$/);
+  const workId = Number(new URL(page.url()).searchParams.get('published'));
+  await expect(page.getByRole('status').filter({ hasText: '作品已提交' })).toBeVisible();
+  const row = page.locator(`[data-work-id="${workId}"]`);
+  await expect(row).toContainText(`今天的海边日落 #旅行 @${friend.nickname}`);
+  await expect(row.getByText('已发布')).toBeVisible({ timeout: 120_000 });
+  await expect(row.locator('img')).toHaveAttribute('src', /\.webp$/);
+
+  await page.goto(`/video/${workId}`);
+  const video = page.locator('video').first();
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+
+  // 编辑: a new title and 仅自己可见, saved from the dialog; focus goes back to the row's button.
+  await page.goto('/post/manage');
+  const edit = row.getByRole('button', { name: /^编辑/ });
+  await edit.click();
+  const dialog = page.getByRole('dialog', { name: '编辑作品' });
+  await expect(dialog).toBeVisible({ timeout: 15_000 });
+  await dialog.getByRole('combobox', { name: '作品描述' }).fill('海边日落（修改后） #旅行');
+  await dialog.getByRole('radio', { name: /仅自己可见/ }).check();
+  await dialog.getByRole('button', { name: '保存' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('海边日落（修改后） #旅行');
+  await expect(row).toContainText('仅自己可见');
+  await expect(edit).toBeFocused();
+
+  // 删除 asks first; 取消 keeps the work, 确认删除 removes it.
+  await row.getByRole('button', { name: /^删除/ }).click();
+  const confirm = page.getByRole('alertdialog', { name: '确定删除这个作品吗？' });
+  await expect(confirm.getByRole('button', { name: '取消' })).toBeFocused();
+  await confirm.getByRole('button', { name: '确认删除' }).click();
+  await expect(row).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator(`[data-work-id="${workId}"]`)).toHaveCount(0);
+});
+
+test('after a reload, choosing the same file again continues the upload where it stopped', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const me = await newAccount(request, 'studio-resume');
+  const page = await studioPage(browser, me, 96 * 1024);
+  await page.goto('/post');
+  await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
+  await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
+  const bar = page.getByRole('progressbar', { name: '上传进度' });
+  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(20);
+
+  // Leaving mid-upload: the browser asks first (accepted here); the bytes so far stay on the server.
+  page.once('dialog', (d) => void d.accept());
+  await page.reload();
+  const pending = page.getByRole('region', { name: '未完成的上传' });
+  await expect(pending).toContainText('海边日落.mp4', { timeout: 15_000 });
+  const held = Number((await pending.getByText(/已上传 \d+%/).textContent())!.match(/\d+/)![0]);
+  expect(held).toBeGreaterThan(10);
+
+  await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
+  await expect(page.getByText('已从上次中断处继续')).toBeVisible({ timeout: 15_000 });
+  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(held);
+  await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 60_000 });
+  await expect(page.getByText(/上传完成|视频处理完成/).first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('region', { name: '未完成的上传' })).toHaveCount(0);
+});
+
+test('a dropped connection is retried from the server’s offset', async ({ browser, request }) => {
+  const me = await newAccount(request, 'studio-retry');
+  const page = await studioPage(browser, me);
+  // The first two PATCHes lose their connection (tus waits 0 s, then 1 s before trying again).
+  let drops = 2;
+  await page.route('**/api/upload/*', (route) => (route.request().method() === 'PATCH' && drops-- > 0 ? route.abort('connectionreset') : route.fallback()));
+  await page.goto('/post');
+  await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
+  await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
+  // The island and tus-js-client load with the pick: give them time on a busy machine.
+  await expect(page.getByRole('paragraph').filter({ hasText: '网络中断，正在重试…' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('progressbar', { name: '上传进度' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
+  await expect(page.getByText(/上传完成|视频处理完成/).first()).toBeVisible();
+  expect(drops).toBeLessThan(0);
+});
+
+test('a text file named .mp4 passes the name check but is refused with the server’s message', async ({ browser, request }) => {
+  const me = await newAccount(request, 'studio-fake');
+  const page = await studioPage(browser, me);
+  await page.goto('/post');
+  await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
+  // A name the server would never take is refused before a byte is sent.
+  const picker = page.getByLabel('选择要上传的视频文件');
+  await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toHaveText('文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频', { timeout: 15_000 });
+
+  await picker.setInputFiles(fake);
+  await expect(page.getByRole('paragraph').filter({ hasText: '未通过：文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('button', { name: '发布', exact: true })).toBeDisabled();
+  await expect(page.getByText('视频未通过检查，请更换视频')).toBeVisible();
+  await page.getByRole('button', { name: '更换视频' }).click();
+  await expect(page.getByLabel('选择要上传的视频文件')).toBeAttached();
+});
+
+test('the zone works before the island loads: a dropped file is checked, the keyboard opens the picker', async ({ browser, request }) => {
+  const me = await newAccount(request, 'studio-zone');
+  const page = await studioPage(browser, me);
+  await page.goto('/post');
+  const input = page.getByLabel('选择要上传的视频文件');
+  // A drop straight away, before any pointer or key has woken the island.
+  await page.locator('[data-studio-zone]').evaluate((zone) => {
+    const data = new DataTransfer();
+    data.items.add(new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toBeVisible({ timeout: 15_000 });
+  await input.focus();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+  await chooser.setFiles(clip);
+  await expect(page.getByRole('progressbar', { name: '上传进度' })).toBeVisible();
+});
+
+test('axe: the studio’s sections, the publish form and the manage dialogs have no serious or critical violation, in both themes', async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const found: string[] = [];
+  const scan = async (page: Page, what: string) => {
+    const result = await new AxeBuilder({ page }).include('#main').analyze();
+    for (const v of result.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
+      for (const node of v.nodes) found.push(`${what}: ${v.id} (${v.impact}) ${node.target.join(' ')}`);
+    }
+  };
+  // Reduced motion: the theme's colour transition would otherwise be measured half-way.
+  const theme = async (page: Page, t: string) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.evaluate((x) => (x === 'dark' ? document.documentElement.setAttribute('dark', 'true') : document.documentElement.removeAttribute('dark')), t);
+  };
+
+  const me = await newAccount(request, 'studio-axe');
+  const page = await studioPage(browser, me);
+  // The prose sections share one layout: /post/learn stands for them.
+  for (const path of ['/post', '/post/manage', '/post/data', '/post/learn']) {
+    await page.goto(path);
+    for (const t of ['light', 'dark']) {
+      await theme(page, t);
+      await scan(page, `${t} ${path}`);
+    }
+  }
+  await page.goto('/post');
+  await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
+  await expect(page.getByRole('combobox', { name: '作品描述' })).toBeVisible({ timeout: 15_000 });
+  for (const t of ['light', 'dark']) {
+    await theme(page, t);
+    await scan(page, `${t} publish form`);
+  }
+
+  const demo = await studioPage(browser, await loginDemo(request));
+  await demo.goto('/post/manage');
+  for (const t of ['light', 'dark']) {
+    await theme(demo, t);
+    await scan(demo, `${t} works`);
+    await demo.getByRole('button', { name: /^编辑/ }).first().click();
+    await expect(demo.getByRole('dialog', { name: '编辑作品' })).toBeVisible({ timeout: 15_000 });
+    await scan(demo, `${t} edit dialog`);
+    await demo.keyboard.press('Escape');
+    await demo.getByRole('button', { name: /^删除/ }).first().click();
+    await expect(demo.getByRole('alertdialog')).toBeVisible();
+    await scan(demo, `${t} delete dialog`);
+    await demo.keyboard.press('Escape');
+    await expect(demo.getByRole('alertdialog')).toBeHidden();
+  }
+  expect(found).toEqual([]);
+});
