@@ -10,7 +10,7 @@ import { $works, $worksState, deleteWork, loadWorks, seedWorks, watchProcessing 
 import { Icon } from '../Icon.tsx';
 import { ListEnd } from '../ListEnd.tsx';
 import { useNearEnd } from '../useNearEnd.ts';
-import type { ListPhase } from '../useInfiniteList.ts';
+import type { ListPhase } from '../../stores/paged-list.ts';
 import { CARD, TAP } from './classes.ts';
 import { StatusTag } from './StatusTag.tsx';
 import { StudioDialog } from './StudioDialog.tsx';
