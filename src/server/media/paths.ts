@@ -11,6 +11,14 @@ export function uploadsDir(): string {
   return path.join(dataDir(), 'uploads');
 }
 
+/** The folder under the media root that holds the works made in the studio, one subfolder per upload. */
+export const WORKS_DIR = 'works';
+
+/** Whether a video's media was made in the studio (only those have an encoded ladder; a seeded clip is one file). */
+export function isStudioMedia(media: string): boolean {
+  return media.startsWith(`${WORKS_DIR}/`);
+}
+
 /** Published media (served under /media/ by server.ts). */
 export function mediaDir(): string {
   return path.join(dataDir(), 'media');

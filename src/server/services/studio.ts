@@ -15,7 +15,7 @@ import { hashtags, uploads, users, videoHashtags, videoRenditions, videos, type 
 import { enqueue, QUEUES } from '../jobs/queue.ts';
 import { checkCover } from '../media/checks.ts';
 import { gearSize } from '../media/ladder.ts';
-import { uploadsDir } from '../media/paths.ts';
+import { isStudioMedia, uploadsDir, WORKS_DIR } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { extractPoster } from '../media/transcode.ts';
 import { mediaUrl } from '../media-url.ts';
@@ -31,7 +31,7 @@ import { isChannel } from './videos.ts';
 export const WORK_PAGE = 20;
 const WORK_PAGE_MAX = 50;
 /** Where a work's files live under the media root: one folder per upload, removed whole when the work is deleted. */
-export const workPrefix = (uploadId: string) => `works/${uploadId}`;
+export const workPrefix = (uploadId: string) => `${WORKS_DIR}/${uploadId}`;
 
 // Control characters (NUL included, which PostgreSQL text refuses) never belong in a title.
 const CONTROL = /[\p{Cc}]/gu;
@@ -121,7 +121,7 @@ async function framePoster(uploadId: string, outputs: UploadOutputs, atSec: numb
 
 /** Old media of a work that nothing points at any more, deleted by the media job (never a seeded file). */
 async function dropMedia(keys: (string | null | undefined)[], tx: DbOrTx): Promise<void> {
-  const owned = keys.filter((k): k is string => !!k && k.startsWith('works/'));
+  const owned = keys.filter((k): k is string => !!k && isStudioMedia(k));
   if (owned.length > 0) await enqueue(QUEUES.removeMedia, { keys: owned }, { tx });
 }
 
