@@ -90,7 +90,7 @@ describe('typing is never a shortcut', () => {
 
 describe('running a shortcut', () => {
   const page = { comments: vi.fn(), related: vi.fn(), removed: vi.fn() };
-  const item = { id: '9', desc: 'd', src: '', poster: '', duration: 8000, createdAt: 0, author: { secUid: 'a', nickname: 'n', avatar: '', follow: 0 as const }, digg: 1, comment: 0, collect: 0, share: 0, liked: false, collected: false };
+  const item = { id: '9', desc: 'd', src: '', poster: '', duration: 8000, createdAt: 0, author: { secUid: 'a', nickname: 'n', avatar: '', follow: 0 as const }, digg: 1, comment: 0, collect: 0, share: 0, liked: false, collected: false, renditions: [] };
   const video = { currentTime: 2, duration: 8, paused: false, play: vi.fn(async () => {}), pause: vi.fn() };
   const host = { item, video: () => video as unknown as HTMLVideoElement, root: () => null, page: vi.fn(), burst: vi.fn() };
 

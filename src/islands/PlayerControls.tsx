@@ -31,6 +31,8 @@ import {
 } from '../stores/player.ts';
 import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
+import { QualityMenu } from './QualityMenu.tsx';
+import { useRendition } from './useRendition.ts';
 
 /** Seconds as m:ss. */
 export function clock(seconds: number): string {
@@ -135,7 +137,7 @@ interface Props {
   children?: ReactNode;
 }
 
-/** The control bar over a video (play, progress with buffered range, time, 弹幕, speed, volume, fullscreen) and the 取消静音 button. */
+/** The control bar over a video (play, progress with buffered range, time, 弹幕, speed, 清晰度, volume, fullscreen) and the 取消静音 button. */
 export function PlayerControls({ video, item, text, feed = false, live = false, children }: Props) {
   const { time, duration, buffered, paused } = useMedia(video, item.duration / 1000);
   const prefs = useStore($prefs);
@@ -144,6 +146,7 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
   const webFull = useStore($webFull);
   const [full, setFull] = useState(false);
   usePlayback(video, item, live);
+  const { quality, playing } = useRendition(video, item);
 
   useEffect(() => {
     const sync = () => setFull(!!document.fullscreenElement);
@@ -214,6 +217,7 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
               </ul>
             </div>
           </div>
+          {item.renditions.length > 0 && <QualityMenu renditions={item.renditions} quality={quality} playing={playing} text={text} />}
           <div className="group/v flex items-center">
             <button type="button" className={ICON_BTN} aria-label={muted ? text.unmute : text.mute} onClick={toggleMute}>
               <Icon svg={muted ? riVolumeMuteLine : riVolumeUpLine} className="text-lg" />
@@ -229,7 +233,8 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
               className="w-0 accent-accent opacity-0 transition-all group-hover/v:(w-20 opacity-100) focus:(w-20 opacity-100)"
             />
           </div>
-          <button type="button" className={ICON_BTN} aria-pressed={webFull} aria-label={webFull ? text.exitWebFull : text.webFull} onClick={toggleWebFull}>
+          {/* On a phone the page is the screen: 网页全屏 repeats 全屏 (and Y still toggles it), and the bar has no room for both. */}
+          <button type="button" className={`${ICON_BTN} lt-sm:hidden`} aria-pressed={webFull} aria-label={webFull ? text.exitWebFull : text.webFull} onClick={toggleWebFull}>
             <Icon svg={webFull ? riCollapseDiagonalLine : riExpandDiagonalLine} className="text-lg" />
           </button>
           <button type="button" className={ICON_BTN} aria-label={full ? text.exitFull : text.full} onClick={toggleFullscreen}>

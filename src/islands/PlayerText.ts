@@ -1,5 +1,6 @@
 /** The strings the player islands show, read from the catalogue by the page and passed as props (keeps it out of the first load). */
 import { t } from '../i18n/t.ts';
+import { GEARS, type Gear } from '../shared/studio.ts';
 
 /** Builds the player strings; call from a page's frontmatter. */
 export function playerText() {
@@ -11,6 +12,10 @@ export function playerText() {
     volume: t('player.volume'),
     progress: t('player.progress'),
     speed: t('player.speed'),
+    quality: t('player.quality'),
+    qualityAuto: t('player.quality.auto'),
+    /** 1080P, 720P, 540P. */
+    gears: Object.fromEntries(GEARS.map((gear) => [gear, t('player.quality.gear', { gear })])) as Record<Gear, string>,
     clear: t('player.clear'),
     autoNext: t('player.autoNext'),
     webFull: t('player.webFull'),

@@ -1,12 +1,15 @@
 /** Server-side: service objects in the plain shapes the browser renders (island props, live chat lines), as the API answers them. */
+import { stateFor } from './api/shape.ts';
 import { mediaUrl } from './media-url.ts';
 import type { CommentView } from './services/comments.ts';
 import type { ChatMessage } from './services/live.ts';
+import { ladderOrFile, laddersOf, type Rendition as LadderStep } from './services/renditions.ts';
+import type { Viewer } from './services/sessions.ts';
 import type { VideoCard } from './services/video-cards.ts';
 import type { ChatLine } from '../shared/chat-line.ts';
 import type { FollowStatus } from '../shared/api-shapes.ts';
 import type { CommentData } from '../shared/comment-data.ts';
-import type { VideoCardItem, VideoItem } from '../shared/video-item.ts';
+import { asGear, type Rendition, type VideoCardItem, type VideoItem } from '../shared/video-item.ts';
 
 /** A video card as the grid islands render it. */
 export function toCardData(v: VideoCard): VideoCardItem {
@@ -21,8 +24,18 @@ export function toCardData(v: VideoCard): VideoCardItem {
   };
 }
 
-/** A video as the players render it, with the viewer's marks. */
-export function toVideoItem(v: VideoCard, mark: { liked?: boolean; collected?: boolean; follow?: FollowStatus }): VideoItem {
+type Mark = { liked?: boolean; collected?: boolean; follow?: FollowStatus };
+
+/** A ladder with browser URLs, as the aweme's `bit_rate[]` carries it (the card's one file when `ladder` is absent). */
+function toRenditions(v: VideoCard, ladder: LadderStep[] | undefined): Rendition[] {
+  return ladderOrFile(v, ladder).flatMap((r) => {
+    const gear = asGear(r.gear);
+    return gear === null ? [] : [{ gear, width: r.width, height: r.height, bitRate: r.bitRate, url: mediaUrl(r.path) }];
+  });
+}
+
+/** A video as the players render it, with the viewer's marks and its renditions (`ladder`, from laddersOf). */
+export function toVideoItem(v: VideoCard, mark: Mark, ladder?: LadderStep[]): VideoItem {
   return {
     id: String(v.id),
     desc: v.desc,
@@ -37,7 +50,21 @@ export function toVideoItem(v: VideoCard, mark: { liked?: boolean; collected?: b
     share: v.shareCount,
     liked: !!mark.liked,
     collected: !!mark.collected,
+    renditions: toRenditions(v, ladder),
   };
+}
+
+/** One video for a player, its renditions loaded: what a page hands the player island. */
+export async function loadVideoItem(v: VideoCard, mark: Mark): Promise<VideoItem> {
+  return toVideoItem(v, mark, (await laddersOf([v.id])).get(v.id));
+}
+
+/** Videos for a player (the feed's first page) with the viewer's marks and every video's renditions. */
+export async function loadVideoItems(viewer: Viewer | null, cards: VideoCard[]): Promise<VideoItem[]> {
+  const state = await stateFor(viewer, cards);
+  return cards.map((c) =>
+    toVideoItem(c, { liked: state.liked.has(c.id), collected: state.collected.has(c.id), follow: state.follow.get(c.author.id) ?? 0 }, state.ladders?.get(c.id)),
+  );
 }
 
 /** A comment as the comment islands render it; `liked` is the viewer's like. */

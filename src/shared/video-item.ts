@@ -1,5 +1,16 @@
 /** The one shape of a video in the browser, what a card shows of it, and the mappers from each API family's video. */
 import type { Aweme, FollowStatus, VideoB } from './api-shapes.ts';
+import { GEARS, type Gear } from './studio.ts';
+
+/** One encoded size of a video, as Douyin's `video.bit_rate[]` lists them. */
+export interface Rendition {
+  gear: Gear;
+  width: number;
+  height: number;
+  /** Bits per second (0 when unknown). */
+  bitRate: number;
+  url: string;
+}
 
 /** One video as the islands hold it: what the players, the feed and the grids render. */
 export interface VideoItem {
@@ -18,12 +29,35 @@ export interface VideoItem {
   share: number;
   liked: boolean;
   collected: boolean;
+  /** What the 清晰度 menu offers, highest gear first; empty when the source did not say (Family B), and `src` plays. */
+  renditions: Rendition[];
 }
 
 /** What a video card shows (VideoCard.astro, VideoCardView): pages pass no more than this as island props. */
 export type VideoCardItem = Pick<VideoItem, 'id' | 'desc' | 'poster' | 'duration' | 'createdAt' | 'digg'> & {
   author: Pick<VideoItem['author'], 'secUid' | 'nickname'>;
 };
+
+/** `n` as a gear we encode, or null. */
+export function asGear(n: number): Gear | null {
+  return (GEARS as readonly number[]).includes(n) ? (n as Gear) : null;
+}
+
+/** The gear in a Douyin gear_name ('normal_1080_0'), or null for a name of no gear we encode. */
+export function gearOfName(name: string): Gear | null {
+  return asGear(Number(/^[a-z]+_(\d+)_/.exec(name)?.[1]));
+}
+
+/** An aweme's `bit_rate[]` as renditions, highest gear first; entries without an address or a known gear are left out. */
+export function renditionsOf(bitRates: Aweme['video']['bit_rate']): Rendition[] {
+  const out: Rendition[] = [];
+  for (const b of bitRates) {
+    const gear = gearOfName(b.gear_name);
+    const url = b.play_addr.url_list[0];
+    if (gear !== null && url) out.push({ gear, width: b.play_addr.width, height: b.play_addr.height, bitRate: b.bit_rate, url });
+  }
+  return out.sort((a, b) => b.gear - a.gear);
+}
 
 /** A Family A aweme. */
 export function fromAweme(a: Aweme): VideoItem {
@@ -41,6 +75,7 @@ export function fromAweme(a: Aweme): VideoItem {
     share: a.statistics.share_count,
     liked: a.user_digged === 1,
     collected: a.collect_stat === 1,
+    renditions: renditionsOf(a.video.bit_rate),
   };
 }
 
@@ -60,5 +95,6 @@ export function fromVideoB(v: VideoB): VideoItem {
     share: v.shareCount,
     liked: v.isLiked,
     collected: v.isCollected,
+    renditions: [],
   };
 }

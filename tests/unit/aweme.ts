@@ -13,7 +13,15 @@ export function testAweme(over: Partial<Aweme> & { secUid?: string } = {}): Awem
     statistics: { digg_count: 10, comment_count: 3, collect_count: 2, share_count: 1, play_count: 99 },
     user_digged: 1,
     collect_stat: 0,
-    video: { play_addr: { url_list: ['/media/clips/c01.mp4'] }, bit_rate: [], cover: { url_list: ['/media/posters/c01.webp'] }, duration: 8000, width: 540, height: 960 },
+    video: {
+      play_addr: { url_list: ['/media/clips/c01.mp4'] },
+      // A seeded clip: its one file is its ladder.
+      bit_rate: [{ gear_name: 'normal_540_0', bit_rate: 0, play_addr: { url_list: ['/media/clips/c01.mp4'], width: 540, height: 960, data_size: 0 } }],
+      cover: { url_list: ['/media/posters/c01.webp'] },
+      duration: 8000,
+      width: 540,
+      height: 960,
+    },
     ...rest,
   };
 }

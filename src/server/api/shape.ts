@@ -1,11 +1,11 @@
 /** Service objects → API shapes: Douyin's awemes, users, comments, mixes and live rooms (Family A), and Family B's camelCase. */
 import type { z } from 'zod';
 import { hashtagSpans } from '../../shared/hashtag-text.ts';
-import { gearName, gearOf } from '../media/ladder.ts';
+import { gearName } from '../media/ladder.ts';
 import { mediaUrl } from '../media-url.ts';
 import type { CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
-import { laddersOf, type Rendition } from '../services/renditions.ts';
+import { ladderOrFile, laddersOf, type Rendition } from '../services/renditions.ts';
 import type { SeriesInfo } from '../services/series.ts';
 import type { Viewer } from '../services/sessions.ts';
 import type { FollowUser } from '../services/social.ts';
@@ -29,7 +29,7 @@ export interface ViewerState {
 const EMPTY: ViewerState = { liked: new Set(), collected: new Set(), follow: new Map() };
 
 /** Loads the renditions of `cards`, and the viewer's likes, collects and follows (nothing of those when anonymous). */
-async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promise<ViewerState> {
+export async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promise<ViewerState> {
   if (cards.length === 0) return EMPTY;
   const ids = cards.map((c) => c.id);
   if (!viewer) return { ...EMPTY, ladders: await laddersOf(ids) };
@@ -43,10 +43,7 @@ async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promise<View
 
 /** Douyin's `video.bit_rate[]`: one entry per rendition, highest gear first. */
 function bitRates(card: VideoCard, ladder: Rendition[] | undefined): Aweme['video']['bit_rate'] {
-  const list = ladder?.length
-    ? ladder
-    : [{ gear: gearOf(card.width, card.height), width: card.width, height: card.height, bitRate: 0, path: card.media, sizeBytes: 0 }];
-  return list.map((r) => ({
+  return ladderOrFile(card, ladder).map((r) => ({
     gear_name: gearName(r.gear),
     bit_rate: r.bitRate,
     play_addr: { url_list: [mediaUrl(r.path)], width: r.width, height: r.height, data_size: r.sizeBytes },

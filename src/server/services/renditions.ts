@@ -43,6 +43,12 @@ export async function laddersOf(videoIds: number[]): Promise<Map<number, Renditi
   return out;
 }
 
+/** A video's ladder as every door answers it: its loaded renditions, or its one file when it has none. */
+export function ladderOrFile(card: { media: string; width: number; height: number }, ladder: Rendition[] | undefined): Rendition[] {
+  if (ladder?.length) return ladder;
+  return [{ gear: gearOf(card.width, card.height), width: card.width, height: card.height, bitRate: 0, path: card.media, sizeBytes: 0 }];
+}
+
 /** The rendition a plain `play_addr` points at: the highest gear up to 720 (HD without the 1080 file's weight). */
 export function defaultRendition<T extends { gear: number }>(ladder: T[]): T | undefined {
   return [...ladder].sort((a, b) => b.gear - a.gear).find((r) => r.gear <= 720) ?? ladder.at(-1);
