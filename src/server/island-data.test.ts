@@ -21,6 +21,7 @@ const card: VideoCard = {
   durationMs: 8000,
   width: 540,
   height: 960,
+  sizeBytes: 400_000,
   diggCount: 10,
   commentCount: 3,
   collectCount: 2,
@@ -63,6 +64,8 @@ describe('videos loaded for a page', () => {
     const [other] = await db.select({ id: videos.id }).from(videos).where(sql`${videos.id} <> ${liked!.videoId} and ${videos.deletedAt} is null and ${videos.media} <> ''`).limit(1);
     const ladder = ([1080, 720, 540] as const).map((gear) => ({ videoId: liked!.videoId, gear, width: gear, height: (gear * 16) / 9, bitRate: gear * 4000, path: `works/x/${gear}.mp4`, sizeBytes: gear * 1000 }));
     await db.insert(videoRenditions).values(ladder);
+    // A studio work's media lives under works/, which is what tells the loader there is a ladder to look up.
+    await db.update(videos).set({ media: 'works/x/720.mp4' }).where(eq(videos.id, liked!.videoId));
     const cards = await byIds([liked!.videoId, other!.id], null);
 
     const items = await loadVideoItems(viewer!, cards);

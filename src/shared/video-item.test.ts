@@ -16,7 +16,7 @@ const item = {
   share: 1,
   liked: true,
   collected: false,
-  renditions: [{ gear: 540, width: 540, height: 960, bitRate: 0, url: '/media/clips/c01.mp4' }],
+  renditions: [{ gear: 540, width: 540, height: 960, bitRate: 400_000, url: '/media/clips/c01.mp4' }],
 };
 
 describe('videos as the browser holds them', () => {

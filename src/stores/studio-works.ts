@@ -21,6 +21,8 @@ export const loadWorks = list.load;
 /** Takes the first page the server rendered, so the list starts without a request. */
 export function seedWorks(page: StudioWorkPage): void {
   if ($worksState.get().loaded) return;
+  // The list's seen set learns the server's rows too, so a next page that overlaps them adds no duplicate.
+  list.skip(page.items.map((w) => String(w.id)));
   $works.set(page.items);
   $worksState.set({ loading: false, loaded: true, hasMore: page.hasMore, cursor: page.cursor, error: false });
 }

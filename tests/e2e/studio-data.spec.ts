@@ -22,7 +22,7 @@ test('作品数据 shows five totals and a chart each; a like by someone else ad
   await expect(page.getByRole('img', { name: '点赞趋势（近30天）' }).first()).toBeVisible();
 
   // One work, then a like from a fan: its 点赞 total over the range grows by one.
-  await page.getByLabel('作品').selectOption(String(work.id));
+  await page.getByLabel('作品', { exact: true }).selectOption(String(work.id));
   await page.getByRole('button', { name: '查看' }).click();
   await expect(page).toHaveURL(new RegExp(`workId=${work.id}`));
   const likes = page.locator('dl > div').filter({ hasText: '点赞' }).locator('dd').first();

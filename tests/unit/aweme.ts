@@ -16,7 +16,7 @@ export function testAweme(over: Partial<Aweme> & { secUid?: string } = {}): Awem
     video: {
       play_addr: { url_list: ['/media/clips/c01.mp4'] },
       // A seeded clip: its one file is its ladder.
-      bit_rate: [{ gear_name: 'normal_540_0', bit_rate: 0, play_addr: { url_list: ['/media/clips/c01.mp4'], width: 540, height: 960, data_size: 0 } }],
+      bit_rate: [{ gear_name: 'normal_540_0', bit_rate: 400_000, play_addr: { url_list: ['/media/clips/c01.mp4'], width: 540, height: 960, data_size: 400_000 } }],
       cover: { url_list: ['/media/posters/c01.webp'] },
       duration: 8000,
       width: 540,

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { hashtagSpans } from '../../shared/hashtag-text.ts';
 import { gearName } from '../media/ladder.ts';
+import { isStudioMedia } from '../media/paths.ts';
 import { mediaUrl } from '../media-url.ts';
 import type { CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
@@ -32,11 +33,13 @@ const EMPTY: ViewerState = { liked: new Set(), collected: new Set(), follow: new
 export async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promise<ViewerState> {
   if (cards.length === 0) return EMPTY;
   const ids = cards.map((c) => c.id);
-  if (!viewer) return { ...EMPTY, ladders: await laddersOf(ids) };
+  // Only studio works have a ladder to look up: a list of seeded clips costs no query (ladderOrFile answers their file).
+  const laddered = cards.filter((c) => isStudioMedia(c.media)).map((c) => c.id);
+  if (!viewer) return { ...EMPTY, ladders: await laddersOf(laddered) };
   const [videos, follow, ladders] = await Promise.all([
     viewerVideoStates(viewer.id, ids),
     followStatuses(viewer.id, cards.map((c) => c.author.id)),
-    laddersOf(ids),
+    laddersOf(laddered),
   ]);
   return { ...videos, follow, ladders };
 }

@@ -14,18 +14,14 @@ export interface Rendition {
   sizeBytes: number;
 }
 
-/** The ladder of each video, highest gear first; a video without encoded renditions answers its one file. */
+/** The encoded ladder of each studio work among `videoIds`, highest gear first (others get none: see ladderOrFile). */
 export async function laddersOf(videoIds: number[]): Promise<Map<number, Rendition[]>> {
   const out = new Map<number, Rendition[]>();
   if (videoIds.length === 0) return out;
   const ids = sql`array[${sql.join(videoIds.map((id) => sql`${id}::int`), sql`, `)}]`;
   const { rows } = await db().execute<{ video_id: number; gear: number; width: number; height: number; bit_rate: number; path: string; size_bytes: string }>(sql`
     select r.video_id, r.gear, r.width, r.height, r.bit_rate, r.path, r.size_bytes
-      from video_renditions r where r.video_id = any(${ids})
-    union all
-    select v.id, 0, v.width, v.height, (v.size_bytes::float8 * 8000 / greatest(v.duration_ms, 1))::int, v.media, v.size_bytes
-      from videos v
-     where v.id = any(${ids}) and v.media <> '' and not exists (select 1 from video_renditions r where r.video_id = v.id)`);
+      from video_renditions r where r.video_id = any(${ids})`);
   for (const r of rows) {
     const id = Number(r.video_id);
     const list = out.get(id) ?? [];
@@ -44,9 +40,13 @@ export async function laddersOf(videoIds: number[]): Promise<Map<number, Renditi
 }
 
 /** A video's ladder as every door answers it: its loaded renditions, or its one file when it has none. */
-export function ladderOrFile(card: { media: string; width: number; height: number }, ladder: Rendition[] | undefined): Rendition[] {
+export function ladderOrFile(
+  card: { media: string; width: number; height: number; sizeBytes: number; durationMs: number },
+  ladder: Rendition[] | undefined,
+): Rendition[] {
   if (ladder?.length) return ladder;
-  return [{ gear: gearOf(card.width, card.height), width: card.width, height: card.height, bitRate: 0, path: card.media, sizeBytes: 0 }];
+  const bitRate = Math.round((card.sizeBytes * 8000) / Math.max(card.durationMs, 1));
+  return [{ gear: gearOf(card.width, card.height), width: card.width, height: card.height, bitRate, path: card.media, sizeBytes: card.sizeBytes }];
 }
 
 /** The rendition a plain `play_addr` points at: the highest gear up to 720 (HD without the 1080 file's weight). */

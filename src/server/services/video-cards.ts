@@ -20,6 +20,8 @@ export interface VideoCard {
   durationMs: number;
   width: number;
   height: number;
+  /** The media file's size in bytes (a seeded clip's one rendition). */
+  sizeBytes: number;
   diggCount: number;
   commentCount: number;
   collectCount: number;
@@ -39,6 +41,7 @@ export const cardColumns = {
   durationMs: videos.durationMs,
   width: videos.width,
   height: videos.height,
+  sizeBytes: videos.sizeBytes,
   diggCount: videos.diggCount,
   commentCount: videos.commentCount,
   collectCount: videos.collectCount,
