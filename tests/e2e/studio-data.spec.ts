@@ -5,6 +5,7 @@ import { loginDemo, newAccount, signIn } from './support.ts';
 test('作品数据 shows five totals and a chart each; a like by someone else adds to the work’s 点赞 today', async ({ browser, playwright }) => {
   const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   const demo = await loginDemo(api);
+  const fan = await newAccount(api, 'stats-fan');
   const works = await (await api.get('/api/studio/works', { headers: { token: demo.token } })).json();
   const work = works.data.items.find((w: { status: string }) => w.status === 'published');
   expect(work, 'the demo account has published works').toBeTruthy();
@@ -27,10 +28,10 @@ test('作品数据 shows five totals and a chart each; a like by someone else ad
   await expect(page).toHaveURL(new RegExp(`workId=${work.id}`));
   const likes = page.locator('dl > div').filter({ hasText: '点赞' }).locator('dd').first();
   const before = Number(await likes.textContent());
-  const fan = await newAccount(api, 'stats-fan');
   const liked = await api.post('/api/aweme/v1/web/commit/item/digg/', { headers: { token: fan.token }, form: { aweme_id: String(work.id), type: 1 } });
   expect(liked.status()).toBe(200);
   await page.reload();
   await expect(likes).toHaveText(String(before + 1));
   await context.close();
+  await api.dispose();
 });
