@@ -110,6 +110,24 @@ test('upload with a moving progress bar, write the form while it uploads, publis
   await page.goto(`/video/${workId}`);
   const video = page.locator('video').first();
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+  // 清晰度 offers the gears a 720x1280 source allows: 720P and 540P, no 1080P.
+  await video.hover();
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-player]'));
+  await page.getByRole('button', { name: /^清晰度/ }).click();
+  await expect(page.getByRole('menu', { name: '清晰度' }).getByRole('menuitemradio')).toHaveText(['智能', '720P', '540P']);
+
+  // Found by a word of its title, on the creator's profile, and in a follower's 关注.
+  const found = await (await request.get(`/api/aweme/v1/web/general/search/single/?keyword=${encodeURIComponent('海边日落')}&offset=0&count=20`)).json();
+  expect(JSON.stringify(found)).toContain(`"aweme_id":"${workId}"`);
+  await page.goto(`/user/${me.user.sec_uid}`);
+  await expect(page.locator(`a[href="/video/${workId}"]`).first()).toBeVisible();
+  const fan = await newAccount(request, 'studio-fan');
+  const followed = await request.post('/api/aweme/v1/web/commit/follow/user/', { form: { sec_user_id: me.user.sec_uid, type: '1' }, headers: { Token: fan.token } });
+  expect(followed.status()).toBe(200);
+  const fanPage = await studioPage(browser, fan);
+  await fanPage.goto('/follow');
+  await expect(fanPage.locator(`a[href="/video/${workId}"]`).first()).toBeVisible();
+  await fanPage.context().close();
 
   // 编辑: a new title and 仅自己可见, saved from the dialog; focus goes back to the row's button.
   await page.goto('/post/manage');
