@@ -16,7 +16,8 @@ import { errorBody } from '../api/envelope.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { ServiceError, type MessageVars } from '../services/errors.ts';
 import { resolveSession, SESSION_COOKIE, type Viewer } from '../services/sessions.ts';
-import { admitUpload, finishUpload, formatBytes, registerUpload, uploadCap, uploadOwner } from '../services/uploads.ts';
+import { formatBytes } from '../../shared/format-bytes.ts';
+import { admitUpload, finishUpload, registerUpload, uploadCap, uploadOwner } from '../services/uploads.ts';
 
 /** Whether a request path is the upload endpoint or one upload under it. */
 export function isUploadPath(pathname: string): boolean {

@@ -33,18 +33,6 @@ export function uploadCap(kind: UploadKind = 'video'): number {
   return Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_UPLOAD_MAX_BYTES;
 }
 
-/** A byte count as the refusal message shows it: 500MB, 10MB, 1.5GB. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${Math.round(value * 10) / 10}${units[unit]}`;
-}
-
 /** Counts one new upload against the user's hourly limit (429 past it). */
 export async function admitUpload(userId: number): Promise<void> {
   await enforce(`upload:${userId}`, UPLOAD_RATE.limit, UPLOAD_RATE.windowMs);
