@@ -5,13 +5,13 @@ import { deleteComment, publishComment } from '../../services/comment-writes.ts'
 import { commentTotal, getComment } from '../../services/comments.ts';
 import { countShare, markNotInterested, recordHistory, setCommentLike, setVideoCollect, setVideoLike, setWatchLater } from '../../services/interactions.ts';
 import { setFollow } from '../../services/social.ts';
-import { getBySecUid } from '../../services/users.ts';
 import { byIds } from '../../services/videos.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { flag, id, int, INT4_MAX, secUid, text } from '../params.ts';
+import { flag, id, int, INT4_MAX, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, comment, followStatus } from '../schemas.ts';
 import { asBit, comment as shapeComment, followStatusOf } from '../shape.ts';
+import { userIdOf, withUserRef } from '../user-ref.ts';
 
 const n = () => z.number().int();
 const awemeInput = z.object({ aweme_id: id() });
@@ -100,18 +100,10 @@ export const writeRoutes = [
     family: 'A',
     auth: true,
     summary: 'Follow (type=1) or unfollow (type=0) a user named by sec_user_id or user_id',
-    input: z
-      .object({ sec_user_id: secUid().optional(), user_id: id().optional(), type: flag() })
-      .refine((x) => x.sec_user_id !== undefined || x.user_id !== undefined, { path: ['sec_user_id'], message: 'required' }),
+    input: withUserRef({ type: flag() }),
     response: bodyA({ follow_status: followStatus, follower_count: n(), following_count: n() }),
     handler: async ({ input, viewer }) => {
-      let userId = input.user_id;
-      if (input.sec_user_id !== undefined) {
-        const user = await getBySecUid(input.sec_user_id, null);
-        if (!user || (userId !== undefined && userId !== user.id)) throw new ApiError(404, 'error.userNotFound');
-        userId = user.id;
-      }
-      const r = await setFollow(viewer.id, userId!, input.type === 1);
+      const r = await setFollow(viewer.id, await userIdOf(input), input.type === 1);
       return okA({
         follow_status: followStatusOf(r.following, r.mutual),
         follower_count: r.followerCount,
