@@ -1,23 +1,63 @@
-/** Friends (朋友): the users who follow the viewer back, for the /friend page's row above the grid. */
-import { and, desc, eq, sql } from 'drizzle-orm';
+/**
+ * Friends (朋友): the users who follow the viewer back, for the /friend page's row above the grid and the 私信
+ * sidebar; and whom the viewer may @ (everyone they follow, friends first).
+ */
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { follows, users } from '../db/schema.ts';
+import { followUserColumns, type FollowUser } from './social.ts';
 import type { AuthorRef } from './video-cards.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
 
 /** A friend: a user the viewer follows who follows the viewer too. */
 export type Friend = AuthorRef;
 
+/** On a row of `follows` whose follower is the viewer: the followee follows the viewer back. */
+function followsBack(viewerId: number): SQL {
+  return sql`exists (select 1 from ${follows} b where b.follower_id = ${follows.followeeId} and b.followee_id = ${viewerId})`;
+}
+
 /** The viewer's mutual follows, the most recent of the two follows first. */
 export async function listFriends(viewerId: number, page: Page = {}): Promise<Paged<Friend>> {
   const { offset, limit } = bounds(page, 20);
-  const back = sql`exists (select 1 from ${follows} b where b.follower_id = ${follows.followeeId} and b.followee_id = ${viewerId})`;
   const rows = await db()
     .select({ id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar })
     .from(follows)
     .innerJoin(users, eq(users.id, follows.followeeId))
-    .where(and(eq(follows.followerId, viewerId), back))
+    .where(and(eq(follows.followerId, viewerId), followsBack(viewerId)))
     .orderBy(desc(follows.createdAt), desc(users.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+/** The viewer's mutual follows as rows of a user list (followedAt: when the viewer followed them), in listFriends' order. */
+export async function listFriendUsers(viewerId: number, page: Page = {}): Promise<Paged<FollowUser>> {
+  const { offset, limit } = bounds(page, 20);
+  const rows = await db()
+    .select(followUserColumns)
+    .from(follows)
+    .innerJoin(users, eq(users.id, follows.followeeId))
+    .where(and(eq(follows.followerId, viewerId), followsBack(viewerId)))
+    .orderBy(desc(follows.createdAt), desc(users.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+/**
+ * Whom the viewer may @: the users they follow, friends first, then the latest follow first. A keyword keeps the
+ * nicknames that contain it (ignoring case).
+ */
+export async function listMentionable(viewerId: number, page: Page = {}, keyword = ''): Promise<Paged<FollowUser>> {
+  const { offset, limit } = bounds(page, 20);
+  const word = keyword.trim().toLowerCase();
+  const rows = await db()
+    .select(followUserColumns)
+    .from(follows)
+    .innerJoin(users, eq(users.id, follows.followeeId))
+    .where(and(eq(follows.followerId, viewerId), word ? sql`position(${word} in lower(${users.nickname})) > 0` : undefined))
+    .orderBy(desc(followsBack(viewerId)), desc(follows.createdAt), desc(users.id))
     .limit(limit + 1)
     .offset(offset);
   return toPage(rows, offset, limit);
