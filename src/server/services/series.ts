@@ -1,7 +1,7 @@
 /** Reading series: 合集 (mix) and the theatre's short dramas. */
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { series, seriesItems, users, videos } from '../db/schema.ts';
+import { collects, series, seriesItems, users, videos } from '../db/schema.ts';
 import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
 import { visibleWorks } from './visibility.ts';
 
@@ -55,12 +55,29 @@ export async function getSeries(id: number): Promise<SeriesInfo | null> {
   return row ?? null;
 }
 
-/** A user's series, newest first. */
-export async function seriesByAuthor(authorId: number, page: Page = {}): Promise<Paged<SeriesInfo>> {
+/** A user's series (of one kind when `kind` is given), newest first. */
+export async function seriesByAuthor(authorId: number, page: Page = {}, kind?: SeriesCard['kind']): Promise<Paged<SeriesInfo>> {
   const { offset, limit } = bounds(page, 20);
   const rows = await selectSeriesInfo()
-    .where(eq(series.authorId, authorId))
+    .where(and(eq(series.authorId, authorId), kind ? eq(series.kind, kind) : undefined))
     .orderBy(desc(series.createdAt), desc(series.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
+/**
+ * The 合集 a user collected from: collects are kept per video, so a mix counts as collected once the user collected one
+ * of its episodes that they may still see; the latest such collect first.
+ */
+export async function mixesCollectedBy(userId: number, page: Page = {}): Promise<Paged<SeriesInfo>> {
+  const { offset, limit } = bounds(page, 20);
+  const lastCollect = sql`(select max(${collects.createdAt}) from ${collects}
+    join ${seriesItems} on ${seriesItems.videoId} = ${collects.targetId} join ${videos} on ${videos.id} = ${collects.targetId}
+    where ${collects.userId} = ${userId} and ${seriesItems.seriesId} = ${series.id} and ${visibleWorks(userId)})`;
+  const rows = await selectSeriesInfo()
+    .where(and(eq(series.kind, 'mix'), sql`${lastCollect} is not null`))
+    .orderBy(desc(lastCollect), desc(series.id))
     .limit(limit + 1)
     .offset(offset);
   return toPage(rows, offset, limit);

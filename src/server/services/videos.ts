@@ -250,6 +250,16 @@ export async function profileTab(userId: number, tab: ProfileTab, page: Page, vi
   return toPage(rows, offset, limit);
 }
 
+/** A user's own works that only they may see (仅自己可见), newest first: what the owner's 私密 list shows. */
+export async function privateWorks(userId: number, page: Page = {}): Promise<Paged<VideoCard>> {
+  const { offset, limit } = bounds(page, 18);
+  const rows = await selectCards(userId, and(eq(videos.authorId, userId), eq(videos.visibility, 'private')))
+    .orderBy(desc(videos.createdAt), desc(videos.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
+}
+
 /** Which of `videoIds` the viewer has liked and collected (one round trip). */
 export async function viewerVideoStates(viewerId: number, videoIds: number[]): Promise<{ liked: Set<number>; collected: Set<number> }> {
   const liked = new Set<number>();
