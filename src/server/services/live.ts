@@ -2,10 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { liveMessages, livePresence, liveRooms, users } from '../db/schema.ts';
+import { follows, liveMessages, livePresence, liveRooms, users } from '../db/schema.ts';
 import { CHAT_MAX } from '../../shared/chat-line.ts';
 import { publish, roomTopic } from '../realtime/events.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
+import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
 
 /** Chat lines one user may send in a live room per 10 s. */
 export const LIVE_CHAT_RATE = { limit: 10, windowMs: 10_000 };
@@ -58,6 +59,22 @@ export async function liveBefore(maxTime: number, count = 20): Promise<{ items: 
     .orderBy(desc(liveRooms.startedAt), desc(liveRooms.id))
     .limit(limit + 1);
   return { items: rows.slice(0, limit), hasMore: rows.length > limit };
+}
+
+/** Rooms on air whose host `viewerId` follows, the latest start first, paged by offset. */
+export async function liveOfFollowed(viewerId: number, page: Page = {}): Promise<Paged<LiveRoomCard>> {
+  const { offset, limit } = bounds(page, 20);
+  const rows = await selectRooms()
+    .where(
+      and(
+        eq(liveRooms.status, 'live'),
+        sql`${liveRooms.hostId} in (select ${follows.followeeId} from ${follows} where ${follows.followerId} = ${viewerId})`,
+      ),
+    )
+    .orderBy(desc(liveRooms.startedAt), desc(liveRooms.id))
+    .limit(limit + 1)
+    .offset(offset);
+  return toPage(rows, offset, limit);
 }
 
 /** One room, on air or ended; null when unknown. */

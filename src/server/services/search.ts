@@ -12,6 +12,8 @@ export { MAX_QUERY, normalizeQuery } from '../../shared/search-query.ts';
 export interface SearchOptions {
   /** Log this search as made by this user (null: anonymous); only a first page is logged, so paging is not a new search. */
   log?: { userId: number | null };
+  /** Search only this author's works (a profile's own search box). */
+  authorId?: number;
 }
 
 /** A user found by nickname. */
@@ -77,12 +79,14 @@ export async function searchVideos(raw: string, page: Page = {}, options: Search
   const p = await prepare(raw, page, options, 20);
   if (!p) return { items: [], cursor: 0, hasMore: false };
   const terms = textArray(p.terms);
+  // Inside the pool, so an author's matches are not crowded out by everyone else's.
+  const author = options.authorId === undefined ? sql`` : sql` and author_id = ${options.authorId}`;
   // deleted_at is null lets the pool walk the partial index; which works a viewer may see is selectCards' rule.
   const pool = sql`
-    (select id from videos where deleted_at is null and search_tokens @> ${terms}
+    (select id from videos where deleted_at is null and search_tokens @> ${terms}${author}
       order by search_rank desc nulls last, id desc nulls last limit ${RESULT_POOL})
     union
-    (select id from videos where deleted_at is null and title_tokens @> ${terms}
+    (select id from videos where deleted_at is null and title_tokens @> ${terms}${author}
       order by search_rank desc nulls last, id desc nulls last limit ${RESULT_POOL})`;
   const rows = await selectCards(null, sql`${videos.id} in (${pool})`)
     .orderBy(desc(matchTier(p)), desc(videos.searchRank), desc(videos.id))
