@@ -1,15 +1,55 @@
-/** Family A feeds: tab/feed (推荐) and module/feed (首页 cards whose aweme is a JSON string). */
+/**
+ * Family A feeds: tab/feed (推荐), module/feed (首页 cards whose aweme is a JSON string) and v2 module/feed (the same
+ * awemes as aweme_list, as douyin.com's web client POSTs it).
+ */
 import { z } from 'zod';
-import { discover, recommend } from '../../services/videos.ts';
+import { byChannel, discover, isChannel, recommend } from '../../services/videos.ts';
+import type { Viewer } from '../../services/sessions.ts';
 import { okA } from '../envelope.ts';
-import { count, int } from '../params.ts';
-import { route } from '../registry.ts';
+import { count, int, INT4_MAX } from '../params.ts';
+import { route, type Method } from '../registry.ts';
 import { aweme, bodyA, bit } from '../schemas.ts';
 import { asBit, awemeList } from '../shape.ts';
 
 /** refresh_index is a 1-based page number (0 counts as the first page). */
 const refreshIndex = () => int(0, 100_000).default(1).meta({ default: 1 });
 const offsetOf = (refresh: number, n: number) => (Math.max(refresh, 1) - 1) * n;
+
+// douyin.com's client sends many more fields (pre_item_ids, awemePcRecRawData, ...); undeclared ones are dropped unread.
+const moduleFeedV2Input = z.object({
+  count: count(20),
+  refresh_index: refreshIndex(),
+  cursor: int(0, INT4_MAX).optional().describe('An offset; when given it pages instead of refresh_index'),
+  // douyin.com sends tag_id= (empty) for the 首页 feed itself.
+  tag_id: z
+    .union([z.literal(''), int(0, INT4_MAX)])
+    .optional()
+    .describe('A channel id pages that channel; other tags (or none) the 首页 feed'),
+  module_id: z.union([z.string().max(64), z.number()]).optional().describe('Accepted, not used'),
+  pull_type: z.union([z.string().max(64), z.number()]).optional().describe('Accepted, not used'),
+});
+
+async function moduleFeedV2Answer(input: z.output<typeof moduleFeedV2Input>, viewer: Viewer | null) {
+  const page = { cursor: input.cursor ?? offsetOf(input.refresh_index, input.count), count: input.count };
+  const tag = input.tag_id;
+  const p = typeof tag === 'number' && isChannel(tag) ? await byChannel(tag, page) : await discover(page);
+  return okA({ aweme_list: await awemeList(viewer, p.items), has_more: asBit(p.hasMore), cursor: p.cursor });
+}
+
+const moduleFeedV2 = (method: Method) =>
+  route({
+    method,
+    path: '/aweme/v2/web/module/feed/',
+    family: 'A',
+    auth: false,
+    summary:
+      '首页 module feed as aweme_list (douyin.com POSTs it as a form): refresh_index pages by count, or cursor by offset; cursor in the answer is the next offset',
+    input: moduleFeedV2Input,
+    response: bodyA({ aweme_list: z.array(aweme), has_more: bit, cursor: z.number().int() }),
+    // A POST's fields are in its body, which the anonymous cache's key does not see.
+    ...(method === 'GET' ? { anonymousCacheMs: 2000 } : {}),
+    handler: ({ input, viewer }) => moduleFeedV2Answer(input, viewer),
+  });
 
 export const feedRoutes = [
   route({
@@ -44,4 +84,6 @@ export const feedRoutes = [
       return okA({ cards: list.map((a) => ({ type: 1 as const, aweme: JSON.stringify(a) })), has_more: asBit(page.hasMore) });
     },
   }),
+  moduleFeedV2('GET'),
+  moduleFeedV2('POST'),
 ];
