@@ -1,20 +1,37 @@
-/** Family A search: general/search/single, discover/search (users), api/suggest_words (猜你想搜), search/sug (completions) and hot/search/list (热搜). */
+/** Family A search: general/search/single and home/search/item (videos), discover/search (users), api/suggest_words (猜你想搜), search/sug (completions) and hot/search/list (热搜). */
 import { z } from 'zod';
 import { guessWords } from '../../services/guess.ts';
 import { hotSearchWords } from '../../services/hot-search.ts';
 import { searchUsers, searchVideos, type UserHit } from '../../services/search.ts';
 import { MAX_SUGGESTIONS, suggestByPrefix } from '../../services/suggest.ts';
-import { followStatuses } from '../../services/users.ts';
+import { followStatuses, getBySecUid } from '../../services/users.ts';
 import type { Viewer } from '../../services/sessions.ts';
+import type { Paged, VideoCard } from '../../services/video-cards.ts';
 import { mediaUrl } from '../../media-url.ts';
-import { okA } from '../envelope.ts';
-import { count, cursor, id, int, text } from '../params.ts';
+import { ApiError, okA } from '../envelope.ts';
+import { count, cursor, id, int, secUid, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, searchUser } from '../schemas.ts';
 import { asBit, awemeList } from '../shape.ts';
 
 /** Spec point 9: at most 100 characters; the API refuses longer (the search box cuts, the API does not guess). */
 const keyword = () => text(1, 100);
+
+/** Video results as douyin's search answers them: each under aweme_info, type 1. */
+const videoResults = bodyA({
+  data: z.array(z.object({ type: z.literal(1), aweme_info: aweme })),
+  cursor: z.number().int(),
+  has_more: bit,
+});
+
+async function videoResultsOf(viewer: Viewer | null, page: Paged<VideoCard>, offset: number): Promise<z.input<typeof videoResults>> {
+  const list = await awemeList(viewer, page.items);
+  return okA({
+    data: list.map((a) => ({ type: 1 as const, aweme_info: a })),
+    cursor: page.hasMore ? page.cursor : offset + list.length,
+    has_more: asBit(page.hasMore),
+  });
+}
 
 /** A stable id for a suggested word (FNV-1a of its UTF-16 units). */
 function wordId(word: string): string {
@@ -47,19 +64,41 @@ export const searchRoutes = [
     auth: false,
     summary: 'Video search (type=general); offset pages the results and cursor is the next offset; the first page is logged for 热搜',
     input: z.object({ keyword: keyword(), offset: cursor(), count: count(10) }),
-    response: bodyA({
-      data: z.array(z.object({ type: z.literal(1), aweme_info: aweme })),
-      cursor: z.number().int(),
-      has_more: bit,
-    }),
+    response: videoResults,
     handler: async ({ input, viewer }) => {
       const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null } });
-      const list = await awemeList(viewer, page.items);
-      return okA({
-        data: list.map((a) => ({ type: 1 as const, aweme_info: a })),
-        cursor: page.hasMore ? page.cursor : input.offset + list.length,
-        has_more: asBit(page.hasMore),
-      });
+      return videoResultsOf(viewer, page, input.offset);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/aweme/v1/web/home/search/item/',
+    family: 'A',
+    auth: false,
+    summary:
+      "Video search of the web home (search_channel aweme_video_web); from_user (or sec_user_id) keeps one user's works, a profile's search box. Only a search of the whole site is logged for 热搜",
+    input: z.object({
+      keyword: keyword(),
+      offset: cursor(),
+      count: count(10),
+      from_user: secUid().optional(),
+      sec_user_id: secUid().optional(),
+    }),
+    response: videoResults,
+    handler: async ({ input, viewer }) => {
+      const sec = input.from_user ?? input.sec_user_id;
+      let authorId: number | undefined;
+      if (sec !== undefined) {
+        const user = await getBySecUid(sec, null);
+        if (!user) throw new ApiError(404, 'error.userNotFound');
+        authorId = user.id;
+      }
+      const page = await searchVideos(
+        input.keyword,
+        { cursor: input.offset, count: input.count },
+        authorId === undefined ? { log: { userId: viewer?.id ?? null } } : { authorId },
+      );
+      return videoResultsOf(viewer, page, input.offset);
     },
   }),
   route({
