@@ -60,7 +60,8 @@ export async function handleApi(request: Request, options: ApiOptions = {}): Pro
   const path = url.pathname.replace(/^\/api(?=\/|$)/, '') || '/';
   const origin = request.headers.get('origin');
   const cors = corsHeaders(origin);
-  let family: Family = path.startsWith('/aweme/') ? 'A' : 'B';
+  // Until the route is known (an unknown path has none): douyin's own prefixes answer in Family A.
+  let family: Family = path.startsWith('/aweme/') || path.startsWith('/webcast/') ? 'A' : 'B';
   let response: Response;
   try {
     response = await dispatch(request, url, method, path, origin, (f) => (family = f), options.clientAddress ?? 'unknown');

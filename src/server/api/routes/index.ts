@@ -7,15 +7,19 @@ import { danmakuRoutes } from './danmaku.ts';
 import { commentMentionRoutes } from './comment-mentions.ts';
 import { familyBRoutes } from './family-b.ts';
 import { feedRoutes } from './feed.ts';
+import { followFeedRoutes } from './follow-feeds.ts';
 import { historyRoutes } from './history.ts';
 import { imRoutes } from './im.ts';
 import { liveRoutes } from './live.ts';
 import { liveRoomRoutes } from './live-room.ts';
 import { mixRoutes } from './mix.ts';
 import { noticeRoutes } from './notice.ts';
+import { ownListRoutes } from './own-lists.ts';
 import { passportRoutes } from './passport.ts';
+import { relationRoutes } from './relations.ts';
 import { searchRoutes } from './search.ts';
 import { seoRoutes } from './seo.ts';
+import { seriesListRoutes } from './series-lists.ts';
 import { settingsRoutes } from './settings.ts';
 import { studioRoutes } from './studio.ts';
 import { studioStatsRoutes } from './studio-stats.ts';
@@ -59,5 +63,9 @@ export const routes: Route[] = [
   ...familyBRoutes,
   ...studioRoutes,
   ...studioStatsRoutes,
+  ...followFeedRoutes,
+  ...ownListRoutes,
+  ...seriesListRoutes,
+  ...relationRoutes,
   openApiRoute,
 ];
