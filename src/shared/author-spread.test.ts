@@ -12,6 +12,12 @@ describe('spreadAuthors', () => {
     expect(spreadAuthors([], byAuthor)).toEqual([]);
   });
 
+  it('does not leave a tail of one author when an earlier choice avoids it', () => {
+    expect(ids(spreadAuthors([row(1, 2), row(2, 1), row(3, 1)], byAuthor))).toEqual([2, 1, 3]);
+    expect(ids(spreadAuthors([row(1, 1), row(2, 2), row(3, 3), row(4, 3)], byAuthor))).toEqual([1, 3, 2, 4]);
+    expect(ids(spreadAuthors([row(2, 2), row(3, 3), row(4, 3)], byAuthor, [row(1, 1)]))).toEqual([1, 3, 2, 4]);
+  });
+
   it('counts the seam with the list already shown (a page joined in the browser)', () => {
     const shown = [row(1, 1), row(2, 2)];
     expect(ids(spreadAuthors([row(3, 2), row(4, 2), row(5, 3)], byAuthor, shown))).toEqual([1, 2, 5, 3, 4]);

@@ -1,6 +1,7 @@
 /** zod building blocks for query and form parameters, which arrive as strings (or as numbers in JSON bodies). */
 import { z } from 'zod';
 import { SEC_UID, SEC_UID_MAX } from '../../shared/user-id.ts';
+import { CHANNEL_IDS, isChannel } from '../services/videos.ts';
 
 export const INT4_MAX = 2_147_483_647;
 
@@ -18,6 +19,9 @@ export function int(min: number, max: number) {
 
 /** A positive int4 id (aweme_id, cid, mix_id, ...). */
 export const id = () => int(1, INT4_MAX);
+
+/** One of the eight channel ids (channel/feed's tag_id, Family B's tagId). */
+export const channelId = () => int(CHANNEL_IDS[0], CHANNEL_IDS.at(-1)!).refine(isChannel, { message: 'not_a_channel' });
 
 /** Page size: 1 to 50, anything else is a 400. */
 export const count = (fallback: number) => int(1, 50).default(fallback).meta({ default: fallback });

@@ -89,6 +89,9 @@ export function bodyA<T extends z.ZodRawShape>(shape: T) {
   return z.object({ status_code: z.literal(0), ...shape });
 }
 
+/** Family B's reference to a user, as comments and logins carry it. */
+export const userRefB = z.object({ id: n(), secUid: z.string(), nickname: z.string(), avatar: z.string() });
+
 export const commentB = z.object({
   id: n(),
   vid: n(),
@@ -98,8 +101,53 @@ export const commentB = z.object({
   replyCount: n(),
   createTime: n(),
   isAuthor: z.boolean(),
-  user: z.object({ id: n(), secUid: z.string(), nickname: z.string(), avatar: z.string() }),
+  user: userRefB,
   replyTo: z.object({ secUid: z.string(), nickname: z.string() }).nullable(),
+});
+
+/** A profile in Family B's camelCase (user/userInfo). */
+export const userB = userRefB.extend({
+  signature: z.string(),
+  /** Users this user follows (关注). */
+  followingCount: n(),
+  /** Users following this user (粉丝). */
+  followerCount: n(),
+  awemeCount: n(),
+  /** Likes received on this user's videos (获赞). */
+  totalFavorited: n(),
+  /** Videos this user liked. */
+  favoritingCount: n(),
+  /** Videos this user collected: on the viewer's own profile only, null on another's. */
+  collectCount: n().nullable(),
+  /** The viewer follows this user. */
+  isFollowing: z.boolean(),
+  /** This user follows the viewer. */
+  isFollower: z.boolean(),
+  /** Whether others may see this user's liked and collected videos. */
+  likesPublic: z.boolean(),
+  collectsPublic: z.boolean(),
+});
+
+/** A channel (分类) in Family B's camelCase. */
+export const categoryB = z.object({
+  id: n(),
+  name: z.string(),
+  description: z.string(),
+  /** URL of the channel page's banner. */
+  banner: z.string(),
+  hashtags: z.array(z.string()),
+  /** Works anyone may see in the channel. */
+  videoCount: n(),
+});
+
+/** What a Family B login answers: the token for the Token header (the session cookie is set as well). */
+export const loginB = z.object({
+  token: z.string(),
+  /** Unix milliseconds. */
+  expiresAt: n(),
+  /** True when this login created the account (first code login). */
+  created: z.boolean(),
+  user: userRefB,
 });
 
 /** Family B success body: `{code: '200', msg, data}`. */

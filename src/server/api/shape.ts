@@ -4,6 +4,8 @@ import { hashtagSpans } from '../../shared/hashtag-text.ts';
 import { gearName } from '../media/ladder.ts';
 import { isStudioMedia } from '../media/paths.ts';
 import { mediaUrl } from '../media-url.ts';
+import type { LoginResult } from '../services/auth/login.ts';
+import type { Channel } from '../services/channels.ts';
 import type { CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
 import { ladderOrFile, laddersOf, type Rendition } from '../services/renditions.ts';
@@ -11,7 +13,7 @@ import type { SeriesInfo } from '../services/series.ts';
 import type { Viewer } from '../services/sessions.ts';
 import type { FollowUser } from '../services/social.ts';
 import { followStatuses, type Profile } from '../services/users.ts';
-import type { VideoCard } from '../services/video-cards.ts';
+import type { AuthorRef, VideoCard } from '../services/video-cards.ts';
 import { viewerVideoStates, type HistoryCard } from '../services/videos.ts';
 import type * as s from './schemas.ts';
 
@@ -240,7 +242,7 @@ export function videoB(card: VideoCard, state: ViewerState = EMPTY): z.input<typ
     playCount: card.playCount,
     isLiked: state.liked.has(card.id),
     isCollected: state.collected.has(card.id),
-    author: { id: card.author.id, secUid: card.author.secUid, nickname: card.author.nickname, avatar: mediaUrl(card.author.avatar) },
+    author: userRefB(card.author),
   };
 }
 
@@ -260,7 +262,40 @@ export function commentB(c: CommentView): z.input<typeof s.commentB> {
     replyCount: c.replyCount,
     createTime: c.createdAt.getTime(),
     isAuthor: c.isAuthor,
-    user: { id: c.user.id, secUid: c.user.secUid, nickname: c.user.nickname, avatar: mediaUrl(c.user.avatar) },
+    user: userRefB(c.user),
     replyTo: c.replyTo,
   };
+}
+
+/** A user reference in Family B's camelCase (a video's author, a comment's writer, who logged in). */
+export function userRefB(u: AuthorRef): z.input<typeof s.userRefB> {
+  return { id: u.id, secUid: u.secUid, nickname: u.nickname, avatar: mediaUrl(u.avatar) };
+}
+
+/** A profile in Family B's camelCase; the collect count only when it is the viewer's own. */
+export function userB(p: Profile, own: boolean): z.input<typeof s.userB> {
+  return {
+    ...userRefB(p),
+    signature: p.signature,
+    followingCount: p.followingCount,
+    followerCount: p.followerCount,
+    awemeCount: p.awemeCount,
+    totalFavorited: p.totalFavorited,
+    favoritingCount: p.favoritingCount,
+    collectCount: own ? p.collectCount : null,
+    isFollowing: p.isFollowing,
+    isFollower: p.followsViewer,
+    likesPublic: p.privacy.likesPublic,
+    collectsPublic: p.privacy.collectsPublic,
+  };
+}
+
+/** A channel in Family B's camelCase. */
+export function categoryB(c: Channel): z.input<typeof s.categoryB> {
+  return { id: c.id, name: c.name, description: c.description, banner: mediaUrl(c.banner), hashtags: c.hashtags, videoCount: c.videoCount };
+}
+
+/** A login's answer in Family B's camelCase. */
+export function loginB(r: LoginResult): z.input<typeof s.loginB> {
+  return { token: r.token, expiresAt: r.expiresAt.getTime(), created: r.created, user: userRefB(r.user) };
 }

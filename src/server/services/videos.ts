@@ -54,7 +54,7 @@ export async function recommend(viewerId: number | null, page: Page = {}): Promi
   const { offset, limit } = bounds(page, 10);
   if (viewerId === null) {
     const rows = await selectCards(null).orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
-    return toPage(spreadAuthors(rows, (r) => r.author.id), offset, limit);
+    return spreadPage(rows, offset, limit);
   }
   const ranked = await db().execute<{ id: number }>(sql`
     with sig as (
@@ -94,7 +94,15 @@ export async function recommend(viewerId: number | null, page: Page = {}): Promi
   const ids = ranked.rows.map((r) => Number(r.id));
   const cards = new Map((await byIds(ids, viewerId)).map((c) => [c.id, c]));
   const rows = ids.flatMap((id) => cards.get(id) ?? []);
-  return toPage(spreadAuthors(rows, (r) => r.author.id), offset, limit);
+  return spreadPage(rows, offset, limit);
+}
+
+/**
+ * A page of the ranked `rows` (`limit + 1` of them) with no author twice in a row. Only the page's own rows are spread:
+ * the extra row that says "more" moved into the page would come again on the next page, and a row would be lost.
+ */
+function spreadPage(rows: VideoCard[], offset: number, limit: number): Paged<VideoCard> {
+  return toPage([...spreadAuthors(rows.slice(0, limit), (r) => r.author.id), ...rows.slice(limit)], offset, limit);
 }
 
 /** 首页 (discover): popular videos across all channels. */
@@ -134,9 +142,12 @@ export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
     ) activity join ${videos} on ${videos.id} = activity.video_id
     where ${visibleWorks(null)}
     group by video_id order by heat desc, video_id desc limit ${limit + 1} offset ${offset}`);
-  const heat = new Map(rows.rows.map((r) => [Number(r.video_id), Number(r.heat)]));
-  const cards = await byIds([...heat.keys()], null);
-  const ranked = cards.map((c) => ({ ...c, heat: Math.round((heat.get(c.id) ?? 0) * 10_000) })).sort((a, b) => b.heat - a.heat || b.id - a.id);
+  const cards = new Map((await byIds(rows.rows.map((r) => Number(r.video_id)), null)).map((c) => [c.id, c]));
+  // The query's order, not a re-sort by the rounded heat: two heats that round alike could swap across a page's edge.
+  const ranked = rows.rows.flatMap((r) => {
+    const card = cards.get(Number(r.video_id));
+    return card ? [{ ...card, heat: Math.round(Number(r.heat) * 10_000) }] : [];
+  });
   return toPage(ranked, offset, limit);
 }
 

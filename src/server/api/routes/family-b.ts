@@ -1,16 +1,18 @@
 /** Family B, the simple backend: `{code, msg, data}` with string codes, form-encoded POST bodies. */
 import { z } from 'zod';
+import { COMMENT_MAX } from '../../../shared/comment-text.ts';
+import { publishComment } from '../../services/comment-writes.ts';
 import { commentTotal, list } from '../../services/comments.ts';
 import { getById } from '../../services/users.ts';
 import { discover, followFeed, getDetail, profileTab, recommend } from '../../services/videos.ts';
 import { assertTabVisible, PROFILE_TABS } from '../../services/visibility.ts';
 import { ApiError, emptyB, okB } from '../envelope.ts';
-import { cursor, id, int } from '../params.ts';
+import { offsetOf, oneName, pageNo, size } from '../family-b-door.ts';
+import { cursor, id, int, INT4_MAX, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bodyB, commentB, videoB } from '../schemas.ts';
 import { commentB as shapeCommentB, videoB as shapeVideoB, videoListB } from '../shape.ts';
 
-const size = (fallback: number) => int(1, 50).default(fallback).meta({ default: fallback });
 const pageInput = z.object({ cursor: cursor(), size: size(10) });
 const videoList = bodyB(z.array(videoB));
 
@@ -31,7 +33,7 @@ export const familyBRoutes = [
     summary: "A profile tab's videos and the profile's counts; code '404' (HTTP 200) when the tab is empty, 403 for a tab the user keeps from the viewer (401 anonymously for history and watch later)",
     input: z.object({
       showTab: z.enum(PROFILE_TABS).default('post'),
-      page: int(1, 100_000).default(1).meta({ default: 1 }),
+      page: pageNo().default(1).meta({ default: 1 }),
       size: size(10),
       userId: id().optional(),
     }),
@@ -42,7 +44,7 @@ export const familyBRoutes = [
       const user = await getById(userId, null);
       if (!user) throw new ApiError(404, 'error.userNotFound');
       assertTabVisible(viewer?.id ?? null, user, input.showTab);
-      const page = await profileTab(user.id, input.showTab, { cursor: (input.page - 1) * input.size, count: input.size }, viewer?.id ?? null);
+      const page = await profileTab(user.id, input.showTab, { cursor: offsetOf(input.page, input.size), count: input.size }, viewer?.id ?? null);
       const data = {
         videosList: await videoListB(viewer, page.items),
         publishCount: user.awemeCount,
@@ -58,11 +60,14 @@ export const familyBRoutes = [
     path: '/video/feed',
     family: 'B',
     auth: false,
-    summary: 'The recommend feed; cursor is an offset',
-    input: pageInput,
+    summary: 'The recommend feed, paged by a 1-based page or by an offset cursor (one of the two) with size; an empty list is the end',
+    input: z
+      .object({ page: pageNo().optional(), cursor: int(0, INT4_MAX).optional().meta({ default: 0 }), size: size(10) })
+      .refine((x) => x.page === undefined || x.cursor === undefined, { path: ['page'], message: 'page_or_cursor' })
+      .transform((x) => ({ offset: x.page === undefined ? (x.cursor ?? 0) : offsetOf(x.page, x.size), size: x.size })),
     response: videoList,
     handler: async ({ input, viewer }) => {
-      const page = await recommend(viewer?.id ?? null, { cursor: input.cursor, count: input.size });
+      const page = await recommend(viewer?.id ?? null, { cursor: input.offset, count: input.size });
       return okB(await videoListB(viewer, page.items));
     },
   }),
@@ -95,6 +100,27 @@ export const familyBRoutes = [
       if (total === null) throw new ApiError(404, 'error.videoNotFound');
       return okB(page.items.map(shapeCommentB));
     },
+  }),
+  route({
+    method: 'POST',
+    path: '/comment/add',
+    family: 'B',
+    auth: true,
+    summary: 'Comment on a video (vid, or videoId), or reply to any comment of its (parentId, or replyId; the answer names the thread’s root); text is stored unescaped',
+    input: z
+      .object({
+        vid: id().optional(),
+        videoId: id().optional().meta({ description: 'Another name for vid' }),
+        text: text(1, COMMENT_MAX),
+        // 0 (or empty) is "no parent", as clients send it.
+        parentId: int(0, INT4_MAX).optional(),
+        replyId: int(0, INT4_MAX).optional().meta({ description: 'Another name for parentId' }),
+      })
+      .superRefine(oneName('vid', 'videoId'))
+      .superRefine(oneName('parentId', 'replyId', true))
+      .transform((x) => ({ vid: (x.vid ?? x.videoId)!, text: x.text, replyTo: x.parentId || x.replyId || undefined })),
+    response: bodyB(commentB),
+    handler: async ({ input, viewer }) => okB(shapeCommentB(await publishComment(viewer.id, input.vid, input.text, input.replyTo))),
   }),
   route({
     method: 'POST',

@@ -6,6 +6,8 @@ import { commentRoutes } from './comment.ts';
 import { danmakuRoutes } from './danmaku.ts';
 import { commentMentionRoutes } from './comment-mentions.ts';
 import { familyBRoutes } from './family-b.ts';
+import { familyBAccountRoutes } from './family-b-account.ts';
+import { familyBListRoutes } from './family-b-lists.ts';
 import { feedRoutes } from './feed.ts';
 import { followFeedRoutes } from './follow-feeds.ts';
 import { historyRoutes } from './history.ts';
@@ -61,6 +63,8 @@ export const routes: Route[] = [
   ...imRoutes,
   ...passportRoutes,
   ...familyBRoutes,
+  ...familyBListRoutes,
+  ...familyBAccountRoutes,
   ...studioRoutes,
   ...studioStatsRoutes,
   ...followFeedRoutes,

@@ -1,14 +1,13 @@
 /** Family A lists behind the 首页 channels, 热点 and 朋友 pages, paged by an offset cursor for infinite scroll. */
 import { z } from 'zod';
-import { byChannel, CHANNEL_IDS, friendFeed, hot, isChannel } from '../../services/videos.ts';
+import { byChannel, friendFeed, hot } from '../../services/videos.ts';
 import { okA } from '../envelope.ts';
-import { count, cursor, int } from '../params.ts';
+import { channelId, count, cursor } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA } from '../schemas.ts';
 import { asBit, awemeList } from '../shape.ts';
 
 const page = (extra: z.ZodRawShape = {}) => bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit, ...extra });
-const channelId = () => int(CHANNEL_IDS[0], CHANNEL_IDS.at(-1)!).refine(isChannel, { message: 'not_a_channel' });
 
 export const videoListRoutes = [
   route({

@@ -1,0 +1,44 @@
+/** What every login route of both families shares: the caller's context, the session cookie, a failed login's own message. */
+import { z } from 'zod';
+import type { AuthContext, LoginResult } from '../services/auth/login.ts';
+import { ServiceError } from '../services/errors.ts';
+import { SESSION_COOKIE } from '../services/sessions.ts';
+import { ApiError } from './envelope.ts';
+
+// Door caps only: the auth services judge an address or a code and answer in Chinese (邮箱不能为空, 验证码格式不正确, ...).
+/** The e-mail field of a login form. */
+export const emailField = () => z.string().max(320);
+/** A password field; the service caps the length it accepts. */
+export const passwordField = () => z.string().max(1000);
+/** An e-mailed login code field. */
+export const codeField = () => z.string().max(20);
+
+/** The address and browser a login is made from, for per-IP limits and the session's label. */
+export function authContext(request: Request, clientAddress: string): AuthContext {
+  return { ip: clientAddress, userAgent: request.headers.get('user-agent') ?? undefined };
+}
+
+function isSecure(request: Request): boolean {
+  return new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+}
+
+/** The HttpOnly session cookie that lets server-rendered pages know the user; Max-Age 0 clears it. */
+export function sessionCookie(request: Request, value: string, maxAge: number): string {
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${isSecure(request) ? '; Secure' : ''}`;
+}
+
+/** Sets the session cookie of a successful login on the answer, living as long as its token. */
+export function setLoginCookie(request: Request, headers: Headers, r: LoginResult): void {
+  const maxAge = Math.max(0, Math.floor((r.expiresAt.getTime() - Date.now()) / 1000));
+  headers.append('set-cookie', sessionCookie(request, r.token, maxAge));
+}
+
+/** Runs a login; a refusal is not an expired session, so its 401 keeps the service's message (the client shows it in the form). */
+export async function credentials<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ServiceError && error.kind === 'unauthorized') throw new ApiError(401, error.key, error.vars);
+    throw error;
+  }
+}
