@@ -7,7 +7,7 @@ import { bodyFields, MAX_BODY, queryFields } from './input.ts';
 import { pathKey, type Route } from './registry.ts';
 import { routes } from './routes/index.ts';
 
-export { setFooterLinks } from './routes/seo.ts';
+export { setFooterLinks } from '../services/footer-links.ts';
 
 const table = new Map<string, Map<string, Route>>();
 for (const r of routes) {
