@@ -75,7 +75,7 @@ export function buildOpenApi(routes: Route[]): object {
       title: '闪映 API',
       version: '1.0.0',
       description:
-        'Family A mirrors douyin.com web (`status_code` 0 on success; 2 bad input, 8 not logged in, 9 forbidden, 4 not found, 5 method, 6 too large, 7 rate limited, 1 server error). Family B answers `{code, msg, data}` with string codes. Writes (POST) need the Token header.',
+        'Family A mirrors douyin.com web (`status_code` 0 on success; 2 bad input, 8 not logged in, 9 forbidden, 4 not found, 5 method, 6 too large, 7 rate limited, 1 server error). Family B answers `{code, msg, data}` with string codes. An optional parameter sent empty (`cursor=`) counts as absent; a required one sent empty is a 400. Writes (POST) need the Token header.',
     },
     servers: [{ url: '/api' }],
     components: {

@@ -3,7 +3,7 @@ import { resolveSession, SESSION_COOKIE, type Viewer } from '../services/session
 import { anonCacheKey, answerResponse, cachedAnswer, clearApiCache, rememberAnswer } from './anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
-import { bodyFields, MAX_BODY, queryFields } from './input.ts';
+import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
 import { pathKey, type Route } from './registry.ts';
 import { routes } from './routes/index.ts';
 
@@ -102,7 +102,7 @@ async function dispatch(
   if (route.auth && !viewer) throw new ApiError(401, 'error.unauthorized');
 
   const fields = route.method === 'GET' ? queryFields(url) : { ...queryFields(url), ...(await bodyFields(request)) };
-  const parsed = route.input.safeParse(fields);
+  const parsed = route.input.safeParse(withoutEmptyOptionals(route.input, fields));
   if (!parsed.success) throw new ApiError(400, 'error.badRequestFields', zodFields(parsed.error));
 
   const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;
