@@ -117,7 +117,7 @@ describe('401 not logged in', () => {
     expectErrorA(await call('POST', `${W}/commit/item/digg/`, { token: 'x'.repeat(43), form: { aweme_id: videoId, type: 1 } }), 401, 8);
   });
 
-  it('the session cookie serves reads but never a write', async () => {
+  it('the session cookie serves reads, but no write from a request that names no page of this site', async () => {
     const cookie = `other=1; sy_session=${token}`;
     expect((await call('GET', `${W}/user/profile/self/`, { cookie })).status).toBe(200);
     const before = await one<{ n: number }>(ctx, sql`select digg_count as n from videos where id = ${videoId}`);

@@ -11,6 +11,7 @@ import { mediaUrl } from '../../media-url.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { qrSvg } from '../qr-svg.ts';
 import { route } from '../registry.ts';
+import { sessionToken } from '../session-token.ts';
 import { bodyA, urlList } from '../schemas.ts';
 
 const email = () => z.string().max(320);
@@ -52,8 +53,9 @@ async function credentials<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The token that authorised this request (the header, or the cookie of a page of this site): the one logout revokes. */
 function bearer(request: Request): string {
-  return request.headers.get('token')?.trim() ?? '';
+  return sessionToken(request, request.method, 'A') ?? '';
 }
 
 export const passportRoutes = [
