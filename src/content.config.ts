@@ -1,4 +1,4 @@
-/** Editors' content: channel metadata, footer links, FAQ and static pages, each checked by a schema at build. */
+/** Editors' content: channel metadata, FAQ and static pages, each checked by a schema at build (footer links: services/footer-links.ts, read per request). */
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
@@ -12,16 +12,6 @@ const channels = defineCollection({
     description: z.string().min(1),
     banner: z.string().min(1),
     hashtags: z.array(z.string().min(1)).min(1).max(8),
-  }),
-});
-
-const footerLinks = defineCollection({
-  loader: file('src/content/footer-links.json'),
-  schema: z.object({
-    id: z.string(),
-    title: z.string().min(1),
-    order: z.number().int(),
-    links: z.array(z.object({ title: z.string().min(1), href: z.string().min(1) })).min(1),
   }),
 });
 
@@ -73,4 +63,4 @@ const topupPackages = defineCollection({
   }),
 });
 
-export const collections = { channels, footerLinks, faq, pages, downloads, headerLinks, topupPackages };
+export const collections = { channels, faq, pages, downloads, headerLinks, topupPackages };

@@ -97,6 +97,17 @@ describe('the error catalogue', () => {
     expect(env.local.getItem('sy.user')).toBeNull();
   });
 
+  it('status_code 8 with HTTP 200 (profile/self, not logged in) is a 401: a stale token expires', async () => {
+    logIn();
+    reply(200, { status_code: 8, status_msg: '请先登录' });
+    const error = await failureOf(apiGet('/aweme/v1/web/user/profile/self/'));
+    expect(error.status).toBe(401);
+    expect(error.statusCode).toBe(8);
+    expect(error.message).toBe('请先登录');
+    expect(toastMock).toHaveBeenCalledWith('登录状态已过期，请重新登录', { type: 'error' });
+    expect($user.get()).toEqual({ token: null, userInfo: null });
+  });
+
   it('401 without a session offers the login dialog instead', async () => {
     reply(401, { status_code: 8, status_msg: '请先登录' });
     await expect(apiPost('/aweme/v1/web/commit/item/digg/')).rejects.toThrow('请先登录');

@@ -3,6 +3,7 @@ import wretch, { type WretchError } from 'wretch';
 import FormUrlAddon from 'wretch/addons/formUrl';
 import QueryStringAddon from 'wretch/addons/queryString';
 import type { MessageKey } from '../i18n/zh-CN.ts';
+import { NOT_LOGGED_IN } from '../shared/status-code.ts';
 import { openLogin } from '../stores/auth.ts';
 import { $user, clearLocalSession } from '../stores/session.ts';
 import { toast } from './toast.ts';
@@ -119,6 +120,8 @@ async function expireSession(): Promise<void> {
 async function unwrap<T>(body: unknown, path: string, options: CallOptions): Promise<T> {
   if (typeof body !== 'object' || body === null) throw new ApiFailure(200, await text('toast.failed'));
   const { status_code, code } = body as Envelope;
+  // douyin.com's "not logged in" may come with HTTP 200 (user/profile/self/): the session rule is the 401's.
+  if (status_code === NOT_LOGGED_IN) throw await mapFailure({ status: 401, message: JSON.stringify(body) }, path, options);
   if (typeof status_code === 'number' && status_code !== 0) {
     throw new ApiFailure(200, serverMessage(body) ?? (await text('toast.failed')), { statusCode: status_code });
   }

@@ -27,7 +27,7 @@ describe('CORS', () => {
     const blocked = await call('GET', FEED, { headers: { origin: 'https://evil.example' } });
     expect(blocked.headers.get('access-control-allow-origin')).toBeNull();
     // Errors carry the headers too, so the client can read the envelope.
-    const error = await call('GET', '/api/aweme/v1/web/user/profile/self/', { headers: { origin: 'https://app.example' } });
+    const error = await call('GET', '/api/aweme/v1/web/history/read/', { headers: { origin: 'https://app.example' } });
     expect(error.status).toBe(401);
     expect(error.headers.get('access-control-allow-origin')).toBe('https://app.example');
   });

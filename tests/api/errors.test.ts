@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/i18n/t.ts';
 import { errorResponse } from '../../src/server/api/envelope.ts';
 import { handleApi } from '../../src/server/api/router.ts';
-import { call, expectErrorA, expectErrorB, one, tokenFor, useApiDb } from './helpers.ts';
+import { call, expectErrorA, expectErrorB, one, responseSchema, tokenFor, useApiDb } from './helpers.ts';
 
 const ctx = useApiDb();
 const W = '/api/aweme/v1/web';
@@ -98,17 +98,26 @@ describe('400 bad input', () => {
 
 describe('401 not logged in', () => {
   it('a personal read without a session', async () => {
-    const res = await call('GET', `${W}/user/profile/self/`);
+    const res = await call('GET', `${W}/history/read/`);
     expectErrorA(res, 401, 8);
     expect(res.body.status_msg).toBe(t('error.unauthorized'));
   });
 
+  it('user/profile/self without a session answers HTTP 200 with status_code 8, as douyin.com does', async () => {
+    for (const opts of [{}, { token: 'not-a-real-token' }, { cookie: 'sy_session=not-a-real-token' }]) {
+      const res = await call('GET', `${W}/user/profile/self/`, opts);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({ status_code: 8, status_msg: t('error.unauthorized') });
+      expect(responseSchema('GET', '/aweme/v1/web/user/profile/self/').safeParse(res.body).success).toBe(true);
+    }
+  });
+
   it('a bad token', async () => {
-    expectErrorA(await call('GET', `${W}/user/profile/self/`, { token: 'not-a-real-token' }), 401, 8);
+    expectErrorA(await call('GET', `${W}/history/read/`, { token: 'not-a-real-token' }), 401, 8);
     expectErrorA(await call('POST', `${W}/commit/item/digg/`, { token: 'x'.repeat(43), form: { aweme_id: videoId, type: 1 } }), 401, 8);
   });
 
-  it('the session cookie serves reads but never a write', async () => {
+  it('the session cookie serves reads, but no write from a request that names no page of this site', async () => {
     const cookie = `other=1; sy_session=${token}`;
     expect((await call('GET', `${W}/user/profile/self/`, { cookie })).status).toBe(200);
     const before = await one<{ n: number }>(ctx, sql`select digg_count as n from videos where id = ${videoId}`);
@@ -120,9 +129,10 @@ describe('401 not logged in', () => {
   it('a revoked session', async () => {
     const { revokeSession } = await import('../../src/server/services/sessions.ts');
     const t = await tokenFor((await one<{ id: number }>(ctx, sql`select id from users order by id limit 1`)).id);
-    expect((await call('GET', `${W}/user/profile/self/`, { token: t })).status).toBe(200);
+    expect((await call('GET', `${W}/user/profile/self/`, { token: t })).body.status_code).toBe(0);
     await revokeSession(t);
-    expectErrorA(await call('GET', `${W}/user/profile/self/`, { token: t }), 401, 8);
+    expect((await call('GET', `${W}/user/profile/self/`, { token: t })).body.status_code).toBe(8);
+    expectErrorA(await call('GET', `${W}/history/read/`, { token: t }), 401, 8);
   });
 
   it('Family B answers code 401', async () => {

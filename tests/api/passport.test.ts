@@ -37,7 +37,8 @@ describe('passport API', () => {
     const out = await post('/passport/logout', {}, '10.0.0.1', token);
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/^sy_session=; .*Max-Age=0/);
-    expectErrorA(await call('GET', '/api/aweme/v1/web/user/profile/self/', { token }), 401, 8);
+    expect((await call('GET', '/api/aweme/v1/web/user/profile/self/', { token })).body.status_code).toBe(8);
+    expectErrorA(await call('GET', '/api/aweme/v1/web/history/read/', { token }), 401, 8);
   });
 
   it(`answers a wrong password with its own message, and 429 with Retry-After past ${PASSWORD_PAIR_RATE.limit} tries while the owner still gets in elsewhere`, async () => {

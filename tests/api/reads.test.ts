@@ -272,13 +272,13 @@ describe('live and footer', () => {
     expect(new Set(seen).size).toBe(live.n);
   });
 
-  it('seo/inner/link answers the footer blocks in order', async () => {
+  it('seo/inner/link answers douyin.com’s link_data, one entry per footer block in order', async () => {
     setFooterLinks(async () => [
       { id: 'b', title: '第二', order: 2, links: [{ title: '直播', href: '/live' }] },
       { id: 'a', title: '第一', order: 1, links: [{ title: '热点', href: '/hot' }] },
     ]);
     const body = await ok('GET', `${W}/seo/inner/link/`);
-    expect(body.data.map((b: { id: string }) => b.id)).toEqual(['a', 'b']);
-    expect(body.data[0].links[0]).toEqual({ title: '热点', url: '/hot' });
+    expect(body.link_data.map((b: { id: string; title: string }) => [b.id, b.title])).toEqual([['a', '第一'], ['b', '第二']]);
+    expect(body.link_data[0].link_list).toEqual([{ anchor: '热点', url: '/hot' }]);
   });
 });

@@ -343,7 +343,10 @@ test('the site is installable: manifest, icons, service worker', async ({ playwr
 
 test('the footer link blocks of discover and channel pages are those of seo/inner/link', async ({ page, request }) => {
   const body = await (await request.get('/api/aweme/v1/web/seo/inner/link/')).json();
-  const expected = (body.data as { title: string; links: { title: string; url: string }[] }[]).map((b) => ({ title: b.title, links: b.links.map((l) => [l.title, l.url]) }));
+  const expected = (body.link_data as { title: string; link_list: { anchor: string; url: string }[] }[]).map((b) => ({
+    title: b.title,
+    links: b.link_list.map((l) => [l.anchor, l.url]),
+  }));
   expect(expected.length).toBeGreaterThan(0);
   for (const path of ['/discover', '/channel/300204']) {
     await page.goto(path);

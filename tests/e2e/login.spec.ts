@@ -247,7 +247,8 @@ test('logout revokes the token, clears local storage and shows 登录 again; 保
     expect(local).toEqual(save ? ['sy.rememberEmail'] : []);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     const after = await page.request.get('/api/aweme/v1/web/user/profile/self/', { headers: { Token: token } });
-    expect(after.status()).toBe(401);
+    expect(after.status()).toBe(200);
+    expect((await after.json()).status_code).toBe(8);
 
     const dialog = await openDialog(page);
     const prefilled = dialog.getByRole('tabpanel', { name: '密码登录' }).getByLabel('邮箱');

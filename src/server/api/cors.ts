@@ -21,9 +21,14 @@ function allowedOrigins(): Set<string> {
   return cachedSet;
 }
 
+/** Whether `origin` (scheme://host[:port]) is listed in CORS_ORIGINS. */
+export function isAllowedOrigin(origin: string): boolean {
+  return allowedOrigins().has(origin);
+}
+
 /** Headers that let `origin` read the response, or none when it is not listed. */
 export function corsHeaders(origin: string | null): Record<string, string> {
-  if (!origin || !allowedOrigins().has(origin)) return {};
+  if (!origin || !isAllowedOrigin(origin)) return {};
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',

@@ -2,6 +2,7 @@
 import { ZodError } from 'zod';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
+import { A_STATUS_CODE, NOT_LOGGED_IN } from '../../shared/status-code.ts';
 import { ServiceError, type MessageVars, type ServiceErrorKind } from '../services/errors.ts';
 
 export type Family = 'A' | 'B';
@@ -34,8 +35,7 @@ export class ApiError extends Error {
 /** Family B's success `msg`: a protocol constant clients compare, not a message for people. */
 const OK_MSG = 'success';
 
-/** Family A `status_code` for each HTTP status; 0 is success, 8 is Douyin's "not logged in". */
-export const A_STATUS_CODE: Record<number, number> = { 400: 2, 401: 8, 403: 9, 404: 4, 405: 5, 409: 10, 413: 6, 415: 2, 429: 7, 500: 1 };
+export { A_STATUS_CODE } from '../../shared/status-code.ts';
 
 const KIND_STATUS: Record<ServiceErrorKind, number> = {
   invalid: 400,
@@ -70,6 +70,11 @@ export function okB<T>(data: T): { code: '200'; msg: string; data: T } {
 
 export function emptyB<T>(data: T): { code: '404'; msg: string; data: T } {
   return { code: '404', msg: t('common.empty'), data };
+}
+
+/** Family A's "not logged in" as a body of its own: `user/profile/self/` answers it with HTTP 200, as douyin.com does. */
+export function notLoggedInA(): { status_code: typeof NOT_LOGGED_IN; status_msg: string } {
+  return { status_code: NOT_LOGGED_IN, status_msg: t('error.unauthorized') };
 }
 
 /** The error body of a family for an HTTP status. */

@@ -1,4 +1,5 @@
 /** Reading a request's parameters: the query string and a form, multipart or JSON body, capped at 1 MB. */
+import { z } from 'zod';
 import { ApiError } from './envelope.ts';
 
 /** Largest body read (the adapter's bodySizeLimit in astro.config.mjs is the same). */
@@ -26,6 +27,28 @@ function parseUrlEncoded(raw: string): Record<string, string> | null {
     }
   }
   return out;
+}
+
+const emptyAbsentKeys = new WeakMap<z.ZodType, readonly string[]>();
+
+/**
+ * The fields of an input schema for which an empty value means "not sent" (`from_group_id=`, `cursor=`): those that
+ * may be absent and would refuse ''. A required field sent empty stays a 400, and a field that takes '' keeps it.
+ */
+function emptyMeansAbsent(schema: z.ZodType): readonly string[] {
+  let keys = emptyAbsentKeys.get(schema);
+  if (!keys) {
+    const shape: Record<string, z.ZodType> = schema instanceof z.ZodObject ? schema.shape : {};
+    keys = Object.keys(shape).filter((k) => shape[k]!.safeParse(undefined).success && !shape[k]!.safeParse('').success);
+    emptyAbsentKeys.set(schema, keys);
+  }
+  return keys;
+}
+
+/** `fields` with the empty optional parameters of `schema` removed, as douyin.com's clients send them: `?a=&b=1` is `?b=1`. */
+export function withoutEmptyOptionals(schema: z.ZodType, fields: Fields): Fields {
+  for (const key of emptyMeansAbsent(schema)) if (fields[key] === '') delete fields[key];
+  return fields;
 }
 
 /** The query string's fields; a malformed one is a 400. */

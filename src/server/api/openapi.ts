@@ -75,13 +75,13 @@ export function buildOpenApi(routes: Route[]): object {
       title: '闪映 API',
       version: '1.0.0',
       description:
-        'Family A mirrors douyin.com web (`status_code` 0 on success; 2 bad input, 8 not logged in, 9 forbidden, 4 not found, 5 method, 6 too large, 7 rate limited, 1 server error). Family B answers `{code, msg, data}` with string codes. Writes (POST) need the Token header.',
+        'Family A mirrors douyin.com web (`status_code` 0 on success; 2 bad input, 8 not logged in, 9 forbidden, 4 not found, 5 method, 6 too large, 7 rate limited, 1 server error). Family B answers `{code, msg, data}` with string codes. An optional parameter sent empty (`cursor=`) counts as absent; a required one sent empty is a 400. Reads take the Token header or the session cookie. Writes (POST) need the Token header, or on Family A the session cookie with an Origin (else Referer) of this site or of CORS_ORIGINS; a request naming neither is refused with 401.',
     },
     servers: [{ url: '/api' }],
     components: {
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'Token' },
-        cookie: { type: 'apiKey', in: 'cookie', name: 'sy_session' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'sy_session', description: 'Reads; Family A writes only with an Origin or Referer of this site or of CORS_ORIGINS' },
       },
     },
     paths,

@@ -5,7 +5,8 @@ import { CHANNEL_IDS, isChannel } from '../services/videos.ts';
 
 export const INT4_MAX = 2_147_483_647;
 
-// Digits only, so '1.5', '1e3', '0x10' and ' 7' stay strings and fail; '' counts as absent.
+// Digits only, so '1.5', '1e3', '0x10' and ' 7' stay strings and fail. An optional parameter sent empty never gets
+// here (the door drops it, input.ts); a required one fails as missing.
 function toInt(value: unknown): unknown {
   if (value === '') return undefined;
   if (typeof value === 'string' && /^-?\d{1,16}$/.test(value)) return Number(value);

@@ -1,13 +1,14 @@
 /** The framework-free API door: one Request in, one Response out, for every route of the registry. */
-import { resolveSession, SESSION_COOKIE, type Viewer } from '../services/sessions.ts';
+import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { anonCacheKey, answerResponse, cachedAnswer, clearApiCache, rememberAnswer } from './anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
-import { bodyFields, MAX_BODY, queryFields } from './input.ts';
+import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
 import { pathKey, type Route } from './registry.ts';
+import { sessionToken } from './session-token.ts';
 import { routes } from './routes/index.ts';
 
-export { setFooterLinks } from './routes/seo.ts';
+export { setFooterLinks } from '../services/footer-links.ts';
 
 const table = new Map<string, Map<string, Route>>();
 for (const r of routes) {
@@ -26,25 +27,6 @@ export function registeredRoutes(): readonly Route[] {
 export interface ApiOptions {
   /** The client's address, for logs. */
   clientAddress?: string;
-}
-
-function cookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-/**
- * The session token of a request. Reads may use the Token header or the session cookie; writes (POST) only the
- * header, which a cross-site form cannot send, so a cookie alone never authorises a write.
- */
-function tokenOf(request: Request, method: string): string | undefined {
-  const header = request.headers.get('token')?.trim();
-  if (header) return header;
-  if (method === 'GET' || method === 'HEAD') return cookie(request, SESSION_COOKIE) || undefined;
-  return undefined;
 }
 
 function allowOf(methods: Map<string, Route>): string[] {
@@ -98,12 +80,12 @@ async function dispatch(
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (route.method === 'POST' && declared > MAX_BODY) throw new ApiError(413, 'error.tooLarge');
 
-  const token = tokenOf(request, method);
+  const token = sessionToken(request, method, route.family);
   const viewer: Viewer | null = token ? await resolveSession(token) : null;
   if (route.auth && !viewer) throw new ApiError(401, 'error.unauthorized');
 
   const fields = route.method === 'GET' ? queryFields(url) : { ...queryFields(url), ...(await bodyFields(request)) };
-  const parsed = route.input.safeParse(fields);
+  const parsed = route.input.safeParse(withoutEmptyOptionals(route.input, fields));
   if (!parsed.success) throw new ApiError(400, 'error.badRequestFields', zodFields(parsed.error));
 
   const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;

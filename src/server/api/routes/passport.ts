@@ -10,6 +10,7 @@ import { okA } from '../envelope.ts';
 import { authContext, codeField, credentials, emailField, passwordField, sessionCookie, setLoginCookie } from '../login-door.ts';
 import { qrSvg } from '../qr-svg.ts';
 import { route } from '../registry.ts';
+import { sessionToken } from '../session-token.ts';
 import { bodyA, urlList } from '../schemas.ts';
 
 const ticket = () => z.string().min(1).max(100).regex(/^[\w-]+$/);
@@ -26,8 +27,9 @@ function loginAnswer(request: Request, headers: Headers, r: LoginResult) {
   });
 }
 
+/** The token that authorised this request (the header, or the cookie of a page of this site): the one logout revokes. */
 function bearer(request: Request): string {
-  return request.headers.get('token')?.trim() ?? '';
+  return sessionToken(request, request.method, 'A') ?? '';
 }
 
 export const passportRoutes = [

@@ -5,7 +5,8 @@ import { listFollowers, listFollowing } from '../../services/social.ts';
 import { getById, getBySecUid, type Profile } from '../../services/users.ts';
 import { profileTab } from '../../services/videos.ts';
 import { assertTabVisible } from '../../services/visibility.ts';
-import { ApiError, okA } from '../envelope.ts';
+import { NOT_LOGGED_IN } from '../../../shared/status-code.ts';
+import { ApiError, notLoggedInA, okA } from '../envelope.ts';
 import { count, cursor, secUid } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, followUser, profileUser } from '../schemas.ts';
@@ -32,16 +33,20 @@ export const userRoutes = [
     method: 'GET',
     path: '/aweme/v1/web/user/profile/self/',
     family: 'A',
-    auth: true,
-    summary: "The viewer's own profile with counts and collect count",
+    // Not logged in is an answer here, not a 401: douyin.com's client decides its login state by status_code.
+    auth: false,
+    summary: "The viewer's own profile with counts and collect count; without a session HTTP 200 with status_code 8 (not logged in)",
     input: z.object({}),
-    response: bodyA({
-      user: profileUser,
-      user_collect_count: z.object({ collect_count_list: z.array(z.object({ collect_count: z.number().int() })) }),
-    }),
+    response: z.union([
+      bodyA({
+        user: profileUser,
+        user_collect_count: z.object({ collect_count_list: z.array(z.object({ collect_count: z.number().int() })) }),
+      }),
+      z.object({ status_code: z.literal(NOT_LOGGED_IN), status_msg: z.string() }),
+    ]),
     handler: async ({ viewer }) => {
-      const self = await getById(viewer.id, null);
-      if (!self) throw new ApiError(401, 'error.unauthorized');
+      const self = viewer && (await getById(viewer.id, null));
+      if (!self) return notLoggedInA();
       return okA({ user: shapeUser(self), user_collect_count: { collect_count_list: [{ collect_count: self.collectCount }] } });
     },
   }),
