@@ -21,9 +21,9 @@ export const feedRoutes = [
     input: z.object({ count: count(10), refresh_index: refreshIndex() }),
     response: bodyA({ aweme_list: z.array(aweme), has_more: bit }),
     anonymousCacheMs: 2000,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const page = await recommend(viewer?.id ?? null, { cursor: offsetOf(input.refresh_index, input.count), count: input.count });
-      return okA({ aweme_list: await awemeList(viewer, page.items), has_more: asBit(page.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, page.items), has_more: asBit(page.hasMore) });
     },
   }),
   route({
@@ -38,9 +38,9 @@ export const feedRoutes = [
       has_more: bit,
     }),
     anonymousCacheMs: 2000,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const page = await discover({ cursor: offsetOf(input.refresh_index, input.count), count: input.count });
-      const list = await awemeList(viewer, page.items);
+      const list = await awemeList({ viewer, request }, page.items);
       return okA({ cards: list.map((a) => ({ type: 1 as const, aweme: JSON.stringify(a) })), has_more: asBit(page.hasMore) });
     },
   }),

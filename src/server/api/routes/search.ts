@@ -2,16 +2,13 @@
 import { z } from 'zod';
 import { guessWords } from '../../services/guess.ts';
 import { hotSearchWords } from '../../services/hot-search.ts';
-import { searchUsers, searchVideos, type UserHit } from '../../services/search.ts';
+import { searchUsers, searchVideos } from '../../services/search.ts';
 import { MAX_SUGGESTIONS, suggestByPrefix } from '../../services/suggest.ts';
-import { followStatuses } from '../../services/users.ts';
-import type { Viewer } from '../../services/sessions.ts';
-import { mediaUrl } from '../../media-url.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor, id, int, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, searchUser } from '../schemas.ts';
-import { asBit, awemeList } from '../shape.ts';
+import { asBit, awemeList, userList } from '../shape.ts';
 
 /** Spec point 9: at most 100 characters; the API refuses longer (the search box cuts, the API does not guess). */
 const keyword = () => text(1, 100);
@@ -21,22 +18,6 @@ function wordId(word: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
   return String(h >>> 0);
-}
-
-async function userList(viewer: Viewer | null, hits: UserHit[]): Promise<z.input<typeof searchUser>[]> {
-  const status = viewer ? await followStatuses(viewer.id, hits.map((u) => u.id)) : new Map<number, 0 | 1 | 2>();
-  return hits.map((u) => ({
-    uid: String(u.id),
-    sec_uid: u.secUid,
-    nickname: u.nickname,
-    signature: u.signature,
-    avatar_thumb: { url_list: [mediaUrl(u.avatar)] },
-    follower_count: u.followerCount,
-    following_count: u.followingCount,
-    aweme_count: u.awemeCount,
-    total_favorited: u.totalFavorited,
-    follow_status: status.get(u.id) ?? 0,
-  }));
 }
 
 export const searchRoutes = [
@@ -52,9 +33,9 @@ export const searchRoutes = [
       cursor: z.number().int(),
       has_more: bit,
     }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null } });
-      const list = await awemeList(viewer, page.items);
+      const list = await awemeList({ viewer, request }, page.items);
       return okA({
         data: list.map((a) => ({ type: 1 as const, aweme_info: a })),
         cursor: page.hasMore ? page.cursor : input.offset + list.length,
