@@ -138,6 +138,10 @@ export const aweme = z.object({
   is_top: bit,
   /** A picture set's pictures: null for a video. */
   images: z.null(),
+  /** A warning the player shows over the video: none here (empty content, warn false). */
+  risk_infos: z.object({ content: z.string(), type: n(), warn: z.boolean(), vote: z.boolean() }),
+  /** Whether saving the video is refused: the media is served to anyone who may see the work. */
+  prevent_download: z.boolean(),
   user_digged: bit,
   collect_stat: bit,
   video: z.object({

@@ -63,6 +63,7 @@ const awemeReads = (get: (body: any) => any): Read[] => [
   (b) => get(b).aweme_type,
   (b) => get(b).is_top,
   (b) => get(b).images,
+  (b) => get(b).risk_infos.content,
   (b) => get(b).preview_title,
 ];
 

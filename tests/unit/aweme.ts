@@ -122,6 +122,8 @@ export function testAweme(over: Partial<Aweme> & { secUid?: string } = {}): Awem
     },
     is_top: 0,
     images: null,
+    risk_infos: { content: '', type: 0, warn: false, vote: false },
+    prevent_download: false,
     user_digged: 1,
     collect_stat: 0,
     video: {

@@ -218,6 +218,8 @@ export function aweme(card: VideoCard, state: ViewerState, origin: string): Awem
     share_info: { share_url: url, share_title: card.desc, share_link_desc: t('share.code', { nickname: card.author.nickname, desc: card.desc, url }) },
     is_top: 0,
     images: null,
+    risk_infos: { content: '', type: 0, warn: false, vote: false },
+    prevent_download: false,
     user_digged: asBit(state.liked.has(card.id)),
     collect_stat: asBit(state.collected.has(card.id)),
     video: {
