@@ -130,11 +130,12 @@ export function user(u: UserCard, relation?: Relation): ApiUser {
  * at UTF-16 offsets as JavaScript clients slice the text. A '#' inside a mention is part of the name, not a hashtag.
  */
 export function textExtra(text: string, mentioned: Map<string, MentionedUser> = new Map()): Aweme['text_extra'] {
-  const mentions = mentionSpans(text).flatMap((m) => {
+  const spans = mentionSpans(text);
+  const mentions = spans.flatMap((m) => {
     const u = mentioned.get(m.name);
     return u ? [{ type: 0 as const, start: m.start, end: m.end, user_id: String(u.id), sec_uid: u.secUid }] : [];
   });
-  const inMention = (at: number) => mentionSpans(text).some((m) => at > m.start && at < m.end);
+  const inMention = (at: number) => spans.some((m) => at > m.start && at < m.end);
   const hashtags = hashtagSpans(text)
     .filter((h) => !inMention(h.start))
     .map((h) => ({ type: 1 as const, start: h.start, end: h.end, hashtag_name: h.name }));
