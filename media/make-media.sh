@@ -224,6 +224,9 @@ for ch in "${CHANNELS[@]}"; do
   printf '%s\tbanners/%s.webp\n' "$ch" "$ch" >>"$TMP/banners.tsv"
 done
 echo "banners  ${#CHANNELS[@]}"
+# Profile banners (users' cover_url): SVGs, no ffmpeg needed.
+python3 "$ROOT/media/profile-banners.py" "$OUT/banners" "$TMP/profile-banners.tsv"
+echo "profile banners  $(($(wc -l <"$TMP/profile-banners.tsv") - 1))"
 
 # ----------------------------------------------------------------- manifest --
 python3 - "$TMP" "$MANIFEST" <<'PY'
@@ -237,6 +240,7 @@ manifest = {
     "clips": [{k: (int(v) if k in ints else v) for k, v in r.items()} for r in rows("clips")],
     "avatars": rows("avatars"),
     "banners": [{"channel": int(r["channel"]), "image": r["image"]} for r in rows("banners")],
+    "profileBanners": rows("profile-banners"),
 }
 with open(out, "w", encoding="utf-8") as fh:
     json.dump(manifest, fh, ensure_ascii=False, indent=2)

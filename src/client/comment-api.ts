@@ -1,5 +1,6 @@
 /** The comment endpoints as the comment store uses them (through the shared API client), answers in the islands' shape. */
-import { fromApi, type ApiComment, type CommentData, type CommentPage } from '../shared/comment-data.ts';
+import type { ApiComment } from '../shared/api-shapes.ts';
+import { fromApi, type CommentData, type CommentPage } from '../shared/comment-data.ts';
 import { apiGet, apiPost } from './api.ts';
 
 const W = '/aweme/v1/web';

@@ -14,6 +14,11 @@ export function formatCount(n: number): string {
   return formatCountWith(n, [t('count.tenThousand'), t('count.hundredMillion')]);
 }
 
+/** Douyin's IP属地 line of a profile ('IP属地：广东'); '' while the province is unknown. */
+export function ipLocation(province: string): string {
+  return province ? t('user.ipLocation', { province }) : '';
+}
+
 /** Formats a video duration in ms as m:ss. */
 export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);

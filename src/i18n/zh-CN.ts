@@ -260,6 +260,8 @@ export const zhCN = {
   'user.followed': '已关注',
   'user.mutual': '互相关注',
   'user.secUid': '闪映号：{id}',
+  'user.ipLocation': 'IP属地：{province}',
+  'user.originalSound': '@{nickname}创作的原声',
   'user.noSignature': '这个人很懒，什么都没有留下',
   'profile.tabs': '主页内容',
   'profile.tab.post': '作品',

@@ -1,35 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { testAweme } from '../../tests/unit/aweme.ts';
+import { testAweme, testCard } from '../../tests/unit/aweme.ts';
 import { useFreshDb } from '../../tests/setup/test-db.ts';
 import { fromAweme } from '../shared/video-item.ts';
 import type { Db } from './db/client.ts';
 import { likes, users, videoRenditions, videos } from './db/schema.ts';
 import { loadVideoItem, loadVideoItems, toCardData, toVideoItem } from './island-data.ts';
-import type { VideoCard } from './services/video-cards.ts';
 import { byIds } from './services/videos.ts';
 
 let db: Db;
 useFreshDb((fresh) => (db = fresh));
 
-const card: VideoCard = {
-  id: 42,
-  desc: '今天的美食探店 #美食',
-  channelId: 300201,
-  media: 'clips/c01.mp4',
-  poster: 'posters/c01.webp',
-  durationMs: 8000,
-  width: 540,
-  height: 960,
-  sizeBytes: 400_000,
-  diggCount: 10,
-  commentCount: 3,
-  collectCount: 2,
-  shareCount: 1,
-  playCount: 99,
-  createdAt: new Date(1_700_000_000_000),
-  author: { id: 5, secUid: 'MS4wA', nickname: '跑步的大叔', avatar: 'avatars/a.webp' },
-};
+const card = testCard();
 
 describe('videos as the islands get them from a page', () => {
   it('a page card becomes the same item the API’s aweme does', () => {

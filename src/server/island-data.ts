@@ -5,7 +5,8 @@ import type { CommentView } from './services/comments.ts';
 import type { ChatMessage } from './services/live.ts';
 import { ladderOrFile, laddersOf, type Rendition as LadderStep } from './services/renditions.ts';
 import type { Viewer } from './services/sessions.ts';
-import type { VideoCard } from './services/video-cards.ts';
+import { followStatusFor } from './services/users.ts';
+import type { AuthorRef, VideoCard } from './services/video-cards.ts';
 import type { ChatLine } from '../shared/chat-line.ts';
 import type { FollowStatus } from '../shared/api-shapes.ts';
 import type { CommentData } from '../shared/comment-data.ts';
@@ -26,8 +27,11 @@ export function toCardData(v: VideoCard): VideoCardItem {
 
 type Mark = { liked?: boolean; collected?: boolean; follow?: FollowStatus };
 
+/** What the player takes of a video card (a live room's stream is made into one too): its media, counts and author. */
+export type PlayerCard = Omit<VideoCard, 'author' | 'visibility' | 'allowComments'> & { author: AuthorRef };
+
 /** A ladder with browser URLs, as the aweme's `bit_rate[]` carries it (the card's one file when `ladder` is absent). */
-function toRenditions(v: VideoCard, ladder: LadderStep[] | undefined): Rendition[] {
+function toRenditions(v: PlayerCard, ladder: LadderStep[] | undefined): Rendition[] {
   return ladderOrFile(v, ladder).flatMap((r) => {
     const gear = asGear(r.gear);
     return gear === null ? [] : [{ gear, width: r.width, height: r.height, bitRate: r.bitRate, url: mediaUrl(r.path) }];
@@ -35,7 +39,7 @@ function toRenditions(v: VideoCard, ladder: LadderStep[] | undefined): Rendition
 }
 
 /** A video as the players render it, with the viewer's marks and its renditions (`ladder`, from laddersOf). */
-export function toVideoItem(v: VideoCard, mark: Mark, ladder?: LadderStep[]): VideoItem {
+export function toVideoItem(v: PlayerCard, mark: Mark, ladder?: LadderStep[]): VideoItem {
   return {
     id: String(v.id),
     desc: v.desc,
@@ -55,7 +59,7 @@ export function toVideoItem(v: VideoCard, mark: Mark, ladder?: LadderStep[]): Vi
 }
 
 /** One video for a player, its renditions loaded: what a page hands the player island. */
-export async function loadVideoItem(v: VideoCard, mark: Mark): Promise<VideoItem> {
+export async function loadVideoItem(v: PlayerCard, mark: Mark): Promise<VideoItem> {
   return toVideoItem(v, mark, (await laddersOf([v.id])).get(v.id));
 }
 
@@ -63,7 +67,7 @@ export async function loadVideoItem(v: VideoCard, mark: Mark): Promise<VideoItem
 export async function loadVideoItems(viewer: Viewer | null, cards: VideoCard[]): Promise<VideoItem[]> {
   const state = await stateFor(viewer, cards);
   return cards.map((c) =>
-    toVideoItem(c, { liked: state.liked.has(c.id), collected: state.collected.has(c.id), follow: state.follow.get(c.author.id) ?? 0 }, state.ladders?.get(c.id)),
+    toVideoItem(c, { liked: state.liked.has(c.id), collected: state.collected.has(c.id), follow: followStatusFor(state.relations.get(c.author.id)) }, state.ladders?.get(c.id)),
   );
 }
 

@@ -1,4 +1,5 @@
 /** A comment as the comment islands render it, and the one mapping from Douyin's comment object (API and server pages). */
+import type { ApiComment } from './api-shapes.ts';
 
 export interface CommentUser {
   secUid: string;
@@ -31,23 +32,7 @@ export interface CommentPage {
   total: number;
 }
 
-/** Douyin's comment object, as comment/list and comment/publish answer it. */
-export interface ApiComment {
-  cid: string;
-  reply_id: string;
-  text: string;
-  create_time: number;
-  digg_count: number;
-  reply_comment_total: number;
-  user_digged: 0 | 1;
-  is_author_digged: boolean;
-  label_type: 0 | 1;
-  user: { sec_uid: string; nickname: string; avatar_thumb: { url_list: string[] } };
-  reply_to_username: string | null;
-  reply_to_sec_uid: string | null;
-}
-
-/** One API comment in the shape the islands render. */
+/** One of Douyin's comment objects (comment/list, comment/publish) in the shape the islands render. */
 export function fromApi(c: ApiComment): CommentData {
   return {
     cid: c.cid,

@@ -15,6 +15,18 @@ export const MENTION_RESOLVE_MAX = 50;
 
 export type TextPart = { text: string } | { mention: string };
 
+export interface MentionSpan {
+  name: string;
+  /** UTF-16 offsets of `@name`, as JavaScript clients slice the text. */
+  start: number;
+  end: number;
+}
+
+/** Every @name of the text, in order. */
+export function mentionSpans(text: string): MentionSpan[] {
+  return [...text.matchAll(MENTION)].map((m) => ({ name: m[1]!, start: m.index, end: m.index + m[0].length }));
+}
+
 /** The text cut into plain runs and @nickname mentions, in order; joining them gives the text back. */
 export function splitMentions(text: string): TextPart[] {
   const parts: TextPart[] = [];

@@ -49,7 +49,9 @@ describe('videos as the browser holds them', () => {
     const entry = (gear_name: string, url: string, width: number, height: number, bit_rate: number) => ({
       gear_name,
       bit_rate,
-      play_addr: { url_list: url ? [url] : [], width, height, data_size: 1 },
+      is_h265: 0 as const,
+      format: 'mp4' as const,
+      play_addr: { uri: url, url_list: url ? [url] : [], width, height, data_size: 1 },
     });
     const a = testAweme();
     const ladder = testAweme({
@@ -84,7 +86,9 @@ describe('videos as the browser holds them', () => {
   });
 
   it('reads a missing address as empty rather than failing', () => {
-    const bare = testAweme({ video: { play_addr: { url_list: [] }, bit_rate: [], cover: { url_list: [] }, duration: 1, width: 1, height: 1 } });
+    const a = testAweme();
+    const empty = { uri: '', url_list: [], width: 1, height: 1 };
+    const bare = testAweme({ video: { ...a.video, play_addr: { ...empty, data_size: 0 }, bit_rate: [], cover: empty } });
     expect(fromAweme(bare)).toMatchObject({ src: '', poster: '' });
   });
 });

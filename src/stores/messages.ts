@@ -4,7 +4,8 @@
  */
 import { map } from 'nanostores';
 import { ApiFailure, apiGet, apiPost } from '../client/api.ts';
-import { MESSAGE_MAX, type ImConversation, type ImConversationState, type ImMessage, type ImUser, type InboxEvents, type ReportReason } from '../shared/messaging.ts';
+import type { FollowUser } from '../shared/api-shapes.ts';
+import { MESSAGE_MAX, type ImConversation, type ImConversationState, type ImMessage, type InboxEvents, type ReportReason } from '../shared/messaging.ts';
 import { $dmEvent, $dmUnread } from './inbox.ts';
 import { pagedList } from './paged-list.ts';
 import { browserStorage, persist, withId } from './persist.ts';
@@ -342,7 +343,7 @@ export interface Contact {
 export async function loadShareContacts(max = 8): Promise<Contact[]> {
   const [recent, following] = await Promise.all([
     apiGet<ListAnswer>(`${IM}/conversation/list/`, { count: max }, { quiet: true }).catch(() => null),
-    apiGet<{ followings: ImUser[] }>('/aweme/v1/web/user/following/list/', { count: max }, { quiet: true }).catch(() => null),
+    apiGet<{ followings: FollowUser[] }>('/aweme/v1/web/user/following/list/', { count: max }, { quiet: true }).catch(() => null),
   ]);
   const seen = new Set<string>();
   const out: Contact[] = [];

@@ -1,26 +1,19 @@
 /** The session this browser holds, apart from the API client: client/api.ts reads and clears it without importing the user actions. */
 import { map } from 'nanostores';
+import type { ProfileUser } from '../shared/api-shapes.ts';
 import { setLoggedIn, USER_KEY } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';
 
-type UrlList = { url_list: string[] };
+type Named = 'uid' | 'sec_uid' | 'nickname';
 
-/** The logged-in user as the API describes them (profile/self's `user`; a login answers only the first fields). */
-export interface UserInfo {
-  uid: string;
-  sec_uid: string;
-  nickname: string;
-  avatar_thumb?: UrlList;
-  avatar_300x300?: UrlList;
-  signature?: string;
-  following_count?: number;
-  follower_count?: number;
-  favoriting_count?: number;
-  aweme_count?: number;
-  total_favorited?: number;
-  /** From profile/self's user_collect_count.collect_count_list[0]. */
-  collect_count?: number;
-}
+/** The logged-in user as the API describes them: profile/self's `user`, of which a login answers only the names and the avatar. */
+export type UserInfo = Pick<ProfileUser, Named> &
+  Partial<Omit<ProfileUser, Named | 'avatar_thumb'>> & {
+    /** A login's answer names the avatar without its `uri`. */
+    avatar_thumb?: { url_list: string[] };
+    /** From profile/self's user_collect_count.collect_count_list[0]. */
+    collect_count?: number;
+  };
 
 export interface UserState {
   token: string | null;

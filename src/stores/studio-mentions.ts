@@ -1,6 +1,7 @@
 /** The people I follow, for the title's @ autocomplete: read once, on the first '@'. */
 import { atom } from 'nanostores';
 import { apiGet } from '../client/api.ts';
+import type { FollowUser } from '../shared/api-shapes.ts';
 
 export interface MentionCandidate {
   secUid: string;
@@ -17,7 +18,7 @@ export const MENTION_SUGGESTIONS = 8;
 export const $mentionCandidates = atom<MentionCandidate[] | null>(null);
 
 interface FollowingPage {
-  followings: { sec_uid: string; nickname: string; avatar_thumb?: { url_list: string[] } }[];
+  followings: FollowUser[];
   offset: number;
   has_more: 0 | 1;
 }
@@ -33,7 +34,7 @@ export function loadMentionCandidates(): Promise<void> {
     try {
       for (let page = 0; page < FOLLOWING_PAGES; page++) {
         const body = await apiGet<FollowingPage>('/aweme/v1/web/user/following/list/', { offset, count: 50 }, { quiet: true });
-        found.push(...body.followings.map((u) => ({ secUid: u.sec_uid, nickname: u.nickname, avatar: u.avatar_thumb?.url_list[0] ?? null })));
+        found.push(...body.followings.map((u) => ({ secUid: u.sec_uid, nickname: u.nickname, avatar: u.avatar_thumb.url_list[0] ?? null })));
         if (body.has_more !== 1 || body.followings.length === 0) break;
         offset = body.offset;
       }

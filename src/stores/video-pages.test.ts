@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { testAweme, testUser } from '../../tests/unit/aweme.ts';
 import type { Aweme, VideoB } from '../shared/api-shapes.ts';
 
 vi.mock('../client/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
@@ -9,18 +10,25 @@ const { loadVideos, videoPages } = await import('./video-pages.ts');
 const get = vi.mocked(apiGet);
 const post = vi.mocked(apiPost);
 
-const aweme = (id: number, secUid = 'sec-a'): Aweme => ({
-  aweme_id: String(id),
-  aweme_type: 0,
-  desc: `video ${id}`,
-  create_time: 1_700_000_000 + id,
-  text_extra: [],
-  author: { uid: '1', sec_uid: secUid, nickname: 'A', avatar_thumb: { url_list: ['/media/a.webp'] }, follow_status: 0 },
-  statistics: { digg_count: id * 10, comment_count: 0, collect_count: 0, share_count: 0, play_count: 0 },
-  user_digged: 0,
-  collect_stat: 0,
-  video: { play_addr: { url_list: [`/media/c${id}.mp4`] }, bit_rate: [], cover: { url_list: [`/media/p${id}.webp`] }, duration: 8000, width: 540, height: 960 },
-});
+const aweme = (id: number, secUid = 'sec-a'): Aweme => {
+  const base = testAweme();
+  return testAweme({
+    aweme_id: String(id),
+    desc: `video ${id}`,
+    create_time: 1_700_000_000 + id,
+    text_extra: [],
+    author: testUser({ uid: '1', sec_uid: secUid, nickname: 'A', avatar_thumb: { uri: 'a.webp', url_list: ['/media/a.webp'] } }),
+    statistics: { ...base.statistics, digg_count: id * 10, comment_count: 0, collect_count: 0, share_count: 0, play_count: 0 },
+    user_digged: 0,
+    video: {
+      ...base.video,
+      play_addr: { ...base.video.play_addr, url_list: [`/media/c${id}.mp4`] },
+      bit_rate: [],
+      cover: { ...base.video.cover, url_list: [`/media/p${id}.webp`] },
+      duration: 8000,
+    },
+  });
+};
 const videoB = (id: number): VideoB => ({
   id,
   desc: `video ${id}`,

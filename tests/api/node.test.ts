@@ -27,6 +27,15 @@ describe('serveApi', () => {
     expect((await res.json()).aweme_list).toHaveLength(2);
   });
 
+  it('makes share links on the origin the client asked at', async () => {
+    const body = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=1`)).json();
+    expect(body.aweme_list[0].share_url).toBe(`${base}/video/${body.aweme_list[0].aweme_id}`);
+    const proxied = await raw('/api/aweme/v1/web/tab/feed/?count=1', { host: 'sy.example', 'x-forwarded-proto': 'https' });
+    expect(JSON.parse(proxied.body.toString('utf8')).aweme_list[0].share_url).toMatch(/^https:\/\/sy\.example\/video\/\d+$/);
+    const odd = await raw('/api/aweme/v1/web/tab/feed/?count=1', { host: 'a/b@c' });
+    expect(JSON.parse(odd.body.toString('utf8')).aweme_list[0].share_url).toMatch(/^http:\/\/localhost\/video\/\d+$/);
+  });
+
   it('reads form bodies and refuses oversize ones', async () => {
     const feed = await fetch(`${base}/api/video/feed`, { method: 'POST', body: new URLSearchParams({ size: '3' }) });
     expect((await feed.json()).data).toHaveLength(3);

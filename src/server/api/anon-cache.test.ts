@@ -15,9 +15,10 @@ afterEach(() => {
 });
 
 describe('anonymous answer cache', () => {
-  it('keys a read by method, path and query, and has no key while turned off', () => {
-    expect(anonCacheKey('GET', url('/api/aweme/v1/web/tab/feed/?count=10'))).toBe('GET /api/aweme/v1/web/tab/feed/?count=10');
+  it('keys a read by method, origin, path and query, and has no key while turned off', () => {
+    expect(anonCacheKey('GET', url('/api/aweme/v1/web/tab/feed/?count=10'))).toBe('GET http://localhost/api/aweme/v1/web/tab/feed/?count=10');
     expect(anonCacheKey('GET', url('/api/x?a=1'))).not.toBe(anonCacheKey('GET', url('/api/x?a=2')));
+    expect(anonCacheKey('GET', url('/api/x'))).not.toBe(anonCacheKey('GET', new URL('https://cdn.example/api/x')));
     process.env.API_ANON_CACHE = 'off';
     expect(anonCacheKey('GET', url('/api/x'))).toBeUndefined();
   });

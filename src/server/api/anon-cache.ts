@@ -20,9 +20,12 @@ const entries = new Map<string, CachedAnswer>();
 const answers = new WeakMap<Response, CachedAnswer>();
 const utf8 = new TextEncoder();
 
-/** The key of an anonymous read of `method` on `url`, or undefined while the cache is turned off. */
+/**
+ * The key of an anonymous read of `method` on `url`, or undefined while the cache is turned off. The origin is part of
+ * it: answers carry share links made on the origin they were asked at.
+ */
 export function anonCacheKey(method: string, url: URL): string | undefined {
-  return process.env.API_ANON_CACHE === 'off' ? undefined : `${method} ${url.pathname}${url.search}`;
+  return process.env.API_ANON_CACHE === 'off' ? undefined : `${method} ${url.origin}${url.pathname}${url.search}`;
 }
 
 /** The live answer under `key`, if any; an expired one is dropped. */

@@ -43,6 +43,20 @@ function compress(bytes: Uint8Array, encoding: 'br' | 'gzip'): Promise<Buffer> {
   return encoding === 'br' ? brotli(bytes, BROTLI_OPTIONS) : gzip(bytes);
 }
 
+// A Host header that is a name or an address with an optional port; anything else is not used to make links.
+const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * The origin a client asked at (answers make share links on it): the Host header, https when the socket or the proxy
+ * in front (X-Forwarded-Proto, as the session cookie reads it) says so; http://localhost without a usable Host.
+ */
+export function requestOrigin(req: IncomingMessage): string {
+  const host = req.headers.host;
+  if (!host || !HOST.test(host)) return 'http://localhost';
+  const secure = (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
+  return `${secure ? 'https' : 'http'}://${host}`;
+}
+
 /** Answers one /api request on a Node response; never throws. */
 export async function serveApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
   let response: Response;
@@ -51,7 +65,7 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
     const headers = new Headers();
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
     const hasBody = method !== 'GET' && method !== 'HEAD';
-    const request = new Request(`http://localhost${req.url ?? '/'}`, {
+    const request = new Request(`${requestOrigin(req)}${req.url ?? '/'}`, {
       method,
       headers,
       body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,

@@ -1,9 +1,9 @@
 /** Response schemas with Douyin's field names (Family A) and the simple backend's (Family B); tests parse every answer with them. */
 import { z } from 'zod';
-import { aweme, bit, followStatus, urlList } from '../../shared/api-shapes.ts';
+import { aweme, bit, followStatus, mediaRef, urlList, user } from '../../shared/api-shapes.ts';
 
 // The shapes browser code reads live in src/shared; the API's registry and tests keep finding them here.
-export { aweme, bit, followStatus, followUser, searchUser, urlList, videoB } from '../../shared/api-shapes.ts';
+export { aweme, bit, comment, followStatus, followUser, profileUser, searchUser, urlList, user, videoB } from '../../shared/api-shapes.ts';
 
 const n = () => z.number().int();
 
@@ -11,62 +11,16 @@ export const historyAweme = aweme.extend({
   history_info: z.object({ progress_ms: n(), watched_at: n() }),
 });
 
-const commentUser = z.object({ uid: z.string(), sec_uid: z.string(), nickname: z.string(), avatar_thumb: urlList });
-
-export const comment = z.object({
-  cid: z.string(),
-  aweme_id: z.string(),
-  text: z.string(),
-  create_time: n(),
-  digg_count: n(),
-  reply_comment_total: n(),
-  user: commentUser,
-  user_digged: bit,
-  /** The video's author liked it (作者赞过). */
-  is_author_digged: z.boolean(),
-  /** 1 when written by the video's author (作者). */
-  label_type: bit,
-  /** The top-level comment a reply belongs to; '0' for a top-level comment. */
-  reply_id: z.string(),
-  reply_to_username: z.string().nullable(),
-  reply_to_sec_uid: z.string().nullable(),
-  status: z.literal(1),
-});
-
-export const profileUser = z.object({
-  uid: z.string(),
-  sec_uid: z.string(),
-  nickname: z.string(),
-  signature: z.string(),
-  avatar_thumb: urlList,
-  avatar_300x300: urlList,
-  avatar_larger: urlList,
-  /** Videos this user liked. */
-  favoriting_count: n(),
-  /** Users following this user (粉丝). */
-  follower_count: n(),
-  /** Users this user follows (关注). */
-  following_count: n(),
-  aweme_count: n(),
-  /** Likes received on this user's videos (获赞). */
-  total_favorited: n(),
-  follow_status: followStatus,
-  /** 1 when this user follows the viewer. */
-  follower_status: bit,
-  /** Whether others may see this user's liked and collected videos. */
-  favorite_permission: z.object({ likes_public: z.boolean(), collects_public: z.boolean() }),
-});
-
 export const mixInfo = z.object({
   mix_id: z.string(),
   mix_name: z.string(),
   mix_type: z.enum(['mix', 'theatre']),
   desc: z.string(),
-  cover_url: urlList,
+  cover_url: mediaRef,
   create_time: n(),
   statis: z.object({ updated_to_episode: n() }),
   first_aweme_id: z.string().nullable(),
-  author: commentUser,
+  author: user,
 });
 
 export const liveRoom = z.object({

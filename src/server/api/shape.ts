@@ -1,67 +1,89 @@
 /** Service objects → API shapes: Douyin's awemes, users, comments, mixes and live rooms (Family A), and Family B's camelCase. */
 import type { z } from 'zod';
+import { ipLocation, t } from '../../i18n/t.ts';
 import { hashtagSpans } from '../../shared/hashtag-text.ts';
-import { gearName } from '../media/ladder.ts';
+import { mentionedNames, mentionSpans } from '../../shared/mention-text.ts';
+import { shanyingId } from '../../shared/user-id.ts';
+import { gearName, gearOf } from '../media/ladder.ts';
 import { isStudioMedia } from '../media/paths.ts';
 import { mediaUrl } from '../media-url.ts';
 import type { LoginResult } from '../services/auth/login.ts';
 import type { Channel } from '../services/channels.ts';
-import type { CommentView } from '../services/comments.ts';
+import { likedCommentIds, type CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
+import { usersByNickname } from '../services/mention-links.ts';
+import type { MentionedUser } from '../services/mentions.ts';
 import { ladderOrFile, laddersOf, type Rendition } from '../services/renditions.ts';
 import type { SeriesInfo } from '../services/series.ts';
 import type { Viewer } from '../services/sessions.ts';
 import type { FollowUser } from '../services/social.ts';
-import { followStatuses, type Profile } from '../services/users.ts';
+import type { UserCard } from '../services/user-cards.ts';
+import { followStatusFor, relations, type Profile, type Relation } from '../services/users.ts';
 import type { AuthorRef, VideoCard } from '../services/video-cards.ts';
 import { viewerVideoStates, type HistoryCard } from '../services/videos.ts';
 import type * as s from './schemas.ts';
 
 type Aweme = z.input<typeof s.aweme>;
-type FollowStatus = 0 | 1 | 2;
+type ApiUser = z.input<typeof s.user>;
 
-/** What the viewer has done to the videos and authors of a list. */
+/** Who asks: the viewer (their marks on what is listed) and their request (share links are made on its origin). */
+export interface Asker {
+  viewer: Viewer | null;
+  request: Request;
+}
+
+/** What a list of videos needs besides its cards: the viewer's marks, the renditions and the users its texts mention. */
 export interface ViewerState {
   liked: Set<number>;
   collected: Set<number>;
-  follow: Map<number, FollowStatus>;
+  /** The viewer's relation to the authors (only those following or followed). */
+  relations: Map<number, Relation>;
   /** Each video's renditions (the same for every viewer); a video missing here answers its one file. */
   ladders?: Map<number, Rendition[]>;
+  /** Users the descriptions @mention, by nickname. */
+  mentioned?: Map<string, MentionedUser>;
 }
 
-const EMPTY: ViewerState = { liked: new Set(), collected: new Set(), follow: new Map() };
+const EMPTY: ViewerState = { liked: new Set(), collected: new Set(), relations: new Map() };
 
-/** Loads the renditions of `cards`, and the viewer's likes, collects and follows (nothing of those when anonymous). */
+/** The users `texts` @mention, by nickname: one lookup for a whole list, none when nothing is mentioned. */
+async function mentionedIn(texts: string[]): Promise<Map<string, MentionedUser>> {
+  const names = [...new Set(texts.flatMap(mentionedNames))];
+  if (names.length === 0) return new Map();
+  return new Map((await usersByNickname(names)).map((u) => [u.nickname, u]));
+}
+
+/** The viewer's relation to each of `userIds` (none when anonymous). */
+async function relationsOf(viewer: Viewer | null, userIds: number[]): Promise<Map<number, Relation>> {
+  return viewer ? relations(viewer.id, userIds) : new Map();
+}
+
+/** Loads the renditions of `cards`, the users their descriptions mention, and the viewer's likes, collects and follows (nothing of those when anonymous). */
 export async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promise<ViewerState> {
   if (cards.length === 0) return EMPTY;
   const ids = cards.map((c) => c.id);
   // Only studio works have a ladder to look up: a list of seeded clips costs no query (ladderOrFile answers their file).
   const laddered = cards.filter((c) => isStudioMedia(c.media)).map((c) => c.id);
-  if (!viewer) return { ...EMPTY, ladders: await laddersOf(laddered) };
-  const [videos, follow, ladders] = await Promise.all([
-    viewerVideoStates(viewer.id, ids),
-    followStatuses(viewer.id, cards.map((c) => c.author.id)),
+  const [videos, rel, ladders, mentioned] = await Promise.all([
+    viewer ? viewerVideoStates(viewer.id, ids) : EMPTY,
+    relationsOf(viewer, cards.map((c) => c.author.id)),
     laddersOf(laddered),
+    mentionedIn(cards.map((c) => c.desc)),
   ]);
-  return { ...videos, follow, ladders };
-}
-
-/** Douyin's `video.bit_rate[]`: one entry per rendition, highest gear first. */
-function bitRates(card: VideoCard, ladder: Rendition[] | undefined): Aweme['video']['bit_rate'] {
-  return ladderOrFile(card, ladder).map((r) => ({
-    gear_name: gearName(r.gear),
-    bit_rate: r.bitRate,
-    play_addr: { url_list: [mediaUrl(r.path)], width: r.width, height: r.height, data_size: r.sizeBytes },
-  }));
+  return { liked: videos.liked, collected: videos.collected, relations: rel, ladders, mentioned };
 }
 
 export const unix = (d: Date): number => Math.floor(d.getTime() / 1000);
 const urls = (rel: string) => ({ url_list: [mediaUrl(rel)] });
+/** A file under the media root as Douyin names one. */
+const image = (rel: string) => ({ uri: rel, url_list: [mediaUrl(rel)] });
+const sized = (rel: string, width: number, height: number) => ({ ...image(rel), width, height });
 /** A boolean as Douyin's 0/1. */
 export const asBit = (b: boolean): 0 | 1 => (b ? 1 : 0);
+const origin = (request: Request) => new URL(request.url).origin;
 
 /** 0 none, 1 following, 2 following each other. */
-export const followStatusOf = (following: boolean, mutual: boolean): FollowStatus => (following ? (mutual ? 2 : 1) : 0);
+export const followStatusOf = (following: boolean, mutual: boolean): 0 | 1 | 2 => (following ? (mutual ? 2 : 1) : 0);
 
 /** A user of the 私信 and 互动消息 answers, with the viewer's relation to them and theirs to the viewer. */
 export function imUser(u: { id: number; secUid: string; nickname: string; avatar: string }, following: boolean, followedBy: boolean): z.input<typeof s.imUser> {
@@ -75,113 +97,198 @@ export function imUser(u: { id: number; secUid: string; nickname: string; avatar
   };
 }
 
-/** Hashtags written as `#name` in a description, with UTF-16 offsets as JavaScript clients slice them. */
-export function textExtra(desc: string): { hashtag_name: string; start: number; end: number; type: 1 }[] {
-  return hashtagSpans(desc).map((h) => ({ hashtag_name: h.name, start: h.start, end: h.end, type: 1 as const }));
+/** A user as every Family A answer carries one, with the viewer's relation to them. */
+export function user(u: UserCard, relation?: Relation): ApiUser {
+  const avatar = image(u.avatar);
+  return {
+    uid: String(u.id),
+    sec_uid: u.secUid,
+    unique_id: shanyingId(u.secUid),
+    short_id: String(u.id),
+    nickname: u.nickname,
+    signature: u.signature,
+    avatar_thumb: avatar,
+    avatar_medium: avatar,
+    avatar_larger: avatar,
+    avatar_300x300: avatar,
+    cover_url: [image(u.banner)],
+    follower_count: u.followerCount,
+    mplatform_followers_count: u.followerCount,
+    following_count: u.followingCount,
+    aweme_count: u.awemeCount,
+    favoriting_count: u.favoritingCount,
+    total_favorited: u.totalFavorited,
+    follow_status: followStatusFor(relation),
+    follower_status: asBit(relation?.followedBy ?? false),
+    ip_location: ipLocation(u.ipProvince),
+    custom_verify: '',
+    enterprise_verify_reason: '',
+    secret: 0,
+  };
 }
 
-/** A video as Douyin's aweme. */
-export function aweme(card: VideoCard, state: ViewerState = EMPTY): Aweme {
+/**
+ * Douyin's text_extra of a text: its @mentions that name a user (type 0) and its #hashtags (type 1), in text order,
+ * at UTF-16 offsets as JavaScript clients slice the text. A '#' inside a mention is part of the name, not a hashtag.
+ */
+export function textExtra(text: string, mentioned: Map<string, MentionedUser> = new Map()): Aweme['text_extra'] {
+  const spans = mentionSpans(text);
+  const mentions = spans.flatMap((m) => {
+    const u = mentioned.get(m.name);
+    return u ? [{ type: 0 as const, start: m.start, end: m.end, user_id: String(u.id), sec_uid: u.secUid }] : [];
+  });
+  const inMention = (at: number) => spans.some((m) => at > m.start && at < m.end);
+  const hashtags = hashtagSpans(text)
+    .filter((h) => !inMention(h.start))
+    .map((h) => ({ type: 1 as const, start: h.start, end: h.end, hashtag_name: h.name }));
+  return [...mentions, ...hashtags].sort((a, b) => a.start - b.start);
+}
+
+/** Douyin's `video.bit_rate[]`: one entry per rendition, highest gear first. */
+function bitRates(card: VideoCard, ladder: Rendition[] | undefined): Aweme['video']['bit_rate'] {
+  return ladderOrFile(card, ladder).map((r) => ({
+    gear_name: gearName(r.gear),
+    bit_rate: r.bitRate,
+    is_h265: 0,
+    format: 'mp4',
+    play_addr: { ...sized(r.path, r.width, r.height), data_size: r.sizeBytes },
+  }));
+}
+
+const PRIVATE_STATUS = { public: 0, private: 1, friends: 2 } as const;
+
+/** The video's original sound: its own audio track, credited to its author as Douyin credits one. */
+function originalSound(card: VideoCard): Aweme['music'] {
+  const cover = image(card.author.avatar);
+  return {
+    id: card.id,
+    id_str: String(card.id),
+    mid: String(card.id),
+    title: t('user.originalSound', { nickname: card.author.nickname }),
+    author: card.author.nickname,
+    album: '',
+    owner_id: String(card.author.id),
+    owner_nickname: card.author.nickname,
+    sec_uid: card.author.secUid,
+    cover_thumb: cover,
+    cover_medium: cover,
+    cover_large: cover,
+    play_url: image(card.media),
+    duration: Math.round(card.durationMs / 1000),
+    is_original_sound: true,
+  };
+}
+
+/** A video as Douyin's aweme; `origin` is the site's, for its share links. */
+export function aweme(card: VideoCard, state: ViewerState, origin: string): Aweme {
+  const url = `${origin}/video/${card.id}`;
+  const poster = sized(card.poster, card.width, card.height);
+  const shareable = card.visibility !== 'private';
   return {
     aweme_id: String(card.id),
     aweme_type: 0,
+    media_type: 4,
     desc: card.desc,
+    preview_title: card.desc,
     create_time: unix(card.createdAt),
-    text_extra: textExtra(card.desc),
-    author: {
-      uid: String(card.author.id),
-      sec_uid: card.author.secUid,
-      nickname: card.author.nickname,
-      avatar_thumb: urls(card.author.avatar),
-      follow_status: state.follow.get(card.author.id) ?? 0,
-    },
+    duration: card.durationMs,
+    group_id: String(card.id),
+    author_user_id: card.author.id,
+    text_extra: textExtra(card.desc, state.mentioned),
+    seo_info: { ocr_content: card.desc },
+    author: user(card.author, state.relations.get(card.author.id)),
+    music: originalSound(card),
     statistics: {
       digg_count: card.diggCount,
       comment_count: card.commentCount,
       collect_count: card.collectCount,
       share_count: card.shareCount,
       play_count: card.playCount,
+      admire_count: 0,
     },
+    // Lists hold only published works their viewer may see: none is deleted, prohibited or in review.
+    status: {
+      is_delete: false,
+      allow_share: shareable,
+      private_status: PRIVATE_STATUS[card.visibility],
+      in_reviewing: false,
+      is_prohibited: false,
+      part_see: asBit(card.visibility === 'friends'),
+      review_result: { review_status: 0 },
+    },
+    aweme_control: { can_forward: shareable, can_share: shareable, can_comment: card.allowComments, can_show_comment: true },
+    share_url: url,
+    share_info: { share_url: url, share_title: card.desc, share_link_desc: t('share.code', { nickname: card.author.nickname, desc: card.desc, url }) },
+    is_top: 0,
+    images: null,
+    risk_infos: { content: '', type: 0, warn: false, vote: false },
+    prevent_download: false,
     user_digged: asBit(state.liked.has(card.id)),
     collect_stat: asBit(state.collected.has(card.id)),
     video: {
-      play_addr: urls(card.media),
+      play_addr: { ...sized(card.media, card.width, card.height), data_size: card.sizeBytes },
       bit_rate: bitRates(card, state.ladders?.get(card.id)),
-      cover: urls(card.poster),
+      cover: poster,
+      origin_cover: poster,
+      dynamic_cover: poster,
       duration: card.durationMs,
       width: card.width,
       height: card.height,
+      ratio: `${gearOf(card.width, card.height)}p`,
+      format: 'mp4',
     },
   };
 }
 
 /** A list of videos as awemes with the viewer's state. */
-export async function awemeList(viewer: Viewer | null, cards: VideoCard[]): Promise<Aweme[]> {
-  const state = await stateFor(viewer, cards);
-  return cards.map((c) => aweme(c, state));
+export async function awemeList(asker: Asker, cards: VideoCard[]): Promise<Aweme[]> {
+  const state = await stateFor(asker.viewer, cards);
+  const at = origin(asker.request);
+  return cards.map((c) => aweme(c, state, at));
 }
 
 /** History entries: awemes with where the viewer stopped. */
-export async function historyList(viewer: Viewer, cards: HistoryCard[]): Promise<z.input<typeof s.historyAweme>[]> {
-  const state = await stateFor(viewer, cards);
-  return cards.map((c) => ({ ...aweme(c, state), history_info: { progress_ms: c.progressMs, watched_at: unix(c.watchedAt) } }));
+export async function historyList(asker: Asker & { viewer: Viewer }, cards: HistoryCard[]): Promise<z.input<typeof s.historyAweme>[]> {
+  const state = await stateFor(asker.viewer, cards);
+  const at = origin(asker.request);
+  return cards.map((c) => ({ ...aweme(c, state, at), history_info: { progress_ms: c.progressMs, watched_at: unix(c.watchedAt) } }));
 }
 
 /** A profile as Douyin's user object. */
 export function profileUser(p: Profile): z.input<typeof s.profileUser> {
   return {
-    uid: String(p.id),
-    sec_uid: p.secUid,
-    nickname: p.nickname,
-    signature: p.signature,
-    avatar_thumb: urls(p.avatar),
-    avatar_300x300: urls(p.avatar),
-    avatar_larger: urls(p.avatar),
-    favoriting_count: p.favoritingCount,
-    follower_count: p.followerCount,
-    following_count: p.followingCount,
-    aweme_count: p.awemeCount,
-    total_favorited: p.totalFavorited,
-    follow_status: followStatusOf(p.isFollowing, p.followsViewer),
-    follower_status: asBit(p.followsViewer),
+    ...user(p, { following: p.isFollowing, followedBy: p.followsViewer }),
     favorite_permission: { likes_public: p.privacy.likesPublic, collects_public: p.privacy.collectsPublic },
   };
 }
 
-/** An entry of a following or follower list. */
-export function followUser(u: FollowUser, status: FollowStatus): z.input<typeof s.followUser> {
-  return {
-    uid: String(u.id),
-    sec_uid: u.secUid,
-    nickname: u.nickname,
-    signature: u.signature,
-    avatar_thumb: urls(u.avatar),
-    follower_count: u.followerCount,
-    following_count: u.followingCount,
-    aweme_count: u.awemeCount,
-    follow_status: status,
-    follow_time: unix(u.followedAt),
-  };
+/** Users of a list (search results, say) with the viewer's relation to each. */
+export async function userList(viewer: Viewer | null, list: UserCard[]): Promise<ApiUser[]> {
+  const rel = await relationsOf(viewer, list.map((u) => u.id));
+  return list.map((u) => user(u, rel.get(u.id)));
 }
 
-/** A list of users with the viewer's relation to each. */
+/** A following or follower list with the viewer's relation to each. */
 export async function followUsers(viewer: Viewer | null, list: FollowUser[]): Promise<z.input<typeof s.followUser>[]> {
-  const status = viewer ? await followStatuses(viewer.id, list.map((u) => u.id)) : new Map<number, FollowStatus>();
-  return list.map((u) => followUser(u, status.get(u.id) ?? 0));
+  const rel = await relationsOf(viewer, list.map((u) => u.id));
+  return list.map((u) => ({ ...user(u, rel.get(u.id)), follow_time: unix(u.followedAt) }));
 }
 
-/** A comment as Douyin's comment object. */
-export function comment(c: CommentView, liked: boolean): z.input<typeof s.comment> {
+/** A comment as Douyin's comment object; `mentioned` holds the users its text may @mention. */
+export function comment(c: CommentView, liked: boolean, relation: Relation | undefined, mentioned: Map<string, MentionedUser>): z.input<typeof s.comment> {
   return {
     cid: String(c.id),
     aweme_id: String(c.videoId),
     text: c.text,
+    text_extra: textExtra(c.text, mentioned),
     create_time: unix(c.createdAt),
     digg_count: c.diggCount,
     reply_comment_total: c.replyCount,
-    user: { uid: String(c.user.id), sec_uid: c.user.secUid, nickname: c.user.nickname, avatar_thumb: urls(c.user.avatar) },
+    user: user(c.user, relation),
+    ip_label: c.user.ipProvince,
     user_digged: asBit(liked),
     is_author_digged: c.authorLiked,
+    is_folded: false,
     label_type: asBit(c.isAuthor),
     reply_id: String(c.parentId ?? 0),
     reply_to_username: c.replyTo?.nickname ?? null,
@@ -190,19 +297,35 @@ export function comment(c: CommentView, liked: boolean): z.input<typeof s.commen
   };
 }
 
-/** A series as Douyin's mix_info. */
-export function mixInfo(x: SeriesInfo): z.input<typeof s.mixInfo> {
+/** Comments with the viewer's likes and relation to each commenter, and the users their texts mention: a few queries per list. */
+export async function commentList(viewer: Viewer | null, items: CommentView[]): Promise<z.input<typeof s.comment>[]> {
+  const [liked, rel, mentioned] = await Promise.all([
+    viewer ? likedCommentIds(viewer.id, items.map((c) => c.id)) : new Set<number>(),
+    relationsOf(viewer, items.map((c) => c.user.id)),
+    mentionedIn(items.map((c) => c.text)),
+  ]);
+  return items.map((c) => comment(c, liked.has(c.id), rel.get(c.user.id), mentioned));
+}
+
+/** A series as Douyin's mix_info, with the viewer's relation to its author. */
+export function mixInfo(x: SeriesInfo, relation?: Relation): z.input<typeof s.mixInfo> {
   return {
     mix_id: String(x.id),
     mix_name: x.title,
     mix_type: x.kind,
     desc: x.description,
-    cover_url: urls(x.cover),
+    cover_url: image(x.cover),
     create_time: unix(x.createdAt),
     statis: { updated_to_episode: x.itemCount },
     first_aweme_id: x.firstVideoId === null ? null : String(x.firstVideoId),
-    author: { uid: String(x.author.id), sec_uid: x.author.secUid, nickname: x.author.nickname, avatar_thumb: urls(x.author.avatar) },
+    author: user(x.author, relation),
   };
+}
+
+/** Series with the viewer's relation to their authors. */
+export async function mixList(viewer: Viewer | null, list: SeriesInfo[]): Promise<z.input<typeof s.mixInfo>[]> {
+  const rel = await relationsOf(viewer, list.map((x) => x.author.id));
+  return list.map((x) => mixInfo(x, rel.get(x.author.id)));
 }
 
 /** A live room as an entry of webcast/feed. */
@@ -224,7 +347,7 @@ export function liveRoom(r: LiveRoomCard): z.input<typeof s.liveRoom> {
 }
 
 /** A video in Family B's camelCase. */
-export function videoB(card: VideoCard, state: ViewerState = EMPTY): z.input<typeof s.videoB> {
+export function videoB(card: VideoCard, state: Pick<ViewerState, 'liked' | 'collected'> = EMPTY): z.input<typeof s.videoB> {
   return {
     id: card.id,
     desc: card.desc,

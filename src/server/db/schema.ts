@@ -20,6 +20,9 @@ import { UPLOAD_KINDS, UPLOAD_STATUSES, VISIBILITIES, WORK_STATUSES, type Gear }
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
 
+/** The profile banner an account has until it picks one (media/profile-banners.py draws it). */
+export const DEFAULT_BANNER = 'banners/profile-00.svg';
+
 /** Privacy settings stored on the account (the profile API enforces them). */
 export interface Privacy {
   likesPublic: boolean;
@@ -35,6 +38,10 @@ export const users = pgTable(
     nickname: text('nickname').notNull(),
     signature: text('signature').notNull().default(''),
     avatar: text('avatar').notNull(),
+    /** The profile banner (Douyin's cover_url), under the media root. */
+    banner: text('banner').notNull().default(DEFAULT_BANNER),
+    /** The province of the account's IP (IP属地), '' while unknown. */
+    ipProvince: text('ip_province').notNull().default(''),
     passwordHash: text('password_hash'),
     isDemo: boolean('is_demo').notNull().default(false),
     followingCount: integer('following_count').notNull().default(0),

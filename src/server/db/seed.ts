@@ -53,6 +53,8 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
         nickname: u.nickname,
         signature: u.signature,
         avatar: u.avatar,
+        banner: u.banner,
+        ipProvince: u.ipProvince,
         isDemo: u.isDemo,
         createdAt: at(u.createdAt),
       })),

@@ -9,6 +9,7 @@ import { forbidden, invalid, notFound } from './errors.ts';
 import { visibleWorks } from './visibility.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify, retractAboutComments, type NotificationKind } from './notifications.ts';
+import { userCardColumns } from './user-cards.ts';
 
 // Lock order shared by publish and delete: the thread's root comment, then its replies, then the video.
 // Holding the root while replying means a concurrent delete of the thread either sees the new reply or
@@ -74,7 +75,7 @@ export async function publishComment(userId: number, videoId: number, text: stri
     for (const m of await resolveMentions(extractMentions(body), tx)) await tell(m.id, 'mention');
 
     const people = await tx
-      .select({ id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar })
+      .select(userCardColumns)
       .from(users)
       .where(inArray(users.id, repliedAuthor === null ? [userId] : [userId, repliedAuthor]));
     const me = people.find((p) => p.id === userId);

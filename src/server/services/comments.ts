@@ -3,6 +3,7 @@ import { and, desc, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../db/client.ts';
 import { blocks, commentLikes, comments, users, videos } from '../db/schema.ts';
+import { userCardColumns, type UserCard } from './user-cards.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
 import { visibleWorks } from './visibility.ts';
 
@@ -14,7 +15,7 @@ export interface CommentView {
   diggCount: number;
   replyCount: number;
   createdAt: Date;
-  user: { id: number; secUid: string; nickname: string; avatar: string };
+  user: UserCard;
   replyTo: { secUid: string; nickname: string } | null;
   /** The video's author liked this comment (作者赞过). */
   authorLiked: boolean;
@@ -33,7 +34,7 @@ function select() {
       diggCount: comments.diggCount,
       replyCount: comments.replyCount,
       createdAt: comments.createdAt,
-      user: { id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
+      user: userCardColumns,
       replyToSecUid: replyUser.secUid,
       replyToNickname: replyUser.nickname,
       authorLiked: sql<boolean>`exists (select 1 from ${commentLikes} cl where cl.comment_id = ${comments.id} and cl.user_id = ${videos.authorId})`,

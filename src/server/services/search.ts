@@ -5,6 +5,7 @@ import { users, videos } from '../db/schema.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
 import { recordSearch } from './search-log.ts';
 import { searchTerms } from './search-tokens.ts';
+import { userCardColumns, type UserCard } from './user-cards.ts';
 import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
 
 export { MAX_QUERY, normalizeQuery } from '../../shared/search-query.ts';
@@ -17,17 +18,7 @@ export interface SearchOptions {
 }
 
 /** A user found by nickname. */
-export interface UserHit {
-  id: number;
-  secUid: string;
-  nickname: string;
-  signature: string;
-  avatar: string;
-  followerCount: number;
-  followingCount: number;
-  awemeCount: number;
-  totalFavorited: number;
-}
+export type UserHit = UserCard;
 
 interface Prepared {
   /** The normalized query, NFKC and lowercased, for phrase matches. */
@@ -101,17 +92,7 @@ export async function searchUsers(raw: string, page: Page = {}, options: SearchO
   if (!p) return { items: [], cursor: 0, hasMore: false };
   const nick = sql`lower(${users.nickname})`;
   const rows = await db()
-    .select({
-      id: users.id,
-      secUid: users.secUid,
-      nickname: users.nickname,
-      signature: users.signature,
-      avatar: users.avatar,
-      followerCount: users.followerCount,
-      followingCount: users.followingCount,
-      awemeCount: users.awemeCount,
-      totalFavorited: users.totalFavorited,
-    })
+    .select(userCardColumns)
     .from(users)
     .where(sql`${users.searchTokens} @> ${textArray(p.terms)}`)
     .orderBy(

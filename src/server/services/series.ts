@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { collects, series, seriesItems, users, videos } from '../db/schema.ts';
+import { userCardColumns, type UserCard } from './user-cards.ts';
 import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
 import { visibleWorks } from './visibility.ts';
 
@@ -26,7 +27,7 @@ export async function listSeries(kind: 'mix' | 'theatre', count = 24): Promise<S
 
 export interface SeriesInfo extends SeriesCard {
   createdAt: Date;
-  author: { id: number; secUid: string; nickname: string; avatar: string };
+  author: UserCard;
 }
 
 function selectSeriesInfo() {
@@ -42,7 +43,7 @@ function selectSeriesInfo() {
       // The first episode everyone may see, as seriesVideos lists them.
       firstVideoId: sql<number | null>`(select ${seriesItems.videoId} from ${seriesItems} join ${videos} on ${videos.id} = ${seriesItems.videoId}
         where ${seriesItems.seriesId} = ${series.id} and ${visibleWorks(null)} order by ${seriesItems.position} limit 1)`,
-      author: { id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
+      author: userCardColumns,
     })
     .from(series)
     .innerJoin(users, eq(users.id, series.authorId))

@@ -7,20 +7,13 @@ import { addNewFollowers } from './daily-stats.ts';
 import { invalid, notFound } from './errors.ts';
 import { notify, retract } from './notifications.ts';
 import { enforce } from './rate-limit.ts';
+import { userCardColumns, type UserCard } from './user-cards.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
 
 /** Followers one user may remove (移除粉丝) per hour. */
 export const REMOVE_FOLLOWER_RATE = { limit: 100, windowMs: 60 * 60_000 };
 
-export interface FollowUser {
-  id: number;
-  secUid: string;
-  nickname: string;
-  avatar: string;
-  signature: string;
-  followerCount: number;
-  followingCount: number;
-  awemeCount: number;
+export interface FollowUser extends UserCard {
   followedAt: Date;
 }
 
@@ -114,17 +107,7 @@ export async function isFollowing(followerId: number, followeeId: number): Promi
 }
 
 /** Columns of a FollowUser joined through `follows` (its created_at is followedAt). */
-export const followUserColumns = {
-  id: users.id,
-  secUid: users.secUid,
-  nickname: users.nickname,
-  avatar: users.avatar,
-  signature: users.signature,
-  followerCount: users.followerCount,
-  followingCount: users.followingCount,
-  awemeCount: users.awemeCount,
-  followedAt: follows.createdAt,
-};
+export const followUserColumns = { ...userCardColumns, followedAt: follows.createdAt };
 
 // `side` is the column holding the listed users: followee_id for 关注, follower_id for 粉丝.
 async function listSide(userId: number, side: 'following' | 'followers', page: Page): Promise<Paged<FollowUser>> {

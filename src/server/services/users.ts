@@ -2,18 +2,9 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { follows, users, type Privacy } from '../db/schema.ts';
+import { userCardColumns, type UserCard } from './user-cards.ts';
 
-export interface Profile {
-  id: number;
-  secUid: string;
-  nickname: string;
-  signature: string;
-  avatar: string;
-  followingCount: number;
-  followerCount: number;
-  awemeCount: number;
-  totalFavorited: number;
-  favoritingCount: number;
+export interface Profile extends UserCard {
   collectCount: number;
   privacy: Privacy;
   /** Whether the viewer follows this user, and whether this user follows the viewer. */
@@ -22,16 +13,7 @@ export interface Profile {
 }
 
 const profileColumns = {
-  id: users.id,
-  secUid: users.secUid,
-  nickname: users.nickname,
-  signature: users.signature,
-  avatar: users.avatar,
-  followingCount: users.followingCount,
-  followerCount: users.followerCount,
-  awemeCount: users.awemeCount,
-  totalFavorited: users.totalFavorited,
-  favoritingCount: users.favoritingCount,
+  ...userCardColumns,
   collectCount: users.collectCount,
   privacy: users.privacy,
 };
@@ -71,9 +53,17 @@ export async function getById(id: number, viewerId: number | null = null): Promi
   return row ? { ...row, ...(await relation(row.id, viewerId)) } : null;
 }
 
-/** The viewer's relation to each of `userIds`: 0 none, 1 the viewer follows them, 2 both follow each other. */
-export async function followStatuses(viewerId: number, userIds: number[]): Promise<Map<number, 0 | 1 | 2>> {
-  const out = new Map<number, 0 | 1 | 2>();
+/** How the viewer and one user follow each other. */
+export interface Relation {
+  /** The viewer follows the user. */
+  following: boolean;
+  /** The user follows the viewer. */
+  followedBy: boolean;
+}
+
+/** The viewer's relation to each of `userIds` that follows or is followed by them (others, and the viewer, are left out). */
+export async function relations(viewerId: number, userIds: number[]): Promise<Map<number, Relation>> {
+  const out = new Map<number, Relation>();
   const ids = [...new Set(userIds)].filter((id) => id !== viewerId);
   if (!ids.length) return out;
   const rows = await db()
@@ -87,6 +77,18 @@ export async function followStatuses(viewerId: number, userIds: number[]): Promi
     );
   const following = new Set(rows.filter((r) => r.followerId === viewerId).map((r) => r.followeeId));
   const followers = new Set(rows.filter((r) => r.followeeId === viewerId).map((r) => r.followerId));
-  for (const id of following) out.set(id, followers.has(id) ? 2 : 1);
+  for (const id of new Set([...following, ...followers])) out.set(id, { following: following.has(id), followedBy: followers.has(id) });
+  return out;
+}
+
+/** 0 not following, 1 following, 2 following each other. */
+export function followStatusFor(relation: Relation | undefined): 0 | 1 | 2 {
+  return relation?.following ? (relation.followedBy ? 2 : 1) : 0;
+}
+
+/** The viewer's relation to each of `userIds`: 0 none, 1 the viewer follows them, 2 both follow each other (only 1 and 2 are listed). */
+export async function followStatuses(viewerId: number, userIds: number[]): Promise<Map<number, 0 | 1 | 2>> {
+  const out = new Map<number, 0 | 1 | 2>();
+  for (const [id, r] of await relations(viewerId, userIds)) if (r.following) out.set(id, followStatusFor(r));
   return out;
 }

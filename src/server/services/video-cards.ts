@@ -2,6 +2,8 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
+import type { Visibility } from '../../shared/studio.ts';
+import { userCardColumns, type UserCard } from './user-cards.ts';
 import { visibleWorks } from './visibility.ts';
 
 export interface AuthorRef {
@@ -28,7 +30,10 @@ export interface VideoCard {
   shareCount: number;
   playCount: number;
   createdAt: Date;
-  author: AuthorRef;
+  /** Who may see it (a list holds only works its viewer may see). */
+  visibility: Visibility;
+  allowComments: boolean;
+  author: UserCard;
 }
 
 /** Columns of a VideoCard, for `db().select(cardColumns)`. */
@@ -48,7 +53,9 @@ export const cardColumns = {
   shareCount: videos.shareCount,
   playCount: videos.playCount,
   createdAt: videos.createdAt,
-  author: { id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
+  visibility: videos.visibility,
+  allowComments: videos.allowComments,
+  author: userCardColumns,
 };
 
 /**

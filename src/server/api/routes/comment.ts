@@ -1,19 +1,13 @@
 /** Family A comment reads: comment/list and comment/list/reply. */
 import { z } from 'zod';
-import { commentTotal, getComment, likedCommentIds, list, replies, type CommentView } from '../../services/comments.ts';
-import type { Viewer } from '../../services/sessions.ts';
+import { commentTotal, getComment, list, replies } from '../../services/comments.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { count, cursor, id } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, comment } from '../schemas.ts';
-import { asBit, comment as shapeComment } from '../shape.ts';
+import { asBit, commentList } from '../shape.ts';
 
 const listBody = bodyA({ comments: z.array(comment), cursor: z.number().int(), has_more: bit, total: z.number().int() });
-
-async function shaped(viewer: Viewer | null, items: CommentView[]) {
-  const liked = viewer ? await likedCommentIds(viewer.id, items.map((c) => c.id)) : new Set<number>();
-  return items.map((c) => shapeComment(c, liked.has(c.id)));
-}
 
 export const commentRoutes = [
   route({
@@ -31,7 +25,7 @@ export const commentRoutes = [
         list(input.aweme_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null),
       ]);
       if (total === null) throw new ApiError(404, 'error.videoNotFound');
-      return okA({ comments: await shaped(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total });
+      return okA({ comments: await commentList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total });
     },
   }),
   route({
@@ -46,7 +40,7 @@ export const commentRoutes = [
       const root = await getComment(input.comment_id, viewer?.id ?? null);
       if (!root || root.videoId !== input.item_id || root.parentId !== null) throw new ApiError(404, 'error.commentNotFound');
       const page = await replies(input.comment_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null);
-      return okA({ comments: await shaped(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total: root.replyCount });
+      return okA({ comments: await commentList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total: root.replyCount });
     },
   }),
 ];

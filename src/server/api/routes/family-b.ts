@@ -172,7 +172,7 @@ export const familyBRoutes = [
     handler: async ({ input, viewer }) => {
       const detail = await getDetail(input.videoId, viewer?.id ?? null);
       if (!detail) throw new ApiError(404, 'error.videoNotFound');
-      return okB(shapeVideoB(detail, { liked: new Set(detail.userDigged ? [detail.id] : []), collected: new Set(detail.userCollected ? [detail.id] : []), follow: new Map() }));
+      return okB(shapeVideoB(detail, { liked: new Set(detail.userDigged ? [detail.id] : []), collected: new Set(detail.userCollected ? [detail.id] : []) }));
     },
   }),
 ];

@@ -4,12 +4,11 @@
  */
 import { z } from 'zod';
 import { byChannel, discover, isChannel, recommend } from '../../services/videos.ts';
-import type { Viewer } from '../../services/sessions.ts';
 import { okA } from '../envelope.ts';
 import { count, int, INT4_MAX } from '../params.ts';
 import { route, type Method } from '../registry.ts';
 import { aweme, bodyA, bit } from '../schemas.ts';
-import { asBit, awemeList } from '../shape.ts';
+import { asBit, awemeList, type Asker } from '../shape.ts';
 
 /** refresh_index is a 1-based page number (0 counts as the first page). */
 const refreshIndex = () => int(0, 100_000).default(1).meta({ default: 1 });
@@ -29,11 +28,11 @@ const moduleFeedV2Input = z.object({
   pull_type: z.union([z.string().max(64), z.number()]).optional().describe('Accepted, not used'),
 });
 
-async function moduleFeedV2Answer(input: z.output<typeof moduleFeedV2Input>, viewer: Viewer | null) {
+async function moduleFeedV2Answer(input: z.output<typeof moduleFeedV2Input>, asker: Asker) {
   const page = { cursor: input.cursor ?? offsetOf(input.refresh_index, input.count), count: input.count };
   const tag = input.tag_id;
   const p = typeof tag === 'number' && isChannel(tag) ? await byChannel(tag, page) : await discover(page);
-  return okA({ aweme_list: await awemeList(viewer, p.items), has_more: asBit(p.hasMore), cursor: p.cursor });
+  return okA({ aweme_list: await awemeList(asker, p.items), has_more: asBit(p.hasMore), cursor: p.cursor });
 }
 
 const moduleFeedV2 = (method: Method) =>
@@ -48,7 +47,7 @@ const moduleFeedV2 = (method: Method) =>
     response: bodyA({ aweme_list: z.array(aweme), has_more: bit, cursor: z.number().int() }),
     // A POST's fields are in its body, which the anonymous cache's key does not see.
     ...(method === 'GET' ? { anonymousCacheMs: 2000 } : {}),
-    handler: ({ input, viewer }) => moduleFeedV2Answer(input, viewer),
+    handler: ({ input, viewer, request }) => moduleFeedV2Answer(input, { viewer, request }),
   });
 
 export const feedRoutes = [
@@ -61,9 +60,9 @@ export const feedRoutes = [
     input: z.object({ count: count(10), refresh_index: refreshIndex() }),
     response: bodyA({ aweme_list: z.array(aweme), has_more: bit }),
     anonymousCacheMs: 2000,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const page = await recommend(viewer?.id ?? null, { cursor: offsetOf(input.refresh_index, input.count), count: input.count });
-      return okA({ aweme_list: await awemeList(viewer, page.items), has_more: asBit(page.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, page.items), has_more: asBit(page.hasMore) });
     },
   }),
   route({
@@ -78,9 +77,9 @@ export const feedRoutes = [
       has_more: bit,
     }),
     anonymousCacheMs: 2000,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const page = await discover({ cursor: offsetOf(input.refresh_index, input.count), count: input.count });
-      const list = await awemeList(viewer, page.items);
+      const list = await awemeList({ viewer, request }, page.items);
       return okA({ cards: list.map((a) => ({ type: 1 as const, aweme: JSON.stringify(a) })), has_more: asBit(page.hasMore) });
     },
   }),

@@ -20,9 +20,9 @@ export const followFeedRoutes = [
     summary: '关注 feed: videos by the users the viewer follows, newest first; cursor is the next offset',
     input: z.object({ cursor: cursor(), count: count(18) }),
     response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const p = await followFeed(viewer.id, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList(viewer, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
     },
   }),
   route({

@@ -6,7 +6,7 @@ import { ApiError, okA } from '../envelope.ts';
 import { count, cursor, id, secUid } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, mixInfo } from '../schemas.ts';
-import { asBit, awemeList, mixInfo as shapeMix } from '../shape.ts';
+import { asBit, awemeList, mixList } from '../shape.ts';
 
 export const mixRoutes = [
   route({
@@ -17,11 +17,11 @@ export const mixRoutes = [
     summary: "A user's mixes and dramas, newest first; cursor is the next offset",
     input: z.object({ sec_user_id: secUid(), cursor: cursor(), count: count(12) }),
     response: bodyA({ mix_infos: z.array(mixInfo), cursor: z.number().int(), has_more: bit }),
-    handler: async ({ input }) => {
+    handler: async ({ input, viewer }) => {
       const user = await getBySecUid(input.sec_user_id, null);
       if (!user) throw new ApiError(404, 'error.userNotFound');
       const page = await seriesByAuthor(user.id, { cursor: input.cursor, count: input.count });
-      return okA({ mix_infos: page.items.map(shapeMix), cursor: page.cursor, has_more: asBit(page.hasMore) });
+      return okA({ mix_infos: await mixList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
     },
   }),
   route({
@@ -32,10 +32,11 @@ export const mixRoutes = [
     summary: 'One mix',
     input: z.object({ mix_id: id() }),
     response: bodyA({ mix_info: mixInfo }),
-    handler: async ({ input }) => {
+    handler: async ({ input, viewer }) => {
       const mix = await getSeries(input.mix_id);
       if (!mix) throw new ApiError(404, 'error.mixNotFound');
-      return okA({ mix_info: shapeMix(mix) });
+      const [info] = await mixList(viewer, [mix]);
+      return okA({ mix_info: info! });
     },
   }),
   route({
@@ -46,11 +47,11 @@ export const mixRoutes = [
     summary: "A mix's videos in episode order; cursor is the next offset",
     input: z.object({ mix_id: id(), cursor: cursor(), count: count(20) }),
     response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const mix = await getSeries(input.mix_id);
       if (!mix) throw new ApiError(404, 'error.mixNotFound');
       const page = await seriesVideos(mix.id, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
     },
   }),
 ];

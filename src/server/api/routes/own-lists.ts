@@ -55,9 +55,9 @@ export const ownListRoutes = [
     summary: "The viewer's 稍后再看, latest added first; offset is the next page",
     input: z.object({ offset: cursor(), count: count(20) }),
     response: bodyA({ aweme_list: z.array(aweme), offset: n(), has_more: bit }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const p = await profileTab(viewer.id, 'watch_later', { cursor: input.offset, count: input.count }, viewer.id);
-      return okA({ aweme_list: await awemeList(viewer, p.items), offset: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), offset: p.cursor, has_more: asBit(p.hasMore) });
     },
   }),
   route({
@@ -87,9 +87,9 @@ export const ownListRoutes = [
     summary: "A 收藏夹's videos, latest collect first (another user's folder only while they keep 收藏 public); cursor is the next offset",
     input: z.object({ collects_id: id(), cursor: cursor(), count: count(20) }),
     response: bodyA({ aweme_list: z.array(aweme), cursor: n(), has_more: bit }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const p = await collectFolderVideos(input.collects_id, viewer?.id ?? null, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList(viewer, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
     },
   }),
   route({
@@ -100,10 +100,10 @@ export const ownListRoutes = [
     summary: "The viewer's works that only they may see (仅自己可见), newest first; max_cursor is the offset of the next page",
     input: z.object({ max_cursor: cursor(), count: count(18) }),
     response: bodyA({ aweme_list: z.array(aweme), max_cursor: n(), min_cursor: n(), has_more: bit }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const p = await privateWorks(viewer.id, { cursor: input.max_cursor, count: input.count });
       return okA({
-        aweme_list: await awemeList(viewer, p.items),
+        aweme_list: await awemeList({ viewer, request }, p.items),
         max_cursor: p.cursor,
         min_cursor: input.max_cursor,
         has_more: asBit(p.hasMore),

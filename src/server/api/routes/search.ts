@@ -2,17 +2,15 @@
 import { z } from 'zod';
 import { guessWords } from '../../services/guess.ts';
 import { hotSearchWords } from '../../services/hot-search.ts';
-import { searchUsers, searchVideos, type UserHit } from '../../services/search.ts';
+import { searchUsers, searchVideos } from '../../services/search.ts';
 import { MAX_SUGGESTIONS, suggestByPrefix } from '../../services/suggest.ts';
-import { followStatuses, getBySecUid } from '../../services/users.ts';
-import type { Viewer } from '../../services/sessions.ts';
+import { getBySecUid } from '../../services/users.ts';
 import type { Paged, VideoCard } from '../../services/video-cards.ts';
-import { mediaUrl } from '../../media-url.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { count, cursor, id, int, secUid, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, searchUser } from '../schemas.ts';
-import { asBit, awemeList } from '../shape.ts';
+import { asBit, awemeList, userList, type Asker } from '../shape.ts';
 
 /** Spec point 9: at most 100 characters; the API refuses longer (the search box cuts, the API does not guess). */
 const keyword = () => text(1, 100);
@@ -24,8 +22,8 @@ const videoResults = bodyA({
   has_more: bit,
 });
 
-async function videoResultsOf(viewer: Viewer | null, page: Paged<VideoCard>, offset: number): Promise<z.input<typeof videoResults>> {
-  const list = await awemeList(viewer, page.items);
+async function videoResultsOf(asker: Asker, page: Paged<VideoCard>, offset: number): Promise<z.input<typeof videoResults>> {
+  const list = await awemeList(asker, page.items);
   return okA({
     data: list.map((a) => ({ type: 1 as const, aweme_info: a })),
     cursor: page.hasMore ? page.cursor : offset + list.length,
@@ -40,22 +38,6 @@ function wordId(word: string): string {
   return String(h >>> 0);
 }
 
-async function userList(viewer: Viewer | null, hits: UserHit[]): Promise<z.input<typeof searchUser>[]> {
-  const status = viewer ? await followStatuses(viewer.id, hits.map((u) => u.id)) : new Map<number, 0 | 1 | 2>();
-  return hits.map((u) => ({
-    uid: String(u.id),
-    sec_uid: u.secUid,
-    nickname: u.nickname,
-    signature: u.signature,
-    avatar_thumb: { url_list: [mediaUrl(u.avatar)] },
-    follower_count: u.followerCount,
-    following_count: u.followingCount,
-    aweme_count: u.awemeCount,
-    total_favorited: u.totalFavorited,
-    follow_status: status.get(u.id) ?? 0,
-  }));
-}
-
 export const searchRoutes = [
   route({
     method: 'GET',
@@ -65,9 +47,9 @@ export const searchRoutes = [
     summary: 'Video search (type=general); offset pages the results and cursor is the next offset; the first page is logged for 热搜',
     input: z.object({ keyword: keyword(), offset: cursor(), count: count(10) }),
     response: videoResults,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null } });
-      return videoResultsOf(viewer, page, input.offset);
+      return videoResultsOf({ viewer, request }, page, input.offset);
     },
   }),
   route({
@@ -85,7 +67,7 @@ export const searchRoutes = [
       sec_user_id: secUid().optional(),
     }),
     response: videoResults,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const sec = input.from_user ?? input.sec_user_id;
       let authorId: number | undefined;
       if (sec !== undefined) {
@@ -98,7 +80,7 @@ export const searchRoutes = [
         { cursor: input.offset, count: input.count },
         authorId === undefined ? { log: { userId: viewer?.id ?? null } } : { authorId },
       );
-      return videoResultsOf(viewer, page, input.offset);
+      return videoResultsOf({ viewer, request }, page, input.offset);
     },
   }),
   route({

@@ -6,7 +6,7 @@ import { ApiError, okA } from '../envelope.ts';
 import { count, cursor, secUid } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, mixInfo } from '../schemas.ts';
-import { asBit, mixInfo as shapeMix } from '../shape.ts';
+import { asBit, mixList } from '../shape.ts';
 
 /** A drama as douyin's series_infos entry: the mix_info fields, with its id and name under series_* as well. */
 const seriesInfo = mixInfo.extend({ series_id: z.string(), series_name: z.string() });
@@ -22,7 +22,7 @@ export const seriesListRoutes = [
     response: bodyA({ mix_infos: z.array(mixInfo), cursor: z.number().int(), has_more: bit }),
     handler: async ({ input, viewer }) => {
       const p = await mixesCollectedBy(viewer.id, { cursor: input.cursor, count: input.count });
-      return okA({ mix_infos: p.items.map(shapeMix), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({ mix_infos: await mixList(viewer, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
     },
   }),
   route({
@@ -33,12 +33,13 @@ export const seriesListRoutes = [
     summary: "A user's 短剧 (theatre series), newest first; cursor is the next offset",
     input: z.object({ sec_user_id: secUid(), cursor: cursor(), count: count(12) }),
     response: bodyA({ series_infos: z.array(seriesInfo), cursor: z.number().int(), has_more: bit }),
-    handler: async ({ input }) => {
+    handler: async ({ input, viewer }) => {
       const user = await getBySecUid(input.sec_user_id, null);
       if (!user) throw new ApiError(404, 'error.userNotFound');
       const p = await seriesByAuthor(user.id, { cursor: input.cursor, count: input.count }, 'theatre');
+      const mixes = await mixList(viewer, p.items);
       return okA({
-        series_infos: p.items.map((x) => ({ ...shapeMix(x), series_id: String(x.id), series_name: x.title })),
+        series_infos: p.items.map((x, i) => ({ ...mixes[i]!, series_id: String(x.id), series_name: x.title })),
         cursor: p.cursor,
         has_more: asBit(p.hasMore),
       });

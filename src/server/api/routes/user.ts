@@ -106,12 +106,12 @@ export const userRoutes = [
     summary: "A user's videos, newest first; max_cursor is the offset of the next page",
     input: postInput,
     response: awemePage,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const user = await target(input.sec_user_id, viewer);
       assertTabVisible(viewer?.id ?? null, user, 'post');
       const page = await profileTab(user.id, 'post', { cursor: input.max_cursor, count: input.count }, viewer?.id ?? null);
       return okA({
-        aweme_list: await awemeList(viewer, page.items),
+        aweme_list: await awemeList({ viewer, request }, page.items),
         max_cursor: page.cursor,
         min_cursor: input.max_cursor,
         has_more: asBit(page.hasMore),
@@ -126,12 +126,12 @@ export const userRoutes = [
     summary: 'Videos a user liked, latest like first (403 with status_code 9 when the user keeps likes private)',
     input: postInput,
     response: awemePage,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const user = await target(input.sec_user_id, viewer);
       assertTabVisible(viewer?.id ?? null, user, 'like');
       const page = await profileTab(user.id, 'like', { cursor: input.max_cursor, count: input.count }, viewer?.id ?? null);
       return okA({
-        aweme_list: await awemeList(viewer, page.items),
+        aweme_list: await awemeList({ viewer, request }, page.items),
         max_cursor: page.cursor,
         min_cursor: input.max_cursor,
         has_more: asBit(page.hasMore),
@@ -146,11 +146,11 @@ export const userRoutes = [
     summary: "Collected videos (收藏) of sec_user_id (default: the viewer), latest first (403 with status_code 9 when the user keeps them private)",
     input: z.object({ sec_user_id: secUid().optional(), cursor: cursor(), count: count(18) }),
     response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const user = await target(input.sec_user_id, viewer);
       assertTabVisible(viewer?.id ?? null, user, 'favorite_collection');
       const page = await profileTab(user.id, 'favorite_collection', { cursor: input.cursor, count: input.count }, viewer?.id ?? null);
-      return okA({ aweme_list: await awemeList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
     },
   }),
 ];

@@ -19,9 +19,9 @@ export const videoListRoutes = [
     input: z.object({ tag_id: channelId(), cursor: cursor(), count: count(24) }),
     response: page(),
     anonymousCacheMs: 2000,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const p = await byChannel(input.tag_id, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList(viewer, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
     },
   }),
   route({
@@ -33,9 +33,9 @@ export const videoListRoutes = [
     input: z.object({ cursor: cursor(), count: count(20) }),
     response: page({ aweme_list: z.array(aweme.extend({ hot_value: z.number().int() })) }),
     anonymousCacheMs: 2000,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const p = await hot({ cursor: input.cursor, count: input.count });
-      const list = await awemeList(viewer, p.items);
+      const list = await awemeList({ viewer, request }, p.items);
       return okA({ aweme_list: list.map((a, i) => ({ ...a, hot_value: p.items[i]!.heat })), cursor: p.cursor, has_more: asBit(p.hasMore) });
     },
   }),
@@ -47,9 +47,9 @@ export const videoListRoutes = [
     summary: "Videos by the viewer's friends (mutual follows), newest first; cursor is the next offset",
     input: z.object({ cursor: cursor(), count: count(24) }),
     response: page(),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const p = await friendFeed(viewer.id, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList(viewer, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
     },
   }),
 ];

@@ -17,10 +17,10 @@ export const videoRoutes = [
     input: z.object({ aweme_id: id() }),
     response: bodyA({ aweme_detail: aweme }),
     anonymousCacheMs: 2000,
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const cards = await byIds([input.aweme_id], viewer?.id ?? null);
       if (!cards.length) throw new ApiError(404, 'error.videoNotFound');
-      const [detail] = await awemeList(viewer, cards);
+      const [detail] = await awemeList({ viewer, request }, cards);
       return okA({ aweme_detail: detail! });
     },
   }),
@@ -37,7 +37,7 @@ export const videoRoutes = [
       refresh_index: int(0, 100_000).default(1).meta({ default: 1 }),
     }),
     response: bodyA({ aweme_list: z.array(aweme), has_more: bit }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const [base] = await byIds([input.aweme_id], viewer?.id ?? null);
       if (!base) throw new ApiError(404, 'error.videoNotFound');
       const page = await related(input.aweme_id, {
@@ -45,7 +45,7 @@ export const videoRoutes = [
         cursor: (Math.max(input.refresh_index, 1) - 1) * input.count,
         count: input.count,
       });
-      return okA({ aweme_list: await awemeList(viewer, page.items), has_more: asBit(page.hasMore) });
+      return okA({ aweme_list: await awemeList({ viewer, request }, page.items), has_more: asBit(page.hasMore) });
     },
   }),
 ];

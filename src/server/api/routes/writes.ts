@@ -10,7 +10,7 @@ import { ApiError, okA } from '../envelope.ts';
 import { flag, id, int, INT4_MAX, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, comment, followStatus } from '../schemas.ts';
-import { asBit, comment as shapeComment, followStatusOf } from '../shape.ts';
+import { asBit, commentList, followStatusOf } from '../shape.ts';
 import { userIdOf, withUserRef } from '../user-ref.ts';
 
 const n = () => z.number().int();
@@ -61,7 +61,8 @@ export const writeRoutes = [
       const replyTo = input.reply_to_reply_id || input.reply_id || undefined;
       const created = await publishComment(viewer.id, input.aweme_id, input.text, replyTo);
       const total = (await commentTotal(input.aweme_id, viewer.id)) ?? 0;
-      return okA({ comment: shapeComment(created, false), comment_count: total });
+      const [shaped] = await commentList(viewer, [created]);
+      return okA({ comment: shaped!, comment_count: total });
     },
   }),
   route({

@@ -26,6 +26,7 @@ export interface PlanContext {
   /** A Douyin-shaped sec_uid. */
   secUid(): string;
   avatars: string[];
+  profileBanners: string[];
   /** The clips of a channel, else every clip. */
   clipsFor(channel: number): MediaClip[];
 }
@@ -45,5 +46,15 @@ export function planContext(nowMs: number, manifest: MediaManifest): PlanContext
     const own = manifest.clips.filter((c) => c.channel === channel);
     return own.length > 0 ? own : manifest.clips;
   };
-  return { rng, nowMs, manifest, ago, after, secUid, avatars: manifest.avatars.map((a) => a.image), clipsFor };
+  return {
+    rng,
+    nowMs,
+    manifest,
+    ago,
+    after,
+    secUid,
+    avatars: manifest.avatars.map((a) => a.image),
+    profileBanners: manifest.profileBanners.map((b) => b.image),
+    clipsFor,
+  };
 }

@@ -1,4 +1,4 @@
-/** The sample-media manifest (media/manifest.json): the clips and avatars seeded rows point at. */
+/** The sample-media manifest (media/manifest.json): the clips, avatars and profile banners seeded rows point at. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,8 @@ const clipSchema = z.object({
 const manifestSchema = z.object({
   clips: z.array(clipSchema).min(1),
   avatars: z.array(z.object({ image: z.string().min(1) })).min(1),
+  /** Profile banners (users' cover_url) for the seeded users. */
+  profileBanners: z.array(z.object({ image: z.string().min(1) })).min(1),
 });
 
 export type MediaClip = z.infer<typeof clipSchema>;

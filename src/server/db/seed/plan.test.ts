@@ -19,9 +19,10 @@ const MANIFEST: MediaManifest = {
     })),
   ),
   avatars: Array.from({ length: 24 }, (_, i) => ({ image: `avatars/a${String(i + 1).padStart(2, '0')}.webp` })),
+  profileBanners: Array.from({ length: 12 }, (_, i) => ({ image: `banners/profile-${String(i + 1).padStart(2, '0')}.svg` })),
 };
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
-const PLAN_SHA256 = 'e43097b519eef7a8e66a1434fee67583c3d24a2f49e866475151b4412b8b02cb';
+const PLAN_SHA256 = 'e0bb2254c92ffb8c87480e82958c7db3c3036b2dbca954a34964764dde8eadd2';
 
 /** The whole plan as text: Maps as their entries, every object inline. */
 function fingerprint(plan: SeedPlan): string {

@@ -2,7 +2,7 @@
 import { DEMO_EMAIL, DEMO_NICKNAME } from '../demo.ts';
 import { CHANNEL_IDS, CHANNELS, NICK_SUFFIXES, type ChannelId } from './content.ts';
 import { DAY, type PlanContext } from './context.ts';
-import { cumulate } from './rng.ts';
+import { cumulate, makeRng, SEED } from './rng.ts';
 
 export interface UserPlan {
   id: number;
@@ -11,6 +11,9 @@ export interface UserPlan {
   nickname: string;
   signature: string;
   avatar: string;
+  banner: string;
+  /** IP属地. */
+  ipProvince: string;
   isDemo: boolean;
   channel: ChannelId;
   weight: number;
@@ -28,7 +31,15 @@ export interface Cast {
   activeCum: number[];
 }
 
-export function planUsers({ rng, ago, secUid, avatars }: PlanContext): Cast {
+/** Provinces an account's IP may be placed in (IP属地). */
+const PROVINCES = ['广东', '北京', '上海', '浙江', '江苏', '四川', '山东', '湖北', '湖南', '福建', '河南', '陕西', '重庆', '辽宁', '安徽', '云南', '广西', '天津', '江西', '黑龙江'];
+
+// Banner and IP province draw from a stream of their own, so adding them left every other row of the plan as it was.
+const LOOKS_SEED = SEED + 1;
+
+export function planUsers({ rng, ago, secUid, avatars, profileBanners }: PlanContext): Cast {
+  const looks = makeRng(LOOKS_SEED);
+  const look = () => ({ banner: looks.pick(profileBanners), ipProvince: looks.pick(PROVINCES) });
   const users: UserPlan[] = [
     {
       id: 1,
@@ -37,6 +48,7 @@ export function planUsers({ rng, ago, secUid, avatars }: PlanContext): Cast {
       nickname: DEMO_NICKNAME,
       signature: '闪映官方体验账号，带你逛遍每个频道',
       avatar: avatars[0]!,
+      ...look(),
       isDemo: true,
       channel: 300204,
       weight: 0.25,
@@ -65,6 +77,7 @@ export function planUsers({ rng, ago, secUid, avatars }: PlanContext): Cast {
       nickname,
       signature: rng.pick(content.signatures),
       avatar: avatars[(i + 1) % avatars.length]!,
+      ...look(),
       isDemo: false,
       channel,
       weight: 1 / (ranks[i]! + 1) ** 1.1,
