@@ -23,6 +23,8 @@ interface Replay {
   query: (f: Fixture) => Query;
   /** Asked without a session (default: as the demo account). */
   anonymous?: boolean;
+  /** Sent as a POSTed form, as douyin.com's client sends module/feed (default: GET with a query). */
+  post?: boolean;
   reads: Read[];
 }
 
@@ -91,6 +93,31 @@ const REPLAYS: Replay[] = [
   { page: 'recommend', path: `${W}/tab/feed/`, query: () => ({ count: 10, refresh_index: 1 }), reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])] },
   { page: 'recommend', path: `${W}/tab/feed/`, query: () => ({ count: 10 }), anonymous: true, reads: awemeReads((b) => b.aweme_list[0]) },
   { page: 'recommend', path: `${W}/module/feed/`, query: () => ({ count: 10 }), reads: [(b) => b.cards[0].type, ...awemeReads((b) => JSON.parse(b.cards[0].aweme))] },
+  {
+    page: 'recommend',
+    path: '/aweme/v2/web/module/feed/',
+    query: () => ({ module_id: 3003101, count: 10, refresh_index: 1, pull_type: 0, awemePcRecRawData: '{"is_client":false}' }),
+    post: true,
+    reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])],
+  },
+  { page: 'recommend', path: '/aweme/v2/web/module/feed/', query: () => ({ count: 10, refresh_index: 1, tag_id: '' }), anonymous: true, reads: awemeReads((b) => b.aweme_list[0]) },
+  { page: 'recommend', path: `${W}/follow/feed/`, query: () => ({ cursor: 0, count: 10 }), reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])] },
+  { page: 'recommend', path: '/webcast/web/feed/follow/', query: () => ({ count: 10 }), reads: [(b) => b.data.data.length, (b) => b.data.has_more] },
+  {
+    page: 'recommend',
+    path: `${W}/seo/inner/link/`,
+    query: () => ({}),
+    anonymous: true,
+    reads: [(b) => b.link_data[0].link_list[0].anchor, (b) => b.link_data[0].link_list[0].url],
+  },
+  {
+    page: 'recommend',
+    path: `${W}/user/profile/self/`,
+    query: () => ({}),
+    anonymous: true,
+    // A visitor: the client decides it is logged out by a non-zero status_code on an HTTP 200.
+    reads: [(b) => (b.status_code === 8 ? b.status_msg : undefined)],
+  },
   { page: 'discover', path: `${W}/channel/feed/`, query: () => ({ tag_id: 300201, count: 24 }), reads: [(b) => b.cursor, ...awemeReads((b) => b.aweme_list[0])] },
   { page: 'discover', path: `${W}/hot/aweme/list/`, query: () => ({ count: 20 }), reads: [(b) => b.aweme_list[0].hot_value, ...awemeReads((b) => b.aweme_list[0])] },
   { page: 'discover', path: `${W}/hot/search/list/`, query: () => ({ count: 20 }), reads: [(b) => b.data.word_list[0].word, (b) => b.data.word_list[0].hot_value, (b) => b.data.active_time] },
@@ -158,6 +185,33 @@ const REPLAYS: Replay[] = [
   },
   {
     page: 'profile',
+    path: `${W}/collects/list/`,
+    query: () => ({ cursor: 0, count: 10 }),
+    reads: [(b) => b.collects_list[0].collects_id_str, (b) => b.collects_list[0].collects_name, (b) => b.collects_list[0].total_number],
+  },
+  {
+    page: 'profile',
+    path: `${W}/collects/video/list/`,
+    query: (f) => ({ collects_id: f.demo.id, cursor: 0, count: 10 }),
+    reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])],
+  },
+  { page: 'profile', path: `${W}/private/aweme/`, query: () => ({ max_cursor: 0, count: 18 }), reads: [(b) => b.aweme_list.length, (b) => b.has_more] },
+  {
+    page: 'profile',
+    path: `${W}/series/list/`,
+    query: (f) => ({ sec_user_id: f.dramatist, cursor: 0, count: 12 }),
+    reads: [(b) => b.series_infos[0].series_name, (b) => b.series_infos[0].cover_url.url_list[0], ...userReads((b) => b.series_infos[0].author)],
+  },
+  { page: 'profile', path: `${W}/im/spotlight/relation/`, query: () => ({ count: 20 }), reads: userReads((b) => b.followings[0]) },
+  { page: 'profile', path: `${W}/familiar/atlist/`, query: () => ({ count: 20 }), reads: userReads((b) => b.user_list[0]) },
+  {
+    page: 'discover',
+    path: `${W}/home/search/item/`,
+    query: (f) => ({ keyword: f.word, offset: 0, count: 10, search_channel: 'aweme_video_web' }),
+    reads: [(b) => b.has_more, ...awemeReads((b) => b.data[0].aweme_info)],
+  },
+  {
+    page: 'profile',
     path: `${W}/mix/list/`,
     query: (f) => ({ sec_user_id: f.author.secUid, cursor: 0, count: 12 }),
     reads: [
@@ -183,7 +237,10 @@ function failures(body: unknown, reads: Read[]): string[] {
 
 describe('a douyin.com web client replayed', () => {
   it.each(REPLAYS.map((r) => [`${r.page}: ${r.path}${r.anonymous ? ' (anonymous)' : ''}`, r] as const))('%s', async (_name, replay) => {
-    const body = await ok('GET', replay.path, { query: replay.query(f), token: replay.anonymous ? undefined : f.demo.token });
+    const token = replay.anonymous ? undefined : f.demo.token;
+    const body = replay.post
+      ? await ok('POST', replay.path, { form: replay.query(f), token })
+      : await ok('GET', replay.path, { query: replay.query(f), token });
     expect(failures(body, replay.reads)).toEqual([]);
   });
 

@@ -21,6 +21,8 @@ export interface Fixture {
   peer: string;
   /** A theatre episode in the demo account's history (lvideo/query/history). */
   episode: number;
+  /** The author of that episode's 短剧 (series/list). */
+  dramatist: string;
   /** A pending QR login ticket. */
   ticket: string;
 }
@@ -41,8 +43,9 @@ export async function loadFixture(ctx: Ctx): Promise<Fixture> {
     select c.id, u.sec_uid as peer from conversations c
     join users u on u.id = case when c.user_a = ${demo.id} then c.user_b else c.user_a end
     where ${demo.id} in (c.user_a, c.user_b) order by c.last_message_at desc limit 1`);
-  const episode = await one<{ id: number }>(ctx, sql`
-    select si.video_id as id from series_items si join series s on s.id = si.series_id join videos v on v.id = si.video_id
+  const episode = await one<{ id: number; dramatist: string }>(ctx, sql`
+    select si.video_id as id, u.sec_uid as dramatist from series_items si join series s on s.id = si.series_id
+    join videos v on v.id = si.video_id join users u on u.id = s.author_id
     where s.kind = 'theatre' and v.deleted_at is null and v.visibility = 'public' order by si.video_id limit 1`);
   const token = await tokenFor(demo.id);
   const W = '/api/aweme/v1/web';
@@ -59,6 +62,7 @@ export async function loadFixture(ctx: Ctx): Promise<Fixture> {
     conversation: chat.id,
     peer: chat.peer,
     episode: episode.id,
+    dramatist: episode.dramatist,
     ticket: qr.body.ticket,
   };
 }
