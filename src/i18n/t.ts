@@ -14,9 +14,15 @@ export function formatCount(n: number): string {
   return formatCountWith(n, [t('count.tenThousand'), t('count.hundredMillion')]);
 }
 
+const ipLines = new Map<string, string>();
+
 /** Douyin's IP属地 line of a profile ('IP属地：广东'); '' while the province is unknown. */
 export function ipLocation(province: string): string {
-  return province ? t('user.ipLocation', { province }) : '';
+  if (!province) return '';
+  let line = ipLines.get(province);
+  // Every user object of a list carries one, from a few dozen provinces: made once each.
+  if (line === undefined && ipLines.size < 100) ipLines.set(province, (line = t('user.ipLocation', { province })));
+  return line ?? t('user.ipLocation', { province });
 }
 
 /** Formats a video duration in ms as m:ss. */

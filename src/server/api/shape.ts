@@ -144,22 +144,22 @@ export function textExtra(text: string, mentioned: Map<string, MentionedUser> = 
   return [...mentions, ...hashtags].sort((a, b) => a.start - b.start);
 }
 
-/** Douyin's `video.bit_rate[]`: one entry per rendition, highest gear first. */
-function bitRates(card: VideoCard, ladder: Rendition[] | undefined): Aweme['video']['bit_rate'] {
+/** Douyin's `video.bit_rate[]`: one entry per rendition, highest gear first; `file` is the card's own media, reused. */
+function bitRates(card: VideoCard, ladder: Rendition[] | undefined, file: ReturnType<typeof image>): Aweme['video']['bit_rate'] {
   return ladderOrFile(card, ladder).map((r) => ({
     gear_name: gearName(r.gear),
     bit_rate: r.bitRate,
     is_h265: 0,
     format: 'mp4',
-    play_addr: { ...sized(r.path, r.width, r.height), data_size: r.sizeBytes },
+    play_addr: { ...(r.path === card.media ? file : image(r.path)), width: r.width, height: r.height, data_size: r.sizeBytes },
   }));
 }
 
 const PRIVATE_STATUS = { public: 0, private: 1, friends: 2 } as const;
 
-/** The video's original sound: its own audio track, credited to its author as Douyin credits one. */
-function originalSound(card: VideoCard): Aweme['music'] {
-  const cover = image(card.author.avatar);
+/** The video's original sound: its own audio track (`file`), credited to its author as Douyin credits one. */
+function originalSound(card: VideoCard, author: ApiUser, file: ReturnType<typeof image>): Aweme['music'] {
+  const cover = author.avatar_thumb;
   return {
     id: card.id,
     id_str: String(card.id),
@@ -173,7 +173,7 @@ function originalSound(card: VideoCard): Aweme['music'] {
     cover_thumb: cover,
     cover_medium: cover,
     cover_large: cover,
-    play_url: image(card.media),
+    play_url: file,
     duration: Math.round(card.durationMs / 1000),
     is_original_sound: true,
   };
@@ -182,7 +182,10 @@ function originalSound(card: VideoCard): Aweme['music'] {
 /** A video as Douyin's aweme; `origin` is the site's, for its share links. */
 export function aweme(card: VideoCard, state: ViewerState, origin: string): Aweme {
   const url = `${origin}/video/${card.id}`;
+  // Objects that several fields share are made once (JSON writes each place out): a list's shaping costs little beside its query.
+  const file = image(card.media);
   const poster = sized(card.poster, card.width, card.height);
+  const author = user(card.author, state.relations.get(card.author.id));
   const shareable = card.visibility !== 'private';
   return {
     aweme_id: String(card.id),
@@ -196,8 +199,8 @@ export function aweme(card: VideoCard, state: ViewerState, origin: string): Awem
     author_user_id: card.author.id,
     text_extra: textExtra(card.desc, state.mentioned),
     seo_info: { ocr_content: card.desc },
-    author: user(card.author, state.relations.get(card.author.id)),
-    music: originalSound(card),
+    author,
+    music: originalSound(card, author, file),
     statistics: {
       digg_count: card.diggCount,
       comment_count: card.commentCount,
@@ -226,8 +229,8 @@ export function aweme(card: VideoCard, state: ViewerState, origin: string): Awem
     user_digged: asBit(state.liked.has(card.id)),
     collect_stat: asBit(state.collected.has(card.id)),
     video: {
-      play_addr: { ...sized(card.media, card.width, card.height), data_size: card.sizeBytes },
-      bit_rate: bitRates(card, state.ladders?.get(card.id)),
+      play_addr: { ...file, width: card.width, height: card.height, data_size: card.sizeBytes },
+      bit_rate: bitRates(card, state.ladders?.get(card.id), file),
       cover: poster,
       origin_cover: poster,
       dynamic_cover: poster,
