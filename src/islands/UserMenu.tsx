@@ -2,9 +2,9 @@ import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
 import { useEffect, useId, useRef, useState } from 'react';
 import { riFileList3Line, riLogoutBoxRLine } from '../shared/icons.ts';
-import { $auth } from '../stores/auth.ts';
+import { $auth, $sessionEnded } from '../stores/auth.ts';
 import { Icon } from './Icon.tsx';
-import { LoginHost } from './LoginButton.tsx';
+import { LoginButton, LoginHost, type LoginPopText } from './LoginButton.tsx';
 
 type UserStores = typeof import('../stores/user.ts') & { formatCount: (n: number) => string };
 
@@ -19,6 +19,9 @@ export interface UserMenuText {
   unavailable: string;
   logout: string;
   saveLoginInfo: string;
+  /** The 登录 button and its popover, shown instead once the session has ended. */
+  login: string;
+  loginPop: LoginPopText;
 }
 
 interface Props {
@@ -45,9 +48,11 @@ export function UserMenu({ nickname, avatar, text }: Props) {
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
+  // Hydrates as the server drew it (logged in), then follows the session.
+  const ended = useStore($sessionEnded, { ssr: 'initial' });
 
   useEffect(() => {
-    $auth.setKey('isLogin', true);
+    if (!$sessionEnded.get()) $auth.setKey('isLogin', true);
     return () => clearTimeout(timer.current);
   }, []);
 
@@ -82,6 +87,8 @@ export function UserMenu({ nickname, avatar, text }: Props) {
     setOpen(false);
     if (returnFocus) button.current?.focus();
   }
+
+  if (ended) return <LoginButton variant="header" label={text.login} pop={text.loginPop} />;
 
   // The dialog host sits outside the menu's root, so events inside the login dialog never count as inside the menu.
   return (

@@ -12,10 +12,11 @@ import {
   riTimeLine,
 } from '../shared/icons.ts';
 import type { VideoItem } from '../shared/video-item.ts';
+import { $sessionEnded } from '../stores/auth.ts';
 import { $commentCounts } from '../stores/comment-counts.ts';
 import { $followLoaded, loadFollow } from '../stores/follow-loader.ts';
 import { share, toggleCollect, toggleLike, toggleWatchLater } from '../stores/video-actions.ts';
-import { $stats, statsOf } from '../stores/video-stats.ts';
+import { $stats, statsOf, withoutMarks } from '../stores/video-stats.ts';
 import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
 
@@ -80,8 +81,12 @@ interface Props {
 }
 
 /** Like, comment, collect, share, 稍后再看 and (on the feed) 不感兴趣, with live counts. */
-export function VideoActions({ item, text, variant, onComment = toComments, onNotInterested, onLiked }: Props) {
-  const s = statsOf(item, useStore($stats, { keys: [item.id] }));
+export function VideoActions({ item: viewed, text, variant, onComment = toComments, onNotInterested, onLiked }: Props) {
+  // Hydrates with the marks the server drew, then drops them if the session has ended.
+  const ended = useStore($sessionEnded, { ssr: 'initial' });
+  const item = ended ? { ...viewed, author: { ...viewed.author, follow: 0 as const } } : viewed;
+  const stats = statsOf(item, useStore($stats, { keys: [item.id] }));
+  const s = ended ? withoutMarks(stats) : stats;
   const comments = useStore($commentCounts, { keys: [item.id] })[item.id] ?? s.comment;
   const column = variant === 'column';
   const units = text.units;

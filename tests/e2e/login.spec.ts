@@ -241,7 +241,10 @@ test('logout revokes the token, clears local storage and shows 登录 again; 保
       await toggle.click();
       await expect(toggle).toHaveAttribute('aria-checked', 'false');
     }
+    // The header turns at once; the page then reloads so what the server drew for the viewer goes too.
+    const reloaded = page.waitForEvent('load');
     await page.getByRole('button', { name: '退出登录' }).click();
+    await reloaded;
     await expect(page.getByRole('banner').getByRole('button', { name: '登录', exact: true })).toBeVisible();
     const local = await page.evaluate(() => Object.keys(localStorage).sort());
     expect(local).toEqual(save ? ['sy.rememberEmail'] : []);

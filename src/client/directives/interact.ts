@@ -1,8 +1,10 @@
 import type { ClientDirective } from 'astro';
+import { SESSION_ENDED_EVENT } from './wake.ts';
 
 /**
  * `client:interact`: hydrates an island on the first interaction with it (pointer, touch, focus or key), or when
- * `window` receives `sy:hydrate-<value>` (for example `openLogin()` elsewhere on the page), so header islands add
+ * `window` receives `sy:hydrate-<value>` (for example `openLogin()` elsewhere on the page) or the viewer's session ends
+ * (`SESSION_ENDED_EVENT`: islands drop what was personal), so header islands add
  * nothing to a page's first-load JavaScript. What the island missed while it loaded is handed to it afterwards: the
  * click (on the node it landed on, an icon's <svg> included), the focus, and the pointer resting over it (a hover
  * popover opens).
@@ -50,6 +52,7 @@ const interact: ClientDirective = (load, options, el) => {
     touch = ev?.type === 'touchstart' || (ev instanceof PointerEvent && ev.pointerType === 'touch');
     triggers.forEach((name) => el.removeEventListener(name, start));
     if (globalEvent) window.removeEventListener(globalEvent, start);
+    window.removeEventListener(SESSION_ENDED_EVENT, start);
     el.addEventListener('click', onClick);
     el.addEventListener('focusin', onFocus);
     const hydrate = await load();
@@ -64,6 +67,7 @@ const interact: ClientDirective = (load, options, el) => {
 
   triggers.forEach((name) => el.addEventListener(name, start, { passive: true }));
   if (globalEvent) window.addEventListener(globalEvent, start);
+  window.addEventListener(SESSION_ENDED_EVENT, start);
 };
 
 export default interact;
