@@ -7,6 +7,7 @@ import { changePassword, loginWithPassword } from '../../services/auth/password.
 import { cancelQrTicket, confirmQrTicket, createQrTicket, qrStatus, scanQrTicket } from '../../services/auth/qr.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { SESSION_COOKIE } from '../../services/sessions.ts';
+import { publicOrigin } from '../../http/public-origin.ts';
 import { mediaUrl } from '../../media-url.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { qrSvg } from '../qr-svg.ts';
@@ -102,8 +103,8 @@ export const passportRoutes = [
     response: bodyA({ ticket: z.string(), url: z.string(), svg: z.string(), expires_at: z.number().int() }),
     handler: async ({ request, clientAddress }) => {
       const t = await createQrTicket(ctxOf(request, clientAddress));
-      const origin = new URL(request.url).origin;
-      const url = `${origin}/passport/qr?ticket=${t.ticket}`;
+      // The phone that scans it must reach this server: PUBLIC_URL, else the host and port the dialog reached.
+      const url = `${publicOrigin(request)}/passport/qr?ticket=${t.ticket}`;
       return okA({ ticket: t.ticket, url, svg: qrSvg(url), expires_at: Math.floor(t.expiresAt.getTime() / 1000) });
     },
   }),
