@@ -270,3 +270,18 @@ test('an expired token gives the toast 登录状态已过期，请重新登录 a
   await expect.poll(() => page.evaluate(() => localStorage.getItem('sy.user'))).toBeNull();
   await expect(page.getByRole('banner').getByRole('button', { name: '登录', exact: true })).toBeVisible();
 });
+
+test('the password reveal button draws its eye icon and is named 显示密码', async ({ page }) => {
+  await page.goto('/discover');
+  const form = (await openDialog(page)).getByRole('tabpanel', { name: '密码登录' });
+  const reveal = form.getByRole('button', { name: '显示密码' });
+  await expect(reveal).toHaveAccessibleName('显示密码');
+  const path = reveal.locator('svg path');
+  await expect(path.first()).toBeAttached();
+  const box = await reveal.locator('svg').boundingBox();
+  expect(box?.width).toBeGreaterThan(10);
+  const hidden = await path.first().getAttribute('d');
+  await reveal.click();
+  // Revealed, the eye changes (open eye instead of the crossed-out one).
+  await expect(path.first()).not.toHaveAttribute('d', hidden!);
+});
