@@ -15,8 +15,8 @@ export interface UserMenuText {
   followers: string;
   /** `icon`: an export of src/shared/icons.ts. */
   links: { label: string; href: string; icon: string; hint?: string }[];
-  orders: string;
-  unavailable: string;
+  /** 我的订单, where the deployment has an orders page (ORDERS_URL). */
+  orders?: { label: string; href: string };
   logout: string;
   saveLoginInfo: string;
   /** The 登录 button and its popover, shown instead once the session has ended. */
@@ -194,14 +194,14 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
             </a>
           </li>
         ))}
-        <li>
-          {/* No orders service exists yet: listed, but plainly unavailable rather than a dead link. */}
-          <span className="flex h-10 items-center gap-3 px-2 text-muted" aria-disabled="true">
-            <Icon svg={riFileList3Line} className="text-lg" />
-            <span>{text.orders}</span>
-            <span className="ml-auto text-xs">{text.unavailable}</span>
-          </span>
-        </li>
+        {text.orders && (
+          <li>
+            <a href={text.orders.href} className="focus-ring flex h-10 items-center gap-3 rounded-lg px-2 hover:bg-hover">
+              <Icon svg={riFileList3Line} className="text-lg text-secondary" />
+              <span>{text.orders.label}</span>
+            </a>
+          </li>
+        )}
       </ul>
 
       <div className="mt-2 flex items-center justify-between border-t border-line pt-3">

@@ -46,7 +46,7 @@ test('revoked elsewhere: the next answer, a 401, brings 登录 back and drops th
 
   // The 登录 that came back works: hover shows the logged-out popover, a click the dialog.
   await header.getByRole('button', { name: '登录', exact: true }).hover();
-  await expect(page.getByRole('tooltip')).toContainText('未登录');
+  await expect(page.getByRole('dialog', { name: '未登录' })).toBeVisible();
   await header.getByRole('button', { name: '登录', exact: true }).click();
   await expect(page.getByRole('dialog', { name: '登录后免费畅享高清视频' })).toBeVisible();
   await context.close();

@@ -3,20 +3,17 @@
  * deployment behind a proxy or on a public name), else the address the request reached, port included.
  */
 
+import { httpUrl } from '../external-links.ts';
+
 // A host as the Host header may carry it: a name or IPv4 address, or a bracketed IPv6 address, and an optional port.
 const HOST = /^(?:[a-z\d](?:[a-z\d.-]*[a-z\d])?|\[[\da-f:.]+\])(?::\d{1,5})?$/i;
 
 /** `PUBLIC_URL` without its trailing slash, or undefined when unset or not an absolute http(s) URL. */
 export function configuredPublicUrl(value = process.env.PUBLIC_URL): string | undefined {
-  const text = value?.trim();
+  const text = httpUrl(value);
   if (!text) return undefined;
-  try {
-    const url = new URL(text);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-  } catch {
-    return undefined;
-  }
+  const url = new URL(text);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 /**
