@@ -28,14 +28,16 @@ const pages = defineCollection({
 // Header and settings chrome: link targets and versions live here, their labels in the string catalogue.
 const catalogueKey = z.string().refine((k) => k in zhCN, { message: 'not a key of src/i18n/zh-CN.ts' });
 
-/** The desktop client (客户端 popover) and the browser extension (快捷访问 → 浏览器插件). */
+/**
+ * The desktop client the 客户端 popover names. Where it downloads from is a deployment's setting (DESKTOP_CLIENT_URL,
+ * src/server/external-links.ts), not content: a placeholder address here was a dead end.
+ */
 const downloads = defineCollection({
   loader: file('src/content/downloads.json'),
   schema: z.object({
-    id: z.enum(['desktop', 'extension']),
-    href: z.string().min(1),
-    version: z.string().regex(/^\d+\.\d+\.\d+$/).optional(),
-    arch: z.string().min(1).optional(),
+    id: z.enum(['desktop']),
+    version: z.string().regex(/^\d+\.\d+\.\d+$/),
+    arch: z.string().min(1),
   }),
 });
 

@@ -10,7 +10,7 @@ vi.mock('./toast.ts', () => ({ toast: vi.fn() }));
 const { toast } = await import('./toast.ts');
 const { apiGet, apiPost, ApiFailure } = await import('./api.ts');
 const { $user, loginSucceeded } = await import('../stores/user.ts');
-const { $loginOpen, closeLogin } = await import('../stores/auth.ts');
+const { $auth, $loginOpen, $sessionEnded, closeLogin } = await import('../stores/auth.ts');
 
 const toastMock = vi.mocked(toast);
 const fetchMock = vi.fn<typeof fetch>();
@@ -47,6 +47,7 @@ beforeEach(() => {
   toastMock.mockReset();
   env.local.clear();
   $user.set({ token: null, userInfo: null });
+  $sessionEnded.set(false);
   closeLogin();
   vi.spyOn(console, 'warn').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -106,6 +107,22 @@ describe('the error catalogue', () => {
     expect(error.message).toBe('请先登录');
     expect(toastMock).toHaveBeenCalledWith('登录状态已过期，请重新登录', { type: 'error' });
     expect($user.get()).toEqual({ token: null, userInfo: null });
+  });
+
+  it('two calls in flight when the session ends: one toast, no login dialog, and the session ends for every island', async () => {
+    logIn();
+    const ended = vi.fn();
+    const off = $sessionEnded.listen(ended);
+    reply(401, { status_code: 8, status_msg: '请先登录' });
+    reply(401, { status_code: 8, status_msg: '请先登录' });
+    const key = $auth.get().routerKey;
+    await Promise.all([failureOf(apiPost('/aweme/v1/web/aweme/collect/')), failureOf(apiPost('/aweme/v1/web/history/write/'))]);
+    expect(toastMock).toHaveBeenCalledTimes(1);
+    expect($loginOpen.get()).toBe(false);
+    expect(ended).toHaveBeenCalledTimes(1);
+    expect($sessionEnded.get()).toBe(true);
+    expect($auth.get()).toEqual({ isLogin: false, routerKey: key + 1 });
+    off();
   });
 
   it('401 without a session offers the login dialog instead', async () => {

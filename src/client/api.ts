@@ -73,8 +73,8 @@ function parseBody(text: string): unknown {
   }
 }
 
-/** Applies the error mapping to one failure and returns the error to reject with. */
-async function mapFailure(error: unknown, path: string, options: CallOptions): Promise<ApiFailure> {
+/** Applies the error mapping to one failure of a call sent with `sentToken`, and returns the error to reject with. */
+async function mapFailure(error: unknown, path: string, options: CallOptions, sentToken: string | null): Promise<ApiFailure> {
   if (error instanceof ApiFailure) return error;
   const wretchError = error as Partial<WretchError>;
   if (typeof wretchError.status !== 'number') {
@@ -95,7 +95,7 @@ async function mapFailure(error: unknown, path: string, options: CallOptions): P
   });
   if (options.quiet) return failure;
   if (status === 401) {
-    await expireSession();
+    await expireSession(sentToken);
   } else if (status === 404) {
     console.warn('[api] not found', path);
   } else if (status >= 500 || status === 429) {
@@ -108,39 +108,44 @@ async function mapFailure(error: unknown, path: string, options: CallOptions): P
 
 /**
  * A 401 anywhere: with a session to lose, the expired-session toast and local storage and the user
- * store cleared; without one, nothing expired, so the login dialog is offered instead.
+ * store cleared; without one, nothing expired, so the login dialog is offered instead. A call sent with a token that
+ * is gone already (calls in flight when the session ended) adds nothing: one toast, and no dialog nobody asked for.
  */
-async function expireSession(): Promise<void> {
-  if (!$user.get().token && !$user.get().userInfo) return openLogin();
+async function expireSession(sentToken: string | null): Promise<void> {
+  const { token, userInfo } = $user.get();
+  if (sentToken !== null && token !== sentToken) return;
+  if (!token && !userInfo) return openLogin();
   clearLocalSession();
   toast(await text('toast.expired'), { type: 'error' });
 }
 
 /** The body of a 200, or a rejection: missing bodies, a non-zero Family A status_code or a Family B error code. */
-async function unwrap<T>(body: unknown, path: string, options: CallOptions): Promise<T> {
+async function unwrap<T>(body: unknown, path: string, options: CallOptions, sentToken: string | null): Promise<T> {
   if (typeof body !== 'object' || body === null) throw new ApiFailure(200, await text('toast.failed'));
   const { status_code, code } = body as Envelope;
   // douyin.com's "not logged in" may come with HTTP 200 (user/profile/self/): the session rule is the 401's.
-  if (status_code === NOT_LOGGED_IN) throw await mapFailure({ status: 401, message: JSON.stringify(body) }, path, options);
+  if (status_code === NOT_LOGGED_IN) throw await mapFailure({ status: 401, message: JSON.stringify(body) }, path, options, sentToken);
   if (typeof status_code === 'number' && status_code !== 0) {
     throw new ApiFailure(200, serverMessage(body) ?? (await text('toast.failed')), { statusCode: status_code });
   }
   // Family B answers HTTP 200 with its own string codes; '404' is an empty tab and is data.
   if (typeof code === 'string' && code !== '200' && code !== '404') {
-    throw await mapFailure({ status: Number(code) || 500, message: JSON.stringify(body) }, path, options);
+    throw await mapFailure({ status: Number(code) || 500, message: JSON.stringify(body) }, path, options, sentToken);
   }
   return body as T;
 }
 
 async function send<T>(path: string, run: (w: typeof api) => Promise<string>, options: CallOptions): Promise<T> {
   let body: unknown;
+  // The token the call goes out with (read the same way as the Token header), to judge a 401 by.
+  const sentToken = $user.get().token;
   try {
     const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(API_TIMEOUT_MS)]) : AbortSignal.timeout(API_TIMEOUT_MS);
     body = parseBody(await run(api.url(path).options({ signal })));
   } catch (error) {
-    throw await mapFailure(error, path, options);
+    throw await mapFailure(error, path, options, sentToken);
   }
-  return unwrap<T>(body, path, options);
+  return unwrap<T>(body, path, options, sentToken);
 }
 
 /** GET `/api{path}` with query parameters; resolves to the response body. */

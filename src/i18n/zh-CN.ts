@@ -85,7 +85,6 @@ export const zhCN = {
   'header.loginPop.orders': '我的订单',
   'header.loginPop.shortcuts': '快捷键',
   'header.loginPop.liveTool': '直播伴侣',
-  'header.unavailable': '暂未开放',
   'header.entries': '快捷入口',
   'header.badge': '{count}条未读',
   'header.client.title': '闪映客户端',

@@ -76,7 +76,8 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const firstKey = useRef(routerKey);
+  // A server-rendered first page dates from key 0: a session that ended before hydration reloads it too.
+  const firstKey = useRef(initial ? 0 : routerKey);
 
   useEffect(() => {
     if (mentions) seedMentionLinks(mentions);

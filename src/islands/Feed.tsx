@@ -240,7 +240,7 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
           : 'feed flex h-screen gap-3 p-4 pt-[calc(var(--header-h)+4px)]'
       }
     >
-      <div className={`relative min-w-0 flex-1 overflow-hidden bg-black ${webFull ? '' : 'rounded-2xl'}`}>
+      <div className={`relative isolate min-w-0 flex-1 overflow-hidden bg-black ${webFull ? '' : 'rounded-2xl'}`}>
         <div
           className="absolute inset-0 touch-none select-none"
           onPointerDown={onPointerDown}

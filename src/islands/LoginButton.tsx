@@ -32,12 +32,15 @@ export function LoginHost() {
   );
 }
 
+/** One entry of the logged-out popover: a link, or 快捷键, which opens the shortcuts dialog. */
+export type LoginPopItem = { label: string; href: string } | { label: string; opens: 'shortcuts' };
+
 /** The logged-out popover's strings (from the catalogue, passed by the server so the page's first load stays small). */
 export interface LoginPopText {
   title: string;
   hint: string;
-  items: string[];
-  unavailable: string;
+  /** Only what leads somewhere: the server leaves out an entry this site or deployment has nothing behind. */
+  items: LoginPopItem[];
 }
 
 interface Props {
@@ -50,12 +53,19 @@ interface Props {
 
 const HOVER_OPEN_MS = 150;
 const HOVER_CLOSE_MS = 200;
+const POP_ITEM = 'focus-ring flex h-8 w-full items-center rounded-md px-2 text-left text-primary hover:bg-hover';
+
+/** 快捷键: the same dialog as 设置 → 快捷键; its code loads on this click. */
+function openShortcuts(returnTo: HTMLElement | null): void {
+  void import('../client/chrome/shortcuts.ts').then((m) => m.openShortcutsDialog(returnTo));
+}
 
 /** The 登录 button: opens the login dialog; in the header it also shows the logged-out popover on hover or focus. */
 export function LoginButton({ variant = 'header', label, pop: text }: Props) {
   const [pop, setPop] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const popId = useId();
+  const loginButton = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
 
   useEffect(() => {
     // The server saw no session, yet this browser kept a token: let the API judge it (an expired one gets the 401 rule).
@@ -70,10 +80,10 @@ export function LoginButton({ variant = 'header', label, pop: text }: Props) {
 
   const button = (
     <button
+      ref={loginButton}
       type="button"
       className={variant === 'header' ? 'btn-accent h-9 px-5' : 'btn-accent h-10 px-8'}
       aria-haspopup="dialog"
-      aria-describedby={pop ? popId : undefined}
       onClick={() => {
         setPop(false);
         openLogin();
@@ -107,14 +117,30 @@ export function LoginButton({ variant = 'header', label, pop: text }: Props) {
       >
         {button}
         {pop && (
-          <div id={popId} role="tooltip" className="absolute right-0 top-full z-30 mt-1.5 w-64 rounded-xl border border-line bg-surface p-4 text-sm shadow-xl">
-            <p className="font-semibold text-primary">{text.title}</p>
+          <div role="dialog" aria-labelledby={titleId} className="absolute right-0 top-full z-30 mt-1.5 w-64 rounded-xl border border-line bg-surface p-4 text-sm shadow-xl">
+            <p id={titleId} className="font-semibold text-primary">
+              {text.title}
+            </p>
             <p className="mt-1 text-secondary">{text.hint}</p>
             <ul className="mt-3 flex flex-col gap-1 border-t border-line pt-2">
               {text.items.map((item) => (
-                <li key={item} className="flex h-8 items-center justify-between text-muted">
-                  <span>{item}</span>
-                  <span className="text-xs">{text.unavailable}</span>
+                <li key={item.label}>
+                  {'href' in item ? (
+                    <a href={item.href} className={POP_ITEM}>
+                      {item.label}
+                    </a>
+                  ) : (
+                    <button
+                      type="button"
+                      className={POP_ITEM}
+                      onClick={() => {
+                        setPop(false);
+                        openShortcuts(loginButton.current);
+                      }}
+                    >
+                      {item.label}
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>

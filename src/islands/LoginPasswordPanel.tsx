@@ -3,6 +3,7 @@ import { t } from '../i18n/t.ts';
 import { riEyeLine, riEyeOffLine } from '../shared/icons.ts';
 import { loginWithPassword } from '../stores/user.ts';
 import { EmailField, emailProblem } from './EmailField.tsx';
+import { Icon } from './Icon.tsx';
 import { fieldClass } from './LoginForm.ts';
 import { LoginSubmit } from './LoginSubmit.tsx';
 import { useLoginSubmit } from './useLoginSubmit.ts';
@@ -51,7 +52,7 @@ export function LoginPasswordPanel({ email, setEmail, demoPassword, idPrefix }: 
             aria-pressed={reveal}
             onClick={() => setReveal((r) => !r)}
           >
-            <span className={`${reveal ? riEyeLine : riEyeOffLine} text-lg`} aria-hidden="true" />
+            <Icon svg={reveal ? riEyeLine : riEyeOffLine} className="text-lg" />
           </button>
         </div>
       </div>

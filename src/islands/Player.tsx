@@ -132,11 +132,13 @@ export function Player({ item, text, loop = false, live = false }: Props) {
     void toggleLike(item, true).then((ok) => ok && burst(x, y));
   };
 
+  // In the page the frame is its own stacking context (isolate): the controls' z-indexes order them over the video
+  // and must not lift them over the fixed header when the page scrolls them under it.
   const frameClass = webFull
     ? 'fixed inset-0 z-50 bg-black'
     : mini
       ? 'mini-player fixed bottom-4 right-4 z-40 aspect-video w-[min(360px,60vw)] overflow-hidden rounded-xl bg-black shadow-2xl'
-      : 'absolute inset-0';
+      : 'absolute inset-0 isolate';
 
   return (
     <div ref={slot} className="absolute inset-0" data-player data-mini={mini}>

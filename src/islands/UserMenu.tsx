@@ -2,9 +2,9 @@ import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
 import { useEffect, useId, useRef, useState } from 'react';
 import { riFileList3Line, riLogoutBoxRLine } from '../shared/icons.ts';
-import { $auth } from '../stores/auth.ts';
+import { $auth, $sessionEnded } from '../stores/auth.ts';
 import { Icon } from './Icon.tsx';
-import { LoginHost } from './LoginButton.tsx';
+import { LoginButton, LoginHost, type LoginPopText } from './LoginButton.tsx';
 
 type UserStores = typeof import('../stores/user.ts') & { formatCount: (n: number) => string };
 
@@ -15,10 +15,13 @@ export interface UserMenuText {
   followers: string;
   /** `icon`: an export of src/shared/icons.ts. */
   links: { label: string; href: string; icon: string; hint?: string }[];
-  orders: string;
-  unavailable: string;
+  /** 我的订单, where the deployment has an orders page (ORDERS_URL). */
+  orders?: { label: string; href: string };
   logout: string;
   saveLoginInfo: string;
+  /** The 登录 button and its popover, shown instead once the session has ended. */
+  login: string;
+  loginPop: LoginPopText;
 }
 
 interface Props {
@@ -45,9 +48,11 @@ export function UserMenu({ nickname, avatar, text }: Props) {
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
+  // Hydrates as the server drew it (logged in), then follows the session.
+  const ended = useStore($sessionEnded, { ssr: 'initial' });
 
   useEffect(() => {
-    $auth.setKey('isLogin', true);
+    if (!$sessionEnded.get()) $auth.setKey('isLogin', true);
     return () => clearTimeout(timer.current);
   }, []);
 
@@ -82,6 +87,8 @@ export function UserMenu({ nickname, avatar, text }: Props) {
     setOpen(false);
     if (returnFocus) button.current?.focus();
   }
+
+  if (ended) return <LoginButton variant="header" label={text.login} pop={text.loginPop} />;
 
   // The dialog host sits outside the menu's root, so events inside the login dialog never count as inside the menu.
   return (
@@ -187,14 +194,14 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
             </a>
           </li>
         ))}
-        <li>
-          {/* No orders service exists yet: listed, but plainly unavailable rather than a dead link. */}
-          <span className="flex h-10 items-center gap-3 px-2 text-muted" aria-disabled="true">
-            <Icon svg={riFileList3Line} className="text-lg" />
-            <span>{text.orders}</span>
-            <span className="ml-auto text-xs">{text.unavailable}</span>
-          </span>
-        </li>
+        {text.orders && (
+          <li>
+            <a href={text.orders.href} className="focus-ring flex h-10 items-center gap-3 rounded-lg px-2 hover:bg-hover">
+              <Icon svg={riFileList3Line} className="text-lg text-secondary" />
+              <span>{text.orders.label}</span>
+            </a>
+          </li>
+        )}
       </ul>
 
       <div className="mt-2 flex items-center justify-between border-t border-line pt-3">

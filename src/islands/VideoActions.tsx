@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { formatCountWith } from '../shared/format-count.ts';
 import {
   riChat3Fill,
@@ -12,10 +12,11 @@ import {
   riTimeLine,
 } from '../shared/icons.ts';
 import type { VideoItem } from '../shared/video-item.ts';
+import { $sessionEnded } from '../stores/auth.ts';
 import { $commentCounts } from '../stores/comment-counts.ts';
 import { $followLoaded, loadFollow } from '../stores/follow-loader.ts';
 import { share, toggleCollect, toggleLike, toggleWatchLater } from '../stores/video-actions.ts';
-import { $stats, statsOf } from '../stores/video-stats.ts';
+import { $stats, statsOf, withoutMarks } from '../stores/video-stats.ts';
 import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
 
@@ -80,8 +81,12 @@ interface Props {
 }
 
 /** Like, comment, collect, share, 稍后再看 and (on the feed) 不感兴趣, with live counts. */
-export function VideoActions({ item, text, variant, onComment = toComments, onNotInterested, onLiked }: Props) {
-  const s = statsOf(item, useStore($stats, { keys: [item.id] }));
+export function VideoActions({ item: viewed, text, variant, onComment = toComments, onNotInterested, onLiked }: Props) {
+  // Hydrates with the marks the server drew, then drops them if the session has ended.
+  const ended = useStore($sessionEnded, { ssr: 'initial' });
+  const item = ended ? { ...viewed, author: { ...viewed.author, follow: 0 as const } } : viewed;
+  const stats = statsOf(item, useStore($stats, { keys: [item.id] }));
+  const s = ended ? withoutMarks(stats) : stats;
   const comments = useStore($commentCounts, { keys: [item.id] })[item.id] ?? s.comment;
   const column = variant === 'column';
   const units = text.units;
@@ -90,11 +95,6 @@ export function VideoActions({ item, text, variant, onComment = toComments, onNo
     : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover';
   const icon = column ? 'text-[34px]' : 'text-lg';
   const [shareWanted, setShareWanted] = useState(false);
-  const shareEntry = useRef<HTMLLIElement>(null);
-  // The pointer that woke this island may already rest on 分享: it sends no second pointerenter.
-  useEffect(() => {
-    if (shareEntry.current?.matches(':hover, :focus-within')) setShareWanted(true);
-  }, []);
   const action = (label: string, svg: string, onClick: () => void, count?: number, pressed?: boolean, tint = 'text-accent') => (
     <button type="button" className={btn} aria-pressed={pressed} onClick={onClick}>
       <Icon svg={svg} className={`${icon} ${pressed ? tint : ''}`} />
@@ -119,7 +119,7 @@ export function VideoActions({ item, text, variant, onComment = toComments, onNo
       {entry(text.like, riHeart3Fill, () => void toggleLike(item).then((ok) => ok && onLiked?.()), s.digg, s.liked)}
       {entry(text.comment, riChat3Fill, onComment, comments)}
       {entry(text.collect, riStarFill, () => void toggleCollect(item), s.collect, s.collected, 'text-yellow-400')}
-      <li ref={shareEntry} className="group/s relative" onPointerEnter={() => setShareWanted(true)} onFocus={() => setShareWanted(true)}>
+      <li className="group/s relative" onPointerEnter={() => setShareWanted(true)} onFocus={() => setShareWanted(true)}>
         {action(text.share, riShareForwardFill, () => void share(item), s.share)}
         {shareWanted && (
           <div className={`absolute z-20 hidden group-hover/s:block group-focus-within/s:block ${column ? 'right-full top-1/2 -translate-y-1/2 pr-2' : 'left-0 top-full pt-2'}`}>

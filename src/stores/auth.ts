@@ -1,7 +1,14 @@
 import { atom, map } from 'nanostores';
+import { SESSION_ENDED_EVENT } from '../client/directives/wake.ts';
 
 /** The spec's auth store: whether someone is logged in, and a key bumped at each login or logout so islands can start afresh. */
 export const $auth = map({ isLogin: false, routerKey: 0 });
+
+/**
+ * True once the session this page was rendered with has ended (expired, or revoked elsewhere): the header and the
+ * islands drop the viewer's state at once, without a reload. A login reloads the page, so it never turns back.
+ */
+export const $sessionEnded = atom(false);
 
 /** Whether the login dialog is open; any island may ask for it through `openLogin()`. */
 export const $loginOpen = atom(false);
@@ -49,6 +56,15 @@ export function closeLogin(): void {
 export function setLoggedIn(isLogin: boolean): void {
   const { isLogin: was, routerKey } = $auth.get();
   if (was !== isLogin) $auth.set({ isLogin, routerKey: routerKey + 1 });
+}
+
+/** The session is over in this browser: isLogin false, `routerKey` bumped, and, on a page rendered for a viewer, every island woken. */
+export function endSession(): void {
+  const { routerKey } = $auth.get();
+  $auth.set({ isLogin: false, routerKey: routerKey + 1 });
+  if ($sessionEnded.get()) return;
+  $sessionEnded.set(true);
+  if (globalThis.document?.body?.hasAttribute('data-viewer')) globalThis.dispatchEvent(new Event(SESSION_ENDED_EVENT));
 }
 
 let ticker: ReturnType<typeof setInterval> | undefined;

@@ -4,6 +4,7 @@
  */
 import { atom } from 'nanostores';
 import type { InboxEvents } from '../shared/messaging.ts';
+import { $sessionEnded } from './auth.ts';
 
 /** Unread 互动消息 (the 通知 badge). */
 export const $noticeUnread = atom(0);
@@ -40,7 +41,7 @@ export function applyDm(data: InboxEvents['dm'] | null): void {
 
 /** Opens the viewer's event stream once per page (the header's badges follow the two counts). */
 export function connectInbox(url = INBOX_URL): void {
-  if (source || typeof EventSource === 'undefined') return;
+  if (source || $sessionEnded.get() || typeof EventSource === 'undefined') return;
   source = new EventSource(url);
   source.addEventListener('open', () => $inboxLive.set(true));
   // EventSource reconnects by itself after a dropped connection; a refused one (logged out) stays closed.
@@ -48,3 +49,13 @@ export function connectInbox(url = INBOX_URL): void {
   source.addEventListener('notice', (e) => applyNotice(read<'notice'>(e)));
   source.addEventListener('dm', (e) => applyDm(read<'dm'>(e)));
 }
+
+// A session that ends takes its inbox along: the stream closes and the badges go.
+$sessionEnded.listen((ended) => {
+  if (!ended) return;
+  source?.close();
+  source = null;
+  $inboxLive.set(false);
+  $noticeUnread.set(0);
+  $dmUnread.set(0);
+});

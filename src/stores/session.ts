@@ -1,7 +1,7 @@
 /** The session this browser holds, apart from the API client: client/api.ts reads and clears it without importing the user actions. */
 import { map } from 'nanostores';
 import type { ProfileUser } from '../shared/api-shapes.ts';
-import { setLoggedIn, USER_KEY } from './auth.ts';
+import { endSession, USER_KEY } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';
 
 type Named = 'uid' | 'sec_uid' | 'nickname';
@@ -47,12 +47,12 @@ export function rememberEmail(email: string | null): void {
 }
 
 /**
- * Forgets the session in this browser: user store emptied, isLogin false, session storage and local storage cleared
+ * Forgets the session in this browser: user store emptied, the session ended (`endSession`), session storage and local storage cleared
  * except device preferences and, when `keepEmail` is given, the remembered email.
  */
 export function clearLocalSession({ keepEmail = rememberedEmail() }: { keepEmail?: string | null } = {}): void {
   $user.set({ token: null, userInfo: null });
-  setLoggedIn(false);
+  endSession();
   const local = browserStorage('local');
   const kept = DEVICE_KEYS.map((key) => [key, local?.getItem(key) ?? null] as const);
   try {

@@ -38,3 +38,8 @@ export function patchStats(item: VideoItem, change: Partial<VideoStats>): VideoS
   $stats.setKey(item.id, { ...before, ...change });
   return before;
 }
+
+/** What anyone sees of `s`: the counts without the viewer's marks (once the session has ended). */
+export function withoutMarks(s: VideoStats): VideoStats {
+  return { ...s, liked: false, collected: false, later: false };
+}

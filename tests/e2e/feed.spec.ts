@@ -282,3 +282,25 @@ test('on /video/{id} the player shrinks to a mini player that keeps playing when
   await expect(player).toHaveAttribute('data-mini', 'false');
   await expect.poll(() => player.locator('video').evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
 });
+
+test('on /video/{id} the video loops at its end, before and after the player wakes, as the feed does', async ({ page }) => {
+  const first = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=2')).json();
+  await page.goto(`/video/${first.aweme_list[1].aweme_id}`);
+  const player = page.locator('[data-player]');
+  const video = player.locator('video');
+  // The server's markup, before any script.
+  await expect(video).toHaveAttribute('loop', '');
+  await playing(player);
+  const nearEnd = () =>
+    video.evaluate((v: HTMLVideoElement) => {
+      v.currentTime = v.duration - 0.1;
+      return v.duration;
+    });
+  const duration = await nearEnd();
+  // It plays on from the start instead of stopping at the end.
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement, d) => !v.paused && !v.ended && v.currentTime > 0 && v.currentTime < d - 0.5, duration)).toBe(true);
+  await wake(page, player);
+  await expect(video).toHaveAttribute('loop', '');
+  await nearEnd();
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement, d) => !v.paused && !v.ended && v.currentTime < d - 0.5, duration)).toBe(true);
+});

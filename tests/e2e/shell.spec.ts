@@ -118,3 +118,24 @@ test('anonymous visitors get a login prompt on follow, friend and self', async (
     await expect(page.getByRole('heading', { name: '登录后免费畅享高清视频' })).toBeVisible();
   }
 });
+
+test('the header stays on top of a video page scrolled under it, player controls included', async ({ page }) => {
+  const href = await firstHref(page, '/video/');
+  await page.goto(href);
+  // The player's own layers (progress bar, 弹幕 switch, 取消静音) pass under the header between these offsets.
+  for (let y = 200; y <= 480; y += 20) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    const covered = await page.evaluate(() => {
+      const header = document.getElementById('site-header')!;
+      const targets = [...header.querySelectorAll<HTMLElement>('input, button, .header-entry, a')].filter((el) => el.getClientRects().length > 0);
+      return targets
+        .map((el) => {
+          const box = el.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return hit && !header.contains(hit) ? `${el.outerHTML.slice(0, 60)} under ${hit.outerHTML.slice(0, 80)}` : null;
+        })
+        .filter(Boolean);
+    });
+    expect(covered, `scrolled ${y} px`).toEqual([]);
+  }
+});

@@ -5,6 +5,7 @@
  */
 import { showBadge, watchBadges } from '../badge.ts';
 import { initPopovers } from '../popover.ts';
+import { $sessionEnded } from '../../stores/auth.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
 import { getDefaultPage, setDefaultPage } from './default-page.ts';
 import { install, registerServiceWorker, watchInstall } from './install.ts';
@@ -75,6 +76,17 @@ function inbox(): void {
   }
   const hosts = document.querySelectorAll<HTMLElement>('[data-inbox-host]');
   if (!hosts.length) return;
+  // The session ended: the popovers say what they say to anyone (log in to see 通知, 私信).
+  const off = $sessionEnded.listen((ended) => {
+    if (!ended) return;
+    off();
+    for (const host of hosts) {
+      const prompt = document.createElement('p');
+      prompt.className = 'text-secondary';
+      prompt.textContent = host.dataset.loggedOut ?? '';
+      host.replaceWith(prompt);
+    }
+  });
   const start = () =>
     setTimeout(async () => {
       const m = await import('../../stores/inbox.ts');

@@ -5,6 +5,7 @@ import { loginWithCode, requestLoginCode } from '../../services/auth/codes.ts';
 import { logout, type LoginResult } from '../../services/auth/login.ts';
 import { changePassword, loginWithPassword } from '../../services/auth/password.ts';
 import { cancelQrTicket, confirmQrTicket, createQrTicket, qrStatus, scanQrTicket } from '../../services/auth/qr.ts';
+import { publicOrigin } from '../../http/public-origin.ts';
 import { mediaUrl } from '../../media-url.ts';
 import { okA } from '../envelope.ts';
 import { authContext, codeField, credentials, emailField, passwordField, sessionCookie, setLoginCookie } from '../login-door.ts';
@@ -78,8 +79,8 @@ export const passportRoutes = [
     response: bodyA({ ticket: z.string(), url: z.string(), svg: z.string(), expires_at: z.number().int() }),
     handler: async ({ request, clientAddress }) => {
       const t = await createQrTicket(authContext(request, clientAddress));
-      const origin = new URL(request.url).origin;
-      const url = `${origin}/passport/qr?ticket=${t.ticket}`;
+      // The phone that scans it must reach this server: PUBLIC_URL, else the host and port the dialog reached.
+      const url = `${publicOrigin(request)}/passport/qr?ticket=${t.ticket}`;
       return okA({ ticket: t.ticket, url, svg: qrSvg(url), expires_at: Math.floor(t.expiresAt.getTime() / 1000) });
     },
   }),
