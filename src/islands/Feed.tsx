@@ -237,10 +237,10 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
       className={
         webFull
           ? 'fixed inset-0 z-50 flex bg-black'
-          : 'feed flex h-screen gap-3 p-4 pt-[calc(var(--header-h)+4px)]'
+          : 'feed flex h-screen gap-3 p-4 pt-[calc(var(--header-h)+4px)] lt-tablet:relative lt-tablet:h-[calc(100dvh-var(--tabbar-h))] lt-tablet:p-0'
       }
     >
-      <div className={`relative min-w-0 flex-1 overflow-hidden bg-black ${webFull ? '' : 'rounded-2xl'}`}>
+      <div className={`relative min-w-0 flex-1 overflow-hidden bg-black ${webFull ? '' : 'rounded-2xl lt-tablet:rounded-none'}`}>
         <div
           className="absolute inset-0 touch-none select-none"
           onPointerDown={onPointerDown}
@@ -284,9 +284,9 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
                     playsInline
                     aria-label={v.desc}
                   />
-                  <div className={`pointer-events-none absolute inset-x-0 bottom-12 z-10 p-5 pr-24 text-white transition-opacity ${clear ? 'opacity-0' : ''}`}>
+                  <div className={`pointer-events-none absolute inset-x-0 bottom-12 z-10 p-5 pr-24 text-white transition-opacity lt-tablet:(p-3 pr-20) ${clear ? 'opacity-0' : ''}`}>
                     <div className="pointer-events-auto flex items-center gap-3">
-                      <a href={`/user/${v.author.secUid}`} className="focus-ring text-lg font-semibold drop-shadow">
+                      <a href={`/user/${v.author.secUid}`} className="focus-ring min-w-0 truncate text-lg font-semibold drop-shadow">
                         @{v.author.nickname}
                       </a>
                       <Follow item={v} labels={text.follow} />
@@ -326,7 +326,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
           ))}
         </div>
       </div>
-      <div className={`flex shrink-0 flex-col justify-center gap-3 ${webFull ? 'absolute right-3 top-1/2 z-20 -translate-y-1/2' : ''} ${clear ? 'invisible' : ''}`}>
+      {/* A phone pages by swiping: no room beside the video for the buttons. */}
+      <div className={`flex shrink-0 flex-col justify-center gap-3 lt-tablet:hidden ${webFull ? 'absolute right-3 top-1/2 z-20 -translate-y-1/2' : ''} ${clear ? 'invisible' : ''}`}>
         <button type="button" aria-label={text.prev} disabled={index === 0} onClick={() => page(-1)} className={NAV_BTN}>
           <Icon svg={riArrowUpSLine} className="text-2xl" />
         </button>
@@ -335,7 +336,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
         </button>
       </div>
       {panel === 'comments' && (
-        <aside className="w-[380px] shrink-0 overflow-hidden rounded-2xl bg-surface" data-scroll-own>
+        // On a phone the comments rise over the lower part of the video, as a sheet.
+        <aside className="w-[380px] shrink-0 overflow-hidden rounded-2xl bg-surface lt-tablet:(absolute inset-x-0 bottom-0 z-30 h-[70%] w-auto rounded-b-none)" data-scroll-own>
           <Suspense fallback={null}>
             <Comments key={item.id} awemeId={item.id} variant="panel" onClose={() => $panel.set(null)} />
           </Suspense>

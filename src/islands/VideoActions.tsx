@@ -86,7 +86,7 @@ export function VideoActions({ item, text, variant, onComment = toComments, onNo
   const column = variant === 'column';
   const units = text.units;
   const btn = column
-    ? 'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow'
+    ? 'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow lt-tablet:min-w-11'
     : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover';
   const icon = column ? 'text-[34px]' : 'text-lg';
   const [shareWanted, setShareWanted] = useState(false);
