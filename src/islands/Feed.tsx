@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { PENDING_SWIPE_EVENT, swipeStep, takePendingSwipe } from '../client/feed-swipe.ts';
 import { bindShortcuts } from '../client/shortcuts.ts';
 import { riArrowDownSLine, riArrowUpSLine, riHeart3Fill } from '../shared/icons.ts';
 import type { VideoItem } from '../shared/video-item.ts';
@@ -19,8 +20,6 @@ const Comments = lazy(() => import('./Comments.tsx').then((m) => ({ default: m.C
 
 /** Fetch the next page when this few videos are left ahead. */
 const AHEAD = 3;
-/** A drag further than this (px) pages. */
-const DRAG_PAGE_PX = 80;
 /** Wheel: one page per gesture; a gesture ends after this long without wheel events. */
 const WHEEL_QUIET_MS = 220;
 const WHEEL_REPEAT_MS = 900;
@@ -152,6 +151,18 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
     return () => video.removeEventListener('ended', ended);
   }, [video, prefs.autoNext, page]);
 
+  // A swipe that began on the server's markup, before this island hydrated: its pointer events never reached it.
+  useEffect(() => {
+    const take = () => {
+      const swipe = takePendingSwipe();
+      const step = swipe && swipeStep(swipe);
+      if (step) page(step);
+    };
+    take();
+    addEventListener(PENDING_SWIPE_EVENT, take);
+    return () => removeEventListener(PENDING_SWIPE_EVENT, take);
+  }, [page]);
+
   // Wheel paging, one page per gesture; a non-passive listener so the page itself does not scroll.
   useEffect(() => {
     const el = root.current;
@@ -194,8 +205,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
     const dy = e.clientY - g.y;
     if (g.moved) {
       setDrag(0);
-      const fast = Math.abs(dy) / Math.max(1, e.timeStamp - g.t) > 0.5;
-      if (Math.abs(dy) > DRAG_PAGE_PX || (fast && Math.abs(dy) > 24)) page(dy < 0 ? 1 : -1);
+      const step = swipeStep({ dy, ms: e.timeStamp - g.t });
+      if (step) page(step);
       return;
     }
     const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
