@@ -300,7 +300,7 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
                       <a href={`/user/${v.author.secUid}`} className="focus-ring min-w-0 truncate text-lg font-semibold drop-shadow">
                         @{v.author.nickname}
                       </a>
-                      <Follow item={v} labels={text.follow} />
+                      <Follow item={v} labels={text.follow} className="lt-tablet:hidden" />
                     </div>
                     <p className="mt-2 line-clamp-2 max-w-2xl text-sm leading-6 drop-shadow">
                       <a href={`/video/${v.id}`} className="pointer-events-auto focus-ring hover:underline">
@@ -312,6 +312,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
                     <a href={`/user/${v.author.secUid}`} className="focus-ring block rounded-full border-2 border-white" aria-label={v.author.nickname}>
                       <img src={v.author.avatar} alt="" width="44" height="44" className="h-11 w-11 rounded-full object-cover" />
                     </a>
+                    {/* On a phone 关注 sits on the avatar's lower edge, as in the apps; beside the name on a wide screen. */}
+                    <Follow item={v} labels={text.follow} size="badge" className="-mb-2 -mt-9 tablet:hidden" />
                     <VideoActions item={v} text={text} variant="column" onComment={openComments} onNotInterested={notInterested} onLiked={() => burst()} />
                   </div>
                   {active && prefs.danmaku && (
