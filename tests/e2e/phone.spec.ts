@@ -113,6 +113,16 @@ test('logged out, 我 opens the login dialog', async ({ page }) => {
   await expect(page).toHaveURL('/discover');
 });
 
+test('设置 opens from the 我 page, without the sidebar, and switches the theme', async ({ page }) => {
+  await page.goto('/user/self');
+  await page.getByRole('button', { name: '设置', exact: true }).tap();
+  const menu = page.getByRole('dialog', { name: '设置菜单' });
+  await expect(menu).toBeVisible();
+  expect((await box(menu)).y + (await box(menu)).height).toBeLessThanOrEqual((await box(tabBar(page))).y);
+  await menu.getByRole('radio', { name: '深色' }).tap();
+  await expect(page.locator('html')).toHaveAttribute('dark', 'true');
+});
+
 test('the header turns compact: logo, sections, a search icon that opens the search box', async ({ page }) => {
   await page.goto('/discover');
   const header = page.locator('#site-header');
