@@ -176,7 +176,8 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
         </button>
       )}
       <div role="group" aria-label={text.controls} className="player-bar absolute inset-x-0 bottom-0 z-20 bg-gradient-to-t from-black/65 to-transparent px-3 pb-1.5 pt-8 text-white">
-        <div className="group/p relative flex h-4 items-center rounded focus-within:(outline-2 outline-solid outline-accent)">
+        {/* The line stays slim; on a phone the range around it is a thumb's height. */}
+        <div className="group/p relative flex h-4 items-center rounded focus-within:(outline-2 outline-solid outline-accent) lt-tablet:h-8">
           <div className="absolute inset-x-0 h-1 overflow-hidden rounded-full bg-white/25 transition-all group-hover/p:h-1.5" aria-hidden="true">
             <div className="absolute inset-y-0 left-0 bg-white/40" style={{ width: pct(buffered, duration) }} />
             <div data-fill className="absolute inset-y-0 left-0 bg-white transition-[width] duration-200 ease-linear" style={{ width: pct(time, duration) }} />

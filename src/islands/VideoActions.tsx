@@ -99,7 +99,7 @@ export function VideoActions({ item, text, variant, onComment = toComments, onNo
   const units = text.units;
   const btn = column
     ? 'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow lt-tablet:(min-h-11 min-w-11)'
-    : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover';
+    : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover lt-tablet:h-11';
   const icon = column ? 'text-[34px]' : 'text-lg';
   const [shareWanted, setShareWanted] = useState(false);
   const shareEntry = useRef<HTMLLIElement>(null);
