@@ -123,7 +123,7 @@ test('设置 opens from the 我 page, without the sidebar, and switches the them
   await expect(page.locator('html')).toHaveAttribute('dark', 'true');
 });
 
-test('the header turns compact: logo, sections, a search icon that opens the search box', async ({ page }) => {
+test('the header turns compact: logo, sections, a search icon that opens the search box', async ({ page, context }) => {
   await page.goto('/discover');
   const header = page.locator('#site-header');
   expect((await box(header)).height).toBe(56);
@@ -131,9 +131,16 @@ test('the header turns compact: logo, sections, a search icon that opens the sea
   await header.getByRole('button', { name: '搜索' }).tap();
   const input = page.locator('#header-search-input');
   await expect(input).toBeFocused();
+  // The focus wakes the search island, which opens its panel (history, 热搜) under the box.
+  await expect(page.getByRole('dialog', { name: '搜索推荐' })).toBeVisible();
   await input.fill('美食');
-  await input.press('Enter');
-  await expect(page).toHaveURL(/\/search\/%E7%BE%8E%E9%A3%9F/);
+  // Results open in a new window, as from the wide header.
+  const [results] = await Promise.all([context.waitForEvent('page'), input.press('Enter')]);
+  await expect(results).toHaveURL(/\/search\/%E7%BE%8E%E9%A3%9F/);
+  // 取消 closes the box and gives the header back.
+  await header.getByRole('button', { name: '取消' }).tap();
+  await expect(input).toBeHidden();
+  await expect(header.getByRole('button', { name: '搜索' })).toBeFocused();
 });
 
 test('at 768 px and wider the sidebar is back and the tab bar gone', async ({ page }) => {
