@@ -23,7 +23,8 @@ export default defineConfig({
       secondary: 'var(--c-text-2)',
       muted: 'var(--c-text-3)',
     },
-    breakpoints: { sm: '640px', md: '900px', lg: '1240px', xl: '1600px' },
+    // tablet is the phone layout's edge: below it (lt-tablet:) the tab bar replaces the sidebar (src/styles/theme.css).
+    breakpoints: { sm: '640px', tablet: '768px', md: '900px', lg: '1240px', xl: '1600px' },
   },
   shortcuts: {
     // Inline SVG icons (src/components/Icon.astro): sized by their width/height (1.2em), placed like text.
@@ -33,7 +34,11 @@ export default defineConfig({
       'focus-ring inline-flex items-center justify-center gap-1 rounded-md bg-accent-fill px-4 h-8 text-sm font-medium text-white hover:brightness-110 disabled:(opacity-50 cursor-not-allowed)',
     'btn-ghost':
       'focus-ring inline-flex items-center justify-center gap-1 rounded-md px-3 h-8 text-sm text-secondary hover:(bg-hover text-primary)',
-    'card-grid': 'grid gap-4 grid-cols-[repeat(auto-fill,minmax(200px,1fr))]',
+    // Two columns on a phone, as its apps show videos.
+    // The player's box on the video, live and theatre pages: on a phone it spans the width and stands taller.
+    'player-box':
+      'relative overflow-hidden rounded-2xl bg-black aspect-video lt-tablet:-mx-4 lt-tablet:aspect-[3/4] lt-tablet:rounded-none',
+    'card-grid': 'grid gap-4 grid-cols-[repeat(auto-fill,minmax(200px,1fr))] lt-tablet:grid-cols-2 lt-tablet:gap-x-2 lt-tablet:gap-y-3',
     'page-pad': 'px-4 md:px-6 pb-10',
     'section-title': 'text-lg font-semibold text-primary',
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeEntry, NAV, NAV_DIVIDER_AFTER } from './nav.ts';
+import { activeEntry, activeTab, NAV, NAV_DIVIDER_AFTER, PHONE_SECTIONS, TABS } from './nav.ts';
 import { t } from '../i18n/t.ts';
 
 describe('side navigation', () => {
@@ -15,5 +15,28 @@ describe('side navigation', () => {
     expect(activeEntry('/hot/')?.key).toBe('nav.hot');
     expect(activeEntry('/video/12')).toBeUndefined();
     expect(activeEntry('/user/abc')).toBeUndefined();
+  });
+});
+
+describe('phone navigation', () => {
+  it('has the five tabs and a strip of the sections they leave out', () => {
+    expect(TABS.map((e) => t(e.key)).join(' ')).toBe('首页 朋友 投稿 消息 我');
+    expect(PHONE_SECTIONS.map((e) => t(e.key)).join(' ')).toBe('推荐 精选 关注 直播 放映厅 知识 热点 游戏 娱乐 二次元 音乐 美食 体育 时尚');
+    expect(PHONE_SECTIONS.find((e) => e.key === 'phone.discover')?.href).toBe('/discover');
+  });
+  it.each([
+    ['/', { id: 'home', current: 'page' }],
+    ['/discover', { id: 'home', current: 'true' }],
+    ['/live/3', { id: 'home', current: 'true' }],
+    ['/channel/300204', { id: 'home', current: 'true' }],
+    ['/friend/', { id: 'friend', current: 'page' }],
+    ['/post', { id: 'post', current: 'page' }],
+    ['/post/manage', { id: 'post', current: 'true' }],
+    ['/user/self', { id: 'me', current: 'page' }],
+    ['/user/abc', undefined],
+    ['/video/12', undefined],
+    ['/settings', undefined],
+  ])('marks the tab of %s', (path, expected) => {
+    expect(activeTab(path)).toEqual(expected);
   });
 });

@@ -54,3 +54,46 @@ export function activeEntry(pathname: string): NavEntry | undefined {
   const path = pathname.replace(/\/+$/, '') || '/';
   return NAV.find((e) => (e.match === '/' ? path === '/' : path === e.match || path.startsWith(`${e.match}/`)));
 }
+
+/** The phone's top strip of sections (below the tablet breakpoint the sidebar is gone): 朋友 and 我的 are tabs there instead. */
+export const PHONE_SECTIONS: NavEntry[] = [
+  NAV[1]!,
+  // The sidebar's 首页 is the discover page; on a phone 首页 is the tab of the feed, so the strip names it 精选.
+  { ...NAV[0]!, key: 'phone.discover' },
+  ...NAV.filter((e) => !['nav.discover', 'nav.recommend', 'nav.friend', 'nav.mine'].includes(e.key)),
+];
+
+export type TabId = 'home' | 'friend' | 'post' | 'message' | 'me';
+
+export interface TabEntry {
+  id: TabId;
+  key: MessageKey;
+  /** Where the tab leads; 消息 has none: it opens the messages popover. */
+  href?: string;
+}
+
+/** The phone's bottom tab bar, in order. */
+export const TABS: TabEntry[] = [
+  { id: 'home', key: 'phone.tab.home', href: '/' },
+  { id: 'friend', key: 'nav.friend', href: '/friend' },
+  { id: 'post', key: 'header.post', href: '/post' },
+  { id: 'message', key: 'phone.tab.message' },
+  { id: 'me', key: 'phone.tab.me', href: '/user/self' },
+];
+
+/**
+ * The tab the path belongs to: `page` on the tab's own page, `true` on a page under it (首页 holds every section of the
+ * strip, 投稿 the whole creator centre), none elsewhere (a video, another user's profile).
+ */
+export function activeTab(pathname: string): { id: TabId; current: 'page' | 'true' } | undefined {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === '/') return { id: 'home', current: 'page' };
+  const section = activeEntry(path);
+  if (section && PHONE_SECTIONS.some((e) => e.href === section.href)) return { id: 'home', current: 'true' };
+  for (const tab of TABS) {
+    if (!tab.href || tab.href === '/') continue;
+    if (path === tab.href) return { id: tab.id, current: 'page' };
+    if (path.startsWith(`${tab.href}/`)) return { id: tab.id, current: 'true' };
+  }
+  return undefined;
+}

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { PENDING_SWIPE_EVENT, swipeStep, takePendingSwipe } from '../client/feed-swipe.ts';
 import { bindShortcuts } from '../client/shortcuts.ts';
 import { riArrowDownSLine, riArrowUpSLine, riHeart3Fill } from '../shared/icons.ts';
 import type { VideoItem } from '../shared/video-item.ts';
@@ -19,8 +20,6 @@ const Comments = lazy(() => import('./Comments.tsx').then((m) => ({ default: m.C
 
 /** Fetch the next page when this few videos are left ahead. */
 const AHEAD = 3;
-/** A drag further than this (px) pages. */
-const DRAG_PAGE_PX = 80;
 /** Wheel: one page per gesture; a gesture ends after this long without wheel events. */
 const WHEEL_QUIET_MS = 220;
 const WHEEL_REPEAT_MS = 900;
@@ -152,6 +151,18 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
     return () => video.removeEventListener('ended', ended);
   }, [video, prefs.autoNext, page]);
 
+  // A swipe that began on the server's markup, before this island hydrated: its pointer events never reached it.
+  useEffect(() => {
+    const take = () => {
+      const swipe = takePendingSwipe();
+      const step = swipe && swipeStep(swipe);
+      if (step) page(step);
+    };
+    take();
+    addEventListener(PENDING_SWIPE_EVENT, take);
+    return () => removeEventListener(PENDING_SWIPE_EVENT, take);
+  }, [page]);
+
   // Wheel paging, one page per gesture; a non-passive listener so the page itself does not scroll.
   useEffect(() => {
     const el = root.current;
@@ -194,8 +205,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
     const dy = e.clientY - g.y;
     if (g.moved) {
       setDrag(0);
-      const fast = Math.abs(dy) / Math.max(1, e.timeStamp - g.t) > 0.5;
-      if (Math.abs(dy) > DRAG_PAGE_PX || (fast && Math.abs(dy) > 24)) page(dy < 0 ? 1 : -1);
+      const step = swipeStep({ dy, ms: e.timeStamp - g.t });
+      if (step) page(step);
       return;
     }
     const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
@@ -237,10 +248,10 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
       className={
         webFull
           ? 'fixed inset-0 z-50 flex bg-black'
-          : 'feed flex h-screen gap-3 p-4 pt-[calc(var(--header-h)+4px)]'
+          : 'feed flex h-screen gap-3 p-4 pt-[calc(var(--header-h)+4px)] lt-tablet:relative lt-tablet:h-[calc(100dvh-var(--tabbar-h))] lt-tablet:p-0'
       }
     >
-      <div className={`relative isolate min-w-0 flex-1 overflow-hidden bg-black ${webFull ? '' : 'rounded-2xl'}`}>
+      <div className={`relative isolate min-w-0 flex-1 overflow-hidden bg-black ${webFull ? '' : 'rounded-2xl lt-tablet:rounded-none'}`}>
         <div
           className="absolute inset-0 touch-none select-none"
           onPointerDown={onPointerDown}
@@ -284,12 +295,12 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
                     playsInline
                     aria-label={v.desc}
                   />
-                  <div className={`pointer-events-none absolute inset-x-0 bottom-12 z-10 p-5 pr-24 text-white transition-opacity ${clear ? 'opacity-0' : ''}`}>
+                  <div className={`pointer-events-none absolute inset-x-0 bottom-12 z-10 p-5 pr-24 text-white transition-opacity lt-tablet:(p-3 pr-20) ${clear ? 'opacity-0' : ''}`}>
                     <div className="pointer-events-auto flex items-center gap-3">
-                      <a href={`/user/${v.author.secUid}`} className="focus-ring text-lg font-semibold drop-shadow">
+                      <a href={`/user/${v.author.secUid}`} className="focus-ring min-w-0 truncate text-lg font-semibold drop-shadow">
                         @{v.author.nickname}
                       </a>
-                      <Follow item={v} labels={text.follow} />
+                      <Follow item={v} labels={text.follow} className="lt-tablet:hidden" />
                     </div>
                     <p className="mt-2 line-clamp-2 max-w-2xl text-sm leading-6 drop-shadow">
                       <a href={`/video/${v.id}`} className="pointer-events-auto focus-ring hover:underline">
@@ -301,6 +312,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
                     <a href={`/user/${v.author.secUid}`} className="focus-ring block rounded-full border-2 border-white" aria-label={v.author.nickname}>
                       <img src={v.author.avatar} alt="" width="44" height="44" className="h-11 w-11 rounded-full object-cover" />
                     </a>
+                    {/* On a phone 关注 sits on the avatar's lower edge, as in the apps; beside the name on a wide screen. */}
+                    <Follow item={v} labels={text.follow} size="badge" className="-mb-2 -mt-9 tablet:hidden" />
                     <VideoActions item={v} text={text} variant="column" onComment={openComments} onNotInterested={notInterested} onLiked={() => burst()} />
                   </div>
                   {active && prefs.danmaku && (
@@ -326,7 +339,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
           ))}
         </div>
       </div>
-      <div className={`flex shrink-0 flex-col justify-center gap-3 ${webFull ? 'absolute right-3 top-1/2 z-20 -translate-y-1/2' : ''} ${clear ? 'invisible' : ''}`}>
+      {/* A phone pages by swiping: no room beside the video for the buttons. */}
+      <div className={`flex shrink-0 flex-col justify-center gap-3 lt-tablet:hidden ${webFull ? 'absolute right-3 top-1/2 z-20 -translate-y-1/2' : ''} ${clear ? 'invisible' : ''}`}>
         <button type="button" aria-label={text.prev} disabled={index === 0} onClick={() => page(-1)} className={NAV_BTN}>
           <Icon svg={riArrowUpSLine} className="text-2xl" />
         </button>
@@ -335,7 +349,8 @@ export function Feed({ items: first, hasMore, count, text }: Props) {
         </button>
       </div>
       {panel === 'comments' && (
-        <aside className="w-[380px] shrink-0 overflow-hidden rounded-2xl bg-surface" data-scroll-own>
+        // On a phone the comments rise over the lower part of the video, as a sheet.
+        <aside className="w-[380px] shrink-0 overflow-hidden rounded-2xl bg-surface lt-tablet:(absolute inset-x-0 bottom-0 z-30 h-[70%] w-auto rounded-b-none)" data-scroll-own>
           <Suspense fallback={null}>
             <Comments key={item.id} awemeId={item.id} variant="panel" onClose={() => $panel.set(null)} />
           </Suspense>

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { FollowBadge } from './FollowBadge.tsx';
 import { $followPending, $followStatus, seedFollowStatus, toggleFollow, type FollowStatus } from '../stores/follow.ts';
 
 /** The three labels, by status: 关注, 已关注, 互相关注. */
@@ -10,7 +11,8 @@ export interface FollowToggleProps {
   /** The relation the server rendered. */
   status: FollowStatus;
   labels: FollowLabels;
-  size?: 'md' | 'sm';
+  /** badge: a small pill in a 44 px target, under the author's avatar in the phone's action column. */
+  size?: 'md' | 'sm' | 'badge';
 }
 
 /**
@@ -23,6 +25,7 @@ export function FollowToggle({ secUid, status: rendered, labels, size = 'md' }: 
   const status = statuses[secUid] ?? rendered;
   useEffect(() => seedFollowStatus(secUid, rendered), [secUid, rendered]);
 
+  if (size === 'badge') return <FollowBadge status={status} pending={pending} label={labels[status]} onClick={() => void toggleFollow(secUid, status)} />;
   const box = size === 'md' ? 'h-9 min-w-24 px-6' : 'h-8 min-w-20 px-4';
   return (
     <button

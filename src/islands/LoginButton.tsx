@@ -82,7 +82,7 @@ export function LoginButton({ variant = 'header', label, pop: text }: Props) {
     <button
       ref={loginButton}
       type="button"
-      className={variant === 'header' ? 'btn-accent h-9 px-5' : 'btn-accent h-10 px-8'}
+      className={variant === 'header' ? 'btn-accent h-9 px-5 lt-tablet:h-11' : 'btn-accent h-10 px-8 lt-tablet:h-11'}
       aria-haspopup="dialog"
       onClick={() => {
         setPop(false);

@@ -137,7 +137,7 @@ export function Player({ item, text, loop = false, live = false }: Props) {
   const frameClass = webFull
     ? 'fixed inset-0 z-50 bg-black'
     : mini
-      ? 'mini-player fixed bottom-4 right-4 z-40 aspect-video w-[min(360px,60vw)] overflow-hidden rounded-xl bg-black shadow-2xl'
+      ? 'mini-player fixed bottom-4 right-4 z-40 lt-tablet:bottom-[calc(var(--tabbar-h)+8px)] aspect-video w-[min(360px,60vw)] overflow-hidden rounded-xl bg-black shadow-2xl'
       : 'absolute inset-0 isolate';
 
   return (

@@ -1,10 +1,11 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import {
   riCollapseDiagonalLine,
   riExpandDiagonalLine,
   riFullscreenExitLine,
   riFullscreenLine,
+  riMoreFill,
   riPauseFill,
   riPlayFill,
   riVolumeMuteFill,
@@ -106,7 +107,8 @@ export function usePlayback(video: HTMLVideoElement | null, item: VideoItem, liv
 
 const pct = (part: number, whole: number) => `${whole > 0 ? Math.min(100, (part / whole) * 100) : 0}%`;
 
-const ICON_BTN = 'focus-ring flex h-8 min-w-8 items-center justify-center rounded px-1 hover:bg-white/15';
+// A phone's thumb needs 44 px targets.
+const ICON_BTN = 'focus-ring flex h-8 min-w-8 items-center justify-center rounded px-1 hover:bg-white/15 lt-tablet:(h-11 min-w-11)';
 
 interface SwitchProps {
   label: string;
@@ -116,7 +118,7 @@ interface SwitchProps {
 
 function Switch({ label, on, onClick }: SwitchProps) {
   return (
-    <button type="button" role="switch" aria-checked={on} onClick={onClick} className="focus-ring flex h-8 items-center gap-1.5 rounded px-1 text-xs hover:bg-white/15">
+    <button type="button" role="switch" aria-checked={on} onClick={onClick} className="focus-ring flex h-8 items-center gap-1.5 whitespace-nowrap rounded px-1 text-xs hover:bg-white/15 lt-tablet:h-11">
       <span className={`relative h-4 w-7 rounded-full transition-colors ${on ? 'bg-accent' : 'bg-white/35'}`} aria-hidden="true">
         <span className={`absolute top-0.5 h-3 w-3 rounded-full bg-white transition-all ${on ? 'left-3.5' : 'left-0.5'}`} />
       </span>
@@ -145,6 +147,8 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
   const clear = useStore($clear);
   const webFull = useStore($webFull);
   const [full, setFull] = useState(false);
+  const [more, setMore] = useState(false);
+  const moreId = useId();
   usePlayback(video, item, live);
   const { quality, playing } = useRendition(video, item);
 
@@ -161,13 +165,19 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
   return (
     <>
       {muted && (
-        <button type="button" onClick={toggleMute} className="focus-ring absolute left-4 top-4 z-20 flex h-9 items-center gap-1.5 rounded-full bg-black/55 px-4 text-sm text-white hover:bg-black/70">
+        <button
+          type="button"
+          onClick={toggleMute}
+          // The feed's phone header lies over the video.
+          className={`focus-ring absolute left-4 top-4 z-20 ${feed ? 'lt-tablet:(left-3 top-[calc(var(--header-h)+8px)])' : ''} flex h-9 items-center gap-1.5 rounded-full bg-black/55 px-4 text-sm text-white hover:bg-black/70`}
+        >
           <Icon svg={riVolumeMuteFill} className="text-lg" />
           {text.unmute}
         </button>
       )}
       <div role="group" aria-label={text.controls} className="player-bar absolute inset-x-0 bottom-0 z-20 bg-gradient-to-t from-black/65 to-transparent px-3 pb-1.5 pt-8 text-white">
-        <div className="group/p relative flex h-4 items-center rounded focus-within:(outline-2 outline-solid outline-accent)">
+        {/* The line stays slim; on a phone the range around it is a thumb's height. */}
+        <div className="group/p relative flex h-4 items-center rounded focus-within:(outline-2 outline-solid outline-accent) lt-tablet:h-8">
           <div className="absolute inset-x-0 h-1 overflow-hidden rounded-full bg-white/25 transition-all group-hover/p:h-1.5" aria-hidden="true">
             <div className="absolute inset-y-0 left-0 bg-white/40" style={{ width: pct(buffered, duration) }} />
             <div data-fill className="absolute inset-y-0 left-0 bg-white transition-[width] duration-200 ease-linear" style={{ width: pct(time, duration) }} />
@@ -190,10 +200,15 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
             <Icon svg={paused ? riPlayFill : riPauseFill} className="text-xl" />
           </button>
           {/* One text node: before hydration the page's inline script keeps it current (VideoPlayer.astro). */}
-          <span data-clock className="text-xs tabular-nums" suppressHydrationWarning>
+          <span data-clock className="whitespace-nowrap text-xs tabular-nums" suppressHydrationWarning>
             {`${clock(time)} / ${clock(duration)}`}
           </span>
-          <span className="flex min-w-0 flex-1 justify-center">{children}</span>
+          <span className="flex min-w-0 flex-1 justify-center lt-tablet:invisible">{children}</span>
+          {/* On a phone the bar keeps play, time, volume and fullscreen; the rest opens from ⋯ above it. */}
+          <div
+            id={moreId}
+            className={more ? 'contents lt-tablet:(absolute bottom-full right-2 flex flex-col items-start rounded-xl bg-black/80 p-2)' : 'contents lt-tablet:hidden'}
+          >
           {!live && <Switch label={text.danmaku} on={prefs.danmaku} onClick={toggleDanmaku} />}
           {feed && <Switch label={text.autoNext} on={prefs.autoNext} onClick={toggleAutoNext} />}
           {feed && (
@@ -218,6 +233,7 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
             </div>
           </div>
           {item.renditions.length > 0 && <QualityMenu renditions={item.renditions} quality={quality} playing={playing} text={text} />}
+          </div>
           <div className="group/v flex items-center">
             <button type="button" className={ICON_BTN} aria-label={muted ? text.unmute : text.mute} onClick={toggleMute}>
               <Icon svg={muted ? riVolumeMuteLine : riVolumeUpLine} className="text-lg" />
@@ -230,11 +246,14 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
               value={muted ? 0 : prefs.volume}
               aria-label={text.volume}
               onChange={(e) => setVolume(Number(e.currentTarget.value))}
-              className="w-0 accent-accent opacity-0 transition-all group-hover/v:(w-20 opacity-100) focus:(w-20 opacity-100)"
+              className="w-0 accent-accent opacity-0 transition-all group-hover/v:(w-20 opacity-100) focus:(w-20 opacity-100) lt-tablet:hidden"
             />
           </div>
+          <button type="button" className={`${ICON_BTN} tablet:hidden`} aria-label={text.more} aria-expanded={more} aria-controls={moreId} onClick={() => setMore(!more)}>
+            <Icon svg={riMoreFill} className="text-lg" />
+          </button>
           {/* On a phone the page is the screen: 网页全屏 repeats 全屏 (and Y still toggles it), and the bar has no room for both. */}
-          <button type="button" className={`${ICON_BTN} lt-sm:hidden`} aria-pressed={webFull} aria-label={webFull ? text.exitWebFull : text.webFull} onClick={toggleWebFull}>
+          <button type="button" className={`${ICON_BTN} lt-tablet:hidden`} aria-pressed={webFull} aria-label={webFull ? text.exitWebFull : text.webFull} onClick={toggleWebFull}>
             <Icon svg={webFull ? riCollapseDiagonalLine : riExpandDiagonalLine} className="text-lg" />
           </button>
           <button type="button" className={ICON_BTN} aria-label={full ? text.exitFull : text.full} onClick={toggleFullscreen}>

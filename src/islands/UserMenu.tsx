@@ -120,7 +120,8 @@ export function UserMenu({ nickname, avatar, text }: Props) {
         <button
           ref={button}
           type="button"
-          className="focus-ring block rounded-full"
+          // A thumb's 44 px on a phone around the 36 px avatar.
+          className="focus-ring block rounded-full lt-tablet:p-1"
           aria-label={text.account}
           aria-haspopup="dialog"
           aria-expanded={open}

@@ -17,6 +17,7 @@ import { $commentCounts } from '../stores/comment-counts.ts';
 import { $followLoaded, loadFollow } from '../stores/follow-loader.ts';
 import { share, toggleCollect, toggleLike, toggleWatchLater } from '../stores/video-actions.ts';
 import { $stats, statsOf, withoutMarks } from '../stores/video-stats.ts';
+import { FollowBadge } from './FollowBadge.tsx';
 import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
 
@@ -25,27 +26,38 @@ const FollowToggle = lazy(() => import('./FollowToggle.tsx').then((m) => ({ defa
 // The 分享 panel (私信 a friend, 复制链接) loads when the pointer or focus first reaches 分享.
 const SharePanel = lazy(() => import('./SharePanel.tsx').then((m) => ({ default: m.SharePanel })));
 
+interface FollowProps {
+  item: VideoItem;
+  labels: readonly [string, string, string];
+  /** badge: the pill under the avatar in the phone's action column. */
+  size?: 'sm' | 'badge';
+  className?: string;
+}
+
 /** 关注 for the video's author: a look-alike until the viewer points at it, then the shared follow button (FollowToggle). */
-export function Follow({ item, labels }: { item: VideoItem; labels: readonly [string, string, string] }) {
+export function Follow({ item, labels, size = 'sm', className = '' }: FollowProps) {
   const [hovered, setWanted] = useState(false);
   const wanted = useStore($followLoaded) || hovered;
-  const fallback = (
+  const wake = () => {
+    setWanted(true);
+    void loadFollow().then((m) => m.toggleFollow(item.author.secUid, item.author.follow));
+  };
+  const fallback = size === 'badge' ? (
+    <FollowBadge status={item.author.follow} label={labels[item.author.follow]} onClick={wake} />
+  ) : (
     <button
       type="button"
       className={item.author.follow ? 'focus-ring h-8 min-w-20 rounded-md bg-raised px-4 text-sm text-secondary' : 'btn-accent h-8 min-w-20 px-4'}
-      onClick={() => {
-        setWanted(true);
-        void loadFollow().then((m) => m.toggleFollow(item.author.secUid, item.author.follow));
-      }}
+      onClick={wake}
     >
       {labels[item.author.follow]}
     </button>
   );
   return (
-    <span onPointerEnter={() => setWanted(true)} onFocus={() => setWanted(true)} className="inline-flex">
+    <span onPointerEnter={() => setWanted(true)} onFocus={() => setWanted(true)} className={`inline-flex ${className}`}>
       {wanted ? (
         <Suspense fallback={fallback}>
-          <FollowToggle secUid={item.author.secUid} status={item.author.follow} labels={labels} size="sm" />
+          <FollowToggle secUid={item.author.secUid} status={item.author.follow} labels={labels} size={size} />
         </Suspense>
       ) : (
         fallback
@@ -91,8 +103,8 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
   const column = variant === 'column';
   const units = text.units;
   const btn = column
-    ? 'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow'
-    : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover';
+    ? 'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow lt-tablet:(min-h-11 min-w-11)'
+    : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover lt-tablet:h-11';
   const icon = column ? 'text-[34px]' : 'text-lg';
   const [shareWanted, setShareWanted] = useState(false);
   const action = (label: string, svg: string, onClick: () => void, count?: number, pressed?: boolean, tint = 'text-accent') => (

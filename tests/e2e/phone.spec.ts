@@ -1,0 +1,232 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { loginDemo, signIn, type Session } from './support.ts';
+
+// The phone layout: below 768 px a bottom tab bar replaces the sidebar and the feed fills the screen.
+// No service worker: it would answer the script requests that a test holds back with page.route.
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, serviceWorkers: 'block' });
+let api: APIRequestContext;
+let demo: Session;
+
+test.beforeAll(async ({ playwright }, info) => {
+  api = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
+  demo = await loginDemo(api);
+});
+
+test.afterAll(async () => {
+  await api.dispose();
+});
+
+const active = (page: Page) => page.locator('article[data-active="true"]');
+const tabBar = (page: Page) => page.getByRole('navigation', { name: '底部导航' });
+
+/** A one-finger vertical swipe over the middle of the screen, as real touch input (it also makes pointer events). */
+async function swipe(page: Page, dy: number, ms = 200): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const x = 150;
+  const y = 420;
+  const steps = 8;
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  for (let i = 1; i <= steps; i++) {
+    await page.waitForTimeout(ms / steps);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y + (dy * i) / steps }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+async function box(el: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  const b = await el.boundingBox();
+  expect(b, 'the element is laid out').not.toBeNull();
+  return b!;
+}
+
+test('the feed fills the screen between header and tab bar, and pages by swipe: up is next, down goes back', async ({ page }) => {
+  // Hold the feed's island back, so the first swipe lands on the server's markup before it hydrates.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_astro\/Feed\.[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/');
+  const feed = page.locator('section[aria-roledescription="carousel"]');
+  const f = await box(feed);
+  const bar = await box(tabBar(page));
+  expect(f).toMatchObject({ x: 0, y: 0, width: 390 });
+  expect(f.height + bar.height).toBeCloseTo(844, 0);
+  expect(bar.y + bar.height).toBeCloseTo(844, 0);
+  // The author's name stays on one line over the video.
+  const name = active(page).locator('a[href^="/user/"]').filter({ hasText: '@' });
+  expect((await box(name)).height).toBeLessThan(40);
+  // No buttons beside the video: a phone swipes.
+  await expect(page.getByRole('button', { name: '下一个视频' })).toBeHidden();
+
+  await swipe(page, -250);
+  await expect(feed.locator('xpath=ancestor::astro-island')).toHaveAttribute('ssr', '');
+  release();
+  await expect(active(page)).toHaveAttribute('data-index', '1');
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-active]'));
+
+  await swipe(page, -250);
+  await expect(active(page)).toHaveAttribute('data-index', '2');
+  await swipe(page, 250);
+  await expect(active(page)).toHaveAttribute('data-index', '1');
+  // A short, slow drag is not a swipe.
+  await swipe(page, -40, 600);
+  await page.waitForTimeout(400);
+  await expect(active(page)).toHaveAttribute('data-index', '1');
+});
+
+test('the tab bar leads to each tab and marks the current one; 消息 opens the messages', async ({ page, context }) => {
+  await signIn(context, demo);
+  await page.goto('/discover');
+  const tabs = tabBar(page);
+  await expect(tabs).toBeVisible();
+  await expect(page.getByRole('navigation', { name: '主导航' })).toBeHidden();
+  // 首页 holds every section of the header's strip; the strip marks the section.
+  await expect(tabs.getByRole('link', { name: '首页' })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('navigation', { name: '频道' }).getByRole('link', { name: '精选' })).toHaveAttribute('aria-current', 'page');
+
+  for (const [name, url] of [
+    ['朋友', '/friend'],
+    ['投稿', '/post'],
+    ['我', '/user/self'],
+    ['首页', '/'],
+  ] as const) {
+    await tabs.getByRole('link', { name, exact: true }).tap();
+    await expect(page).toHaveURL(url);
+    await expect(tabBar(page).getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
+    await expect(tabBar(page).locator('[aria-current]')).toHaveCount(1);
+  }
+
+  await tabBar(page).getByRole('button', { name: '消息' }).tap();
+  await expect(page.locator('#pop-message')).toBeVisible();
+  await expect(page.locator('#pop-message').getByRole('heading', { name: '私信' })).toBeVisible();
+});
+
+test('logged out, 我 opens the login dialog', async ({ page }) => {
+  await page.goto('/discover');
+  await tabBar(page).getByRole('link', { name: '我', exact: true }).tap();
+  await expect(page.getByRole('dialog', { name: '登录后免费畅享高清视频' })).toBeVisible();
+  await expect(page).toHaveURL('/discover');
+});
+
+test('设置 opens from the 我 page, without the sidebar, and switches the theme', async ({ page }) => {
+  await page.goto('/user/self');
+  await page.getByRole('button', { name: '设置', exact: true }).tap();
+  const menu = page.getByRole('dialog', { name: '设置菜单' });
+  await expect(menu).toBeVisible();
+  expect((await box(menu)).y + (await box(menu)).height).toBeLessThanOrEqual((await box(tabBar(page))).y);
+  await menu.getByRole('radio', { name: '深色' }).tap();
+  await expect(page.locator('html')).toHaveAttribute('dark', 'true');
+});
+
+test('the header turns compact: logo, sections, a search icon that opens the search box', async ({ page, context }) => {
+  await page.goto('/discover');
+  const header = page.locator('#site-header');
+  expect((await box(header)).height).toBe(56);
+  await expect(page.locator('#header-search-input')).toBeHidden();
+  await header.getByRole('button', { name: '搜索' }).tap();
+  const input = page.locator('#header-search-input');
+  await expect(input).toBeFocused();
+  // The focus wakes the search island, which opens its panel (history, 热搜) under the box.
+  await expect(page.getByRole('dialog', { name: '搜索推荐' })).toBeVisible();
+  await input.fill('美食');
+  // Results open in a new window, as from the wide header.
+  const [results] = await Promise.all([context.waitForEvent('page'), input.press('Enter')]);
+  await expect(results).toHaveURL(/\/search\/%E7%BE%8E%E9%A3%9F/);
+  // 取消 closes the box and gives the header back.
+  await header.getByRole('button', { name: '取消' }).tap();
+  await expect(input).toBeHidden();
+  await expect(header.getByRole('button', { name: '搜索' })).toBeFocused();
+});
+
+test('at 768 px and wider the sidebar is back and the tab bar gone', async ({ page }) => {
+  await page.setViewportSize({ width: 768, height: 900 });
+  await page.goto('/');
+  await expect(page.getByRole('navigation', { name: '主导航' })).toBeVisible();
+  await expect(tabBar(page)).toBeHidden();
+  await expect(page.getByRole('navigation', { name: '频道' })).toBeHidden();
+  await page.setViewportSize({ width: 767, height: 900 });
+  await expect(tabBar(page)).toBeVisible();
+  await expect(page.getByRole('navigation', { name: '主导航' })).toBeHidden();
+});
+
+test('thumb-sized targets: the tab bar, the header and the feed’s actions and controls are at least 44 px', async ({ page, context }) => {
+  await signIn(context, demo);
+  await page.goto('/');
+  const targets = [
+    tabBar(page).locator('a, button'),
+    page.locator('#site-header').locator('a, button').filter({ visible: true }),
+    active(page).getByRole('list', { name: '视频操作' }).locator(':scope > li > button'),
+    active(page).getByRole('group', { name: '播放控制' }).locator('button').filter({ visible: true }),
+    active(page).getByRole('button', { name: '关注' }),
+  ];
+  for (const list of targets) {
+    const n = await list.count();
+    expect(n).toBeGreaterThan(0);
+    for (let i = 0; i < n; i++) {
+      const b = await box(list.nth(i));
+      const label = (await list.nth(i).getAttribute('aria-label')) ?? (await list.nth(i).innerText());
+      expect.soft(Math.round(Math.min(b.width, b.height)), `${label} (${Math.round(b.width)}×${Math.round(b.height)})`).toBeGreaterThanOrEqual(44);
+    }
+  }
+});
+
+/** Every page route of src/pages, its dynamic segments filled with real ids of the seeded data. */
+async function pageRoutes(): Promise<string[]> {
+  const feed = await (await api.get('/api/aweme/v1/web/tab/feed/?count=1&refresh_index=1')).json();
+  const aweme = feed.aweme_list[0];
+  const idOf = async (listPath: string, pattern: RegExp) => (await (await api.get(listPath)).text()).match(pattern)?.[1];
+  const ids: Record<string, string | undefined> = {
+    'channel/[id]': '/channel/300204',
+    'live/[id]': `/live/${await idOf('/live', /href="\/live\/(\d+)"/)}`,
+    'search/[keyword]': '/search/美食',
+    'user/[id]': `/user/${aweme.author.sec_uid}`,
+    'video/[id]': `/video/${aweme.aweme_id}`,
+    'vs/[id]': `/vs/${await idOf('/vs', /href="\/vs\/(\d+)"/)}`,
+  };
+  const root = path.resolve('src/pages');
+  const routes: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      const rel = path.relative(root, file).split(path.sep).join('/');
+      if (entry.isDirectory()) {
+        if (rel !== 'api') walk(file);
+      } else if (entry.name.endsWith('.astro')) {
+        const route = rel.replace(/\.astro$/, '').replace(/(^|\/)index$/, '');
+        if (route.includes('[')) {
+          expect(ids[route], `an id for ${route}`).toMatch(/^\/[^[]*[^/]$/);
+          routes.push(ids[route]!);
+        } else routes.push(`/${route}`);
+      }
+    }
+  };
+  walk(root);
+  return routes.sort();
+}
+
+for (const [width, loggedIn] of [
+  [390, true],
+  [360, true],
+  [360, false],
+] as const) {
+  test(`no route scrolls sideways at ${width} px (${loggedIn ? 'logged in' : 'logged out'})`, async ({ page, context }) => {
+    test.setTimeout(120_000);
+    if (loggedIn) await signIn(context, demo);
+    await page.setViewportSize({ width, height: 780 });
+    const routes = await pageRoutes();
+    expect(routes.length).toBeGreaterThan(25);
+    const wide: string[] = [];
+    for (const route of routes) {
+      await page.goto(route);
+      const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
+      // A page wider than the screen would also widen innerWidth on a phone (it zooms out to fit): check both.
+      if (scroll > width || inner !== width) wide.push(`${route}: ${scroll} / ${inner}`);
+    }
+    expect(wide).toEqual([]);
+  });
+}
