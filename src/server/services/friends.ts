@@ -17,21 +17,13 @@ function followsBack(viewerId: number): SQL {
   return sql`exists (select 1 from ${follows} b where b.follower_id = ${follows.followeeId} and b.followee_id = ${viewerId})`;
 }
 
-/** The viewer's mutual follows, the most recent of the two follows first. */
+/** The viewer's mutual follows, the most recent of the two follows first: listFriendUsers' rows, named only. */
 export async function listFriends(viewerId: number, page: Page = {}): Promise<Paged<Friend>> {
-  const { offset, limit } = bounds(page, 20);
-  const rows = await db()
-    .select({ id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar })
-    .from(follows)
-    .innerJoin(users, eq(users.id, follows.followeeId))
-    .where(and(eq(follows.followerId, viewerId), followsBack(viewerId)))
-    .orderBy(desc(follows.createdAt), desc(users.id))
-    .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
+  const p = await listFriendUsers(viewerId, page);
+  return { ...p, items: p.items.map(({ id, secUid, nickname, avatar }) => ({ id, secUid, nickname, avatar })) };
 }
 
-/** The viewer's mutual follows as rows of a user list (followedAt: when the viewer followed them), in listFriends' order. */
+/** The viewer's mutual follows as rows of a user list (followedAt: when the viewer followed them), the most recent of the two follows first. */
 export async function listFriendUsers(viewerId: number, page: Page = {}): Promise<Paged<FollowUser>> {
   const { offset, limit } = bounds(page, 20);
   const rows = await db()
