@@ -3,6 +3,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearApiCache } from '../../src/server/api/anon-cache.ts';
 import { pickEncoding, serveApi } from '../../src/server/api/node.ts';
 import { useApiDb } from './helpers.ts';
 
@@ -78,6 +79,28 @@ describe('serveApi', () => {
     const gz = await raw(path, { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(zlib.gunzipSync(gz.body).toString('utf8'))).toEqual(expected);
+  });
+
+  it('answers concurrent viewers of a cached read from one build, compressed once, with the same bytes', async () => {
+    process.env.API_ANON_CACHE = 'on';
+    clearApiCache();
+    try {
+      const path = '/api/aweme/v1/web/tab/feed/?count=10&refresh_index=2';
+      const asked = await Promise.all([...Array.from({ length: 8 }, () => raw(path)), ...Array.from({ length: 8 }, () => raw(path, { 'accept-encoding': 'br' }))]);
+      const plain = asked.slice(0, 8);
+      const br = asked.slice(8);
+      for (const r of asked) expect(r.status).toBe(200);
+      for (const r of plain) expect(r.body.equals(plain[0]!.body)).toBe(true);
+      for (const r of br) expect(r.body.equals(br[0]!.body)).toBe(true);
+      expect(JSON.parse(zlib.brotliDecompressSync(br[0]!.body).toString('utf8'))).toEqual(JSON.parse(plain[0]!.body.toString('utf8')));
+      const head = await new Promise<http.IncomingMessage>((resolve, reject) => http.request(`${base}${path}`, { method: 'HEAD' }, resolve).on('error', reject).end());
+      head.resume();
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-type']).toMatch(/^application\/json/);
+    } finally {
+      process.env.API_ANON_CACHE = 'off';
+      clearApiCache();
+    }
   });
 
   it('sends small answers and errors as they are', async () => {

@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ANON_CACHE_LIMIT, anonCacheKey, answerResponse, cachedAnswer, cachedAnswerOf, clearApiCache, rememberAnswer } from './anon-cache.ts';
+import {
+  ANON_CACHE_LIMIT,
+  anonCacheKey,
+  answerResponse,
+  buildAnswerOnce,
+  cachedAnswer,
+  cachedAnswerOf,
+  clearApiCache,
+  rememberAnswer,
+} from './anon-cache.ts';
 
 const url = (path: string) => new URL(`http://localhost${path}`);
 const saved = process.env.API_ANON_CACHE;
@@ -57,5 +66,75 @@ describe('anonymous answer cache', () => {
     expect(cachedAnswerOf(response)).toBe(entry);
     expect(await response.text()).toBe('{"ok":true}');
     expect(cachedAnswerOf(new Response('{"ok":true}'))).toBeUndefined();
+  });
+
+  it('answers without a body for a door that writes the bytes itself', () => {
+    const entry = rememberAnswer('GET /a', '{"ok":true}', 60_000);
+    const response = answerResponse(entry, { 'content-type': 'application/json' }, false);
+    expect(response.body).toBeNull();
+    expect(cachedAnswerOf(response)).toBe(entry);
+  });
+});
+
+describe('building an anonymous answer once', () => {
+  /** A build that waits until `finish` is called, counting its runs. */
+  function slowBuild(text: string) {
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const build = vi.fn(async () => {
+      await gate;
+      return text;
+    });
+    return { build, finish };
+  }
+
+  it('makes concurrent misses of one key wait for a single build, then keeps its answer', async () => {
+    const { build, finish } = slowBuild('{"热":1}');
+    const waiting = Array.from({ length: 20 }, () => buildAnswerOnce('GET /feed', 2000, build));
+    finish();
+    const entries = await Promise.all(waiting);
+    expect(build).toHaveBeenCalledTimes(1);
+    expect(new Set(entries).size).toBe(1);
+    expect(new TextDecoder().decode(entries[0]!.bytes)).toBe('{"热":1}');
+    expect(cachedAnswer('GET /feed')).toBe(entries[0]);
+  });
+
+  it('builds each key on its own, and again once a build has finished', async () => {
+    const a = buildAnswerOnce('GET /a', 2000, async () => 'a');
+    const b = buildAnswerOnce('GET /b', 2000, async () => 'b');
+    expect(new TextDecoder().decode((await a)!.bytes)).toBe('a');
+    expect(new TextDecoder().decode((await b)!.bytes)).toBe('b');
+    const again = vi.fn(async () => 'a2');
+    await buildAnswerOnce('GET /a', 2000, again);
+    expect(again).toHaveBeenCalledTimes(1);
+  });
+
+  it('hands a failure to everyone who waited, and keeps nothing', async () => {
+    const build = vi.fn(async () => {
+      throw new Error('database down');
+    });
+    const waiting = [buildAnswerOnce('GET /a', 2000, build), buildAnswerOnce('GET /a', 2000, build)];
+    for (const w of waiting) await expect(w).rejects.toThrow('database down');
+    expect(build).toHaveBeenCalledTimes(1);
+    expect(cachedAnswer('GET /a')).toBeUndefined();
+    await expect(buildAnswerOnce('GET /a', 2000, async () => 'ok')).resolves.toBeDefined();
+  });
+
+  it('keeps nothing for a build that is not cacheable', async () => {
+    await expect(buildAnswerOnce('GET /a', 2000, async () => undefined)).resolves.toBeUndefined();
+    expect(cachedAnswer('GET /a')).toBeUndefined();
+  });
+
+  it('does not keep an answer begun before a write, and starts a new build after it', async () => {
+    const before = slowBuild('old');
+    const early = buildAnswerOnce('GET /a', 2000, before.build);
+    clearApiCache();
+    const after = vi.fn(async () => 'new');
+    const late = buildAnswerOnce('GET /a', 2000, after);
+    before.finish();
+    expect(new TextDecoder().decode((await early)!.bytes), 'who asked before the write gets its answer').toBe('old');
+    expect(new TextDecoder().decode((await late)!.bytes)).toBe('new');
+    expect(after).toHaveBeenCalledTimes(1);
+    expect(new TextDecoder().decode(cachedAnswer('GET /a')!.bytes)).toBe('new');
   });
 });

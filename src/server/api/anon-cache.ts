@@ -7,16 +7,22 @@
 export const ANON_CACHE_LIMIT = 500;
 
 /**
- * One cached answer: its UTF-8 bytes, and the compressed forms a Node door (node.ts) makes once and keeps, so a hot
- * read is neither re-encoded nor re-compressed while it lives.
+ * One cached answer: its UTF-8 bytes, and the compressed forms a Node door (node.ts) makes once and keeps (each a
+ * promise, so that viewers asking while it is being made wait for it), so a hot read is neither re-encoded nor
+ * re-compressed while it lives.
  */
 export interface CachedAnswer {
   readonly bytes: Uint8Array;
   readonly expires: number;
-  readonly encoded: Map<string, Uint8Array>;
+  readonly encoded: Map<string, Promise<Uint8Array>>;
 }
 
 const entries = new Map<string, CachedAnswer>();
+// Answers being made, by key: the viewers who miss while one is made wait for it instead of each making their own
+// (when a hot answer expires under load, every connection would otherwise rebuild it at once).
+const building = new Map<string, Promise<CachedAnswer | undefined>>();
+// Bumped by every clear: an answer begun before a write is handed to those who asked for it, never kept.
+let generation = 0;
 const answers = new WeakMap<Response, CachedAnswer>();
 const utf8 = new TextEncoder();
 
@@ -37,17 +43,48 @@ export function cachedAnswer(key: string): CachedAnswer | undefined {
   return undefined;
 }
 
+function answerOf(text: string, ttl: number): CachedAnswer {
+  return { bytes: utf8.encode(text), expires: Date.now() + ttl, encoded: new Map() };
+}
+
 /** Keeps `text` under `key` for `ttl` ms, making room by dropping the oldest answer when full. */
 export function rememberAnswer(key: string, text: string, ttl: number): CachedAnswer {
   if (entries.size >= ANON_CACHE_LIMIT) entries.delete(entries.keys().next().value!);
-  const entry: CachedAnswer = { bytes: utf8.encode(text), expires: Date.now() + ttl, encoded: new Map() };
+  const entry = answerOf(text, ttl);
   entries.set(key, entry);
   return entry;
 }
 
-/** A 200 response of a cached answer, remembered so `cachedAnswerOf` finds the entry behind it. */
-export function answerResponse(entry: CachedAnswer, headers: HeadersInit): Response {
-  const response = new Response(entry.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+/**
+ * The answer under `key` made by `make` (its JSON text) and kept for `ttl` ms, or the one already being made under
+ * `key`: concurrent misses make it once. `make` answering undefined means not cacheable (nobody gets an answer from
+ * it; the router then answers each viewer itself). A failure reaches everyone who waited for it.
+ */
+export function buildAnswerOnce(key: string, ttl: number, make: () => Promise<string | undefined>): Promise<CachedAnswer | undefined> {
+  const pending = building.get(key);
+  if (pending) return pending;
+  const begun = generation;
+  const made = Promise.resolve()
+    .then(make)
+    .then((text) => {
+      if (text === undefined) return undefined;
+      return begun === generation ? rememberAnswer(key, text, ttl) : answerOf(text, ttl);
+    });
+  building.set(key, made);
+  const done = () => {
+    if (building.get(key) === made) building.delete(key);
+  };
+  made.then(done, done);
+  return made;
+}
+
+/**
+ * A 200 response of a cached answer, remembered so `cachedAnswerOf` finds the entry behind it. Without `body` it
+ * carries none: for a door that writes `entry.bytes` itself, since copying them into a Response costs more than the
+ * rest of a cache hit for an answer of some tens of KB.
+ */
+export function answerResponse(entry: CachedAnswer, headers: HeadersInit, body = true): Response {
+  const response = new Response(body ? (entry.bytes as Uint8Array<ArrayBuffer>) : null, { status: 200, headers });
   answers.set(response, entry);
   return response;
 }
@@ -57,7 +94,9 @@ export function cachedAnswerOf(response: Response): CachedAnswer | undefined {
   return answers.get(response);
 }
 
-/** Empties the anonymous answer cache (after writes, and in tests). */
+/** Empties the anonymous answer cache (after writes, and in tests); answers being made are not kept. */
 export function clearApiCache(): void {
   entries.clear();
+  building.clear();
+  generation++;
 }

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { t } from '../../i18n/t.ts';
-import { cachedAnswerOf } from './anon-cache.ts';
+import { cachedAnswerOf, type CachedAnswer } from './anon-cache.ts';
 import { errorBody } from './envelope.ts';
 import { handleApi } from './router.ts';
 
@@ -43,6 +43,18 @@ function compress(bytes: Uint8Array, encoding: 'br' | 'gzip'): Promise<Buffer> {
   return encoding === 'br' ? brotli(bytes, BROTLI_OPTIONS) : gzip(bytes);
 }
 
+/** A cached answer compressed once per encoding; viewers asking while it is being compressed wait for it. */
+function compressedOnce(entry: CachedAnswer, encoding: 'br' | 'gzip'): Promise<Uint8Array> {
+  let packed = entry.encoded.get(encoding);
+  if (!packed) {
+    packed = compress(entry.bytes, encoding);
+    entry.encoded.set(encoding, packed);
+    // A failure is not kept: the next viewer tries again.
+    packed.catch(() => entry.encoded.delete(encoding));
+  }
+  return packed;
+}
+
 // A Host header that is a name or an address with an optional port; anything else is not used to make links.
 const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
@@ -71,7 +83,7 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
       body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
       duplex: 'half',
     } as RequestInit);
-    response = await handleApi(request, { clientAddress: req.socket.remoteAddress });
+    response = await handleApi(request, { clientAddress: req.socket.remoteAddress, cachedBodies: false });
   } catch {
     // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here.
     response = new Response(JSON.stringify(errorBody('B', 400, t('error.badRequest'))), {
@@ -84,20 +96,15 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
   const type = response.headers.get('content-type') ?? '';
   if (response.body && type.startsWith('text/event-stream')) return pipeStream(response.body, res);
 
+  // An answer from the anonymous cache comes without a body (cachedBodies: false): its bytes are the entry's.
   const entry = cachedAnswerOf(response);
   let body: Uint8Array = entry ? entry.bytes : new Uint8Array(response.body ? await response.arrayBuffer() : new ArrayBuffer(0));
-  if (entry) void response.body?.cancel().catch(() => {});
   if (body.byteLength >= COMPRESS_MIN && type.startsWith('application/json')) {
     const vary = res.getHeader('vary');
     res.setHeader('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
     const encoding = pickEncoding(req.headers['accept-encoding']);
     if (encoding) {
-      let packed = entry?.encoded.get(encoding);
-      if (!packed) {
-        packed = await compress(body, encoding);
-        entry?.encoded.set(encoding, packed);
-      }
-      body = packed;
+      body = await (entry ? compressedOnce(entry, encoding) : compress(body, encoding));
       res.setHeader('content-encoding', encoding);
     }
   }

@@ -1,6 +1,6 @@
 /** The framework-free API door: one Request in, one Response out, for every route of the registry. */
 import { resolveSession, type Viewer } from '../services/sessions.ts';
-import { anonCacheKey, answerResponse, cachedAnswer, clearApiCache, rememberAnswer } from './anon-cache.ts';
+import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer, clearApiCache } from './anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
 import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
@@ -27,6 +27,11 @@ export function registeredRoutes(): readonly Route[] {
 export interface ApiOptions {
   /** The client's address, for logs. */
   clientAddress?: string;
+  /**
+   * False when the caller writes an answer from the anonymous cache from `cachedAnswerOf(response).bytes` itself
+   * (node.ts): such a response then carries no body of its own.
+   */
+  cachedBodies?: boolean;
 }
 
 function allowOf(methods: Map<string, Route>): string[] {
@@ -46,7 +51,7 @@ export async function handleApi(request: Request, options: ApiOptions = {}): Pro
   let family: Family = path.startsWith('/aweme/') || path.startsWith('/webcast/') ? 'A' : 'B';
   let response: Response;
   try {
-    response = await dispatch(request, url, method, path, origin, (f) => (family = f), options.clientAddress ?? 'unknown');
+    response = await dispatch(request, url, method, path, origin, (f) => (family = f), options.clientAddress ?? 'unknown', options.cachedBodies ?? true);
   } catch (error) {
     response = errorResponse(family, error, { method, path, ...(options.clientAddress ? { client: options.clientAddress } : {}) });
   }
@@ -63,6 +68,7 @@ async function dispatch(
   origin: string | null,
   setFamily: (f: Family) => void,
   clientAddress: string,
+  cachedBodies: boolean,
 ): Promise<Response> {
   const methods = table.get(pathKey(path));
   if (!methods) throw new ApiError(404, 'error.apiNotFound');
@@ -91,7 +97,19 @@ async function dispatch(
   const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;
   if (cacheKey) {
     const hit = cachedAnswer(cacheKey);
-    if (hit !== undefined) return answerResponse(hit, JSON_HEADERS);
+    if (hit !== undefined) return answerResponse(hit, JSON_HEADERS, cachedBodies);
+    // Concurrent misses of one key wait for a single build; the one who builds answers with its handler's headers.
+    const mine: { headers?: Headers; stream?: Response } = {};
+    const entry = await buildAnswerOnce(cacheKey, route.anonymousCacheMs!, async () => {
+      mine.headers = new Headers(JSON_HEADERS);
+      const body = await route.handler({ input: parsed.data, viewer, request, headers: mine.headers, clientAddress });
+      if (!(body instanceof Response)) return JSON.stringify(body);
+      mine.stream = body;
+      return undefined;
+    });
+    if (mine.stream) return mine.stream;
+    if (entry) return answerResponse(entry, mine.headers ?? JSON_HEADERS, cachedBodies);
+    // An event stream under a cached route: each viewer gets a stream of their own, below.
   }
 
   const headers = new Headers(JSON_HEADERS);
@@ -99,7 +117,5 @@ async function dispatch(
   // Event streams (routes/live-room.ts) answer a Response of their own.
   if (body instanceof Response) return body;
   if (route.method === 'POST' && route.auth) clearApiCache();
-  const text = JSON.stringify(body);
-  if (cacheKey) return answerResponse(rememberAnswer(cacheKey, text, route.anonymousCacheMs!), headers);
-  return new Response(text, { status: 200, headers });
+  return new Response(JSON.stringify(body), { status: 200, headers });
 }
