@@ -57,7 +57,9 @@ async function paired(name, url, helloUrl, headers = {}, beforeUrl = undefined) 
     non2xx: mine.reduce((a, r) => a + r.non2xx, 0),
     errors: mine.reduce((a, r) => a + r.errors + r.timeouts, 0),
     hello: mean(hello, (r) => r.requests.average),
-    before: beforeUrl ? { rps: mean(before, (r) => r.requests.average), p99: Math.max(...before.map((r) => r.latency.p99)) } : undefined,
+    before: beforeUrl
+      ? { rps: mean(before, (r) => r.requests.average), p99: Math.max(...before.map((r) => r.latency.p99)), non2xx: before.reduce((a, r) => a + r.non2xx, 0) }
+      : undefined,
   };
 }
 
@@ -77,6 +79,7 @@ const READS = (id) => [
   ['tab/feed count=10', '/api/aweme/v1/web/tab/feed/?count=10'],
   ['aweme/detail', `/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`],
   ['comment/list count=20', `/api/aweme/v1/web/comment/list/?aweme_id=${id}&cursor=0&count=20`],
+  ['v2 module/feed count=20', '/api/aweme/v2/web/module/feed/?count=20'],
 ];
 
 /** The video the reads use: of the first 50 in the feed, the one with the most comments. */
@@ -95,7 +98,12 @@ function table(title, base, rows) {
     const ratio = r.rps / hello;
     const meets = r === base ? '' : ratio >= TARGET_RATIO && r.p99 < TARGET_P99 ? 'met' : 'MISSED';
     const faults = r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
-    const before = r.before ? `  before ${Math.round(r.before.rps)} req/s p99 ${r.before.p99} ms, vs before ${((r.rps / r.before.rps) * 100).toFixed(1)}%` : '';
+    // A read the baseline does not have answers it with errors: no ratio to those.
+    const before = !r.before
+      ? ''
+      : r.before.non2xx
+        ? '  before: not in the baseline (non-2xx)'
+        : `  before ${Math.round(r.before.rps)} req/s p99 ${r.before.p99} ms, vs before ${((r.rps / r.before.rps) * 100).toFixed(1)}%`;
     console.log(
       `${pad(r.name, 26)}${lpad(Math.round(r.rps), 10)}${lpad(r.p50, 9)}${lpad(r.p99, 9)}${lpad(Math.round(hello), 9)}${lpad(`${(ratio * 100).toFixed(1)}%`, 10)}  ${meets}${faults}${before}`,
     );
