@@ -1,7 +1,7 @@
 /**
  * The API served straight from node:http, without Astro's page pipeline in between (about twice the requests/s on
  * the hot reads, bench/api.mjs). For a custom server: `if (path.startsWith('/api/')) return serveApi(req, res);`.
- * It compresses its own answers (br or gzip when asked and worth it), writes each as one buffer with Content-Length,
+ * It compresses its own answers (br or gzip when asked and worth it), writes each in one go with Content-Length,
  * and compresses a cached hot read once for all the viewers it serves.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,6 +11,7 @@ import zlib from 'node:zlib';
 import { t } from '../../i18n/t.ts';
 import { cachedAnswerOf, type CachedAnswer } from './anon-cache.ts';
 import { errorBody } from './envelope.ts';
+import { answerTextOf } from './json-answer.ts';
 import { handleApi } from './router.ts';
 
 /** Answers shorter than this go out as they are: compressing them saves less than it costs. */
@@ -39,7 +40,7 @@ export function pickEncoding(accept: string | undefined): 'br' | 'gzip' | undefi
   return gz ? 'gzip' : undefined;
 }
 
-function compress(bytes: Uint8Array, encoding: 'br' | 'gzip'): Promise<Buffer> {
+function compress(bytes: Uint8Array | string, encoding: 'br' | 'gzip'): Promise<Buffer> {
   return encoding === 'br' ? brotli(bytes, BROTLI_OPTIONS) : gzip(bytes);
 }
 
@@ -83,7 +84,7 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
       body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
       duplex: 'half',
     } as RequestInit);
-    response = await handleApi(request, { clientAddress: req.socket.remoteAddress, cachedBodies: false });
+    response = await handleApi(request, { clientAddress: req.socket.remoteAddress, jsonBodies: false });
   } catch {
     // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here.
     response = new Response(JSON.stringify(errorBody('B', 400, t('error.badRequest'))), {
@@ -96,10 +97,12 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
   const type = response.headers.get('content-type') ?? '';
   if (response.body && type.startsWith('text/event-stream')) return pipeStream(response.body, res);
 
-  // An answer from the anonymous cache comes without a body (cachedBodies: false): its bytes are the entry's.
+  // JSON answers come without a body (jsonBodies: false): a cached one's bytes are its entry's, another's its text,
+  // which goes onto the socket as it is when not compressed.
   const entry = cachedAnswerOf(response);
-  let body: Uint8Array = entry ? entry.bytes : new Uint8Array(response.body ? await response.arrayBuffer() : new ArrayBuffer(0));
-  if (body.byteLength >= COMPRESS_MIN && type.startsWith('application/json')) {
+  let body: Uint8Array | string = entry?.bytes ?? answerTextOf(response) ?? new Uint8Array(response.body ? await response.arrayBuffer() : new ArrayBuffer(0));
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  if (length >= COMPRESS_MIN && type.startsWith('application/json')) {
     const vary = res.getHeader('vary');
     res.setHeader('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
     const encoding = pickEncoding(req.headers['accept-encoding']);
@@ -109,7 +112,7 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
     }
   }
   if (req.method === 'HEAD') return void res.end();
-  res.setHeader('content-length', body.byteLength);
+  res.setHeader('content-length', typeof body === 'string' ? length : body.byteLength);
   res.end(body);
 }
 

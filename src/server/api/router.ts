@@ -3,6 +3,7 @@ import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer, clearApiCache } from './anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
+import { textResponse } from './json-answer.ts';
 import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
 import { pathKey, type Route } from './registry.ts';
 import { sessionToken } from './session-token.ts';
@@ -28,10 +29,10 @@ export interface ApiOptions {
   /** The client's address, for logs. */
   clientAddress?: string;
   /**
-   * False when the caller writes an answer from the anonymous cache from `cachedAnswerOf(response).bytes` itself
-   * (node.ts): such a response then carries no body of its own.
+   * False when the caller writes successful JSON answers itself (node.ts), from `cachedAnswerOf(response).bytes` or
+   * `answerTextOf(response)`: those responses then carry no body of their own.
    */
-  cachedBodies?: boolean;
+  jsonBodies?: boolean;
 }
 
 function allowOf(methods: Map<string, Route>): string[] {
@@ -51,7 +52,7 @@ export async function handleApi(request: Request, options: ApiOptions = {}): Pro
   let family: Family = path.startsWith('/aweme/') || path.startsWith('/webcast/') ? 'A' : 'B';
   let response: Response;
   try {
-    response = await dispatch(request, url, method, path, origin, (f) => (family = f), options.clientAddress ?? 'unknown', options.cachedBodies ?? true);
+    response = await dispatch(request, url, method, path, origin, (f) => (family = f), options.clientAddress ?? 'unknown', options.jsonBodies ?? true);
   } catch (error) {
     response = errorResponse(family, error, { method, path, ...(options.clientAddress ? { client: options.clientAddress } : {}) });
   }
@@ -68,7 +69,7 @@ async function dispatch(
   origin: string | null,
   setFamily: (f: Family) => void,
   clientAddress: string,
-  cachedBodies: boolean,
+  jsonBodies: boolean,
 ): Promise<Response> {
   const methods = table.get(pathKey(path));
   if (!methods) throw new ApiError(404, 'error.apiNotFound');
@@ -97,7 +98,7 @@ async function dispatch(
   const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;
   if (cacheKey) {
     const hit = cachedAnswer(cacheKey);
-    if (hit !== undefined) return answerResponse(hit, JSON_HEADERS, cachedBodies);
+    if (hit !== undefined) return answerResponse(hit, JSON_HEADERS, jsonBodies);
     // Concurrent misses of one key wait for a single build; the one who builds answers with its handler's headers.
     const mine: { headers?: Headers; stream?: Response } = {};
     const entry = await buildAnswerOnce(cacheKey, route.anonymousCacheMs!, async () => {
@@ -108,7 +109,7 @@ async function dispatch(
       return undefined;
     });
     if (mine.stream) return mine.stream;
-    if (entry) return answerResponse(entry, mine.headers ?? JSON_HEADERS, cachedBodies);
+    if (entry) return answerResponse(entry, mine.headers ?? JSON_HEADERS, jsonBodies);
     // An event stream under a cached route: each viewer gets a stream of their own, below.
   }
 
@@ -117,5 +118,5 @@ async function dispatch(
   // Event streams (routes/live-room.ts) answer a Response of their own.
   if (body instanceof Response) return body;
   if (route.method === 'POST' && route.auth) clearApiCache();
-  return new Response(JSON.stringify(body), { status: 200, headers });
+  return textResponse(JSON.stringify(body), headers, jsonBodies);
 }
