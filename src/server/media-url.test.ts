@@ -23,4 +23,12 @@ describe('mediaUrl', () => {
     delete process.env.MEDIA_BASE_URL;
     expect(mediaUrl('avatars/头像 1.webp')).toBe('/media/avatars/%E5%A4%B4%E5%83%8F%201.webp');
   });
+
+  it('writes a path that needs no encoding as it is, the same URL the encoding makes', () => {
+    delete process.env.MEDIA_BASE_URL;
+    const encoded = (p: string) => `/media/${p.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')}`;
+    for (const p of ['clips/c01.mp4', 'u/42/a-b_c.~1.webp', 'x', '/lead', 'a//b', 'a/b/', 'a?b', 'a#b', '%41', 'é/b']) {
+      expect(mediaUrl(p), p).toBe(encoded(p));
+    }
+  });
 });
