@@ -158,4 +158,15 @@ describe('running a shortcut', () => {
     expect(s.takePendingKey()?.key).toBe('ArrowDown');
     expect(s.takePendingKey()).toBeNull();
   });
+
+  it('tells the player\'s inline script while the keys are bound, so it keeps a key for the island until then', () => {
+    const w = globalThis as Record<string, unknown>;
+    vi.stubGlobal('window', new EventTarget());
+    expect(w[s.SHORTCUTS_BOUND]).toBeUndefined();
+    const unbind = s.bindShortcuts(page);
+    expect(w[s.SHORTCUTS_BOUND]).toBe(true);
+    unbind();
+    expect(w[s.SHORTCUTS_BOUND]).toBeUndefined();
+    vi.unstubAllGlobals();
+  });
 });

@@ -247,6 +247,12 @@ export function run(command: Command, page: ShortcutPage, now = performance.now(
 /** Where the player's inline script leaves a key pressed before the island hydrated (src/components/VideoPlayer.astro). */
 export const PENDING_KEY = 'syPendingKey';
 
+/**
+ * Set on `window` while an island listens for the shortcuts. Until then the player's inline script keeps recording
+ * keys: the island's `ssr` mark goes before React has hydrated and bound its listeners, and a key in that gap was lost.
+ */
+export const SHORTCUTS_BOUND = 'syShortcutsBound';
+
 /** The key pressed before hydration, once. */
 export function takePendingKey(): KeyLike | null {
   const w = globalThis as unknown as Record<string, KeyLike | undefined>;
@@ -257,6 +263,8 @@ export function takePendingKey(): KeyLike | null {
 
 /** Listens for the shortcuts on this page, after running a key that woke the island; returns the function that stops listening. */
 export function bindShortcuts(page: ShortcutPage): () => void {
+  const w = globalThis as unknown as Record<string, boolean | undefined>;
+  w[SHORTCUTS_BOUND] = true;
   const pending = takePendingKey();
   const early = pending && commandFor(pending);
   // After this commit's effects, so the current video is known.
@@ -273,6 +281,7 @@ export function bindShortcuts(page: ShortcutPage): () => void {
   };
   window.addEventListener('keydown', onKey);
   return () => {
+    delete w[SHORTCUTS_BOUND];
     clearTimeout(replay);
     window.removeEventListener('keydown', onKey);
   };

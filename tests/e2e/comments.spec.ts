@@ -109,8 +109,9 @@ test('liking a comment shows at once and survives a reload', async ({ browser })
   await signIn(context, demo);
   const page = await context.newPage();
   const column = await openColumn(page, true);
-  const first = column.locator('li > article').first();
-  const like = first.getByRole('button', { name: /^赞/ }).first();
+  // The same comment by its id after the reload: comments written meanwhile (by other tests) may come first.
+  const cid = (await column.locator('li > article').first().getAttribute('data-cid'))!;
+  const like = column.locator(`article[data-cid="${cid}"]`).getByRole('button', { name: /^赞/ }).first();
   const pressed = (await like.getAttribute('aria-pressed')) === 'true';
   const count = Number((await like.innerText()).replace(/\D/g, ''));
   await like.click();
@@ -118,7 +119,7 @@ test('liking a comment shows at once and survives a reload', async ({ browser })
   await expect(like).toContainText(String(count + (pressed ? -1 : 1)));
 
   await page.reload();
-  const again = (await openColumn(page, true)).locator('li > article').first().getByRole('button', { name: /^赞/ }).first();
+  const again = (await openColumn(page, true)).locator(`article[data-cid="${cid}"]`).getByRole('button', { name: /^赞/ }).first();
   await expect(again).toHaveAttribute('aria-pressed', String(!pressed));
   // Leave it as it was.
   await again.click();

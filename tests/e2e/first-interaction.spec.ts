@@ -87,3 +87,19 @@ test('the logged-out popover opens on the first hover over 登录', async ({ pag
   await expect(pop).toContainText('登录后即可观看喜欢、收藏的作品');
   expect(errors).toEqual([]);
 });
+
+test('a shortcut pressed while the player is still hydrating acts once it can', async ({ page }) => {
+  const errors = errorsOf(page);
+  await page.goto(`/video/${await videoId(23)}`);
+  const player = page.locator('[data-player]');
+  await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'false');
+  // A slow phone: hydration takes long enough that the key lands after the island woke but before React bound its keys.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
+  await player.hover();
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-player]'), null, { polling: 'raf' });
+  await page.keyboard.press('b');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
+  expect(errors).toEqual([]);
+});
