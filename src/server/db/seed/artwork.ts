@@ -63,9 +63,21 @@ function hex(h: number, s: number, l: number): string {
   return `#${channel(0)}${channel(8)}${channel(4)}`;
 }
 
-/** Splits `text` into lines of at most `max` ems (a CJK character is one em, other characters about half). */
+const width = (c: string) => (c.codePointAt(0)! < 0x100 ? 0.55 : 1);
+
+/**
+ * Splits `text` into lines of at most `max` ems (a CJK character is one em, other characters about half), as even as
+ * the same number of lines allows, so no line is left with a single character.
+ */
 export function wrapTitle(text: string, max: number): string[] {
-  const width = (c: string) => (c.codePointAt(0)! < 0x100 ? 0.55 : 1);
+  const greedy = wrapGreedy(text, max);
+  if (greedy.length < 2) return greedy;
+  const total = [...text].reduce((sum, c) => sum + width(c), 0);
+  const even = wrapGreedy(text, Math.min(max, Math.ceil(total / greedy.length) + 0.5));
+  return even.length === greedy.length ? even : greedy;
+}
+
+function wrapGreedy(text: string, max: number): string[] {
   const lines: string[] = [];
   let line = '';
   let used = 0;
@@ -99,7 +111,7 @@ function circles(r: () => number): string {
   }).join('');
 }
 
-/** A 540x960 title card: `badge` top left, the title large in the middle, `byline` under it. */
+/** A 540x960 title card: `badge` top right (pages put their own marks top left), the title large in the middle, `byline` under it. */
 function card(channel: ChannelId, salt: number, title: string, byline: string, badge: string): string {
   const { c0, c1, accent, r } = tones(channel, salt);
   const lines = wrapTitle(title, 8.5).slice(0, 5);
@@ -119,8 +131,8 @@ function card(channel: ChannelId, salt: number, title: string, byline: string, b
     `<rect y="${bandTop}" width="${W}" height="${bandHeight}" fill="#000" fill-opacity="0.2"/>` +
     `<rect x="36" y="${bandTop + 14}" width="64" height="6" rx="3" fill="${accent}"/>` +
     `<g font-family="${FONT}" fill="#fff">` +
-    `<rect x="36" y="150" width="${badgeWidth}" height="52" rx="26" fill="#000" fill-opacity="0.3"/>` +
-    `<text x="${36 + badgeWidth / 2}" y="176" font-size="28" text-anchor="middle" dominant-baseline="central">${escapeXml(badge)}</text>` +
+    `<rect x="${W - 36 - badgeWidth}" y="150" width="${badgeWidth}" height="52" rx="26" fill="#000" fill-opacity="0.3"/>` +
+    `<text x="${W - 36 - badgeWidth / 2}" y="176" font-size="28" text-anchor="middle" dominant-baseline="central">${escapeXml(badge)}</text>` +
     `<g font-size="${size}" font-weight="700">${text}</g>` +
     `<text x="${W / 2}" y="${Math.round(top + lines.length * lead + 16)}" font-size="28" fill-opacity="0.85" text-anchor="middle" dominant-baseline="central">${escapeXml(byline)}</text>` +
     `</g></svg>\n`
@@ -132,9 +144,9 @@ export function posterSvg(v: { id: number; title: string; channelId: ChannelId; 
   return card(v.channelId, v.id, v.title, `@${v.author}`, `#${CHANNELS[v.channelId].name}`);
 }
 
-/** Live room `id`'s cover: its title and host, marked 直播中. */
+/** Live room `id`'s cover: its title, host and channel. */
 export function liveCoverSvg(room: { id: number; title: string; channelId: ChannelId; host: string }): string {
-  return card(room.channelId, 10_000 + room.id, room.title, `@${room.host}`, `直播中 · ${CHANNELS[room.channelId].name}`);
+  return card(room.channelId, 10_000 + room.id, room.title, `@${room.host}`, `#${CHANNELS[room.channelId].name} · 直播`);
 }
 
 /** User `id`'s 200x200 letter avatar: a character of their nickname on a gradient. */
