@@ -120,6 +120,8 @@ describe('seed', () => {
     // Per video: never fewer plays than likes, nor more shares; comments (threads included) at most a few past the likes.
     expect(await scalar(t, 'SELECT count(*) FROM videos WHERE play_count < 20 * digg_count OR share_count > digg_count OR comment_count > digg_count + 10')).toBe(0);
     expect(await scalar(t, 'SELECT avg((comment_count > digg_count)::int) FROM videos')).toBeLessThan(0.1);
+    // Danmaku: a few per clip, at most one for every two seconds of it.
+    expect(await scalar(t, 'SELECT count(*) FROM (SELECT v.id FROM videos v JOIN danmaku d ON d.video_id = v.id GROUP BY v.id HAVING count(*) > greatest(1, v.duration_ms / 2000)) x')).toBe(0);
     // 人在看 of a seeded room: the streams open on it (none yet) plus at most SEED_VIEWERS_PER_CHATTER per chatter.
     const rooms = await t.pool.query<{ id: number; viewers: number; chatters: number; streams: number }>(
       `SELECT r.id, r.viewer_count AS viewers,
