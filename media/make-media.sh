@@ -69,6 +69,8 @@ declare -A CHANNEL_NAME=(
 CHANNELS=(300201 300203 300204 300205 300206 300207 300208 300209)
 
 # -------------------------------------------------------------------- clips --
+# A clip carries no words about its topic: many videos of a channel share one, and each video's own title is on its
+# own poster (rendered by the seed). The caption column only names the clip in the manifest.
 # id | seconds | fps | channel | caption | tone1 Hz | tone2 Hz | accent colour |
 # background: a filter chain that must end with a 540x960 stream labelled [bg]
 CLIPS=(
@@ -110,9 +112,6 @@ make_clip() {
   cat >"$TMP/$id.filter" <<FILTER
 $bg;
 [bg]format=yuv420p,
-drawbox=x=0:y=ih*0.58:w=iw:h=ih*0.30:color=black@0.28:t=fill,
-drawtext=$BOLD:text=$caption:fontsize=62:fontcolor=white:borderw=5:bordercolor=black@0.65:x=(w-text_w)/2:y=h*0.64,
-drawtext=$REGULAR:text=@闪映创作者 · #$cname:fontsize=30:fontcolor=white:shadowx=2:shadowy=2:shadowcolor=black@0.7:x=(w-text_w)/2:y=h*0.64+96,
 drawtext=$BOLD:text=闪映:fontsize=34:fontcolor=white@0.85:shadowx=2:shadowy=2:shadowcolor=black@0.6:x=w-text_w-24:y=28,
 drawtext=$REGULAR:text='%{eif\:t/60\:d\:2}\:%{eif\:mod(t\,60)\:d\:2} / $total':fontsize=24:fontcolor=white:box=1:boxcolor=black@0.45:boxborderw=8:x=24:y=32,
 drawtext=$BOLD:text=★:fontsize=54:fontcolor=$accent:borderw=2:bordercolor=black@0.5:x=(w-text_w)/2+190*sin(2*PI*t/$((3 + n % 3))+$n):y=h*0.40+150*cos(2*PI*t/$((2 + n % 4))+$n)[txt];

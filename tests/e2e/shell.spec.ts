@@ -84,7 +84,7 @@ test('the theme switch survives a reload as dark="true" on <html>', async ({ pag
 test('the first recommended video plays from its real source', async ({ page }) => {
   await page.goto('/');
   const video = page.locator('main video').first();
-  await expect(video).toHaveAttribute('poster', /\/media\/posters\/.+\.webp$/);
+  await expect(video).toHaveAttribute('poster', /\/media\/seed\/posters\/\d+\.svg$/);
   await video.evaluate((v: HTMLVideoElement) => {
     v.muted = true;
     return v.play();

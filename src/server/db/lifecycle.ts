@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
+import { mediaStore } from '../media/store.ts';
 import { embeddedUrl, ensureDatabase, startEmbedded } from './embedded.ts';
 import { migrateDb, withLock } from './migrate.ts';
 import * as schema from './schema.ts';
@@ -69,7 +70,7 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
       const summary = await withLock(handle.url, SEED_LOCK, async (client) => {
         const db = drizzle(client, { schema });
         const [row] = await db.select({ n: count() }).from(schema.users);
-        return row && row.n > 0 ? undefined : seed(db);
+        return row && row.n > 0 ? undefined : seed(db, { artwork: mediaStore() });
       });
       if (summary) emit({ msg: 'db.seed', ms: since(t), rows: summary });
     }

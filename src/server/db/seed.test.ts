@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDb, freshDb, seedNow, type TestDb } from '../../../tests/setup/test-db.ts';
@@ -7,7 +8,10 @@ import { tokenize } from '../services/search-tokens.ts';
 import { migrateDb } from './migrate.ts';
 import { DEMO_EMAIL, demoPassword, hasDemoAccount, seed } from './seed.ts';
 import { NOTICE_KINDS } from '../../shared/messaging.ts';
+import { localStore } from '../media/store.ts';
+import { avatarChar, avatarKey, posterKey } from './seed/artwork.ts';
 import { CHANNEL_IDS } from './seed/content.ts';
+import { SEED_VIEWERS_PER_CHATTER } from './seed/live.ts';
 import { loadManifest, manifestPath } from './seed/manifest.ts';
 
 // Everything the seed decides, in a stable order, ids included.
@@ -46,20 +50,33 @@ async function scalar(t: TestDb, query: string, params: unknown[] = []): Promise
 
 describe('seed', () => {
   let t: TestDb;
+  const artworkDir = mkdtempSync(path.join(os.tmpdir(), 'seed-artwork-'));
   beforeAll(async () => {
     t = await freshDb();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    rmSync(artworkDir, { recursive: true, force: true });
+  });
 
   it('is deterministic: two empty databases seeded with the same now match each other and the template', async () => {
     const [a, b] = await Promise.all([emptyDb(), emptyDb()]);
     try {
       await Promise.all([migrateDb(a.url), migrateDb(b.url)]);
-      const [sa, sb] = await Promise.all([seed(a.db, { now: seedNow() }), seed(b.db, { now: seedNow() })]);
+      const [sa, sb] = await Promise.all([seed(a.db, { now: seedNow(), artwork: localStore(artworkDir) }), seed(b.db, { now: seedNow() })]);
       expect(sa).toEqual(sb);
       const snapA = await snapshot(a);
       expect(await snapshot(b)).toEqual(snapA);
       expect(await snapshot(t)).toEqual(snapA);
+      // The pictures the rows point at were written to the media store given: each poster shows its video's title.
+      const file = (key: string) => readFileSync(path.join(artworkDir, key), 'utf8');
+      for (const row of (await a.pool.query('SELECT v.poster, v."desc", u.avatar, u.nickname FROM videos v JOIN users u ON u.id = v.author_id')).rows) {
+        const words = file(row.poster).replace(/<[^>]+>/g, '');
+        expect(words).toContain(row.nickname);
+        for (const part of row.desc.split(' #')[0].split(' ')) expect(words.replaceAll('&#38;', '&')).toContain(part);
+        expect(file(row.avatar)).toContain(`>${avatarChar(row.nickname)}<`);
+      }
+      for (const row of (await a.pool.query('SELECT cover, title FROM live_rooms')).rows) expect(file(row.cover).replace(/<[^>]+>/g, '')).toContain(row.title);
       // Sequences continue after the seeded ids.
       const next = await a.pool.query("INSERT INTO hashtags (name) VALUES ('新话题') RETURNING id");
       expect(next.rows[0].id).toBe(sa.hashtags! + 1);
@@ -85,12 +102,38 @@ describe('seed', () => {
     expect(await scalar(t, "SELECT min(item_count) FROM series WHERE kind = 'theatre'")).toBeGreaterThanOrEqual(3);
     expect(await scalar(t, "SELECT count(*) FROM live_rooms WHERE status = 'live'")).toBeGreaterThanOrEqual(8);
     expect(await scalar(t, 'SELECT count(*) FROM live_messages')).toBeGreaterThan(20);
-    expect(await scalar(t, 'SELECT count(*) FROM comments WHERE parent_id IS NULL')).toBeGreaterThanOrEqual(4 * 300);
+    expect(await scalar(t, 'SELECT count(*) FROM comments WHERE parent_id IS NULL')).toBeGreaterThanOrEqual(2 * 300);
     expect(await scalar(t, 'SELECT count(*) FROM comments WHERE parent_id IS NOT NULL AND reply_to_user_id IS NOT NULL')).toBeGreaterThan(300);
     expect(await scalar(t, "SELECT count(*) FROM comments c JOIN users u ON c.text LIKE '%@' || u.nickname || '%'")).toBeGreaterThan(20);
     expect(await scalar(t, 'SELECT count(*) FROM danmaku d JOIN videos v ON v.id = d.video_id WHERE d.offset_ms >= v.duration_ms')).toBe(0);
     expect(await scalar(t, 'SELECT count(DISTINCT video_id) FROM danmaku')).toBeGreaterThan(100);
     expect(await scalar(t, 'SELECT count(*) FROM watch_history h JOIN videos v ON v.id = h.video_id WHERE h.progress_ms > v.duration_ms')).toBe(0);
+  });
+
+  it('has audiences that fit its activity: plays above likes above comments and shares, viewers in proportion to chat', async () => {
+    const totals = (await t.pool.query(
+      'SELECT sum(play_count)::int AS plays, sum(digg_count)::int AS likes, sum(comment_count)::int AS comments, sum(share_count)::int AS shares FROM videos',
+    )).rows[0];
+    expect(totals.plays).toBeGreaterThan(20 * totals.likes);
+    expect(totals.likes).toBeGreaterThan(totals.comments);
+    expect(totals.likes).toBeGreaterThan(2 * totals.shares);
+    // Per video: never fewer plays than likes, nor more shares; comments (threads included) at most a few past the likes.
+    expect(await scalar(t, 'SELECT count(*) FROM videos WHERE play_count < 20 * digg_count OR share_count > digg_count OR comment_count > digg_count + 10')).toBe(0);
+    expect(await scalar(t, 'SELECT avg((comment_count > digg_count)::int) FROM videos')).toBeLessThan(0.1);
+    // Danmaku: a few per clip, at most one for every two seconds of it.
+    expect(await scalar(t, 'SELECT count(*) FROM (SELECT v.id FROM videos v JOIN danmaku d ON d.video_id = v.id GROUP BY v.id HAVING count(*) > greatest(1, v.duration_ms / 2000)) x')).toBe(0);
+    // 人在看 of a seeded room: the streams open on it (none yet) plus at most SEED_VIEWERS_PER_CHATTER per chatter.
+    const rooms = await t.pool.query<{ id: number; viewers: number; chatters: number; streams: number }>(
+      `SELECT r.id, r.viewer_count AS viewers,
+         (SELECT count(DISTINCT m.user_id)::int FROM live_messages m WHERE m.room_id = r.id) AS chatters,
+         (SELECT coalesce(sum(p.viewers), 0)::int FROM live_presence p WHERE p.room_id = r.id) AS streams
+       FROM live_rooms r WHERE r.status = 'live'`,
+    );
+    expect(rooms.rows.length).toBeGreaterThan(0);
+    for (const r of rooms.rows) {
+      expect(r.viewers, `room ${r.id}`).toBeLessThanOrEqual(r.streams + SEED_VIEWERS_PER_CHATTER * r.chatters);
+      expect(r.viewers, `room ${r.id}`).toBeGreaterThanOrEqual(r.chatters);
+    }
   });
 
   it('has mutual follows, and the demo account follows 15 of whom 8 follow back', async () => {
@@ -183,19 +226,19 @@ describe('seed', () => {
   it('uses the media of the manifest, preferring the video channel', async () => {
     const manifest = loadManifest();
     const clips = new Map(manifest.clips.map((c) => [c.video, c]));
-    const { rows } = await t.pool.query('SELECT media, poster, duration_ms, channel_id FROM videos');
+    const { rows } = await t.pool.query('SELECT id, media, poster, duration_ms, channel_id FROM videos');
     let sameChannel = 0;
     for (const row of rows) {
       const clip = clips.get(row.media);
       expect(clip, row.media).toBeDefined();
-      expect(row.poster).toBe(clip!.poster);
+      // Posters are the video's own (its title on it), not the shared clip's frame.
+      expect(row.poster).toBe(posterKey(row.id));
       expect(row.duration_ms).toBe(clip!.durationMs);
       if (clip!.channel === row.channel_id) sameChannel++;
     }
     expect(sameChannel / rows.length).toBeGreaterThan(0.8);
-    const avatars = new Set(manifest.avatars.map((a) => a.image));
-    const users = await t.pool.query('SELECT avatar FROM users');
-    for (const u of users.rows) expect(avatars.has(u.avatar)).toBe(true);
+    const users = await t.pool.query('SELECT id, avatar FROM users');
+    for (const u of users.rows) expect(u.avatar).toBe(avatarKey(u.id));
     // The manifest's paths are relative to public/media beside it.
     const mediaRoot = path.join(path.dirname(manifestPath()), '..', 'public', 'media');
     if (existsSync(mediaRoot)) for (const clip of manifest.clips) expect(existsSync(path.join(mediaRoot, clip.video))).toBe(true);

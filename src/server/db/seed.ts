@@ -1,11 +1,14 @@
 /** The deterministic seed: a living site (users, videos, series, live rooms, comments, social graph) in one transaction. */
 import { count, eq, sql } from 'drizzle-orm';
+import type { MediaStore } from '../media/store.ts';
 import { hashPassword } from '../services/password.ts';
 import { tokenize } from '../services/search-tokens.ts';
 import type { Db } from './client.ts';
 import { demoPassword } from './demo.ts';
 import { recountAll } from './recount.ts';
 import * as s from './schema.ts';
+import { liveCoverKey, posterKey } from './seed/artwork.ts';
+import { artworkFiles, writeArtwork } from './seed/artwork-files.ts';
 import { DAY, HOUR, type PairPlan } from './seed/context.ts';
 import { planDailyStats } from './seed/daily-stats.ts';
 import { insertAll, syncSequence } from './seed/insert.ts';
@@ -18,6 +21,8 @@ export interface SeedOptions {
   /** The seed's "now"; every timestamp is now minus a deterministic offset. */
   now?: Date;
   manifest?: MediaManifest;
+  /** Where the seeded rows' posters and avatars are written (the server's media store); without it, none are. */
+  artwork?: MediaStore;
 }
 
 /** Rows inserted per table. */
@@ -35,7 +40,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
   hashing.catch(() => {});
   const at = (ms: number) => new Date(ms);
 
-  return db.transaction(async (tx) => {
+  const { summary, plan } = await db.transaction(async (tx) => {
     const [existing] = await tx.select({ n: count() }).from(s.users);
     if (existing && existing.n > 0) throw new Error('seed: the database already has users');
     const [tagMax] = await tx.select({ max: sql<number>`coalesce(max(${s.hashtags.id}), 0)::int` }).from(s.hashtags);
@@ -85,7 +90,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
           channelId: v.channelId,
           desc,
           media: v.clip.video,
-          poster: v.clip.poster,
+          poster: posterKey(v.id),
           durationMs: v.clip.durationMs,
           width: v.clip.width,
           height: v.clip.height,
@@ -111,7 +116,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
         kind: x.kind,
         title: x.title,
         description: x.description,
-        cover: x.items[0]!.clip.poster,
+        cover: posterKey(x.items[0]!.id),
         createdAt: at(x.items[0]!.createdAt),
       })),
       true,
@@ -164,7 +169,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
         hostId: r.host.id,
         channelId: r.channelId,
         title: r.title,
-        cover: r.clip.poster,
+        cover: liveCoverKey(r.id),
         media: r.clip.video,
         status: r.status,
         viewerCount: r.viewerCount,
@@ -222,6 +227,8 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
       await syncSequence(tx, table);
     }
     await recountAll(tx);
-    return summary;
+    return { summary, plan };
   });
+  if (opts.artwork) await writeArtwork(opts.artwork, artworkFiles(plan));
+  return summary;
 }

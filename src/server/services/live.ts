@@ -16,6 +16,11 @@ export interface LiveRoomCard {
   title: string;
   cover: string;
   media: string;
+  /**
+   * 人在看, the one number every page and API shows: live_rooms.viewer_count, which is the streams open on the room now
+   * (joinRoom/leaveRoom, and swept off when their server stops heartbeating) plus, for a seeded room, the audience it
+   * was seeded with (at most SEED_VIEWERS_PER_CHATTER per user who chatted in it). 0 once the room has ended.
+   */
   viewerCount: number;
   channelId: number;
   startedAt: Date;

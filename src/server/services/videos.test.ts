@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { recountAll } from '../db/recount.ts';
-import { collects, follows, likes, notInterested, users, videos, watchHistory } from '../db/schema.ts';
+import { collects, comments, follows, likes, notInterested, users, videos, watchHistory } from '../db/schema.ts';
 import * as v from './videos.ts';
 
 let t: TestDb;
@@ -57,6 +57,41 @@ describe('videos service', () => {
     expect(ranked.items[0]!.id).toBe(quiet[0]!.id);
     expect(ranked.items[1]!.id).toBe(quiet[1]!.id);
     for (let i = 1; i < ranked.items.length; i++) expect(ranked.items[i - 1]!.heat).toBeGreaterThanOrEqual(ranked.items[i]!.heat);
+  });
+
+  it('hot shows 热度 by its one formula over the week’s likes, comments and collects, never more than their weighted counts', async () => {
+    const [target] = await t.db.select({ id: videos.id }).from(videos).where(sql`deleted_at is null`).orderBy(sql`${videos.id} desc`).limit(1).offset(5);
+    const id = target!.id;
+    const fans = await t.db.select({ id: users.id }).from(users).orderBy(users.id).limit(4);
+    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    // Four likes and 356 plays: the numbers a visitor compares the heat with.
+    await t.db.delete(likes).where(eq(likes.targetId, id));
+    await t.db.insert(likes).values([0, 0, 12, 36].map((h, k) => ({ userId: fans[k]!.id, targetId: id, createdAt: ago(h) })));
+    await t.db.insert(comments).values({ videoId: id, userId: fans[0]!.id, text: '好看', createdAt: ago(2) });
+    await t.db.insert(collects).values({ userId: fans[1]!.id, targetId: id, createdAt: ago(24) }).onConflictDoUpdate({ target: [collects.userId, collects.targetId], set: { createdAt: ago(24) } });
+    await recountAll(t.db);
+    await t.db.update(videos).set({ playCount: 356 }).where(eq(videos.id, id));
+
+    const shown = (await v.hot({ count: 50 })).items.find((x) => x.id === id)!;
+    const now = Date.now();
+    const week = (rows: { at: Date }[]) => rows.filter((r) => now - r.at.getTime() < v.HEAT.windowDays * 86_400_000);
+    const fade = (rows: { at: Date }[]) => week(rows).reduce((sum, r) => sum + Math.exp(-(now - r.at.getTime()) / 1000 / v.HEAT.decaySeconds), 0);
+    const liked = await t.db.select({ at: likes.createdAt }).from(likes).where(eq(likes.targetId, id));
+    const commented = await t.db.select({ at: comments.createdAt }).from(comments).where(and(eq(comments.videoId, id), sql`deleted_at is null`));
+    const collected = await t.db.select({ at: collects.createdAt }).from(collects).where(eq(collects.targetId, id));
+    const expected = Math.ceil(v.HEAT.like * fade(liked) + v.HEAT.comment * fade(commented) + v.HEAT.collect * fade(collected));
+    expect(shown.heat).toBe(expected);
+    expect(shown.heat).toBeLessThanOrEqual(shown.diggCount + 2 * shown.commentCount + 3 * shown.collectCount);
+    expect(shown.heat).toBeLessThan(shown.playCount);
+  });
+
+  it('no two neighbouring cards on the first pages of the feed, 首页 and the channels share a poster', async () => {
+    const grids = [await v.recommend(null, { count: 20 }), await v.discover({ count: 48 }), ...(await Promise.all(v.CHANNEL_IDS.map((c) => v.byChannel(c, { count: 48 }))))];
+    for (const grid of grids) {
+      for (let i = 1; i < grid.items.length; i++) expect(grid.items[i]!.poster, `card ${i}`).not.toBe(grid.items[i - 1]!.poster);
+    }
+    const [row] = await t.db.select({ n: sql<number>`count(distinct ${videos.poster})::int`, all: sql<number>`count(*)::int` }).from(videos);
+    expect(row!.n).toBe(row!.all);
   });
 
   it('hot leaves a hidden work out before paging: a full page, and has_more while more is left', async () => {

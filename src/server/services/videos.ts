@@ -1,5 +1,5 @@
 /** Reading videos: feeds, channels, hot list, detail and related videos. */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { collects, follows, hashtags, likes, users, videoHashtags, videos, watchHistory } from '../db/schema.ts';
 import { spreadAuthors } from '../../shared/author-spread.ts';
@@ -123,22 +123,32 @@ export async function byChannel(channelId: number, page: Page = {}): Promise<Pag
 }
 
 export interface HotVideo extends VideoCard {
+  /** 热度, as `hot` defines it. */
   heat: number;
 }
 
+/** What one like, comment and collect is worth in 热度 when just made, and how heat fades and how far back it looks. */
+export const HEAT = { like: 1, comment: 2, collect: 3, decaySeconds: 86_400, windowDays: 7 } as const;
+
 /**
- * 热点: videos ranked by likes, comments and collects of the last 7 days, each decaying with a 1-day time constant. The
- * rule is applied before paging, so a hidden work neither shows nor shortens a page (which would read as the end).
+ * 热点 and its 热度, the one definition every page and API shows:
+ *   热度 = ⌈ Σ weight × e^(−age / 1 day) ⌉ over the video's likes (weight 1), comments not deleted (2) and collects (3)
+ *   made in the last 7 days, age being how long ago each was made.
+ * So a video's 热度 is never more than likes + 2 × comments + 3 × collects of the week, and a like made just now adds 1.
+ * Videos are ranked by the unrounded sum. The rule is applied before paging, so a hidden work neither shows nor
+ * shortens a page (which would read as the end).
  */
 export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
   const { offset, limit } = bounds(page, 50);
+  const decay = (column: SQL) => sql`exp(-extract(epoch from now() - ${column})::float8 / ${HEAT.decaySeconds}::float8)`;
+  const window = sql`now() - make_interval(days => ${HEAT.windowDays})`;
   const rows = await db().execute<{ video_id: number; heat: number }>(sql`
     select video_id, sum(w)::float8 as heat from (
-      select video_id, exp(-extract(epoch from now() - created_at)::float8 / 86400.0) as w from likes where created_at > now() - interval '7 days'
+      select video_id, ${HEAT.like}::float8 * ${decay(sql`created_at`)} as w from likes where created_at > ${window}
       union all
-      select video_id, 2 * exp(-extract(epoch from now() - created_at)::float8 / 86400.0) from comments where created_at > now() - interval '7 days' and deleted_at is null
+      select video_id, ${HEAT.comment}::float8 * ${decay(sql`created_at`)} from comments where created_at > ${window} and deleted_at is null
       union all
-      select video_id, 3 * exp(-extract(epoch from now() - created_at)::float8 / 86400.0) from collects where created_at > now() - interval '7 days'
+      select video_id, ${HEAT.collect}::float8 * ${decay(sql`created_at`)} from collects where created_at > ${window}
     ) activity join ${videos} on ${videos.id} = activity.video_id
     where ${visibleWorks(null)}
     group by video_id order by heat desc, video_id desc limit ${limit + 1} offset ${offset}`);
@@ -146,7 +156,8 @@ export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
   // The query's order, not a re-sort by the rounded heat: two heats that round alike could swap across a page's edge.
   const ranked = rows.rows.flatMap((r) => {
     const card = cards.get(Number(r.video_id));
-    return card ? [{ ...card, heat: Math.round(Number(r.heat) * 10_000) }] : [];
+    // The epsilon keeps float noise in a sum of whole weights from rounding up past it.
+    return card ? [{ ...card, heat: Math.ceil(Number(r.heat) - 1e-9) }] : [];
   });
   return toPage(ranked, offset, limit);
 }

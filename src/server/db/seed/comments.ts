@@ -1,4 +1,4 @@
-/** Comments with reply threads (parent_id = the root), some @mentions, a few deleted; and their likes. */
+/** Comments with reply threads (parent_id = the root), in proportion to each video's likes, some @mentions, a few deleted; and their likes. */
 import { CHANNELS, GENERIC_COMMENTS, MENTION_TAILS, REPLIES } from './content.ts';
 import { DAY, type PairPlan, type PlanContext } from './context.ts';
 import type { Cast, UserPlan } from './users.ts';
@@ -19,7 +19,10 @@ export function planComments(
   { rng, ago, after }: PlanContext,
   { users, demo, creators, creatorCum, activeCum }: Cast,
   { videos, videoCum }: Catalogue,
+  likes: PairPlan[],
 ): { comments: CommentPlan[]; commentLikes: PairPlan[] } {
+  const likesPerVideo = new Map<number, number>();
+  for (const l of likes) likesPerVideo.set(l.targetId, (likesPerVideo.get(l.targetId) ?? 0) + 1);
   const comments: CommentPlan[] = [];
   const commentText = (v: VideoPlan, by: UserPlan) => {
     if (rng.chance(0.08)) {
@@ -58,7 +61,8 @@ export function planComments(
     }
   };
   for (const v of videos) {
-    const top = v.author.isDemo ? rng.int(5, 10) : Math.floor(rng.next() ** 1.3 * 14);
+    // Fewer people comment than like: threads (replies included) stay well under the video's likes.
+    const top = Math.floor((likesPerVideo.get(v.id) ?? 0) * (0.15 + 0.4 * rng.next())) + (v.author.isDemo ? 3 : 0);
     for (let k = 0; k < top; k++) {
       const by = users[rng.weighted(activeCum)]!;
       const root = addComment(v, by, commentText(v, by), after(v.createdAt, 0.45), null, null);

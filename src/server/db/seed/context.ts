@@ -25,7 +25,6 @@ export interface PlanContext {
   after(start: number, recent: number): number;
   /** A Douyin-shaped sec_uid. */
   secUid(): string;
-  avatars: string[];
   profileBanners: string[];
   /** The clips of a channel, else every clip. */
   clipsFor(channel: number): MediaClip[];
@@ -53,7 +52,6 @@ export function planContext(nowMs: number, manifest: MediaManifest): PlanContext
     ago,
     after,
     secUid,
-    avatars: manifest.avatars.map((a) => a.image),
     profileBanners: manifest.profileBanners.map((b) => b.image),
     clipsFor,
   };

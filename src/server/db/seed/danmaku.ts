@@ -1,4 +1,4 @@
-/** Danmaku on a subset of videos, within each clip's duration. */
+/** Danmaku on a subset of videos, a few within each clip's duration. */
 import { DANMAKU } from './content.ts';
 import type { PlanContext } from './context.ts';
 import type { Cast } from './users.ts';
@@ -16,7 +16,8 @@ export function planDanmaku({ rng, after }: PlanContext, { users, activeCum }: C
   const danmaku: DanmakuPlan[] = [];
   for (const v of videos) {
     if (!rng.chance(0.45)) continue;
-    for (let k = rng.int(5, 20); k > 0; k--) {
+    // A few per clip, not a wall: about one for every two seconds of a short clip at most.
+    for (let k = rng.int(1, Math.max(1, Math.floor(v.clip.durationMs / 2000))); k > 0; k--) {
       danmaku.push({
         videoId: v.id,
         userId: users[rng.weighted(activeCum)]!.id,

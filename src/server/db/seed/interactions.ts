@@ -20,7 +20,7 @@ export function planInteractions({ rng, after }: PlanContext, { users }: Cast, {
   // Drawn user by user, the four lists interleaved: drawing them list by list would change every later draw.
   for (const u of users) {
     const others = authoredBy(videos, u);
-    const n = u.isDemo ? 20 : rng.int(5, 20) + Math.floor(rng.next() ** 2 * 100);
+    const n = u.isDemo ? 20 : rng.int(10, 30) + Math.floor(rng.next() ** 2 * 120);
     for (const i of rng.sample(videoCum, n, others)) {
       likes.push({ userId: u.id, targetId: videos[i]!.id, createdAt: after(videos[i]!.createdAt, 0.4) });
     }
@@ -38,10 +38,11 @@ export function planInteractions({ rng, after }: PlanContext, { users }: Cast, {
   }
   const likesPerVideo = new Map<number, number>();
   for (const l of likes) likesPerVideo.set(l.targetId, (likesPerVideo.get(l.targetId) ?? 0) + 1);
-  // Shares and plays are not rows here: fixed numbers, plays well above likes.
+  // Shares and plays are not rows here: fixed numbers in proportion to the likes, plays 20-150 per like
+  // (a like rate under 5 %), shares fewer than likes.
   const reach = videos.map((v) => {
     const liked = likesPerVideo.get(v.id) ?? 0;
-    return { shareCount: Math.floor(liked * rng.next() * 0.6) + rng.int(0, 20), playCount: liked * rng.int(20, 150) + rng.int(50, 3000) };
+    return { shareCount: Math.floor(liked * rng.next() * 0.5), playCount: liked * rng.int(20, 150) + rng.int(50, 1000) };
   });
   return { likes, collects, watchLater, history, reach };
 }

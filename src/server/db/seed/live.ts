@@ -1,4 +1,4 @@
-/** Live rooms, ten on air and two ended, with a few chat lines each. */
+/** Live rooms, ten on air and two ended, with a few chat lines each and an audience that fits them. */
 import { CHANNELS, LIVE_MESSAGES, type ChannelId } from './content.ts';
 import { DAY, HOUR, MINUTE, type PlanContext } from './context.ts';
 import type { MediaClip } from './manifest.ts';
@@ -24,6 +24,8 @@ export interface LiveMessagePlan {
 
 const ROOMS = 12;
 const ON_AIR = 10;
+/** A seeded room on air has at most this many viewers per user who chatted in it: most viewers never type. */
+export const SEED_VIEWERS_PER_CHATTER = 8;
 
 export function planLive(
   { rng, ago, nowMs, clipsFor }: PlanContext,
@@ -40,13 +42,13 @@ export function planLive(
       title: rng.pick(CHANNELS[host.channel].liveTitles),
       clip,
       status: live ? 'live' : 'ended',
-      viewerCount: live ? 50 + Math.floor(rng.next() ** 3 * 30_000) : 0,
+      viewerCount: 0,
       startedAt: live ? ago(rng.int(5, 240) * MINUTE) : ago(rng.int(1, 20) * DAY),
     };
   });
   const liveMessages = liveRooms
     .flatMap((room) =>
-      Array.from({ length: rng.int(3, 8) }, () => ({
+      Array.from({ length: rng.int(3, 12) }, () => ({
         roomId: room.id,
         userId: users[rng.weighted(activeCum)]!.id,
         text: rng.pick(LIVE_MESSAGES),
@@ -54,5 +56,10 @@ export function planLive(
       })),
     )
     .sort((x, y) => x.roomId - y.roomId || x.createdAt - y.createdAt);
+  for (const room of liveRooms) {
+    if (room.status !== 'live') continue;
+    const chatters = new Set(liveMessages.filter((m) => m.roomId === room.id).map((m) => m.userId)).size;
+    room.viewerCount = chatters * rng.int(2, SEED_VIEWERS_PER_CHATTER);
+  }
   return { liveRooms, liveMessages };
 }

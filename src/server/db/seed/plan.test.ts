@@ -22,7 +22,7 @@ const MANIFEST: MediaManifest = {
   profileBanners: Array.from({ length: 12 }, (_, i) => ({ image: `banners/profile-${String(i + 1).padStart(2, '0')}.svg` })),
 };
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
-const PLAN_SHA256 = 'e0bb2254c92ffb8c87480e82958c7db3c3036b2dbca954a34964764dde8eadd2';
+const PLAN_SHA256 = 'f8a06fcdc3e63bc84a3fc5d036c919d75e23550f19440cce57dde435d83efb79';
 
 /** The whole plan as text: Maps as their entries, every object inline. */
 function fingerprint(plan: SeedPlan): string {

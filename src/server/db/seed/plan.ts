@@ -30,7 +30,7 @@ export function buildPlan(nowMs: number, manifest: MediaManifest, hashtagBase: n
   const catalogue = catalogueOf(videos);
   const social = planFollows(ctx, cast);
   const { likes, collects, watchLater, history, reach } = planInteractions(ctx, cast, catalogue);
-  const { comments, commentLikes } = planComments(ctx, cast, catalogue);
+  const { comments, commentLikes } = planComments(ctx, cast, catalogue, likes);
   const danmaku = planDanmaku(ctx, cast, videos);
   const { liveRooms, liveMessages } = planLive(ctx, cast);
   const searches = planSearches(ctx, cast, hashtagIds);

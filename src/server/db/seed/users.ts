@@ -1,6 +1,7 @@
 /** The people: the demo account first, then 60 creators spread over the channels with power-law popularity. */
 import { DEMO_EMAIL, DEMO_NICKNAME } from '../demo.ts';
 import { CHANNEL_IDS, CHANNELS, NICK_SUFFIXES, type ChannelId } from './content.ts';
+import { avatarKey } from './artwork.ts';
 import { DAY, type PlanContext } from './context.ts';
 import { cumulate, makeRng, SEED } from './rng.ts';
 
@@ -37,7 +38,7 @@ const PROVINCES = ['广东', '北京', '上海', '浙江', '江苏', '四川', '
 // Banner and IP province draw from a stream of their own, so adding them left every other row of the plan as it was.
 const LOOKS_SEED = SEED + 1;
 
-export function planUsers({ rng, ago, secUid, avatars, profileBanners }: PlanContext): Cast {
+export function planUsers({ rng, ago, secUid, profileBanners }: PlanContext): Cast {
   const looks = makeRng(LOOKS_SEED);
   const look = () => ({ banner: looks.pick(profileBanners), ipProvince: looks.pick(PROVINCES) });
   const users: UserPlan[] = [
@@ -47,7 +48,7 @@ export function planUsers({ rng, ago, secUid, avatars, profileBanners }: PlanCon
       email: DEMO_EMAIL,
       nickname: DEMO_NICKNAME,
       signature: '闪映官方体验账号，带你逛遍每个频道',
-      avatar: avatars[0]!,
+      avatar: avatarKey(1),
       ...look(),
       isDemo: true,
       channel: 300204,
@@ -66,7 +67,9 @@ export function planUsers({ rng, ago, secUid, avatars, profileBanners }: PlanCon
     const content = CHANNELS[channel];
     let nickname = '';
     for (let attempt = 0; attempt < 50 && (nickname === '' || nicknames.has(nickname)); attempt++) {
-      nickname = rng.pick(content.nickPrefixes) + rng.pick(NICK_SUFFIXES);
+      const prefix = rng.pick(content.nickPrefixes);
+      // 追番的 + 的猫 would read 追番的的猫.
+      nickname = prefix + rng.pick(prefix.endsWith('的') ? NICK_SUFFIXES.filter((x) => !x.startsWith('的')) : NICK_SUFFIXES);
     }
     if (nicknames.has(nickname)) nickname += String(i);
     nicknames.add(nickname);
@@ -76,7 +79,7 @@ export function planUsers({ rng, ago, secUid, avatars, profileBanners }: PlanCon
       email: null,
       nickname,
       signature: rng.pick(content.signatures),
-      avatar: avatars[(i + 1) % avatars.length]!,
+      avatar: avatarKey(users.length + 1),
       ...look(),
       isDemo: false,
       channel,
