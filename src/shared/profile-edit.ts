@@ -38,7 +38,7 @@ export const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.we
 
 // C0 and C1 controls (tabs and newlines included) and the line and paragraph separators; a bio may keep '\n'.
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
-const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/u;
+const CONTROL_BUT_NEWLINE = /(?!\n)[\p{Cc}\u2028\u2029]/u;
 
 const length = (s: string) => [...s].length;
 
