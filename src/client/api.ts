@@ -159,3 +159,9 @@ export function apiPost<T>(path: string, form: Params = {}, options: CallOptions
   for (const [k, v] of Object.entries(form)) if (v !== undefined && v !== null) fields[k] = String(v);
   return send<T>(path, (w) => w.formUrl(fields).post().text(), options);
 }
+
+/** POST `/api{path}` with a multipart body (a form with files); resolves to the response body. */
+export function apiPostMultipart<T>(path: string, body: FormData, options: CallOptions = {}): Promise<T> {
+  // No content-type of ours: the browser writes multipart/form-data with its boundary.
+  return send<T>(path, (w) => w.body(body).post().text(), options);
+}

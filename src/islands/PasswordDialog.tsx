@@ -45,7 +45,7 @@ export function PasswordDialog({ hasPassword: initial, text }: Props) {
         ref={trigger}
         type="button"
         aria-haspopup="dialog"
-        className="btn-ghost h-9 border border-line px-4"
+        className="btn-ghost h-9 border border-line px-4 lt-tablet:h-11"
         onPointerEnter={() => void loadForm()}
         onClick={() => setOpen(true)}
       >

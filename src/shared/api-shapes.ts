@@ -208,6 +208,16 @@ export const searchUser = user;
 export const profileUser = user.extend({
   /** Whether others may see this user's liked and collected videos. */
   favorite_permission: z.object({ likes_public: z.boolean(), collects_public: z.boolean() }),
+  /** 0 not shown, 1 male, 2 female (编辑资料's 性别). */
+  gender: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  /** Age in whole years from the birthday, -1 while no birthday is given. */
+  user_age: n(),
+});
+
+/** The viewer's own profile (user/profile/self, commit/user): also what only the owner sees, the birthday itself. */
+export const selfUser = profileUser.extend({
+  /** 'YYYY-MM-DD', or '' while not given. */
+  birthday: z.string(),
 });
 
 export const comment = z.object({
@@ -243,4 +253,5 @@ export type VideoB = z.infer<typeof videoB>;
 export type FollowUser = z.infer<typeof followUser>;
 export type SearchUser = z.infer<typeof searchUser>;
 export type ProfileUser = z.infer<typeof profileUser>;
+export type SelfUser = z.infer<typeof selfUser>;
 export type ApiComment = z.infer<typeof comment>;

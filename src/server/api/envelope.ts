@@ -43,6 +43,7 @@ const KIND_STATUS: Record<ServiceErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
   rate_limited: 429,
 };
 

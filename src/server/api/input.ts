@@ -1,4 +1,4 @@
-/** Reading a request's parameters: the query string and a form, multipart or JSON body, capped at 1 MB. */
+/** Reading a request's parameters: the query string and a form, multipart or JSON body, capped at 1 MB (more for a route's files). */
 import { z } from 'zod';
 import { ApiError } from './envelope.ts';
 
@@ -62,10 +62,10 @@ function tooLarge(): ApiError {
   return new ApiError(413, 'error.tooLarge');
 }
 
-/** The body's bytes, refusing more than MAX_BODY: by Content-Length first, then by counting what arrives. */
-async function readBytes(request: Request): Promise<Uint8Array> {
+/** The body's bytes, refusing more than `max`: by Content-Length first, then by counting what arrives. */
+async function readBytes(request: Request, max: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > MAX_BODY)) {
+  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > max)) {
     throw /^\d+$/.test(declared) ? tooLarge() : new ApiError(400, 'error.badBody');
   }
   if (!request.body) return new Uint8Array();
@@ -77,7 +77,7 @@ async function readBytes(request: Request): Promise<Uint8Array> {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > MAX_BODY) {
+      if (size > max) {
         void reader.cancel().catch(() => {});
         throw tooLarge();
       }
@@ -106,9 +106,16 @@ function decodeText(bytes: Uint8Array): string {
   }
 }
 
-/** A POST body's fields: form-encoded (Douyin's and the spec's format), multipart or a JSON object. */
-export async function bodyFields(request: Request): Promise<Fields> {
-  const bytes = await readBytes(request);
+export interface BodyOptions {
+  /** Largest body read, in bytes (MAX_BODY by default). */
+  maxBody?: number;
+  /** Multipart fields that may hold a file (a route's `files`); a file in any other field is a 400. */
+  files?: Record<string, number>;
+}
+
+/** A POST body's fields: form-encoded (Douyin's and the spec's format), multipart or a JSON object; files as `File`. */
+export async function bodyFields(request: Request, { maxBody = MAX_BODY, files = {} }: BodyOptions = {}): Promise<Fields> {
+  const bytes = await readBytes(request, maxBody);
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (bytes.byteLength === 0) return {};
   if (type === 'application/x-www-form-urlencoded' || type === '') {
@@ -139,8 +146,12 @@ export async function bodyFields(request: Request): Promise<Fields> {
     }
     const out: Fields = Object.create(null);
     for (const [key, value] of form) {
-      // No endpoint takes a file here; uploads have their own door.
-      if (typeof value !== 'string') throw new ApiError(400, 'error.badBody');
+      // Only the fields a route names take a file; video uploads have their own (tus) door.
+      if (typeof value !== 'string') {
+        if (!Object.hasOwn(files, key)) throw new ApiError(400, 'error.badBody');
+        // A form's file input left empty sends a nameless empty part: nothing chosen.
+        if (value.size === 0 && value.name === '') continue;
+      }
       if (!(key in out)) out[key] = value;
     }
     return out;

@@ -29,13 +29,20 @@ function parameters(route: Route): object[] {
   return Object.entries(props).map(([name, s]) => ({ name, in: 'query', required: required.has(name), schema: s }));
 }
 
+/** A body schema without the file fields, for the encodings that cannot carry files. */
+function withoutFiles(body: JsonSchema, files: Record<string, number>): JsonSchema {
+  const properties = { ...(body.properties as Record<string, JsonSchema>) };
+  for (const name of Object.keys(files)) delete properties[name];
+  return { ...body, properties, required: ((body.required ?? []) as string[]).filter((n) => !(n in files)) };
+}
+
 function operation(route: Route): object {
   const error = { content: { 'application/json': { schema: route.family === 'A' ? errorA : errorB } } };
   const responses: Record<string, object> = {
     200: { description: 'OK', content: { 'application/json': { schema: schemaOf(route.response, 'output') } } },
     400: { description: 'Bad input', ...error },
     404: { description: 'Not found', ...error },
-    413: { description: 'Body over 1 MB', ...error },
+    413: { description: route.files ? 'A file over its cap (see the summary)' : 'Body over 1 MB', ...error },
     429: { description: 'Too many requests (Retry-After)', ...error },
     500: { description: 'Server error', ...error },
   };
@@ -51,12 +58,13 @@ function operation(route: Route): object {
     op.parameters = parameters(route);
   } else {
     const body = schemaOf(route.input, 'input');
+    // Files travel only in multipart bodies; the other fields may come in any of the three.
     op.requestBody = {
       required: false,
       content: {
-        'application/x-www-form-urlencoded': { schema: body },
+        'application/x-www-form-urlencoded': { schema: route.files ? withoutFiles(body, route.files) : body },
         'multipart/form-data': { schema: body },
-        'application/json': { schema: body },
+        'application/json': { schema: route.files ? withoutFiles(body, route.files) : body },
       },
     };
   }

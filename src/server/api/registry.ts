@@ -30,6 +30,8 @@ export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends bo
   handler: (ctx: RouteContext<z.output<I>, A extends true ? Viewer : Viewer | null>) => Promise<z.input<O>>;
   /** Answers that may be shared between anonymous viewers for this many ms (in-process cache). */
   anonymousCacheMs?: number;
+  /** Files a multipart body may carry, by field name, with each one's cap in bytes (the handler's service enforces each). */
+  files?: Record<string, number>;
 }
 
 /** A route with its types erased, as the router and the OpenAPI builder see it. */
@@ -43,11 +45,17 @@ export interface Route {
   response: z.ZodType;
   handler: (ctx: RouteContext<unknown, Viewer | null>) => Promise<unknown>;
   anonymousCacheMs?: number;
+  files?: Record<string, number>;
 }
 
 /** Declares a route; types flow from the schemas into the handler. */
 export function route<I extends z.ZodType, O extends z.ZodType, A extends boolean>(def: RouteDef<I, O, A>): Route {
   return def as unknown as Route;
+}
+
+/** The largest body a route reads: MAX_BODY for its fields, plus the caps of the files it takes. */
+export function bodyCap(route: Pick<Route, 'files'>, fieldsMax: number): number {
+  return Object.values(route.files ?? {}).reduce((sum, cap) => sum + cap, fieldsMax);
 }
 
 /** The key under which a path is matched: no /api prefix, no trailing slash. */

@@ -5,7 +5,7 @@ import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
 import { textResponse } from './json-answer.ts';
 import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
-import { pathKey, type Route } from './registry.ts';
+import { bodyCap, pathKey, type Route } from './registry.ts';
 import { sessionToken } from './session-token.ts';
 import { routes } from './routes/index.ts';
 
@@ -84,14 +84,15 @@ async function dispatch(
   setFamily(route.family);
 
   // Refuse a declared oversize body before anything else reads it.
+  const maxBody = bodyCap(route, MAX_BODY);
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (route.method === 'POST' && declared > MAX_BODY) throw new ApiError(413, 'error.tooLarge');
+  if (route.method === 'POST' && declared > maxBody) throw new ApiError(413, 'error.tooLarge');
 
   const token = sessionToken(request, method, route.family);
   const viewer: Viewer | null = token ? await resolveSession(token) : null;
   if (route.auth && !viewer) throw new ApiError(401, 'error.unauthorized');
 
-  const fields = route.method === 'GET' ? queryFields(url) : { ...queryFields(url), ...(await bodyFields(request)) };
+  const fields = route.method === 'GET' ? queryFields(url) : { ...queryFields(url), ...(await bodyFields(request, { maxBody, files: route.files })) };
   const parsed = route.input.safeParse(withoutEmptyOptionals(route.input, fields));
   if (!parsed.success) throw new ApiError(400, 'error.badRequestFields', zodFields(parsed.error));
 

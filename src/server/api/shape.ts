@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ipLocation, t } from '../../i18n/t.ts';
 import { hashtagSpans } from '../../shared/hashtag-text.ts';
 import { mentionedNames, mentionSpans } from '../../shared/mention-text.ts';
+import { ageOn, chinaToday } from '../../shared/profile-edit.ts';
 import { shanyingId } from '../../shared/user-id.ts';
 import { gearName, gearOf } from '../media/ladder.ts';
 import { isStudioMedia } from '../media/paths.ts';
@@ -262,7 +263,14 @@ export function profileUser(p: Profile): z.input<typeof s.profileUser> {
   return {
     ...user(p, { following: p.isFollowing, followedBy: p.followsViewer }),
     favorite_permission: { likes_public: p.privacy.likesPublic, collects_public: p.privacy.collectsPublic },
+    gender: p.gender === 1 || p.gender === 2 ? p.gender : 0,
+    user_age: p.birthday ? ageOn(p.birthday, chinaToday()) : -1,
   };
+}
+
+/** The viewer's own profile: the public one and the birthday. */
+export function selfUser(p: Profile): z.input<typeof s.selfUser> {
+  return { ...profileUser(p), birthday: p.birthday ?? '' };
 }
 
 /** Users of a list (search results, say) with the viewer's relation to each. */

@@ -11,6 +11,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -42,6 +43,10 @@ export const users = pgTable(
     banner: text('banner').notNull().default(DEFAULT_BANNER),
     /** The province of the account's IP (IP属地), '' while unknown. */
     ipProvince: text('ip_province').notNull().default(''),
+    /** Douyin's gender code: 0 not shown, 1 male, 2 female (编辑资料). */
+    gender: smallint('gender').notNull().default(0),
+    /** 'YYYY-MM-DD', or null while not given; the profile shows the age from it. */
+    birthday: date('birthday', { mode: 'string' }),
     passwordHash: text('password_hash'),
     isDemo: boolean('is_demo').notNull().default(false),
     followingCount: integer('following_count').notNull().default(0),
@@ -63,6 +68,7 @@ export const users = pgTable(
     uniqueIndex('users_sec_uid_idx').on(t.secUid),
     uniqueIndex('users_email_idx').on(t.email),
     index('users_search_tokens_idx').using('gin', t.searchTokens),
+    check('users_gender_check', sql`${t.gender} in (0, 1, 2)`),
   ],
 );
 

@@ -7,6 +7,10 @@ import { userCardColumns, type UserCard } from './user-cards.ts';
 export interface Profile extends UserCard {
   collectCount: number;
   privacy: Privacy;
+  /** 0 not shown, 1 male, 2 female. */
+  gender: number;
+  /** 'YYYY-MM-DD', or null while not given. */
+  birthday: string | null;
   /** Whether the viewer follows this user, and whether this user follows the viewer. */
   isFollowing: boolean;
   followsViewer: boolean;
@@ -16,6 +20,8 @@ const profileColumns = {
   ...userCardColumns,
   collectCount: users.collectCount,
   privacy: users.privacy,
+  gender: users.gender,
+  birthday: users.birthday,
 };
 
 async function relation(userId: number, viewerId: number | null) {

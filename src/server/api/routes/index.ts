@@ -18,6 +18,7 @@ import { mixRoutes } from './mix.ts';
 import { noticeRoutes } from './notice.ts';
 import { ownListRoutes } from './own-lists.ts';
 import { passportRoutes } from './passport.ts';
+import { profileEditRoutes } from './profile-edit.ts';
 import { relationRoutes } from './relations.ts';
 import { searchRoutes } from './search.ts';
 import { seoRoutes } from './seo.ts';
@@ -52,6 +53,7 @@ export const routes: Route[] = [
   ...commentMentionRoutes,
   ...searchRoutes,
   ...userRoutes,
+  ...profileEditRoutes,
   ...historyRoutes,
   ...liveRoutes,
   ...liveRoomRoutes,

@@ -9,8 +9,8 @@ import { NOT_LOGGED_IN } from '../../../shared/status-code.ts';
 import { ApiError, notLoggedInA, okA } from '../envelope.ts';
 import { count, cursor, secUid } from '../params.ts';
 import { route } from '../registry.ts';
-import { aweme, bit, bodyA, followUser, profileUser } from '../schemas.ts';
-import { asBit, awemeList, followUsers, profileUser as shapeUser } from '../shape.ts';
+import { aweme, bit, bodyA, followUser, profileUser, selfUser } from '../schemas.ts';
+import { asBit, awemeList, followUsers, profileUser as shapeUser, selfUser as shapeSelf } from '../shape.ts';
 
 /** The profile named by sec_user_id, else the viewer's own (401 when there is none). */
 async function target(sec: string | undefined, viewer: Viewer | null): Promise<Profile> {
@@ -39,7 +39,7 @@ export const userRoutes = [
     input: z.object({}),
     response: z.union([
       bodyA({
-        user: profileUser,
+        user: selfUser,
         user_collect_count: z.object({ collect_count_list: z.array(z.object({ collect_count: z.number().int() })) }),
       }),
       z.object({ status_code: z.literal(NOT_LOGGED_IN), status_msg: z.string() }),
@@ -47,7 +47,7 @@ export const userRoutes = [
     handler: async ({ viewer }) => {
       const self = viewer && (await getById(viewer.id, null));
       if (!self) return notLoggedInA();
-      return okA({ user: shapeUser(self), user_collect_count: { collect_count_list: [{ collect_count: self.collectCount }] } });
+      return okA({ user: shapeSelf(self), user_collect_count: { collect_count_list: [{ collect_count: self.collectCount }] } });
     },
   }),
   route({
