@@ -37,7 +37,7 @@ interface FollowProps {
 /** 关注 for the video's author: a look-alike until the viewer points at it, then the shared follow button (FollowToggle). */
 export function Follow({ item, labels, size = 'sm', className = '' }: FollowProps) {
   // The shared button is swapped in only once its module has loaded: one swap, with no loading state in between.
-  const [Toggle, setToggle] = useState<FollowToggleType | null>(null);
+  const [Toggle, setToggle] = useState<typeof FollowToggleType | null>(null);
   const want = () => void import('./FollowToggle.tsx').then((m) => setToggle(() => m.FollowToggle));
   const loaded = useStore($followLoaded);
   useEffect(() => {
