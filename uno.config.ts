@@ -41,5 +41,7 @@ export default defineConfig({
     'card-grid': 'grid gap-4 grid-cols-[repeat(auto-fill,minmax(200px,1fr))] lt-tablet:grid-cols-2 lt-tablet:gap-x-2 lt-tablet:gap-y-3',
     'page-pad': 'px-4 md:px-6 pb-10',
     'section-title': 'text-lg font-semibold text-primary',
+    // A thumb-sized target on a phone (44 px, as the platforms' guidelines ask); no change at pointer widths.
+    'tap-target': 'lt-tablet:(inline-flex min-h-11 min-w-11 items-center justify-center)',
   },
 });

@@ -157,7 +157,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
               type="button"
               aria-busy={th.loading || undefined}
               onClick={() => void expandReplies(awemeId, root.cid)}
-              className="focus-ring flex items-center gap-1 rounded text-secondary hover:text-primary"
+              className="focus-ring tap-target flex items-center gap-1 rounded text-secondary hover:text-primary"
             >
               <span className="inline-block h-px w-5 bg-line" aria-hidden="true"></span>
               {th.open && th.loaded ? t('comment.moreReplies') : t('video.replies', { count: formatCount(th.open ? hidden : root.replyTotal) })}
@@ -168,7 +168,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
             <button
               type="button"
               onClick={() => collapseReplies(awemeId, root.cid)}
-              className="focus-ring flex items-center gap-1 rounded text-muted hover:text-primary"
+              className="focus-ring tap-target flex items-center gap-1 rounded text-muted hover:text-primary"
             >
               {t('comment.collapse')}
               <Icon svg={riArrowUpSLine} />
@@ -207,7 +207,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
           </span>
         </h2>
         {panel && onClose && (
-          <button type="button" onClick={onClose} aria-label={t('comment.close')} className="btn-ghost h-8 w-8 px-0">
+          <button type="button" onClick={onClose} aria-label={t('comment.close')} className="btn-ghost tap-target h-8 w-8 px-0">
             <Icon svg={riCloseLine} className="text-lg" />
           </button>
         )}
@@ -237,7 +237,7 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
             {phase === 'loading' ? t('common.loading') : phase === 'error' ? t('profile.list.failed') : phase === 'done' && items.length > 0 ? t('comment.end') : ''}
           </p>
           {(phase === 'idle' || phase === 'error') && (
-            <button type="button" className="btn-ghost h-7 border border-line text-xs" onClick={() => void loadComments(awemeId, items.length === 0)}>
+            <button type="button" className="btn-ghost tap-target h-7 border border-line text-xs" onClick={() => void loadComments(awemeId, items.length === 0)}>
               {phase === 'error' ? t('profile.list.retry') : t('common.loadMore')}
             </button>
           )}

@@ -62,7 +62,7 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
       {replyTo && (
         <p className="flex items-center justify-between gap-2 text-xs text-secondary">
           <span className="truncate">{t('comment.replying', { nickname: replyTo.nickname })}</span>
-          <button type="button" onClick={onCancelReply} className="focus-ring shrink-0 rounded text-muted hover:text-primary">
+          <button type="button" onClick={onCancelReply} className="focus-ring tap-target shrink-0 rounded text-muted hover:text-primary">
             {t('comment.cancelReply')}
           </button>
         </p>
@@ -93,7 +93,7 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
           <span id={counterId} className={`text-xs tabular-nums ${over ? 'font-medium text-accent-text' : 'text-muted'}`}>
             {t('comment.counter', { count: length, max: COMMENT_MAX })}
           </span>
-          <button type="submit" disabled={!ready} aria-busy={sending || undefined} className="btn-accent h-7 px-3 text-xs">
+          <button type="submit" disabled={!ready} aria-busy={sending || undefined} className="btn-accent tap-target h-7 px-3 text-xs">
             {t('comment.send')}
           </button>
         </div>

@@ -65,7 +65,7 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
       </a>
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted">
-          <a href={profile} className="focus-ring hover:text-primary">
+          <a href={profile} className="focus-ring tap-target hover:text-primary">
             {c.user.nickname}
           </a>
           {c.isAuthor && <span className="rounded-sm bg-accent-fill px-1 text-[10px] leading-4 text-white">{t('video.authorTag')}</span>}
@@ -88,18 +88,18 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
             type="button"
             aria-pressed={c.liked}
             onClick={() => onLike(c)}
-            className={`focus-ring flex items-center gap-1 rounded hover:text-primary ${c.liked ? 'text-accent-text' : ''}`}
+            className={`focus-ring tap-target flex items-center gap-1 rounded hover:text-primary ${c.liked ? 'text-accent-text' : ''}`}
           >
             <Icon svg={c.liked ? riHeart3Fill : riHeart3Line} />
             <span className="sr-only">{t('comment.like')}</span>
             <span>{formatCount(c.diggCount)}</span>
           </button>
-          <button type="button" onClick={() => onReply(c)} className="focus-ring rounded hover:text-primary">
+          <button type="button" onClick={() => onReply(c)} className="focus-ring tap-target rounded hover:text-primary">
             {t('comment.reply')}
           </button>
           {c.authorLiked && <span className="text-accent-text">{t('comment.authorLiked')}</span>}
           {canDelete && !confirming && (
-            <button ref={deleteRef} type="button" onClick={() => setConfirming(true)} className="focus-ring rounded hover:text-primary">
+            <button ref={deleteRef} type="button" onClick={() => setConfirming(true)} className="focus-ring tap-target rounded hover:text-primary">
               {t('comment.delete')}
             </button>
           )}
@@ -122,7 +122,7 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
               ref={confirmRef}
               type="button"
               disabled={deleting}
-              className="btn-accent h-7 px-3 text-xs"
+              className="btn-accent tap-target h-7 px-3 text-xs"
               onClick={async () => {
                 setDeleting(true);
                 try {
@@ -135,7 +135,7 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
             >
               {t('comment.deleteYes')}
             </button>
-            <button type="button" className="btn-ghost h-7 px-3 text-xs" onClick={cancel}>
+            <button type="button" className="btn-ghost tap-target h-7 px-3 text-xs" onClick={cancel}>
               {t('comment.deleteNo')}
             </button>
           </div>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { formatCountWith } from '../shared/format-count.ts';
 import {
   riChat3Fill,
@@ -12,6 +12,7 @@ import {
   riTimeLine,
 } from '../shared/icons.ts';
 import type { VideoItem } from '../shared/video-item.ts';
+import type { FollowToggle as FollowToggleType } from './FollowToggle.tsx';
 import { $sessionEnded } from '../stores/auth.ts';
 import { $commentCounts } from '../stores/comment-counts.ts';
 import { $followLoaded, loadFollow } from '../stores/follow-loader.ts';
@@ -22,7 +23,6 @@ import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
 
 // The shared follow button brings the API client along: it loads when the viewer reaches for it, not with the page.
-const FollowToggle = lazy(() => import('./FollowToggle.tsx').then((m) => ({ default: m.FollowToggle })));
 // The 分享 panel (私信 a friend, 复制链接) loads when the pointer or focus first reaches 分享.
 const SharePanel = lazy(() => import('./SharePanel.tsx').then((m) => ({ default: m.SharePanel })));
 
@@ -36,10 +36,22 @@ interface FollowProps {
 
 /** 关注 for the video's author: a look-alike until the viewer points at it, then the shared follow button (FollowToggle). */
 export function Follow({ item, labels, size = 'sm', className = '' }: FollowProps) {
-  const [hovered, setWanted] = useState(false);
-  const wanted = useStore($followLoaded) || hovered;
+  // The shared button is swapped in only once its module has loaded: one swap, with no loading state in between.
+  const [Toggle, setToggle] = useState<typeof FollowToggleType | null>(null);
+  const want = () => void import('./FollowToggle.tsx').then((m) => setToggle(() => m.FollowToggle));
+  const loaded = useStore($followLoaded);
+  useEffect(() => {
+    if (loaded) want();
+  }, [loaded]);
+  const span = useRef<HTMLSpanElement>(null);
+  // The swap replaces the focused look-alike: focus follows to the new button.
+  const keepFocus = useRef(false);
+  useEffect(() => {
+    const el = span.current;
+    if (Toggle && keepFocus.current && el && !el.contains(document.activeElement)) el.querySelector('button')?.focus();
+  }, [Toggle]);
   const wake = () => {
-    setWanted(true);
+    want();
     void loadFollow().then((m) => m.toggleFollow(item.author.secUid, item.author.follow));
   };
   const fallback = size === 'badge' ? (
@@ -54,14 +66,23 @@ export function Follow({ item, labels, size = 'sm', className = '' }: FollowProp
     </button>
   );
   return (
-    <span onPointerEnter={() => setWanted(true)} onFocus={() => setWanted(true)} className={`inline-flex ${className}`}>
-      {wanted ? (
-        <Suspense fallback={fallback}>
-          <FollowToggle secUid={item.author.secUid} status={item.author.follow} labels={labels} size={size} />
-        </Suspense>
-      ) : (
-        fallback
-      )}
+    <span
+      ref={span}
+      onPointerEnter={want}
+      onFocus={() => {
+        keepFocus.current = true;
+        want();
+      }}
+      onBlur={(e) => {
+        // A button removed by the swap also blurs; one still in the page lost focus to the user's next move.
+        const left = e.target;
+        setTimeout(() => {
+          if (left.isConnected) keepFocus.current = false;
+        });
+      }}
+      className={`inline-flex ${className}`}
+    >
+      {Toggle ? <Toggle secUid={item.author.secUid} status={item.author.follow} labels={labels} size={size} /> : fallback}
     </span>
   );
 }

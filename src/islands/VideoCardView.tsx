@@ -47,11 +47,11 @@ export function VideoCardView({ video, rank, eager = false, keyword, tone = 'mut
         </span>
         <span className="absolute right-2 bottom-2 text-xs text-white drop-shadow">{formatDuration(video.duration)}</span>
       </a>
-      <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent-text">
+      <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent-text lt-tablet:min-h-11">
         {keyword === undefined ? video.desc : <Marked text={video.desc} keyword={keyword} />}
       </a>
       <div className={`flex items-center gap-1 text-xs ${tone === 'muted' ? 'text-muted' : 'text-secondary'} min-w-0`}>
-        <a href={`/user/${video.author.secUid}`} className="focus-ring truncate hover:text-primary">
+        <a href={`/user/${video.author.secUid}`} className="focus-ring truncate leading-6 lt-tablet:leading-11 hover:text-primary">
           {keyword === undefined ? `@${video.author.nickname}` : <>@<Marked text={video.author.nickname} keyword={keyword} /></>}
         </a>
         <span aria-hidden="true">·</span>

@@ -1,6 +1,5 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { pageRoutes } from './routes.ts';
 import { loginDemo, signIn, type Session } from './support.ts';
 
 // The phone layout: below 768 px a bottom tab bar replaces the sidebar and the feed fills the screen.
@@ -154,17 +153,9 @@ test('at 768 px and wider the sidebar is back and the tab bar gone', async ({ pa
   await expect(page.getByRole('navigation', { name: '主导航' })).toBeHidden();
 });
 
-test('thumb-sized targets: the tab bar, the header and the feed’s actions and controls are at least 44 px', async ({ page, context }) => {
-  await signIn(context, demo);
-  await page.goto('/');
-  const targets = [
-    tabBar(page).locator('a, button'),
-    page.locator('#site-header').locator('a, button').filter({ visible: true }),
-    active(page).getByRole('list', { name: '视频操作' }).locator(':scope > li > button'),
-    active(page).getByRole('group', { name: '播放控制' }).locator('button').filter({ visible: true }),
-    active(page).getByRole('button', { name: '关注' }),
-  ];
-  for (const list of targets) {
+/** Each target of `lists` measures at least 44 px both ways (soft: every small one is reported). */
+async function expectThumbSized(lists: Locator[]): Promise<void> {
+  for (const list of lists) {
     const n = await list.count();
     expect(n).toBeGreaterThan(0);
     for (let i = 0; i < n; i++) {
@@ -173,41 +164,67 @@ test('thumb-sized targets: the tab bar, the header and the feed’s actions and 
       expect.soft(Math.round(Math.min(b.width, b.height)), `${label} (${Math.round(b.width)}×${Math.round(b.height)})`).toBeGreaterThanOrEqual(44);
     }
   }
+}
+
+test('thumb-sized targets: the tab bar, the header and the feed’s actions and controls are at least 44 px', async ({ page, context }) => {
+  await signIn(context, demo);
+  await page.goto('/');
+  await expectThumbSized([
+    tabBar(page).locator('a, button'),
+    page.locator('#site-header').locator('a, button').filter({ visible: true }),
+    active(page).getByRole('list', { name: '视频操作' }).locator(':scope > li > button'),
+    active(page).getByRole('group', { name: '播放控制' }).locator('button').filter({ visible: true }),
+    active(page).getByRole('button', { name: '关注' }),
+  ]);
 });
 
-/** Every page route of src/pages, its dynamic segments filled with real ids of the seeded data. */
-async function pageRoutes(): Promise<string[]> {
-  const feed = await (await api.get('/api/aweme/v1/web/tab/feed/?count=1&refresh_index=1')).json();
-  const aweme = feed.aweme_list[0];
-  const idOf = async (listPath: string, pattern: RegExp) => (await (await api.get(listPath)).text()).match(pattern)?.[1];
-  const ids: Record<string, string | undefined> = {
-    'channel/[id]': '/channel/300204',
-    'live/[id]': `/live/${await idOf('/live', /href="\/live\/(\d+)"/)}`,
-    'search/[keyword]': '/search/美食',
-    'user/[id]': `/user/${aweme.author.sec_uid}`,
-    'video/[id]': `/video/${aweme.aweme_id}`,
-    'vs/[id]': `/vs/${await idOf('/vs', /href="\/vs\/(\d+)"/)}`,
-  };
-  const root = path.resolve('src/pages');
-  const routes: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
-      const rel = path.relative(root, file).split(path.sep).join('/');
-      if (entry.isDirectory()) {
-        if (rel !== 'api') walk(file);
-      } else if (entry.name.endsWith('.astro')) {
-        const route = rel.replace(/\.astro$/, '').replace(/(^|\/)index$/, '');
-        if (route.includes('[')) {
-          expect(ids[route], `an id for ${route}`).toMatch(/^\/[^[]*[^/]$/);
-          routes.push(ids[route]!);
-        } else routes.push(`/${route}`);
-      }
-    }
-  };
-  walk(root);
-  return routes.sort();
+/** A seeded video whose first comments include one with replies, and the demo account's own comment on it. */
+async function videoWithReplies(): Promise<string> {
+  const feed = await (await api.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 50 } })).json();
+  for (const { id } of feed.data as { id: number }[]) {
+    const list = await (await api.get(`/api/aweme/v1/web/comment/list/?aweme_id=${id}&cursor=0&count=20`)).json();
+    if (!list.comments?.some((c: { reply_comment_total: number }) => c.reply_comment_total > 0)) continue;
+    const own = await api.post('/api/aweme/v1/web/comment/publish', { headers: { Token: demo.token }, form: { aweme_id: String(id), text: `拇指大小 ${Date.now()}` } });
+    expect(own.status()).toBe(200);
+    return String(id);
+  }
+  throw new Error('no seeded video with replies among the first 50');
 }
+
+/** A comment area's targets: each row's name, 赞, 回复 and 删除, the replies' 展开 and 收起, the composer's buttons. */
+async function commentTargets(column: Locator): Promise<Locator[]> {
+  await expect(column.locator('article[data-cid]').first()).toBeVisible();
+  const expand = column.getByRole('button', { name: /展开\d+条回复/ }).first();
+  await expand.click();
+  await expect(column.getByRole('button', { name: '收起' }).first()).toBeVisible();
+  const rows = column.locator('article[data-cid]');
+  return [
+    rows.locator(':scope > div > p:first-child > a'),
+    rows.locator('button').filter({ visible: true }),
+    column.getByRole('button', { name: '收起' }),
+    column.locator('form button').filter({ visible: true }),
+  ];
+}
+
+test('thumb-sized targets in the comment rows, on the video page and in the feed’s comment panel', async ({ page, context }) => {
+  test.setTimeout(60_000);
+  await signIn(context, demo);
+  const id = await videoWithReplies();
+  await page.goto(`/video/${id}`);
+  const column = page.locator(`[data-comments="${id}"]`);
+  await column.scrollIntoViewIfNeeded();
+  // The column hydrates on interaction.
+  await column.getByRole('heading').click();
+  await expect(page.locator('astro-island', { has: column })).not.toHaveAttribute('ssr', '');
+  await expectThumbSized(await commentTargets(column));
+  await expect(column.getByRole('button', { name: '删除' }).first()).toBeVisible();
+
+  await page.goto('/');
+  await active(page).getByRole('list', { name: '视频操作' }).getByRole('button', { name: /评论/ }).tap();
+  const panel = page.locator('section[data-comments]').filter({ visible: true });
+  await expect(panel.getByRole('heading', { name: /评论/ })).toBeVisible();
+  await expectThumbSized([panel.getByRole('button', { name: '关闭评论' }), ...(await commentTargets(panel))]);
+});
 
 for (const [width, loggedIn] of [
   [390, true],
@@ -218,7 +235,7 @@ for (const [width, loggedIn] of [
     test.setTimeout(120_000);
     if (loggedIn) await signIn(context, demo);
     await page.setViewportSize({ width, height: 780 });
-    const routes = await pageRoutes();
+    const routes = await pageRoutes(api);
     expect(routes.length).toBeGreaterThan(25);
     const wide: string[] = [];
     for (const route of routes) {

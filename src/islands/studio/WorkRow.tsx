@@ -46,7 +46,7 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
         <span className="row-span-2 sm:row-span-1">{cover}</span>
       )}
       <div className="flex min-w-0 flex-col gap-1.5">
-        <h3 className="line-clamp-2 break-words text-sm font-medium leading-6 text-primary">
+        <h2 className="line-clamp-2 break-words text-sm font-medium leading-6 text-primary">
           {published ? (
             <a href={`/video/${work.id}`} className="focus-ring rounded hover:text-accent-text">
               {work.title}
@@ -54,7 +54,7 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
           ) : (
             work.title
           )}
-        </h3>
+        </h2>
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-secondary">
           <StatusTag status={work.status} />
           {work.visibility !== 'public' && (

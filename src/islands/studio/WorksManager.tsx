@@ -96,7 +96,7 @@ export function WorksManager({ initial, publishedId }: Props) {
                 <Icon svg={riFolderVideoLine} className="text-2xl" />
               </span>
               <div className="flex min-w-0 flex-col gap-1.5">
-                <h3 className="truncate text-sm font-medium text-primary">{p.fileName}</h3>
+                <h2 className="truncate text-sm font-medium text-primary">{p.fileName}</h2>
                 <p className="flex flex-wrap items-center gap-2 text-xs text-secondary">
                   <StatusTag status="uploading" />
                   {p.received !== null && p.size > 0 && t('studio.pending.progress', { percent: Math.floor((p.received / p.size) * 100) })}
