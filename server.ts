@@ -11,6 +11,7 @@ import compression from 'compression';
 import pg from 'pg';
 import { t } from './src/i18n/t.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
+import { errorFields } from './src/server/error-fields.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
 import { createMediaHandler } from './src/server/http/media.ts';
 import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
@@ -47,11 +48,6 @@ function flushRequestLog(): void {
   process.stdout.write(lines);
 }
 process.on('exit', flushRequestLog);
-
-function errorFields(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) return { error: error.message, code: (error as { code?: string }).code, stack: error.stack };
-  return { error: String(error) };
-}
 
 // Admin shutdown of PostgreSQL (57P01 and kin) reaches idle pool clients as errors; they are expected, not fatal.
 function isPgShutdown(error: unknown): boolean {

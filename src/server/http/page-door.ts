@@ -1,5 +1,6 @@
 /** What a page request must be before any page reads it: GET or HEAD, with a path and query of text a field takes. */
 import { t } from '../../i18n/t.ts';
+import { errorFields } from '../error-fields.ts';
 import { hasForbiddenChar } from '../../shared/text-chars.ts';
 
 /** Methods every page answers; the API (src/server/api) keeps its own per route. */
@@ -32,4 +33,10 @@ export function pageRefusal(request: Request, url: URL): Response | null {
     if (hasForbiddenChar(key) || hasForbiddenChar(value)) return refusal(400, t('error.badText'));
   }
   return null;
+}
+
+/** The answer to a page that failed while rendering, logged as one JSON line without the error's message (error-fields.ts). */
+export function pageFailure(error: unknown, url: URL): Response {
+  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'error', msg: 'page: unexpected error', path: url.pathname, ...errorFields(error) })}\n`);
+  return refusal(500, t('error.serverError'));
 }
