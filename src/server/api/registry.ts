@@ -30,6 +30,8 @@ export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends bo
   handler: (ctx: RouteContext<z.output<I>, A extends true ? Viewer : Viewer | null>) => Promise<z.input<O>>;
   /** Answers that may be shared between anonymous viewers for this many ms (in-process cache). */
   anonymousCacheMs?: number;
+  /** A POST that only reads (douyin.com and Family B POST some reads): it does not count against the write limits. */
+  readOnly?: boolean;
 }
 
 /** A route with its types erased, as the router and the OpenAPI builder see it. */
@@ -43,6 +45,12 @@ export interface Route {
   response: z.ZodType;
   handler: (ctx: RouteContext<unknown, Viewer | null>) => Promise<unknown>;
   anonymousCacheMs?: number;
+  readOnly?: boolean;
+}
+
+/** Whether a route changes something, and so counts against the write limits (services/write-limits.ts). */
+export function isWrite(route: Route): boolean {
+  return route.method === 'POST' && !route.readOnly;
 }
 
 /** Declares a route; types flow from the schemas into the handler. */

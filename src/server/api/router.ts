@@ -4,7 +4,8 @@ import { anonCacheKey, answerResponse, cachedAnswer, clearApiCache, rememberAnsw
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
 import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
-import { pathKey, type Route } from './registry.ts';
+import { enforceWriteLimits } from '../services/write-limits.ts';
+import { isWrite, pathKey, type Route } from './registry.ts';
 import { sessionToken } from './session-token.ts';
 import { routes } from './routes/index.ts';
 
@@ -87,6 +88,8 @@ async function dispatch(
   const fields = route.method === 'GET' ? queryFields(url) : { ...queryFields(url), ...(await bodyFields(request)) };
   const parsed = route.input.safeParse(withoutEmptyOptionals(route.input, fields));
   if (!parsed.success) throw new ApiError(400, 'error.badRequestFields', zodFields(parsed.error));
+  // Counted once the request is well formed: a refused one costs the database nothing.
+  if (isWrite(route)) await enforceWriteLimits(viewer?.id ?? null, clientAddress);
 
   const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;
   if (cacheKey) {
