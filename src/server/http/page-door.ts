@@ -1,10 +1,16 @@
 /** What a page request must be before any page reads it: GET or HEAD, with a path and query of text a field takes. */
 import { t } from '../../i18n/t.ts';
 import { errorFields } from '../error-fields.ts';
+import { logPath } from './log-path.ts';
 import { hasForbiddenChar } from '../../shared/text-chars.ts';
 
-/** Methods every page answers; the API (src/server/api) keeps its own per route. */
+/** Methods every page and static file answers; the API (src/server/api) keeps its own per route. */
 export const PAGE_METHODS = ['GET', 'HEAD'] as const;
+
+/** Whether pages answer `method`. */
+export function isPageMethod(method: string | undefined): boolean {
+  return (PAGE_METHODS as readonly string[]).includes((method ?? 'GET').toUpperCase());
+}
 
 function refusal(status: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(message, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } });
@@ -24,7 +30,7 @@ function decodedPath(url: URL): string | null {
  * no text field takes, such as NUL, which PostgreSQL refuses), or null to go on rendering.
  */
 export function pageRefusal(request: Request, url: URL): Response | null {
-  if (!(PAGE_METHODS as readonly string[]).includes(request.method.toUpperCase())) {
+  if (!isPageMethod(request.method)) {
     return refusal(405, t('error.methodNotAllowed'), { allow: PAGE_METHODS.join(', ') });
   }
   const path = decodedPath(url);
@@ -37,6 +43,6 @@ export function pageRefusal(request: Request, url: URL): Response | null {
 
 /** The answer to a page that failed while rendering, logged as one JSON line without the error's message (error-fields.ts). */
 export function pageFailure(error: unknown, url: URL): Response {
-  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'error', msg: 'page: unexpected error', path: url.pathname, ...errorFields(error) })}\n`);
+  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'error', msg: 'page: unexpected error', path: logPath(url.pathname), ...errorFields(error) })}\n`);
   return refusal(500, t('error.serverError'));
 }
