@@ -3,9 +3,13 @@
  * in text, and the rest only hide or garble what people read), and UTF-16 halves without their other half (a lone
  * surrogate is not a character and would be stored as U+FFFD).
  */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+const ALLOWED_CONTROLS = new Set([0x09, 0x0a, 0x0d]);
 
 /** Whether `text` holds a character no text field takes (see above). */
 export function hasForbiddenChar(text: string): boolean {
-  return CONTROL.test(text) || !text.isWellFormed();
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 && !ALLOWED_CONTROLS.has(code)) return true;
+  }
+  return !text.isWellFormed();
 }
