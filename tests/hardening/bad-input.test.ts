@@ -18,8 +18,9 @@ const PAGES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** Typed into text values: the logs must never contain it. */
 const MARKER = 'zqxcorpus';
 const MB2 = 2 * 1024 * 1024;
-/** Requests in flight at once. */
+/** Requests in flight at once for one operation or page, and operations under way at once. */
 const PARALLEL = 8;
+const OPERATIONS_AT_ONCE = 4;
 
 /** What an answer must never show: a stack frame, SQL, a driver's or a validator's own words. */
 const LEAK =
@@ -45,7 +46,7 @@ interface Finding {
 }
 
 let server: BuiltServer;
-const agent = new http.Agent({ keepAlive: true, maxSockets: PARALLEL });
+const agent = new http.Agent({ keepAlive: true, maxSockets: PARALLEL * OPERATIONS_AT_ONCE });
 const findings: Finding[] = [];
 let sentCount = 0;
 const slowest: [number, string][] = [];
@@ -55,7 +56,14 @@ const resets: string[] = [];
 function send(req: Sent): Promise<Answer> {
   const { port } = new URL(server.base);
   return new Promise((resolve, reject) => {
-    const r = http.request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers: req.headers, agent }, (res) => {
+    // Framed explicitly: Node sends the body of a DELETE or OPTIONS without a length, and the server would read it as the next request.
+    const headers = req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
+    const r = http.request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent }, (res) => {
+      // An event stream never ends: its status and headers are the answer.
+      if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+        res.destroy();
+        return resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
+      }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
@@ -104,11 +112,11 @@ function summary(): string {
   return [...counts].map(([k, n]) => `${n}× ${k}`).join('\n');
 }
 
-/** Runs `tasks` PARALLEL at a time. */
-async function pool(tasks: (() => Promise<unknown>)[]): Promise<void> {
+/** Runs `tasks` `width` at a time. */
+async function pool(tasks: (() => Promise<unknown>)[], width = PARALLEL): Promise<void> {
   let next = 0;
   await Promise.all(
-    Array.from({ length: PARALLEL }, async () => {
+    Array.from({ length: width }, async () => {
       while (next < tasks.length) await tasks[next++]!();
     }),
   );
@@ -334,7 +342,7 @@ function pageCases(route: string, cookie: string, seeds: Seeds): Sent[] {
   const cases: Sent[] = [];
   const sample = (value: string) => route.replace(/\[[^\]]+\]/g, value);
   const concrete = sample(route.includes('[keyword]') ? enc('美食') : route.startsWith('/user/') ? seeds.secUid : String(route.includes('/live/') ? seeds.room : seeds.video));
-  for (const headers of [{}, { cookie }]) {
+  for (const headers of [{}, { cookie }] as Record<string, string>[]) {
     cases.push({ method: 'GET', path: concrete, headers });
     cases.push({ method: 'HEAD', path: concrete, headers });
   }
@@ -408,13 +416,13 @@ describe('the bad-input corpus', () => {
       // Each operation acts as a user of its own: one changing a password or logging out leaves the others signed in.
       const userId = seeds.users[i % seeds.users.length]!;
       tasks.push(async () => {
-        // Fresh limits for each operation: a limit reached by the one before must not hide what lies behind it.
+        // Fresh limits for each operation: a limit reached by the ones before must not hide what lies behind it.
         await reset('');
         const { token } = await createSession(userId);
         await pool(operationCases(op, i, token, seeds).map((c) => () => probe(c)));
       });
     }
-    for (const task of tasks) await task();
+    await pool(tasks, OPERATIONS_AT_ONCE);
     if (findings.length) console.log(summary());
     expect(findings.slice(0, 40)).toEqual([]);
   }, 600_000);
