@@ -45,10 +45,13 @@ describe('text with a character no field takes', () => {
     expect(json.body.status_msg).toBe(t('error.badText'));
     const nested = await call('POST', '/api/feedback', { json: { content: 'a long enough text', extra: [{ deep: bad }] } });
     expectErrorB(nested, 400);
-    const multipart = new FormData();
-    multipart.set('content', `反馈内容${bad}`);
-    const res = await handleApi(new Request('http://shanying.test/api/feedback', { method: 'POST', body: multipart }));
-    expect(res.status).toBe(400);
+    // Multipart carries UTF-8, where a lone surrogate cannot be written (FormData sends U+FFFD instead).
+    if (bad.isWellFormed()) {
+      const multipart = new FormData();
+      multipart.set('content', `反馈内容${bad}`);
+      const res = await handleApi(new Request('http://shanying.test/api/feedback', { method: 'POST', body: multipart }));
+      expect(res.status).toBe(400);
+    }
   });
 
   it('keeps tabs and line breaks in multi-line text', async () => {
