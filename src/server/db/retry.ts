@@ -2,8 +2,6 @@
  * Transactions that lost a race the database resolved by aborting them (a deadlock, 40P01, or a serialization
  * failure, 40001) run once more before their caller hears of it: the second attempt meets the winner's committed rows.
  */
-import type { Db } from './client.ts';
-
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /** The SQLSTATE of a failure, looking through Drizzle's DrizzleQueryError to the pg error it wraps. */
@@ -21,16 +19,21 @@ export function isRetryable(error: unknown): boolean {
   return code !== undefined && RETRYABLE.has(code);
 }
 
+/** Anything with Drizzle's `transaction` (typed structurally: client.ts imports this module). */
+interface Transactional {
+  transaction: (...args: never[]) => Promise<unknown>;
+}
+
 /** Makes `db.transaction` run a transaction a second time when the first attempt was aborted by a deadlock or a serialization failure. */
-export function retryTransactions(db: Db): Db {
-  const transaction = db.transaction.bind(db);
-  db.transaction = (async (...args: Parameters<Db['transaction']>) => {
+export function retryTransactions<D extends Transactional>(db: D): D {
+  const transaction = db.transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
+  db.transaction = (async (...args: unknown[]) => {
     try {
       return await transaction(...args);
     } catch (error) {
       if (!isRetryable(error)) throw error;
       return transaction(...args);
     }
-  }) as Db['transaction'];
+  }) as D['transaction'];
   return db;
 }
