@@ -11,8 +11,11 @@ import compression from 'compression';
 import pg from 'pg';
 import { t } from './src/i18n/t.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
+import { errorFields } from './src/server/error-fields.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
+import { logPath } from './src/server/http/log-path.ts';
 import { createMediaHandler } from './src/server/http/media.ts';
+import { isPageMethod, PAGE_METHODS } from './src/server/http/page-door.ts';
 import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
 import { startWorkers } from './src/server/jobs/worker.ts';
@@ -47,11 +50,6 @@ function flushRequestLog(): void {
   process.stdout.write(lines);
 }
 process.on('exit', flushRequestLog);
-
-function errorFields(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) return { error: error.message, code: (error as { code?: string }).code, stack: error.stack };
-  return { error: String(error) };
-}
 
 // Admin shutdown of PostgreSQL (57P01 and kin) reaches idle pool clients as errors; they are expected, not fatal.
 function isPgShutdown(error: unknown): boolean {
@@ -137,8 +135,8 @@ function track(req: IncomingMessage, res: ServerResponse): void {
     inFlight.delete(res);
     logRequest({
       method: req.method,
-      // No query string: it may carry search words or tokens.
-      path: pathname(req),
+      // No query string (it may carry search words or tokens), and no typed text from the path (log-path.ts).
+      path: logPath(pathname(req)),
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
       bytes: socket.bytesWritten - before,
@@ -214,6 +212,11 @@ async function main(): Promise<void> {
     if (where === '/healthz') return json(res, 200, { status: 'ok' });
     if (where === '/readyz') return void readiness(res);
     if (where.startsWith('/media/')) return void media(req, res).catch((error: unknown) => fail(req, res, error));
+    // Static files and prerendered pages never reach the middleware's own check (page-door.ts).
+    if (!isPageMethod(req.method)) {
+      res.writeHead(405, { Allow: PAGE_METHODS.join(', '), 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      return void res.end(t('error.methodNotAllowed'));
+    }
     astro.handler(req, res);
   };
 
@@ -248,7 +251,7 @@ async function main(): Promise<void> {
 }
 
 function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-  log({ level: 'error', msg: 'request failed', path: pathname(req), ...errorFields(error) }, process.stderr);
+  log({ level: 'error', msg: 'request failed', path: logPath(pathname(req)), ...errorFields(error) }, process.stderr);
   if (!res.headersSent) json(res, 500, { status: 'error', message: t('error.serverError') });
   else res.destroy();
 }

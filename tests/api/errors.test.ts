@@ -253,7 +253,7 @@ describe('service errors', () => {
 });
 
 describe('500', () => {
-  it('answers a generic message and logs one JSON line with the stack to stderr', async () => {
+  it('answers a generic message and logs one JSON line with the message and stack frames to stderr', async () => {
     const writes: string[] = [];
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       writes.push(String(chunk));
@@ -267,8 +267,9 @@ describe('500', () => {
       expect(JSON.stringify(body)).not.toContain('secret');
       expect(writes).toHaveLength(1);
       const line = JSON.parse(writes[0]!);
-      expect(line.error).toBe('secret detail');
-      expect(line.stack).toContain('Error: secret detail');
+      expect(line.error).toBe('Error');
+      expect(line.message).toBe('secret detail');
+      expect(line.stack).toMatch(/^\s+at /);
     } finally {
       spy.mockRestore();
     }

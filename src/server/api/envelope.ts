@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { A_STATUS_CODE, NOT_LOGGED_IN } from '../../shared/status-code.ts';
+import { errorFields } from '../error-fields.ts';
 import { ServiceError, type MessageVars, type ServiceErrorKind } from '../services/errors.ts';
 
 export type Family = 'A' | 'B';
@@ -114,8 +115,7 @@ export function errorResponse(family: Family, error: unknown, where: { method: s
   return json(status, errorBody(family, status, message), headers);
 }
 
-/** One JSON line on stderr with the stack; the client only ever sees the generic message. */
+/** One JSON line on stderr with the stack (error-fields.ts: no user text, no SQL); the client only ever sees the generic message. */
 function logUnexpected(error: unknown, where: { method: string; path: string }): void {
-  const e = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
-  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'error', msg: 'api: unexpected error', ...where, ...e })}\n`);
+  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'error', msg: 'api: unexpected error', ...where, ...errorFields(error) })}\n`);
 }

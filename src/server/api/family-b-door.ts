@@ -27,5 +27,5 @@ export function oneName<T extends Record<string, unknown>>(name: keyof T & strin
 
 /** A read served on GET (query) and on POST (form or JSON body, as the rest of the family); one declaration, two routes. */
 export function readRoute<I extends z.ZodType, O extends z.ZodType, A extends boolean>(def: Omit<RouteDef<I, O, A>, 'method' | 'family'>): Route[] {
-  return (['GET', 'POST'] as const).map((method) => route({ ...def, method, family: 'B' }));
+  return (['GET', 'POST'] as const).map((method) => route({ ...def, method, family: 'B', readOnly: true }));
 }

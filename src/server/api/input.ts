@@ -1,5 +1,10 @@
-/** Reading a request's parameters: the query string and a form, multipart or JSON body, capped at 1 MB (more for a route's files). */
+/**
+ * Reading a request's parameters: the query string and a form, multipart or JSON body, capped at 1 MB (more for a
+ * route's files). Every text a request carries passes here, so this is where characters no text field takes are
+ * refused (shared/text-chars.ts).
+ */
 import { z } from 'zod';
+import { hasForbiddenChar } from '../../shared/text-chars.ts';
 import { ApiError } from './envelope.ts';
 
 /** Largest body read (the adapter's bodySizeLimit in astro.config.mjs is the same). */
@@ -29,6 +34,26 @@ function parseUrlEncoded(raw: string): Record<string, string> | null {
   return out;
 }
 
+/**
+ * `fields` unchanged, or a 400 when a key or a string anywhere in them (a JSON body nests) holds a forbidden character.
+ * Walked with a stack, not recursion: a 1 MB body of nested arrays must not overflow the call stack.
+ */
+function refuseForbiddenChars(fields: Fields): Fields {
+  const pending: unknown[] = [fields];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (hasForbiddenChar(value)) throw new ApiError(400, 'error.badText');
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, inner] of Object.entries(value)) {
+        if (hasForbiddenChar(key)) throw new ApiError(400, 'error.badText');
+        pending.push(inner);
+      }
+    }
+  }
+  return fields;
+}
+
 const emptyAbsentKeys = new WeakMap<z.ZodType, readonly string[]>();
 
 /**
@@ -55,7 +80,7 @@ export function withoutEmptyOptionals(schema: z.ZodType, fields: Fields): Fields
 export function queryFields(url: URL): Fields {
   const fields = parseUrlEncoded(url.search.slice(1));
   if (!fields) throw new ApiError(400, 'error.badBody');
-  return fields;
+  return refuseForbiddenChars(fields);
 }
 
 function tooLarge(): ApiError {
@@ -114,7 +139,11 @@ export interface BodyOptions {
 }
 
 /** A POST body's fields: form-encoded (Douyin's and the spec's format), multipart or a JSON object; files as `File`. */
-export async function bodyFields(request: Request, { maxBody = MAX_BODY, files = {} }: BodyOptions = {}): Promise<Fields> {
+export async function bodyFields(request: Request, options: BodyOptions = {}): Promise<Fields> {
+  return refuseForbiddenChars(await readFields(request, options));
+}
+
+async function readFields(request: Request, { maxBody = MAX_BODY, files = {} }: BodyOptions): Promise<Fields> {
   const bytes = await readBytes(request, maxBody);
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (bytes.byteLength === 0) return {};

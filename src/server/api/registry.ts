@@ -32,6 +32,8 @@ export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends bo
   anonymousCacheMs?: number;
   /** Files a multipart body may carry, by field name, with each one's cap in bytes (the handler's service enforces each). */
   files?: Record<string, number>;
+  /** A POST that only reads (douyin.com and Family B POST some reads): it does not count against the write limits. */
+  readOnly?: boolean;
 }
 
 /** A route with its types erased, as the router and the OpenAPI builder see it. */
@@ -46,6 +48,12 @@ export interface Route {
   handler: (ctx: RouteContext<unknown, Viewer | null>) => Promise<unknown>;
   anonymousCacheMs?: number;
   files?: Record<string, number>;
+  readOnly?: boolean;
+}
+
+/** Whether a route changes something, and so counts against the write limits (services/write-limits.ts). */
+export function isWrite(route: Route): boolean {
+  return route.method === 'POST' && !route.readOnly;
 }
 
 /** Declares a route; types flow from the schemas into the handler. */

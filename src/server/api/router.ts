@@ -5,7 +5,8 @@ import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
 import { textResponse } from './json-answer.ts';
 import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
-import { bodyCap, pathKey, type Route } from './registry.ts';
+import { enforceWriteLimits } from '../services/write-limits.ts';
+import { bodyCap, isWrite, pathKey, type Route } from './registry.ts';
 import { sessionToken } from './session-token.ts';
 import { routes } from './routes/index.ts';
 
@@ -95,6 +96,8 @@ async function dispatch(
   const fields = route.method === 'GET' ? queryFields(url) : { ...queryFields(url), ...(await bodyFields(request, { maxBody, files: route.files })) };
   const parsed = route.input.safeParse(withoutEmptyOptionals(route.input, fields));
   if (!parsed.success) throw new ApiError(400, 'error.badRequestFields', zodFields(parsed.error));
+  // Counted once the request is well formed: a refused one costs the database nothing.
+  if (isWrite(route)) await enforceWriteLimits(viewer?.id ?? null, clientAddress);
 
   const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;
   if (cacheKey) {

@@ -1,6 +1,7 @@
 /** The one pg pool and Drizzle handle of this process, pointed at DATABASE_URL (set by server.ts to the embedded server when unset). */
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { retryTransactions } from './retry.ts';
 import * as schema from './schema.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -54,7 +55,7 @@ export function connect(url: string, max = 10): { db: Db; pool: pg.Pool } {
   const p = preparePool(new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 }));
   // A fast shutdown of PostgreSQL terminates idle clients (57P01); unhandled, that would crash Node.
   p.on('error', (err) => console.error(JSON.stringify({ level: 'warn', msg: 'pg pool error', error: err.message })));
-  return { db: drizzle(p, { schema }), pool: p };
+  return { db: retryTransactions(drizzle(p, { schema })), pool: p };
 }
 
 /** The process-wide database handle. */

@@ -6,10 +6,14 @@ import { comments, users, videos } from '../db/schema.ts';
 import type { CommentView } from './comments.ts';
 import { addVideoStat } from './daily-stats.ts';
 import { forbidden, invalid, notFound } from './errors.ts';
+import { enforce } from './rate-limit.ts';
 import { visibleWorks } from './visibility.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify, retractAboutComments, type NotificationKind } from './notifications.ts';
 import { userCardColumns } from './user-cards.ts';
+
+/** Comments and replies one account may publish (every write also counts against write-limits.ts, per address too). */
+export const COMMENT_RATE = { limit: 30, windowMs: 60_000 };
 
 // Lock order shared by publish and delete: the thread's root comment, then its replies, then the video.
 // Holding the root while replying means a concurrent delete of the thread either sees the new reply or
@@ -26,6 +30,7 @@ function checkText(text: string): string {
 /** Publishes a comment on a video, or a reply to one of its comments; returns it as the readers see it. */
 export async function publishComment(userId: number, videoId: number, text: string, replyToCommentId?: number): Promise<CommentView> {
   const body = checkText(text);
+  await enforce(`comment:${userId}`, COMMENT_RATE.limit, COMMENT_RATE.windowMs);
   return db().transaction(async (tx) => {
     const [video] = await tx
       .select({ authorId: videos.authorId, allowComments: videos.allowComments })

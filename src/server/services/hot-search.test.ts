@@ -53,7 +53,7 @@ describe('hotSearchWords', () => {
 
   it('takes in a logged search within a second', async () => {
     await hotSearchWords(1);
-    for (let i = 0; i < 30; i++) await recordSearch('刚刚搜过的词', null);
+    for (let i = 0; i < 30; i++) await recordSearch('刚刚搜过的词', { userId: null });
     await new Promise((r) => setTimeout(r, 1100));
     await hotSearchWords(1); // a stale read starts the refresh
     await new Promise((r) => setTimeout(r, 200));

@@ -1,6 +1,7 @@
 /** A viewer acting on a video or comment: like, collect, watch later, history, not interested, share. */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
+import { lockUsers } from '../db/lock-order.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { collects, commentLikes, comments, likes, notInterested, users, videos, watchHistory, watchLater } from '../db/schema.ts';
 import { addVideoStat } from './daily-stats.ts';
@@ -62,7 +63,8 @@ export async function setVideoLike(userId: number, videoId: number, liked: boole
     const delta = liked ? 1 : -1;
     const diggCount = await bumpVideo(tx, videoId, 'diggCount', delta);
     await addVideoStat(videoId, 'likes', delta, tx);
-    // Both users in one statement: rows are locked in index order, so opposite likes cannot deadlock.
+    // Both users locked lowest id first (lock-order.ts), so opposite likes and follows cannot deadlock.
+    await lockUsers(tx, [userId, video.authorId]);
     await tx
       .update(users)
       .set({

@@ -3,7 +3,7 @@ import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
-import { recordSearch } from './search-log.ts';
+import { recordSearch, type Searcher } from './search-log.ts';
 import { searchTerms } from './search-tokens.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
 import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
@@ -11,8 +11,8 @@ import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } fr
 export { MAX_QUERY, normalizeQuery } from '../../shared/search-query.ts';
 
 export interface SearchOptions {
-  /** Log this search as made by this user (null: anonymous); only a first page is logged, so paging is not a new search. */
-  log?: { userId: number | null };
+  /** Log this search as made by this searcher; only a first page is logged, so paging is not a new search. */
+  log?: Searcher;
   /** Search only this author's works (a profile's own search box). */
   authorId?: number;
 }
@@ -32,7 +32,7 @@ async function prepare(raw: string, page: Page, options: SearchOptions, fallback
   const query = normalizeQuery(raw);
   const terms = searchTerms(query);
   const { offset, limit } = bounds(page, fallbackCount);
-  if (options.log && offset === 0) await recordSearch(query, options.log.userId);
+  if (options.log && offset === 0) await recordSearch(query, options.log);
   if (!terms.length) return null;
   return { phrase: query.normalize('NFKC').toLowerCase(), terms, offset, limit };
 }

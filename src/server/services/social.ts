@@ -1,6 +1,7 @@
 /** Following: follow and unfollow with their counts, removing a follower (移除粉丝), the following and follower lists. */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
+import { lockUsers } from '../db/lock-order.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { follows, users } from '../db/schema.ts';
 import { addNewFollowers } from './daily-stats.ts';
@@ -38,7 +39,8 @@ async function applyFollow(tx: DbOrTx, followerId: number, followeeId: number, f
     : await tx.delete(follows).where(pair).returning({ id: follows.followerId });
   if (changed.length === 0) return false;
   const delta = following ? 1 : -1;
-  // One statement for both rows: locked in index order, so A→B and B→A at once cannot deadlock.
+  // Both users locked lowest id first (lock-order.ts), so A→B and B→A at once cannot deadlock.
+  await lockUsers(tx, [followerId, followeeId]);
   await tx
     .update(users)
     .set({

@@ -41,6 +41,7 @@ const moduleFeedV2 = (method: Method) =>
     path: '/aweme/v2/web/module/feed/',
     family: 'A',
     auth: false,
+    readOnly: true,
     summary:
       '首页 module feed as aweme_list (douyin.com POSTs it as a form): refresh_index pages by count, or cursor by offset; cursor in the answer is the next offset',
     input: moduleFeedV2Input,

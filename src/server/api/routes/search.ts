@@ -47,8 +47,8 @@ export const searchRoutes = [
     summary: 'Video search (type=general); offset pages the results and cursor is the next offset; the first page is logged for 热搜',
     input: z.object({ keyword: keyword(), offset: cursor(), count: count(10) }),
     response: videoResults,
-    handler: async ({ input, viewer, request }) => {
-      const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null } });
+    handler: async ({ input, viewer, request, clientAddress }) => {
+      const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null, address: clientAddress } });
       return videoResultsOf({ viewer, request }, page, input.offset);
     },
   }),
@@ -67,7 +67,7 @@ export const searchRoutes = [
       sec_user_id: secUid().optional(),
     }),
     response: videoResults,
-    handler: async ({ input, viewer, request }) => {
+    handler: async ({ input, viewer, request, clientAddress }) => {
       const sec = input.from_user ?? input.sec_user_id;
       let authorId: number | undefined;
       if (sec !== undefined) {
@@ -78,7 +78,7 @@ export const searchRoutes = [
       const page = await searchVideos(
         input.keyword,
         { cursor: input.offset, count: input.count },
-        authorId === undefined ? { log: { userId: viewer?.id ?? null } } : { authorId },
+        authorId === undefined ? { log: { userId: viewer?.id ?? null, address: clientAddress } } : { authorId },
       );
       return videoResultsOf({ viewer, request }, page, input.offset);
     },
@@ -95,8 +95,8 @@ export const searchRoutes = [
       cursor: z.number().int(),
       has_more: bit,
     }),
-    handler: async ({ input, viewer }) => {
-      const page = await searchUsers(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null } });
+    handler: async ({ input, viewer, clientAddress }) => {
+      const page = await searchUsers(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null, address: clientAddress } });
       const list = await userList(viewer, page.items);
       return okA({
         user_list: list.map((u) => ({ user_info: u })),
