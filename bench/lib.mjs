@@ -74,7 +74,7 @@ export function stop(child) {
 /**
  * Starts `node server.ts` on a free port with a temporary DATA_DIR and waits until it is ready. `env` adds to (or,
  * with undefined, removes from) this process's environment; DATABASE_URL is always removed, for the embedded database.
- * Returns its base URL, how many seconds it took, and `close()`, which stops it and deletes the DATA_DIR. `root` is
+ * Returns its base URL, its process id, how many seconds it took, and `close()`, which stops it and deletes the DATA_DIR. `root` is
  * the checkout to run (another built checkout serves as a baseline).
  */
 export async function startServer(env = {}, root = ROOT) {
@@ -93,5 +93,5 @@ export async function startServer(env = {}, root = ROOT) {
     await close();
     throw error;
   }
-  return { base, seconds: (Date.now() - started) / 1000, close };
+  return { base, pid: server.child.pid, seconds: (Date.now() - started) / 1000, close };
 }
