@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** `node` arguments of the server as `npm start` and `npm run serve` run it (package.json: the young generation's cap). */
+const SERVER_ARGS = ['--max-semi-space-size=16', 'server.ts'];
+
 /** A TCP port free on 127.0.0.1 right now. */
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -72,9 +75,9 @@ export function stop(child) {
 }
 
 /**
- * Starts `node server.ts` on a free port with a temporary DATA_DIR and waits until it is ready. `env` adds to (or,
+ * Starts `node server.ts` (with the flags of `npm start`) on a free port with a temporary DATA_DIR and waits until it is ready. `env` adds to (or,
  * with undefined, removes from) this process's environment; DATABASE_URL is always removed, for the embedded database.
- * Returns its base URL, how many seconds it took, and `close()`, which stops it and deletes the DATA_DIR. `root` is
+ * Returns its base URL, its process id, how many seconds it took, and `close()`, which stops it and deletes the DATA_DIR. `root` is
  * the checkout to run (another built checkout serves as a baseline).
  */
 export async function startServer(env = {}, root = ROOT) {
@@ -82,7 +85,7 @@ export async function startServer(env = {}, root = ROOT) {
   const base = `http://127.0.0.1:${port}`;
   const dataDir = tempDataDir();
   const started = Date.now();
-  const server = startProcess(['server.ts'], { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: undefined }, root);
+  const server = startProcess(SERVER_ARGS, { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: undefined }, root);
   const close = async () => {
     await stop(server.child);
     rmSync(dataDir, { recursive: true, force: true });
@@ -93,5 +96,5 @@ export async function startServer(env = {}, root = ROOT) {
     await close();
     throw error;
   }
-  return { base, seconds: (Date.now() - started) / 1000, close };
+  return { base, pid: server.child.pid, seconds: (Date.now() - started) / 1000, close };
 }

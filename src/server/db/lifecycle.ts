@@ -7,6 +7,7 @@ import { embeddedUrl, ensureDatabase, startEmbedded } from './embedded.ts';
 import { migrateDb, withLock } from './migrate.ts';
 import * as schema from './schema.ts';
 import { seed } from './seed.ts';
+import { supervise } from './supervisor.ts';
 
 export interface StartOptions {
   /** Where the embedded cluster lives (`<dataDir>/pg`); default DATA_DIR, else ./data. */
@@ -19,6 +20,8 @@ export interface StartOptions {
   databaseUrl?: string;
   /** Port of the embedded server; default PG_PORT, else a free one. */
   port?: number;
+  /** true restarts the embedded server (with backoff) whenever its postmaster exits unasked; the web server's choice. */
+  supervise?: boolean;
 }
 
 export interface DatabaseHandle {
@@ -51,11 +54,19 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
       onError: (detail) => emit({ level: 'error', msg: 'db.postgres', detail }),
     });
     emit({ msg: 'db.embedded.start', ms: since(t), port: server.port, initialised: server.initialised, dir: server.databaseDir });
-    handle = { url: embeddedUrl(server.port, DATABASE), embedded: true, stop: () => server.stop() };
+    const supervisor = opts.supervise ? supervise(server, { log: emit }) : undefined;
+    handle = {
+      url: embeddedUrl(server.port, DATABASE),
+      embedded: true,
+      stop: () => {
+        supervisor?.stop();
+        return server.stop();
+      },
+    };
     try {
       await ensureDatabase(server.adminUrl, DATABASE);
     } catch (error) {
-      await server.stop();
+      await handle.stop();
       throw error;
     }
   }

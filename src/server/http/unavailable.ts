@@ -1,0 +1,32 @@
+/** The 503 answers of this server (database down, stopping, too many connections): the family's envelope under /api, a small page elsewhere. */
+import { t } from '../../i18n/t.ts';
+import { errorBody, familyOfPath } from '../api/envelope.ts';
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** 503 with Retry-After for a request to `pathname`, with `Connection: close` when the connection must end. */
+export function unavailableAnswer(pathname: string, retryAfterS: number, close = false): Answer {
+  const headers: Record<string, string> = { 'retry-after': String(retryAfterS), 'cache-control': 'no-store' };
+  if (close) headers.connection = 'close';
+  const message = t('error.unavailable');
+  if (pathname === '/api' || pathname.startsWith('/api/')) {
+    const family = familyOfPath(pathname.replace(/^\/api(?=\/|$)/, '') || '/');
+    return { status: 503, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(errorBody(family, 503, message)) };
+  }
+  const page = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(t('app.name'))}</title></head><body style="font-family:sans-serif;text-align:center;padding:20vh 1em"><p>${escapeHtml(message)}</p></body></html>`;
+  return { status: 503, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' }, body: page };
+}
+
+/** The same answer as a fetch Response (Astro middleware). */
+export function unavailableResponse(pathname: string, retryAfterS: number): Response {
+  const { status, headers, body } = unavailableAnswer(pathname, retryAfterS);
+  return new Response(body, { status, headers });
+}
