@@ -13,6 +13,7 @@ import { t } from './src/i18n/t.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
 import { createMediaHandler } from './src/server/http/media.ts';
+import { applySecurityHeaders } from './src/server/http/security-headers.ts';
 import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
 import { startWorkers } from './src/server/jobs/worker.ts';
@@ -219,6 +220,7 @@ async function main(): Promise<void> {
 
   server = http.createServer((req, res) => {
     track(req, res);
+    applySecurityHeaders(req, res);
     if (shuttingDown) res.setHeader('Connection', 'close');
     // The API router is framework-free and compresses its own answers: skipping Astro's page pipeline and the
     // compression middleware's stream wrapping is what lets a hot read come near a bare node:http (bench/api.mjs).
