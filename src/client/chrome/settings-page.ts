@@ -27,6 +27,19 @@ export function initSettingsPage(root: HTMLElement): void {
     });
   }
 
+  const everywhere = root.querySelector<HTMLButtonElement>('[data-logout-everywhere]');
+  everywhere?.addEventListener('click', async () => {
+    if (!confirm(everywhere.dataset.confirm ?? '')) return;
+    everywhere.disabled = true;
+    try {
+      const { logoutEverywhere } = await import('../../stores/user.ts');
+      await logoutEverywhere();
+    } catch (failure) {
+      everywhere.disabled = false;
+      await notice((failure as Error).message, 'error');
+    }
+  });
+
   const current = getDefaultPage();
   for (const radio of root.querySelectorAll<HTMLInputElement>('input[name="default-page"]')) {
     radio.checked = radio.value === current;
