@@ -12,7 +12,7 @@ import { interactDirective } from './src/client/directives/integration.ts';
 const INLINE_SCRIPTS = new URL('./src/components/inline/', import.meta.url);
 const inlineScriptHashes = readdirSync(INLINE_SCRIPTS)
   .filter((name) => name.endsWith('.js'))
-  .map((name) => `sha256-${createHash('sha256').update(readFileSync(new URL(name, INLINE_SCRIPTS))).digest('base64')}`);
+  .map((name) => /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(readFileSync(new URL(name, INLINE_SCRIPTS))).digest('base64')}`));
 
 export default defineConfig({
   output: 'server',

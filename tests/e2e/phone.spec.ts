@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { loginDemo, signIn, type Session } from './support.ts';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test, loginDemo, signIn, type Session } from './support.ts';
 
 // The phone layout: below 768 px a bottom tab bar replaces the sidebar and the feed fills the screen.
 // No service worker: it would answer the script requests that a test holds back with page.route.

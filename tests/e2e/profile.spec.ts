@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { loginDemo, newAccount, signIn, type Session } from './support.ts';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test, loginDemo, newAccount, signIn, type Session } from './support.ts';
 
 const LOGIN_TITLE = '登录后免费畅享高清视频';
 const TABS = ['作品', '喜欢', '收藏', '观看历史', '稍后再看'] as const;
