@@ -1,4 +1,4 @@
-/** The 通用设置 page: each switch saves on change (POST /api/settings/privacy or /notify); the default page is a cookie. */
+/** The 通用设置 page: each switch saves on change (POST /api/settings/privacy or /notify); the default page is a cookie; 退出所有设备 asks first. */
 import { getDefaultPage, setDefaultPage } from './default-page.ts';
 
 async function notice(message: string, type: 'success' | 'error' = 'success'): Promise<void> {
