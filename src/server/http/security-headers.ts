@@ -24,7 +24,6 @@ export const PERMISSIONS_POLICY = [
   'payment=()',
   'usb=()',
   'serial=()',
-  'bluetooth=()',
   'hid=()',
   'magnetometer=()',
   'gyroscope=()',
