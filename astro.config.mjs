@@ -1,16 +1,49 @@
 // @ts-check
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import UnoCSS from 'unocss/astro';
 import { interactDirective } from './src/client/directives/integration.ts';
 
+// Inline scripts are files in src/components/inline, placed with `<script is:inline set:html={...?raw} />`: their text
+// is fixed at build time, so the Content-Security-Policy allows each by its hash and needs no 'unsafe-inline'.
+const INLINE_SCRIPTS = new URL('./src/components/inline/', import.meta.url);
+const inlineScriptHashes = readdirSync(INLINE_SCRIPTS)
+  .filter((name) => name.endsWith('.js'))
+  .map((name) => /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(readFileSync(new URL(name, INLINE_SCRIPTS))).digest('base64')}`));
+
 export default defineConfig({
   output: 'server',
-  adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024 }),
+  // staticHeaders: prerendered pages get their Content-Security-Policy as a header too, not only as a <meta>.
+  adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024, staticHeaders: true }),
   // Off: it would 403 every cross-origin form POST; API writes need the Token header, which no
   // cross-site form can send, so the origin check adds nothing there (src/server/api/router.ts).
-  security: { checkOrigin: false },
+  security: {
+    checkOrigin: false,
+    // Astro hashes the scripts and styles it bundles or inlines (islands, hydration, hoisted scripts) and sends the
+    // policy as a header; src/server/http/security-headers.ts adds MEDIA_BASE_URL's origin at run time.
+    csp: {
+      algorithm: 'SHA-256',
+      scriptDirective: { hashes: inlineScriptHashes },
+      // Styles: server-rendered islands carry style attributes, which hashes cannot allow.
+      styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data: blob:",
+        "media-src 'self' blob:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "worker-src 'self'",
+        "manifest-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ],
+    },
+  },
   integrations: [UnoCSS({ injectReset: true }), react(), interactDirective()],
   server: { host: process.env.HOST ?? '0.0.0.0', port: Number(process.env.PORT ?? 4321) },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },

@@ -20,6 +20,7 @@ import { isPageMethod, PAGE_METHODS } from './src/server/http/page-door.ts';
 import { capConnectionsPerAddress } from './src/server/http/connection-cap.ts';
 import { serverLimits } from './src/server/http/server-limits.ts';
 import { unavailableAnswer } from './src/server/http/unavailable.ts';
+import { applySecurityHeaders } from './src/server/http/security-headers.ts';
 import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './src/server/db/availability.ts';
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
@@ -271,6 +272,7 @@ async function main(): Promise<void> {
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     track(req, res);
+    applySecurityHeaders(req, res);
     if (shuttingDown) return unavailable(req, res, 1, true);
     if (cap.isBeyondCap(req.socket)) return unavailable(req, res, 1, true);
     // The API router is framework-free and compresses its own answers: skipping Astro's page pipeline and the

@@ -1,8 +1,10 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './server/db/availability.ts';
 import { pageFailure, pageRefusal } from './server/http/page-door.ts';
+import { mediaOrigin, withMediaOrigin } from './server/http/security-headers.ts';
+import { readSessionCookie } from './server/http/session-cookie.ts';
 import { unavailableResponse } from './server/http/unavailable.ts';
-import { resolveSession, SESSION_COOKIE } from './server/services/sessions.ts';
+import { resolveSession } from './server/services/sessions.ts';
 
 /** Refuses what no page takes (page-door.ts), then fills `locals.viewer` from the Token header or the session cookie; prerendered pages have no request to read. */
 const fillViewer = defineMiddleware(async (ctx, next) => {
@@ -11,7 +13,7 @@ const fillViewer = defineMiddleware(async (ctx, next) => {
   if (!ctx.isPrerendered && !ctx.url.pathname.startsWith('/api/')) {
     const refused = pageRefusal(ctx.request, ctx.url);
     if (refused) return refused;
-    const token = ctx.request.headers.get('token') ?? ctx.cookies.get(SESSION_COOKIE)?.value;
+    const token = ctx.request.headers.get('token') ?? readSessionCookie(ctx.request.headers);
     if (token) ctx.locals.viewer = await resolveSession(token);
   }
   try {
@@ -33,4 +35,13 @@ const databaseUnavailable = defineMiddleware(async (ctx, next) => {
   }
 });
 
-export const onRequest = sequence(databaseUnavailable, fillViewer);
+/** A page's Content-Security-Policy may load media from MEDIA_BASE_URL's origin, which is known only at run time. */
+const mediaPolicy = defineMiddleware(async (_ctx, next) => {
+  const response = await next();
+  const csp = response.headers.get('content-security-policy');
+  const media = mediaOrigin();
+  if (csp && media) response.headers.set('content-security-policy', withMediaOrigin(csp, media));
+  return response;
+});
+
+export const onRequest = sequence(mediaPolicy, databaseUnavailable, fillViewer);

@@ -142,3 +142,15 @@ export async function logout({ saveLoginInfo = $saveLoginInfo.get() }: { saveLog
   clearLocalSession({ keepEmail: email });
   reloadPage();
 }
+
+/**
+ * 退出所有设备: the server revokes every session of the user, this browser's included, and clears its cookie; then
+ * this browser forgets the session as a logout does and opens the home page. A refusal (offline) throws and keeps the
+ * session, so the page can say so.
+ */
+export async function logoutEverywhere({ saveLoginInfo = $saveLoginInfo.get() }: { saveLoginInfo?: boolean } = {}): Promise<void> {
+  const email = saveLoginInfo ? rememberedEmail() : null;
+  await apiPost('/passport/logout/all', {}, { quiet: true });
+  clearLocalSession({ keepEmail: email });
+  globalThis.location?.assign('/');
+}

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import pg from 'pg';
 import { t } from '../../src/i18n/t.ts';
 import { FEEDBACK_RATE } from '../../src/server/services/feedback.ts';
-import { e2eDatabaseUrl, newAccount, signIn } from './support.ts';
+import { expect, test, e2eDatabaseUrl, newAccount, signIn } from './support.ts';
 
 const CONTENT = path.resolve('src/content');
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(CONTENT, file), 'utf8'));

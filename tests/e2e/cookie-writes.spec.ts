@@ -1,6 +1,5 @@
 /** A douyin.com-style web client on this site writes with the session cookie alone, no Token header. */
-import { expect, test } from '@playwright/test';
-import { newAccount } from './support.ts';
+import { expect, test, newAccount } from './support.ts';
 
 test('a page of this site likes a video by fetch with only the session cookie, and the like is stored', async ({ page, context, request }) => {
   const who = await newAccount(request, 'cookie');

@@ -1,4 +1,5 @@
-import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './support.ts';
 
 /** Logs the context in as the demo account (session cookie, and the token where the login dialog keeps it). */
 async function login(context: BrowserContext, page: Page): Promise<{ token: string; secUid: string }> {

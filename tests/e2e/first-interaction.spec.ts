@@ -2,8 +2,8 @@
  * Islands hydrate on the first interaction (client:interact): that interaction itself must still act, on a fresh
  * page, with no error in the console.
  */
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { newAccount, signIn, type Session } from './support.ts';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { expect, test, newAccount, signIn, type Session } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,7 +1,7 @@
 /** 私信 between two logged-in browsers: the one-message rule, live delivery, per-message and per-chat actions, blocks. */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { newAccount, signIn, type Session } from './support.ts';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
+import { expect, test, newAccount, signIn, type Session } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,6 +1,6 @@
 /** 互动消息: what another user does to the demo account's works arrives live, once each, under the right filter. */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { loginDemo, newAccount, signIn, type Session } from './support.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, loginDemo, newAccount, signIn, type Session } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 

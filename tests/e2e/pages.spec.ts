@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { loginDemo, signIn, type Session } from './support.ts';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test, loginDemo, signIn, type Session } from './support.ts';
 
 // One password login for the file: the per-IP login limit (PASSWORD_IP_RATE) is shared with every other spec.
 test.describe.configure({ mode: 'serial' });

@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { pageRoutes } from './routes.ts';
-import { loginDemo, signIn, type Session } from './support.ts';
+import { expect, test, loginDemo, signIn, type Session } from './support.ts';
 
 // The phone layout: below 768 px a bottom tab bar replaces the sidebar and the feed fills the screen.
 // No service worker: it would answer the script requests that a test holds back with page.route.

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { newAccount, signIn, type Session } from './support.ts';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expect, test, newAccount, signIn, type Session } from './support.ts';
 
 const ALL = ['作品', '喜欢', '收藏', '观看历史', '稍后再看'];
 

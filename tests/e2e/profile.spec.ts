@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { loginDemo, newAccount, signIn, type Session } from './support.ts';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test, loginDemo, newAccount, signIn, type Session } from './support.ts';
 
 const LOGIN_TITLE = '登录后免费畅享高清视频';
 const TABS = ['作品', '喜欢', '收藏', '观看历史', '稍后再看'] as const;
@@ -98,7 +98,7 @@ test('a new account sees 暂无内容 on every tab, and sets then changes its pa
   await expect(dialog.getByText('两次输入的新密码不一致')).toBeVisible();
   await dialog.getByLabel('确认新密码').fill('short1');
   await dialog.getByRole('button', { name: '保存' }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('密码至少8位，需包含字母和数字');
+  await expect(dialog.getByRole('alert')).toHaveText('密码需为8到128位');
   await expect(dialog.getByLabel('新密码', { exact: true })).toHaveAttribute('type', 'password');
   await dialog.getByLabel('显示密码').check();
   await expect(dialog.getByLabel('新密码', { exact: true })).toHaveAttribute('type', 'text');

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import pg from 'pg';
-import { e2eDatabaseUrl } from './support.ts';
+import { expect, test, e2eDatabaseUrl } from './support.ts';
 
 /** A seeded work given a three-gear ladder: committed clips stand in for the 1080 and 720 files, its own clip for 540. */
 const LADDER = { 1080: 'clips/c01.mp4', 720: 'clips/c02.mp4' } as const;

@@ -1,4 +1,5 @@
-import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './support.ts';
 
 const W = '/api/aweme/v1/web';
 const box = (page: Page) => page.getByRole('combobox', { name: '搜索你感兴趣的内容' });

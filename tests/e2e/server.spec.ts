@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support.ts';
 
 const CLIP = '/media/clips/c01.mp4';
 

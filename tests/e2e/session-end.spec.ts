@@ -1,6 +1,6 @@
 /** A session that ends while a page is open (revoked elsewhere, expired) turns the page into the anonymous one at once. */
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { newAccount, signIn } from './support.ts';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test, newAccount, signIn } from './support.ts';
 
 let api: APIRequestContext;
 

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support.ts';
 
 const NAV = ['首页', '推荐', '关注', '朋友', '我的', '直播', '放映厅', '知识', '热点', '游戏', '娱乐', '二次元', '音乐', '美食', '体育', '时尚'];
 const CHANNELS = ['300201', '300203', '300204', '300205', '300206', '300207', '300208', '300209'];

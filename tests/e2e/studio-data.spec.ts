@@ -1,6 +1,5 @@
 /** 作品数据: the creator's daily figures drawn on the server, moved by what other users do. */
-import { expect, test } from '@playwright/test';
-import { loginDemo, newAccount, signIn } from './support.ts';
+import { expect, test, loginDemo, newAccount, signIn } from './support.ts';
 
 test('作品数据 shows five totals and a chart each; a like by someone else adds to the work’s 点赞 today', async ({ browser, playwright }) => {
   const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { makeClip, makeFakeVideo } from '../setup/clips.ts';
-import { loginDemo, newAccount, signIn, type Session } from './support.ts';
+import { expect, test, loginDemo, newAccount, signIn, type Session } from './support.ts';
 
 let dir: string;
 let clip: string;

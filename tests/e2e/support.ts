@@ -1,7 +1,49 @@
-/** What several specs need: the demo account's session, and a browser context logged in with a session. */
+/**
+ * What every spec shares: `test` and `expect`, with a check that no page broke its Content-Security-Policy; and what
+ * several need: the demo account's session, and a browser context logged in with a session.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test';
+
+export { expect };
+
+/** Reports each CSP violation of `context`'s pages into `found`: the page's own event, and Chromium's console line. */
+function watchCsp(context: BrowserContext, found: string[]): void {
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) found.push(`${message.location().url}: ${message.text()}`);
+  });
+  void context
+    .addInitScript(() =>
+      addEventListener('securitypolicyviolation', (e) =>
+        console.error(`Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`),
+      ),
+    )
+    .catch(() => {});
+}
+
+/**
+ * Playwright's `test`, failing any test during which a page of any of its browser contexts (the default one and those
+ * it opens itself) broke the Content-Security-Policy.
+ */
+export const test = base.extend<{ cspViolations: string[] }>({
+  cspViolations: [
+    async ({ context, browser }, use) => {
+      const found: string[] = [];
+      watchCsp(context, found);
+      const open = browser.newContext.bind(browser) as Browser['newContext'];
+      browser.newContext = async (options) => {
+        const made = await open(options);
+        watchCsp(made, found);
+        return made;
+      };
+      await use(found);
+      browser.newContext = open;
+      expect(found, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 /** The e2e server's DATA_DIR (playwright.config.ts): its outbox holds the login codes it "mailed". */
 export const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
@@ -17,6 +59,8 @@ export interface Session {
  */
 export async function loginDemo(api: APIRequestContext): Promise<Session> {
   const credentials = await (await api.get('/api/passport/demo')).json();
+  // A login ends the session the client had: keep this one from ending a session an earlier helper call handed out.
+  await api.clearCookies({ name: 'sy_session' });
   expect(credentials.email, 'the e2e server runs with the demo seed').toBeTruthy();
   const login = await api.post('/api/passport/login/password', { form: { email: credentials.email, password: credentials.password } });
   expect(login.status()).toBe(200);
@@ -46,6 +90,8 @@ let accounts = 0;
 export async function newAccount(api: APIRequestContext, label: string): Promise<Session & { email: string }> {
   // No run of six digits in the address: the outbox is searched for the six-digit code.
   const email = `${label}-${Date.now()}-${test.info().workerIndex}-${++accounts}@e2e.example`;
+  // A login ends the session the client had: keep this one from ending a session an earlier helper call handed out.
+  await api.clearCookies({ name: 'sy_session' });
   expect((await api.post('/api/passport/code/send', { form: { email } })).status()).toBe(200);
   await expect.poll(() => outboxCode(email)).toMatch(/^\d{6}$/);
   const created = await api.post('/api/passport/login/code', { form: { email, code: outboxCode(email)! } });

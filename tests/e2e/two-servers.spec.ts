@@ -6,8 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { e2eDatabaseUrl, newAccount, signIn } from './support.ts';
+import { expect, test, e2eDatabaseUrl, newAccount, signIn } from './support.ts';
 
 let second: ChildProcess | undefined;
 let dataDir: string;

@@ -5,9 +5,8 @@
  * the document title). The work is public last, as the control that each page does reach it, then deleted; pages that
  * are the same for everyone (discover, channels, hot, search) show a hidden work to nobody, not even its author.
  */
-import { expect, test } from '@playwright/test';
 import pg from 'pg';
-import { e2eDatabaseUrl, newAccount, type Session } from './support.ts';
+import { expect, test, e2eDatabaseUrl, newAccount, type Session } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,4 +1,4 @@
-/** The 通用设置 page: each switch saves on change (POST /api/settings/privacy or /notify); the default page is a cookie. */
+/** The 通用设置 page: each switch saves on change (POST /api/settings/privacy or /notify); the default page is a cookie; 退出所有设备 asks first. */
 import { getDefaultPage, setDefaultPage } from './default-page.ts';
 
 async function notice(message: string, type: 'success' | 'error' = 'success'): Promise<void> {
@@ -26,6 +26,19 @@ export function initSettingsPage(root: HTMLElement): void {
       }
     });
   }
+
+  const everywhere = root.querySelector<HTMLButtonElement>('[data-logout-everywhere]');
+  everywhere?.addEventListener('click', async () => {
+    if (!confirm(everywhere.dataset.confirm ?? '')) return;
+    everywhere.disabled = true;
+    try {
+      const { logoutEverywhere } = await import('../../stores/user.ts');
+      await logoutEverywhere();
+    } catch (failure) {
+      everywhere.disabled = false;
+      await notice((failure as Error).message, 'error');
+    }
+  });
 
   const current = getDefaultPage();
   for (const radio of root.querySelectorAll<HTMLInputElement>('input[name="default-page"]')) {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AuthContext, LoginResult } from '../services/auth/login.ts';
 import { ServiceError } from '../services/errors.ts';
-import { SESSION_COOKIE } from '../services/sessions.ts';
+import { readSessionCookie, sessionCookieHeader } from '../http/session-cookie.ts';
 import { ApiError } from './envelope.ts';
 
 // Door caps only: the auth services judge an address or a code and answer in Chinese (邮箱不能为空, 验证码格式不正确, ...).
@@ -13,18 +13,19 @@ export const passwordField = () => z.string().max(1000);
 /** An e-mailed login code field. */
 export const codeField = () => z.string().max(20);
 
-/** The address and browser a login is made from, for per-IP limits and the session's label. */
+/** The address and browser a login is made from (per-IP limits, the session's label) and the session it replaces. */
 export function authContext(request: Request, clientAddress: string): AuthContext {
-  return { ip: clientAddress, userAgent: request.headers.get('user-agent') ?? undefined };
-}
-
-function isSecure(request: Request): boolean {
-  return new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+  return {
+    ip: clientAddress,
+    userAgent: request.headers.get('user-agent') ?? undefined,
+    // Any session the browser presents, header or cookie: logging in ends it.
+    previousToken: request.headers.get('token')?.trim() || readSessionCookie(request.headers),
+  };
 }
 
 /** The HttpOnly session cookie that lets server-rendered pages know the user; Max-Age 0 clears it. */
 export function sessionCookie(request: Request, value: string, maxAge: number): string {
-  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${isSecure(request) ? '; Secure' : ''}`;
+  return sessionCookieHeader(request.headers, value, maxAge);
 }
 
 /** Sets the session cookie of a successful login on the answer, living as long as its token. */

@@ -3,17 +3,9 @@
  * for Family A writes sent from a page of this site or of a CORS_ORIGINS origin: douyin.com's web client sends
  * cookies, not a header, while a cross-site form carries the cookie too and must not write with it.
  */
-import { SESSION_COOKIE } from '../services/sessions.ts';
+import { readSessionCookie } from '../http/session-cookie.ts';
 import { isAllowedOrigin } from './cors.ts';
 import type { Family } from './envelope.ts';
-
-function cookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 /** The host the browser addressed, with `scheme`'s default port left out: a proxy's X-Forwarded-Host, else Host, else the URL's. */
 function addressedHost(request: Request, scheme: string): string | undefined {
@@ -49,7 +41,7 @@ export function fromTrustedPage(request: Request): boolean {
 export function sessionToken(request: Request, method: string, family: Family): string | undefined {
   const header = request.headers.get('token')?.trim();
   if (header) return header;
-  const session = cookie(request, SESSION_COOKIE) || undefined;
+  const session = readSessionCookie(request.headers);
   if (!session || method === 'GET' || method === 'HEAD') return session;
   return family === 'A' && fromTrustedPage(request) ? session : undefined;
 }

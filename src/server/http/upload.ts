@@ -15,7 +15,8 @@ import { corsHeaders } from '../api/cors.ts';
 import { errorBody } from '../api/envelope.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { ServiceError, type MessageVars } from '../services/errors.ts';
-import { resolveSession, SESSION_COOKIE, type Viewer } from '../services/sessions.ts';
+import { resolveSession, type Viewer } from '../services/sessions.ts';
+import { readSessionCookie } from './session-cookie.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { admitUpload, finishUpload, registerUpload, uploadCap, uploadOwner } from '../services/uploads.ts';
 
@@ -43,14 +44,6 @@ function fromServiceError(error: ServiceError): Refusal {
   const status = WRONG_TYPE.has(error.key) ? 415 : (KIND_STATUS[error.kind] ?? 400);
   const headers = error.kind === 'rate_limited' ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfter ?? 1))) } : undefined;
   return refusal(status, error.key, error.vars, headers);
-}
-
-function cookie(header: string | null, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 /** The upload id a URL names (`/api/upload/<id>`), or null for the endpoint itself. */
@@ -89,7 +82,7 @@ function uploaderOf(req: Request): Viewer {
  * and the user's limit; for an existing one, that it is the user's. Null lets the request through.
  */
 async function admit(method: string, url: string, headers: Headers): Promise<{ viewer: Viewer } | Refusal> {
-  const token = headers.get('token')?.trim() || cookie(headers.get('cookie'), SESSION_COOKIE);
+  const token = headers.get('token')?.trim() || readSessionCookie(headers);
   const viewer = token ? await resolveSession(token) : null;
   if (!viewer) return refusal(401, 'error.unauthorized');
   const id = uploadIdOf(url);

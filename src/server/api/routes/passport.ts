@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { demoCredentials } from '../../services/auth/accounts.ts';
 import { loginWithCode, requestLoginCode } from '../../services/auth/codes.ts';
-import { logout, type LoginResult } from '../../services/auth/login.ts';
+import { logout, logoutEverywhere, type LoginResult } from '../../services/auth/login.ts';
 import { changePassword, loginWithPassword } from '../../services/auth/password.ts';
 import { cancelQrTicket, confirmQrTicket, createQrTicket, qrStatus, scanQrTicket } from '../../services/auth/qr.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
@@ -128,6 +128,20 @@ export const passportRoutes = [
       await logout(bearer(request));
       headers.append('set-cookie', sessionCookie(request, '', 0));
       return okA({});
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/passport/logout/all',
+    family: 'A',
+    auth: true,
+    summary: '退出所有设备: revoke every session of the user, this one included, and clear the session cookie',
+    input: z.object({}),
+    response: bodyA({ revoked_sessions: z.number().int() }),
+    handler: async ({ viewer, request, headers }) => {
+      const revoked = await logoutEverywhere(viewer.id);
+      headers.append('set-cookie', sessionCookie(request, '', 0));
+      return okA({ revoked_sessions: revoked });
     },
   }),
   route({

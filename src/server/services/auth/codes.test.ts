@@ -2,12 +2,13 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useAuthHarness } from '../../../../tests/setup/auth-harness.ts';
 import { loginCodes, users } from '../../db/schema.ts';
-import { reset } from '../rate-limit.ts';
+import { hit, reset } from '../rate-limit.ts';
 import { resolveSession } from '../sessions.ts';
+import { changePassword, loginWithPassword, PASSWORD_ACCOUNT_RATE } from './password.ts';
 import { CODE_DAILY_RATE, CODE_EMAIL_RATE, CODE_IP_RATE, CODE_VERIFY_IP_RATE, loginWithCode, requestLoginCode } from './codes.ts';
 
 const h = useAuthHarness();
-const { failure, track, mailedCode } = h;
+const { failure, track, mailedCode, secrets } = h;
 
 const other = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
@@ -36,28 +37,51 @@ describe('code login', () => {
     expect(second.token).not.toBe(first.token);
   });
 
-  it('allows one request per 60 s per email', async () => {
+  it('allows one request per 60 s per email and IP; another IP is not held back by it', async () => {
     await reset('code:email:');
     await mailedCode('sixty@example.com', '10.1.0.2');
-    const again = await failure(requestLoginCode('SIXTY@example.com', { ip: '10.1.0.99' }));
+    const again = await failure(requestLoginCode('SIXTY@example.com', { ip: '10.1.0.2' }));
     expect(again.kind).toBe('rate_limited');
     expect(again.retryAfter).toBeGreaterThan(0);
     expect(again.retryAfter).toBeLessThanOrEqual(CODE_EMAIL_RATE.windowMs / 1000);
+    expect(await requestLoginCode('sixty@example.com', { ip: '10.1.0.99' })).toEqual({ retryAfter: CODE_EMAIL_RATE.windowMs / 1000 });
   });
 
-  it(`allows ${CODE_DAILY_RATE.limit} requests per day per email and ${CODE_IP_RATE.limit} per hour per IP`, async () => {
+  it(`allows ${CODE_DAILY_RATE.limit} requests per day per email and IP and ${CODE_IP_RATE.limit} per hour per IP`, async () => {
     for (let i = 0; i < CODE_DAILY_RATE.limit; i++) {
       await reset('code:email:');
       await requestLoginCode('daily@example.com', { ip: '10.1.1.1' });
     }
     await reset('code:email:');
-    const day = await failure(requestLoginCode('daily@example.com', { ip: '10.1.1.2' }));
+    const day = await failure(requestLoginCode('daily@example.com', { ip: '10.1.1.1' }));
     expect(day.kind).toBe('rate_limited');
     expect(day.retryAfter).toBeGreaterThan(3600);
 
-    // 10.1.1.1 has spent CODE_DAILY_RATE.limit of its CODE_IP_RATE.limit above.
-    for (let i = CODE_DAILY_RATE.limit; i < CODE_IP_RATE.limit; i++) await requestLoginCode(`spray${i}@example.com`, { ip: '10.1.1.1' });
+    // 10.1.1.1 has spent CODE_DAILY_RATE.limit + 1 of its CODE_IP_RATE.limit above.
+    for (let i = CODE_DAILY_RATE.limit + 1; i < CODE_IP_RATE.limit; i++) await requestLoginCode(`spray${i}@example.com`, { ip: '10.1.1.1' });
     expect((await failure(requestLoginCode('spray-last@example.com', { ip: '10.1.1.1' }))).kind).toBe('rate_limited');
+  });
+
+  it('never locks the owner out: after a stranger spent the password and code limits of the account, the owner logs in with a code', async () => {
+    const owner = 'locked-owner@example.com';
+    await loginWithCode(owner, await mailedCode(owner, '10.1.2.1'), { ip: '10.1.2.1' });
+    await changePassword((await h.t.db.select().from(users).where(eq(users.email, owner)))[0]!.id, { next: 'owner-long-passphrase' });
+    secrets.add('owner-long-passphrase');
+    // Wrong passwords from many addresses until the account itself refuses password logins (counted as
+    // loginWithPassword counts them: one scrypt per guess would make this test slow for nothing).
+    for (let i = 0; i < PASSWORD_ACCOUNT_RATE.limit; i++) await hit(`pw:acct:${owner}`, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs);
+    expect((await failure(loginWithPassword(owner, 'owner-long-passphrase', { ip: '10.1.2.1' }))).kind).toBe('rate_limited');
+    // A stranger asks for the address's codes all day long.
+    const stranger = { ip: '203.0.113.50' };
+    for (let i = 0; i < CODE_DAILY_RATE.limit; i++) {
+      await reset(`code:email:${owner}:${stranger.ip}`);
+      await requestLoginCode(owner, stranger);
+    }
+    expect((await failure(requestLoginCode(owner, stranger))).kind).toBe('rate_limited');
+
+    await reset(`code:email:${owner}:10.1.2.1`);
+    const login = track(await loginWithCode(owner, await mailedCode(owner, '10.1.2.1'), { ip: '10.1.2.1' }));
+    expect((await resolveSession(login.token))?.id).toBe(login.user.id);
   });
 
   it('keeps only the newest code valid', async () => {

@@ -15,9 +15,9 @@ const DAY = 24 * HOUR;
 
 /** Login codes requested per IP (scaled by `perIp`). */
 export const CODE_IP_RATE = { limit: 30, windowMs: HOUR };
-/** Login codes requested per address: one a minute, the dialog's 60 s countdown. */
+/** Login codes requested per (address, IP) pair: one a minute, the dialog's 60 s countdown. */
 export const CODE_EMAIL_RATE = { limit: 1, windowMs: MINUTE };
-/** Login codes requested per address per day. */
+/** Login codes requested per (address, IP) pair per day. */
 export const CODE_DAILY_RATE = { limit: 20, windowMs: DAY };
 /** Code logins tried per IP (scaled by `perIp`). */
 export const CODE_VERIFY_IP_RATE = { limit: 30, windowMs: 10 * MINUTE };
@@ -41,9 +41,12 @@ function codeMatches(stored: string, email: string, code: string): boolean {
 /** Emails a fresh 6-digit code (10 minutes, 5 tries); earlier codes for the email stop working. */
 export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Promise<{ retryAfter: number }> {
   const email = normalizeEmail(rawEmail);
-  await enforce(`code:ip:${ipOf(ctx)}`, perIp(CODE_IP_RATE.limit), CODE_IP_RATE.windowMs);
-  await enforce(`code:email:${email}`, CODE_EMAIL_RATE.limit, CODE_EMAIL_RATE.windowMs);
-  await enforce(`code:day:${email}`, CODE_DAILY_RATE.limit, CODE_DAILY_RATE.windowMs);
+  const ip = ipOf(ctx);
+  await enforce(`code:ip:${ip}`, perIp(CODE_IP_RATE.limit), CODE_IP_RATE.windowMs);
+  // Per address and IP, never per address alone: the code login is how an owner gets in when the password is locked
+  // or forgotten, and a stranger who knows the address must not be able to spend the owner's quota from elsewhere.
+  await enforce(`code:email:${email}:${ip}`, CODE_EMAIL_RATE.limit, CODE_EMAIL_RATE.windowMs);
+  await enforce(`code:day:${email}:${ip}`, CODE_DAILY_RATE.limit, CODE_DAILY_RATE.windowMs);
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const salt = randomBytes(12).toString('base64url');

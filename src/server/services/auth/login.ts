@@ -2,11 +2,13 @@
 import { z } from 'zod';
 import { users } from '../../db/schema.ts';
 import { invalid } from '../errors.ts';
-import { createSession, revokeSession, type Viewer } from '../sessions.ts';
+import { createSession, revokeAllSessions, revokeSession, type Viewer } from '../sessions.ts';
 
 export interface AuthContext {
   ip: string;
   userAgent?: string;
+  /** The session this browser had before the login, ended when the new one opens. */
+  previousToken?: string;
 }
 
 export interface LoginResult {
@@ -51,13 +53,22 @@ export function sometimes(task: () => Promise<unknown>): Promise<unknown> {
   return Math.random() < CLEANUP_CHANCE ? task() : Promise.resolve();
 }
 
-/** Opens the session that ends a successful login. */
+/**
+ * Opens the session that ends a successful login and revokes the one this browser held before, whoever's it was: a
+ * token issued before the login (perhaps planted by someone else) must not outlive it.
+ */
 export async function issue(user: Viewer, ctx: AuthContext | undefined, created: boolean): Promise<LoginResult> {
+  await revokeSession(ctx?.previousToken);
   const { token, expiresAt } = await createSession(user.id, ctx?.userAgent);
   return { token, expiresAt, user, created };
 }
 
 /** Logs out: the token stops working on every server at once. */
 export async function logout(token: string): Promise<void> {
-  if (typeof token === 'string' && token !== '' && token.length <= 100) await revokeSession(token);
+  await revokeSession(token);
+}
+
+/** 退出所有设备: every session of the user stops working, this one included; returns how many ended. */
+export async function logoutEverywhere(userId: number): Promise<number> {
+  return revokeAllSessions(userId);
 }

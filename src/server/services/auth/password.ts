@@ -7,6 +7,7 @@ import { invalid, notFound, rateLimited, ServiceError } from '../errors.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { enforce, hit, refund } from '../rate-limit.ts';
 import { hashToken } from '../sessions.ts';
+import { isCommonPassword } from './common-passwords.ts';
 import { ipOf, issue, normalizeEmail, perIp, viewerColumns, type AuthContext, type LoginResult } from './login.ts';
 
 const MINUTE = 60_000;
@@ -21,6 +22,7 @@ export const PASSWORD_ACCOUNT_RATE = { limit: 50, windowMs: HOUR };
 /** Password changes tried per user: a stolen session must not become a password oracle. */
 export const PASSWORD_CHANGE_RATE = { limit: 10, windowMs: HOUR };
 
+const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 128;
 
 // A well-formed hash of no password: unknown emails cost the same scrypt work as real ones, so timing tells nothing.
@@ -67,7 +69,10 @@ export async function changePassword(
 ): Promise<{ revokedSessions: number }> {
   const next = typeof input.next === 'string' ? input.next : '';
   const length = [...next].length;
-  if (length < 8 || length > PASSWORD_MAX || !/\p{L}/u.test(next) || !/[0-9]/.test(next)) throw invalid('error.passwordRule');
+  // Length and the common-password list only: composition rules (a letter and a digit, ...) make passwords harder to
+  // remember without making them harder to guess.
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX) throw invalid('error.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX });
+  if (isCommonPassword(next)) throw invalid('error.passwordCommon');
   const [user] = await db().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw notFound('error.userNotFound');
   if (user.passwordHash) {

@@ -1,0 +1,3 @@
+try {
+  if (localStorage.getItem('theme') === 'dark') document.documentElement.setAttribute('dark', 'true');
+} catch {}

@@ -1,0 +1,42 @@
+/**
+ * The session cookie: its name, how a request's is read and how one is set. Every door that reads the session (pages,
+ * both API families, tus uploads, event streams) goes through `readSessionCookie`, so the name has one home.
+ * Over HTTPS (see https.ts) it is `__Host-sy_session` and Secure: the browser then refuses it from plain http and from
+ * any other host or path, so a neighbouring subdomain or a network attacker cannot plant one. Over plain http the
+ * prefix is impossible (it requires Secure) and the cookie stays `sy_session`.
+ */
+import { servedOverHttps } from './https.ts';
+
+/** What the cookie helpers read from a request: its headers. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+const NAME = 'sy_session';
+const HOST_PREFIX = '__Host-';
+
+/** The session cookie's name for a request: `__Host-sy_session` over HTTPS, `sy_session` over plain http. */
+export function sessionCookieName(headers: HeaderSource): string {
+  return servedOverHttps(headers.get('x-forwarded-proto')) ? `${HOST_PREFIX}${NAME}` : NAME;
+}
+
+/** The value of the cookie called `name` in a Cookie header, or undefined. */
+export function cookieValue(header: string | null | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+/** The session token the request's cookie carries (under this request's cookie name only), or undefined. */
+export function readSessionCookie(headers: HeaderSource): string | undefined {
+  return cookieValue(headers.get('cookie'), sessionCookieName(headers));
+}
+
+/** A Set-Cookie value for the session: HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS; Max-Age 0 clears it. */
+export function sessionCookieHeader(headers: HeaderSource, value: string, maxAgeSeconds: number): string {
+  const name = sessionCookieName(headers);
+  const secure = name.startsWith(HOST_PREFIX) ? '; Secure' : '';
+  return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}${secure}`;
+}
