@@ -84,7 +84,8 @@ describe('nickname', () => {
     ['empty', '', '昵称不能为空'],
     ['only spaces', '   ', '昵称不能为空'],
     ['a newline', '小\n明', '昵称不能包含换行或控制字符'],
-    ['a NUL', 'a\u0000b', '昵称不能包含换行或控制字符'],
+    // Control characters are refused at the API's door, for every text field, before any field's own rule.
+    ['a NUL', 'a\u0000b', '内容含有无法识别的字符，请删除后重试'],
   ])('refuses a nickname with %s', async (_, nickname, message) => {
     const me = await someone();
     const res = await edit(me.token, { nickname });
@@ -104,7 +105,7 @@ describe('signature (简介)', () => {
   it.each([
     ['too long', '字'.repeat(SIGNATURE_MAX + 1), `简介最多${SIGNATURE_MAX}个字`],
     ['too many lines', Array.from({ length: 11 }, (_, i) => String(i)).join('\n'), '简介最多10行'],
-    ['a control character', 'a\u0007b', '简介不能包含控制字符'],
+    ['a control character', 'a\u0007b', '内容含有无法识别的字符，请删除后重试'],
   ])('refuses a bio %s', async (_, signature, message) => {
     const me = await someone();
     const res = await edit(me.token, { signature });

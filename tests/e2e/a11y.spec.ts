@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { routePatterns, routeUrls } from './routes.ts';
-import { loginDemo, signIn, type Session } from './support.ts';
+import { expect, loginDemo, signIn, test, type Session } from './support.ts';
 
 // axe over every page route, at the desktop and the phone width, logged out and logged in, in both themes: one page
 // per route, width and login state, spread over the workers.

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support.ts';
 
 // Keyboard alone: every control of the chrome and the feed is a Tab stop with a visible focus ring, and a dialog takes
 // focus in, closes on Escape and gives focus back.

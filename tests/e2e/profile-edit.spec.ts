@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { newAccount, signIn, type Session } from './support.ts';
+import { expect, newAccount, signIn, test, type Session } from './support.ts';
 
 // The dialog's look is checked by eye from these (1440x900 and 390x844, light and dark).
 const SHOTS = path.resolve('test-results', 'profile-edit');
