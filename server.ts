@@ -39,9 +39,13 @@ const DRAIN_MS = 10_000;
 // Pages are far smaller than brotli's default 4 MB window: a 256 KB one gives the same bytes, and the allocator no
 // longer keeps the freed windows of many concurrent streams (50 streams of a 60 KB page, 40 rounds: RSS 257 → 71 MB).
 const BROTLI_PAGE_WINDOW = 18;
-/** While stopping, the listener stays open until no connection has come for QUIET_MS (at most QUIET_MAX_MS), so none queued is reset. */
-const QUIET_MS = 250;
-const QUIET_MAX_MS = 2_000;
+/**
+ * While stopping, the listener stays open until no connection and no request has come for QUIET_MS (at most
+ * QUIET_MAX_MS), so none queued is reset, and a keep-alive client between two requests sends its next one while it can
+ * still be answered (503 with Connection: close) instead of meeting a closed socket.
+ */
+const QUIET_MS = 500;
+const QUIET_MAX_MS = 5_000;
 
 /** One JSON line on stdout (request log) or stderr (problems). */
 function log(fields: Record<string, unknown>, stream: NodeJS.WriteStream = process.stdout): void {
@@ -75,6 +79,7 @@ let database: Awaited<ReturnType<typeof startDatabase>> | undefined;
 let databaseStarting: Promise<Awaited<ReturnType<typeof startDatabase>>> | undefined;
 let server: http.Server | undefined;
 let lastConnectionAt = 0;
+let lastRequestAt = 0;
 let readyPool: pg.Pool | undefined;
 const inFlight = new Set<ServerResponse>();
 
@@ -116,7 +121,8 @@ async function shutdown(reason: string): Promise<void> {
       else if (!res.headersSent) res.setHeader('Connection', 'close');
     }
     const quietBy = Date.now() + QUIET_MAX_MS;
-    while (Date.now() - lastConnectionAt < QUIET_MS && Date.now() < quietBy) await sleep(QUIET_MS / 5);
+    const busy = () => Date.now() - Math.max(lastConnectionAt, lastRequestAt) < QUIET_MS;
+    while (busy() && Date.now() < quietBy) await sleep(QUIET_MS / 5);
     // close() also ends the keep-alive connections that are idle now; the others end as their last response does.
     const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
     const sweep = setInterval(() => server!.closeIdleConnections(), 100);
@@ -271,6 +277,7 @@ async function main(): Promise<void> {
   server.on('connection', () => (lastConnectionAt = Date.now()));
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
+    lastRequestAt = Date.now();
     track(req, res);
     applySecurityHeaders(req, res);
     if (shuttingDown) return unavailable(req, res, 1, true);
