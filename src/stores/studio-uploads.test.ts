@@ -225,6 +225,7 @@ describe('unfinished uploads from earlier visits', () => {
       entry('tus::studio/7/video/a::1', 'half'),
       entry('tus::studio/7/video/b::2', 'done'),
       entry('tus::studio/7/video/c::3', 'gone'),
+      entry('tus::studio/7/video/f::6', 'full'),
       entry('tus::studio/8/video/d::4', 'other'),
       entry('tus::studio/7/cover/e::5', 'cover'),
     ];
@@ -233,12 +234,13 @@ describe('unfinished uploads from earlier visits', () => {
     get.mockImplementation(async (_path, query) => {
       const id = (query as { uploadId: string }).uploadId;
       if (id === 'gone') throw Object.assign(new Error('不存在'), { status: 404 });
-      return view({ id, status: id === 'done' ? 'processing' : 'uploading', receivedBytes: 400 });
+      // 'full': every byte arrived and the server is still checking it (its status has not turned yet).
+      return view({ id, status: id === 'done' ? 'processing' : 'uploading', receivedBytes: id === 'full' ? 1000 : 400 });
     });
     const found = await loadPendingUploads();
     expect(found).toEqual([{ storageKey: 'tus::studio/7/video/a::1', uploadId: 'half', fileName: 'half.mp4', size: 1000, received: 400, createdAt: expect.any(String) }]);
     expect($pendingUploads.get()).toEqual(found);
-    expect(storage.removed.sort()).toEqual(['tus::studio/7/video/b::2', 'tus::studio/7/video/c::3']);
+    expect(storage.removed.sort()).toEqual(['tus::studio/7/video/b::2', 'tus::studio/7/video/c::3', 'tus::studio/7/video/f::6']);
 
     await discardPendingUpload('tus::studio/7/video/a::1');
     expect($pendingUploads.get()).toEqual([]);

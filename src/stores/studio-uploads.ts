@@ -266,7 +266,8 @@ export async function loadPendingUploads(): Promise<PendingUpload[]> {
     let received: number | null = null;
     try {
       const view = await studioGet<UploadView>(STUDIO_API.upload, { uploadId }, { quiet: true });
-      if (view.status !== 'uploading') {
+      // All bytes in: the server is checking it (its status turns a moment after the last byte), nothing to continue.
+      if (view.status !== 'uploading' || view.receivedBytes >= view.sizeBytes) {
         // Finished or refused since: nothing left to continue.
         await storage.removeUpload(p.urlStorageKey);
         continue;

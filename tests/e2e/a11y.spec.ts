@@ -33,6 +33,8 @@ for (const [width, height] of [
         if (loggedIn) await signIn(context, demo);
         const page = await context.newPage();
         await page.goto(urls.get(route)!);
+        // A theatre episode moves to the next one when it ends; an audit on a slow machine outlasts a short clip.
+        await page.evaluate(() => document.querySelectorAll('video').forEach((v) => (v.loop = true)));
         const found: string[] = [];
         for (const dark of [false, true]) {
           await page.evaluate((on) => (on ? document.documentElement.setAttribute('dark', 'true') : document.documentElement.removeAttribute('dark')), dark);
