@@ -122,7 +122,14 @@ async function shutdown(reason: string): Promise<void> {
     }
     const quietBy = Date.now() + QUIET_MAX_MS;
     const busy = () => Date.now() - Math.max(lastConnectionAt, lastRequestAt) < QUIET_MS;
-    while (busy() && Date.now() < quietBy) await sleep(QUIET_MS / 5);
+    // Each look comes after an I/O poll (setImmediate runs after it): when the loop was blocked longer than QUIET_MS,
+    // the connections the kernel queued meanwhile are accepted first, instead of being reset by close() as unseen.
+    const polled = () => new Promise((r) => setImmediate(r));
+    await polled();
+    while (busy() && Date.now() < quietBy) {
+      await sleep(QUIET_MS / 5);
+      await polled();
+    }
     // close() also ends the keep-alive connections that are idle now; the others end as their last response does.
     const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
     const sweep = setInterval(() => server!.closeIdleConnections(), 100);
