@@ -135,7 +135,7 @@ function absorbHeaders(res: ServerResponse, rest: unknown[]): string | undefined
 
 type WriteHead = ServerResponse['writeHead'];
 
-/** Patches a page answer's writeHead: HTML gets its charset and, unless it says otherwise itself, `private, no-store`. */
+/** Patches a page answer's writeHead: HTML gets its charset, no validators and, unless it says otherwise itself, `private, no-store`. */
 function personal(res: ServerResponse): void {
   const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
   res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
@@ -143,6 +143,9 @@ function personal(res: ServerResponse): void {
     if (isHtml(this.getHeader('content-type'))) {
       withCharset(this);
       if (!forbidsSharing(this.getHeader('cache-control'))) this.setHeader('cache-control', PERSONAL_PAGE_CACHE_CONTROL);
+      // Validators of a copy nobody keeps (the static handler's, on a prerendered page) would only invite revalidation.
+      this.removeHeader('etag');
+      this.removeHeader('last-modified');
     }
     return message === undefined ? writeHead.call(this, status) : writeHead.call(this, status, message);
   } as WriteHead;
