@@ -1,11 +1,13 @@
 // @ts-check
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import UnoCSS from 'unocss/astro';
 import { interactDirective } from './src/client/directives/integration.ts';
+import { precompressAssets } from './src/server/http/precompressed.ts';
 
 // Inline scripts are files in src/components/inline, placed with `<script is:inline set:html={...?raw} />`: their text
 // is fixed at build time, so the Content-Security-Policy allows each by its hash and needs no 'unsafe-inline'.
@@ -13,6 +15,18 @@ const INLINE_SCRIPTS = new URL('./src/components/inline/', import.meta.url);
 const inlineScriptHashes = readdirSync(INLINE_SCRIPTS)
   .filter((name) => name.endsWith('.js'))
   .map((name) => /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(readFileSync(new URL(name, INLINE_SCRIPTS))).digest('base64')}`));
+
+/** After every build: `_astro/*` compressed once at the highest levels, served as they are by server.ts (precompressed.ts). */
+/** @type {import('astro').AstroIntegration} */
+const precompress = {
+  name: 'shanying:precompress',
+  hooks: {
+    'astro:build:done': async ({ dir, logger }) => {
+      const count = await precompressAssets(fileURLToPath(new URL('_astro/', dir)));
+      logger.info(`precompressed ${count} assets (brotli 11, gzip 9)`);
+    },
+  },
+};
 
 export default defineConfig({
   output: 'server',
@@ -46,7 +60,7 @@ export default defineConfig({
       ],
     },
   },
-  integrations: [UnoCSS({ injectReset: true }), react(), interactDirective()],
+  integrations: [UnoCSS({ injectReset: true }), react(), interactDirective(), precompress],
   server: { host: process.env.HOST ?? '0.0.0.0', port: Number(process.env.PORT ?? 4321) },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   build: { inlineStylesheets: 'always' },

@@ -3,7 +3,7 @@
  * compression, health checks, the media handler and a JSON request log.
  * Run with `node server.ts` (Node >= 22.12 strips the types) after `astro build`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,6 +17,8 @@ import { isApiPath, serveApi } from './src/server/api/node.ts';
 import { logPath } from './src/server/http/log-path.ts';
 import { createMediaHandler } from './src/server/http/media.ts';
 import { isPageMethod, PAGE_METHODS } from './src/server/http/page-door.ts';
+import { createPageAnswers, type PageRender } from './src/server/http/page-answers.ts';
+import { ASSETS_PREFIX, loadPrecompressed } from './src/server/http/precompressed.ts';
 import { capConnectionsPerAddress } from './src/server/http/connection-cap.ts';
 import { serverLimits } from './src/server/http/server-limits.ts';
 import { unavailableAnswer } from './src/server/http/unavailable.ts';
@@ -251,6 +253,11 @@ async function main(): Promise<void> {
   const media = createMediaHandler({
     roots: [existsSync(builtMedia) ? builtMedia : path.join(ROOT, 'public', 'media'), path.join(dataDir, 'media')],
   });
+  const client = path.join(ROOT, 'dist', 'client');
+  const assets = loadPrecompressed(path.join(client, '_astro'));
+  // Files the adapter serves as they are: they skip the page cache (pages, prerendered ones too, go through it).
+  const files = staticPaths(client);
+  const pages = createPageAnswers();
   const compress = compression({
     filter: shouldCompress as never,
     brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_PAGE_WINDOW } },
@@ -268,6 +275,20 @@ async function main(): Promise<void> {
     }
     astro.handler(req, res);
   };
+
+  // A page through the compression middleware and Astro; `prepare` patches the response in between (page-answers.ts).
+  const renderPage: PageRender = (req, res, prepare) =>
+    compress(req, res, (error) => {
+      if (error) return fail(req, res, error);
+      try {
+        prepare(res);
+        astro.handler(req, res);
+      } catch (error) {
+        fail(req, res, error);
+      }
+    });
+  const isPage = (where: string) =>
+    !where.startsWith('/media/') && !where.startsWith(ASSETS_PREFIX) && where !== '/healthz' && where !== '/readyz' && !files.has(where);
 
   const limits = serverLimits();
   server = http.createServer(
@@ -295,6 +316,9 @@ async function main(): Promise<void> {
     // tus uploads stream request bodies of any size to disk; they skip the API router, which reads bodies whole.
     if (isUploadPath(where)) return void serveUpload(req, res).catch((error: unknown) => fail(req, res, error));
     if (isApiPath(where)) return void serveApi(req, res).catch((error: unknown) => fail(req, res, error));
+    // Hashed assets compressed at build time; pages from the shared cache when anonymous (page-answers.ts).
+    if (where.startsWith(ASSETS_PREFIX) && assets.serve(req, res, where)) return;
+    if (isPageMethod(req.method) && isPage(where)) return pages.answer(req, res, renderPage);
     compress(req, res, (error) => {
       if (error) return fail(req, res, error);
       try {
@@ -333,6 +357,24 @@ function parseLine(line: string): Record<string, unknown> {
     // Plain text.
   }
   return { msg: line };
+}
+
+/** The URL paths of the files under `dir` (static files and prerendered pages), but for media and the hashed assets. */
+function staticPaths(dir: string, prefix = '/'): Set<string> {
+  const found = new Set<string>();
+  let entries: import('node:fs').Dirent[] = [];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    const url = `${prefix}${entry.name}`;
+    if (url === '/media' || url === '/_astro') continue;
+    if (entry.isDirectory()) for (const inner of staticPaths(path.join(dir, entry.name), `${url}/`)) found.add(inner);
+    else found.add(url);
+  }
+  return found;
 }
 
 function pathname(req: IncomingMessage): string {

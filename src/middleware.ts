@@ -2,7 +2,7 @@ import { defineMiddleware, sequence } from 'astro:middleware';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './server/db/availability.ts';
 import { pageFailure, pageRefusal } from './server/http/page-door.ts';
 import { mediaOrigin, withMediaOrigin } from './server/http/security-headers.ts';
-import { readSessionCookie } from './server/http/session-cookie.ts';
+import { pageSessionToken } from './server/http/session-cookie.ts';
 import { unavailableResponse } from './server/http/unavailable.ts';
 import { resolveSession } from './server/services/sessions.ts';
 
@@ -13,7 +13,7 @@ const fillViewer = defineMiddleware(async (ctx, next) => {
   if (!ctx.isPrerendered && !ctx.url.pathname.startsWith('/api/')) {
     const refused = pageRefusal(ctx.request, ctx.url);
     if (refused) return refused;
-    const token = ctx.request.headers.get('token') ?? readSessionCookie(ctx.request.headers);
+    const token = pageSessionToken(ctx.request.headers);
     if (token) ctx.locals.viewer = await resolveSession(token);
   }
   try {

@@ -4,7 +4,8 @@ import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearApiCache } from '../../src/server/api/anon-cache.ts';
-import { pickEncoding, serveApi } from '../../src/server/api/node.ts';
+import { serveApi } from '../../src/server/api/node.ts';
+import { pickEncoding } from '../../src/server/http/encoding.ts';
 import { useApiDb } from './helpers.ts';
 
 useApiDb();

@@ -1,7 +1,8 @@
 /**
  * Short-lived answers for anonymous viewers of the hottest reads, in this process; any write in this process clears
- * them. API_ANON_CACHE=off turns it off (tests, and the benchmark's uncached column).
+ * them (anonymous-content.ts). API_ANON_CACHE=off turns it off (tests, and the benchmark's uncached column).
  */
+import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
 
 /** Answers kept at once; the oldest goes first. */
 export const ANON_CACHE_LIMIT = 500;
@@ -100,3 +101,5 @@ export function clearApiCache(): void {
   building.clear();
   generation++;
 }
+
+onAnonymousContentChange(clearApiCache);

@@ -6,9 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import { t } from '../../i18n/t.ts';
+import { compressBody, pickEncoding } from '../http/encoding.ts';
 import { cachedAnswerOf, type CachedAnswer } from './anon-cache.ts';
 import { errorBody } from './envelope.ts';
 import { answerTextOf } from './json-answer.ts';
@@ -17,38 +16,16 @@ import { handleApi } from './router.ts';
 /** Answers shorter than this go out as they are: compressing them saves less than it costs. */
 const COMPRESS_MIN = 1024;
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
-
 /** Whether a request path belongs to the API. */
 export function isApiPath(pathname: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/');
-}
-
-/** The encoding to answer with: brotli, then gzip, when the client accepts it (q=0 refuses). */
-export function pickEncoding(accept: string | undefined): 'br' | 'gzip' | undefined {
-  if (!accept) return undefined;
-  let gz = false;
-  for (const part of accept.toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    const refused = params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p));
-    if (refused) continue;
-    if (name === 'br') return 'br';
-    if (name === 'gzip' || name === '*') gz = true;
-  }
-  return gz ? 'gzip' : undefined;
-}
-
-function compress(bytes: Uint8Array | string, encoding: 'br' | 'gzip'): Promise<Buffer> {
-  return encoding === 'br' ? brotli(bytes, BROTLI_OPTIONS) : gzip(bytes);
 }
 
 /** A cached answer compressed once per encoding; viewers asking while it is being compressed wait for it. */
 function compressedOnce(entry: CachedAnswer, encoding: 'br' | 'gzip'): Promise<Uint8Array> {
   let packed = entry.encoded.get(encoding);
   if (!packed) {
-    packed = compress(entry.bytes, encoding);
+    packed = compressBody(entry.bytes, encoding);
     entry.encoded.set(encoding, packed);
     // A failure is not kept: the next viewer tries again.
     packed.catch(() => entry.encoded.delete(encoding));
@@ -107,7 +84,7 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
     res.setHeader('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
     const encoding = pickEncoding(req.headers['accept-encoding']);
     if (encoding) {
-      body = await (entry ? compressedOnce(entry, encoding) : compress(body, encoding));
+      body = await (entry ? compressedOnce(entry, encoding) : compressBody(body, encoding));
       res.setHeader('content-encoding', encoding);
     }
   }

@@ -1,6 +1,7 @@
 /** The framework-free API door: one Request in, one Response out, for every route of the registry. */
 import { resolveSession, type Viewer } from '../services/sessions.ts';
-import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer, clearApiCache } from './anon-cache.ts';
+import { anonymousContentChanged } from '../cache/anonymous-content.ts';
+import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer } from './anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, familyOfPath, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
 import { textResponse } from './json-answer.ts';
@@ -121,6 +122,6 @@ async function dispatch(
   const body = await route.handler({ input: parsed.data, viewer, request, headers, clientAddress });
   // Event streams (routes/live-room.ts) answer a Response of their own.
   if (body instanceof Response) return body;
-  if (route.method === 'POST' && route.auth) clearApiCache();
+  if (route.method === 'POST' && route.auth) anonymousContentChanged();
   return textResponse(JSON.stringify(body), headers, jsonBodies);
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cookieValue, readSessionCookie, sessionCookieHeader, sessionCookieName } from './session-cookie.ts';
+import { cookieValue, pageSessionToken, readSessionCookie, sessionCookieHeader, sessionCookieName } from './session-cookie.ts';
 
 afterEach(() => {
   delete process.env.PUBLIC_URL;
@@ -36,5 +36,14 @@ describe('the session cookie helper', () => {
     expect(cookieValue('ab=1', 'b')).toBeUndefined();
     expect(cookieValue('b=', 'b')).toBeUndefined();
     expect(cookieValue(null, 'b')).toBeUndefined();
+  });
+});
+
+describe('pageSessionToken', () => {
+  it('is the Token header when there is one, else the session cookie of this request', () => {
+    expect(pageSessionToken(request({ token: 't', cookie: 'sy_session=c' }))).toBe('t');
+    expect(pageSessionToken(request({ cookie: 'theme=dark; sy_session=c' }))).toBe('c');
+    expect(pageSessionToken(request({ cookie: 'theme=dark' }))).toBeUndefined();
+    expect(pageSessionToken(request({}))).toBeUndefined();
   });
 });

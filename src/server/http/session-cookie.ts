@@ -34,6 +34,15 @@ export function readSessionCookie(headers: HeaderSource): string | undefined {
   return cookieValue(headers.get('cookie'), sessionCookieName(headers));
 }
 
+/**
+ * The session token a page request carries: the Token header, else the session cookie. Pages resolve their viewer from
+ * it (middleware.ts) and the page cache treats a request without one as anonymous (page-answers.ts): one reading for
+ * both, so a request is never rendered as one kind and cached as the other.
+ */
+export function pageSessionToken(headers: HeaderSource): string | undefined {
+  return headers.get('token') ?? readSessionCookie(headers);
+}
+
 /** A Set-Cookie value for the session: HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS; Max-Age 0 clears it. */
 export function sessionCookieHeader(headers: HeaderSource, value: string, maxAgeSeconds: number): string {
   const name = sessionCookieName(headers);

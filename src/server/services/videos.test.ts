@@ -130,6 +130,8 @@ describe('videos service', () => {
     expect(first.items.map((x) => x.id)).not.toContain(some!.id);
     const next = await v.related(some!.id, { count: 5, exclude: first.items.map((x) => x.id) });
     for (const x of next.items) expect(first.items.map((y) => y.id)).not.toContain(x.id);
+    // The video page passes the channel it already has: the same list.
+    expect(await v.related(some!.id, { count: 5, channelId: some!.channelId })).toEqual(first);
   });
 
   it('follow and friend feeds show only followed and mutual authors', async () => {

@@ -1,0 +1,254 @@
+/**
+ * `npm run bench:pages`: every page route's requests/s, p50 and p99 at 20 connections (Accept-Encoding: br, as a
+ * browser asks), in three modes: anonymous with the page cache as shipped (warm), anonymous with PAGE_CACHE=off (every
+ * visit rendered and compressed), and logged in (a session cookie: rendered for the viewer, never cached). Each row
+ * runs interleaved with a static baseline in the same windows: a plain node:http process answering that route's very
+ * bytes, fetched once from the server in that mode with the same status and headers, brotli-compressed as they came
+ * (the cache also serves bytes compressed beforehand, so the baseline does no compression either). The ratio to it is
+ * the figure. Targets: cached >= 50 % of the baseline, cache off and logged in >= 11 %, p99 <= 50 ms.
+ * A benchmark: it prints figures and ratios, it never fails.
+ *
+ * BENCH_DURATION (s per row, default 3, split over BENCH_ROUNDS alternating runs of each, default 2), BENCH_WARMUP (s,
+ * default 1), BENCH_CONNECTIONS (default 20), BENCH_MODES (comma list of cached,off,login; default all) and
+ * BENCH_ROUTES (comma list of route names, e.g. /,/video/{id}) narrow it. The search page's per-address limit is
+ * raised (RATE_LIMIT_IP_FACTOR) so that its row measures the render, not the 429.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { ensureBuild, freePort, startProcess, startServer, stop, waitReady } from './lib.mjs';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const MODES = (process.env.BENCH_MODES ?? 'cached,off,login').split(',').map((m) => m.trim());
+const ONLY = process.env.BENCH_ROUTES?.split(',').map((r) => r.trim());
+const TARGETS = { cached: 0.5, off: 0.11, login: 0.11 };
+const TARGET_P99 = 50;
+const ENCODING = { 'accept-encoding': 'br' };
+
+/** The page routes, by name, with the path each is measured on (ids from the seed). */
+function routes(ids) {
+  const all = [
+    ['/', '/'],
+    ['/discover', '/discover'],
+    ['/hot', '/hot'],
+    ['/live', '/live'],
+    ['/follow', '/follow'],
+    ['/friend', '/friend'],
+    ['/video/{id}', `/video/${ids.video}`],
+    ['/user/{id}', `/user/${ids.user}`],
+    ['/user/self', '/user/self'],
+    ['/channel/{id}', `/channel/${ids.channel}`],
+    ['/live/{id}', `/live/${ids.live}`],
+    ['/vs', '/vs'],
+    ['/vs/{id}', `/vs/${ids.vs}`],
+    ['/search/{keyword}', `/search/${encodeURIComponent('音乐')}`],
+    ['/settings', '/settings'],
+    ['/post', '/post'],
+    ['/post/manage', '/post/manage'],
+    ['/about (prerendered)', '/about'],
+    ['/faq (prerendered)', '/faq'],
+    ['404', '/no-such-page'],
+  ];
+  return ONLY ? all.filter(([name]) => ONLY.includes(name)) : all;
+}
+
+function load(url, duration, headers) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1, headers }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** One GET, the body as it came (not decoded). */
+function fetchRaw(url, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** The static baseline: answers `/<n>` with the n-th recorded answer's status, headers and bytes, as they are. */
+const BASELINE = `
+  const http = require('node:http');
+  const fs = require('node:fs');
+  const answers = JSON.parse(fs.readFileSync(process.env.ANSWERS, 'utf8')).map((a) => ({ ...a, body: Buffer.from(a.body, 'base64') }));
+  http.createServer((req, res) => {
+    const a = answers[Number(req.url.slice(1))];
+    if (!a) { res.writeHead(404); return res.end(); }
+    res.writeHead(a.status, a.headers);
+    res.end(a.body);
+  }).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+/** Records every answer the baseline will serve, then starts it; `url(i)` is where the i-th one is. */
+async function startBaseline(answers) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'shanying-bench-pages-'));
+  const file = path.join(dir, 'answers.json');
+  const drop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      answers.map((a) => ({
+        status: a.status,
+        headers: Object.fromEntries(Object.entries(a.headers).filter(([k]) => !drop.has(k))),
+        body: a.body.toString('base64'),
+      })),
+    ),
+  );
+  const port = await freePort();
+  const proc = startProcess(['-e', BASELINE], { ...process.env, PORT: String(port), ANSWERS: file });
+  await waitReady(`http://127.0.0.1:${port}/0`, proc.child, proc.output);
+  return {
+    url: (i) => `http://127.0.0.1:${port}/${i}`,
+    close: async () => {
+      await stop(proc.child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** ROUNDS alternating runs of the page and of its static copy, after a warm-up of the page. */
+async function paired(url, staticUrl, headers) {
+  await load(url, WARMUP, headers);
+  const mine = [];
+  const base = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    base.push(await load(staticUrl, DURATION / ROUNDS, ENCODING));
+    mine.push(await load(url, DURATION / ROUNDS, headers));
+  }
+  const mean = (rs) => rs.reduce((a, r) => a + r.requests.average, 0) / rs.length;
+  return {
+    rps: mean(mine),
+    p50: Math.max(...mine.map((r) => r.latency.p50)),
+    p99: Math.max(...mine.map((r) => r.latency.p99)),
+    errors: mine.reduce((a, r) => a + r.errors + r.timeouts, 0),
+    base: mean(base),
+  };
+}
+
+/** Ids from the seed: the busiest video of the feed, its author, a live room, a series and a channel. */
+async function seedIds(base) {
+  const feed = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=50`)).json();
+  const video = [...feed.aweme_list].sort((a, b) => b.statistics.comment_count - a.statistics.comment_count)[0];
+  const first = async (page, pattern) => (await (await fetch(`${base}${page}`)).text()).match(pattern)?.[1];
+  return {
+    video: video.aweme_id,
+    user: video.author.sec_uid,
+    live: await first('/live', /href="\/live\/(\d+)"/),
+    vs: await first('/vs', /href="\/vs\/(\d+)"/),
+    channel: await first('/discover', /href="\/channel\/(\d+)"/) ?? '300201',
+  };
+}
+
+/** A session for the seed's first user, opened through the sessions service on the server's database. */
+async function openSession(pgPort) {
+  const { embeddedUrl } = await import('../src/server/db/embedded.ts');
+  process.env.DATABASE_URL = embeddedUrl(pgPort, 'shanying');
+  const { db, closeDb } = await import('../src/server/db/client.ts');
+  const { createSession } = await import('../src/server/services/sessions.ts');
+  const { sql } = await import('drizzle-orm');
+  const { rows } = await db().execute(sql`select id from users order by id limit 1`);
+  const { token } = await createSession(Number(rows[0].id), 'bench/pages');
+  await closeDb();
+  return token;
+}
+
+/** Measures `list` ([name, path]) on `app` in `mode`, each against its own bytes served statically. */
+async function measureMode(mode, app, list, headers) {
+  const answers = [];
+  for (const [, p] of list) answers.push(await fetchRaw(`${app}${p}`, headers));
+  const baseline = await startBaseline(answers);
+  const rows = [];
+  try {
+    for (let i = 0; i < list.length; i++) {
+      const [name, p] = list[i];
+      const answer = answers[i];
+      const row = await paired(`${app}${p}`, baseline.url(i), headers);
+      rows.push({ mode, name, status: answer.status, bytes: answer.body.byteLength, encoding: answer.headers['content-encoding'] ?? 'none', cache: answer.headers['cache-control'] ?? '', ...row });
+      printRow(rows.at(-1));
+    }
+  } finally {
+    await baseline.close();
+  }
+  return rows;
+}
+
+const pad = (s, n) => String(s).padEnd(n);
+const lpad = (s, n) => String(s).padStart(n);
+
+function header() {
+  console.log(
+    `\n${pad('mode', 8)}${pad('route', 22)}${lpad('status', 7)}${lpad('bytes', 8)}${lpad('req/s', 9)}${lpad('p50', 6)}${lpad('p99', 6)}${lpad('static', 9)}${lpad('ratio', 8)}  target`,
+  );
+}
+
+function printRow(r) {
+  const ratio = r.rps / r.base;
+  const met = ratio >= TARGETS[r.mode] && r.p99 <= TARGET_P99 ? 'met' : `MISSED (>= ${TARGETS[r.mode] * 100}%, p99 <= ${TARGET_P99} ms)`;
+  const errors = r.errors ? `  ${r.errors} errors` : '';
+  console.log(
+    `${pad(r.mode, 8)}${pad(r.name, 22)}${lpad(r.status, 7)}${lpad(r.bytes, 8)}${lpad(Math.round(r.rps), 9)}${lpad(r.p50, 6)}${lpad(r.p99, 6)}${lpad(Math.round(r.base), 9)}${lpad(`${(ratio * 100).toFixed(1)}%`, 8)}  ${met}${errors}`,
+  );
+}
+
+function summary(rows) {
+  console.log('\nsummary (ratio to the static copy of the same bytes; p99 in ms):');
+  for (const mode of MODES) {
+    const mine = rows.filter((r) => r.mode === mode);
+    if (!mine.length) continue;
+    const ratios = mine.map((r) => r.rps / r.base).sort((a, b) => a - b);
+    const met = mine.filter((r) => r.rps / r.base >= TARGETS[mode] && r.p99 <= TARGET_P99).length;
+    const median = ratios[Math.floor(ratios.length / 2)];
+    console.log(
+      `  ${pad(mode, 7)} ratio min ${(ratios[0] * 100).toFixed(1)}%, median ${(median * 100).toFixed(1)}%; p99 max ${Math.max(...mine.map((r) => r.p99))}; targets met on ${met}/${mine.length} routes`,
+    );
+  }
+}
+
+async function main() {
+  ensureBuild();
+  const env = { NODE_ENV: 'production', API_ANON_CACHE: undefined, RATE_LIMIT_IP_FACTOR: '1000' };
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, Accept-Encoding: br; ${DURATION} s per row in ${ROUNDS} rounds interleaved with its static copy (after ${WARMUP} s warm-up)`,
+  );
+  console.log('static copy: node:http answering the bytes this server sent for that route in that mode (brotli as sent, same status and headers)');
+  const rows = [];
+  header();
+  if (MODES.includes('cached') || MODES.includes('login')) {
+    const pgPort = await freePort();
+    const server = await startServer({ ...env, PAGE_CACHE: undefined, PG_PORT: String(pgPort) });
+    try {
+      const list = routes(await seedIds(server.base));
+      if (MODES.includes('cached')) rows.push(...(await measureMode('cached', server.base, list, ENCODING)));
+      if (MODES.includes('login')) {
+        const token = await openSession(pgPort);
+        rows.push(...(await measureMode('login', server.base, list, { ...ENCODING, cookie: `sy_session=${token}` })));
+      }
+    } finally {
+      await server.close();
+    }
+  }
+  if (MODES.includes('off')) {
+    const server = await startServer({ ...env, PAGE_CACHE: 'off' });
+    try {
+      rows.push(...(await measureMode('off', server.base, routes(await seedIds(server.base)), ENCODING)));
+    } finally {
+      await server.close();
+    }
+  }
+  summary(rows);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,200 @@
+/**
+ * Rendered anonymous pages, kept briefly in this process: an anonymous page's HTML is the same for every anonymous
+ * visitor (the theme applies in the browser, personal state comes through the API), so one render answers them all.
+ * An entry is fresh for PAGE_FRESH_MS, then stale for PAGE_STALE_MS more: a stale entry is still handed out while one
+ * render refreshes it (stale-while-revalidate), and is dropped after. A write in this process makes every entry stale
+ * at once (anonymous-content.ts), so the next visitor starts the render that shows it.
+ * Pure and clock-driven: the Node door (src/server/http/page-answers.ts) decides who is anonymous and what is served.
+ */
+import { createHash } from 'node:crypto';
+import { compressBody, type Encoding } from '../http/encoding.ts';
+
+/** How long a render is served as it is; also the `s-maxage` a CDN in front is told. */
+export const PAGE_FRESH_MS = 5_000;
+/** How long after that a stale render is still served while one visitor's render refreshes it (`stale-while-revalidate`). */
+export const PAGE_STALE_MS = 25_000;
+/** Pages kept at once, and their bytes (the HTML and its compressed forms): the least recently served goes first. */
+export const PAGE_CACHE_ENTRIES = 500;
+export const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** What a render answered: its status, its own headers (not the ones every answer gets at the door) and its HTML. */
+export interface PageAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[]>>;
+  readonly body: Buffer;
+}
+
+export interface PageEntry extends PageAnswer {
+  /** The body's hash: the strong ETag of each representation is made from it (page-answers.ts). */
+  readonly hash: string;
+  readonly storedAt: number;
+  /** Served as it is until then; a write sets it to 0. */
+  freshUntil: number;
+  /** Never served after this. */
+  readonly staleUntil: number;
+  /** The compressed bodies, each made once, when a visitor first asks for it. */
+  readonly encoded: Map<Encoding, Promise<Buffer>>;
+  /** Bytes counted against PAGE_CACHE_BYTES: the body and the compressed forms made so far. */
+  size: number;
+}
+
+export interface PageCacheOptions {
+  freshMs?: number;
+  staleMs?: number;
+  maxEntries?: number;
+  maxBytes?: number;
+  now?: () => number;
+}
+
+export class PageCache {
+  private readonly entries = new Map<string, PageEntry>();
+  // Renders under way, by key: visitors who miss while one is made wait for it instead of each rendering the page.
+  private readonly rendering = new Map<string, Promise<PageEntry | undefined>>();
+  // Bumped by every write: a render begun before it is handed to those who waited for it, never kept.
+  private generation = 0;
+  private bytes = 0;
+  private readonly freshMs: number;
+  private readonly staleMs: number;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private readonly now: () => number;
+
+  constructor(options: PageCacheOptions = {}) {
+    this.freshMs = options.freshMs ?? PAGE_FRESH_MS;
+    this.staleMs = options.staleMs ?? PAGE_STALE_MS;
+    this.maxEntries = options.maxEntries ?? PAGE_CACHE_ENTRIES;
+    this.maxBytes = options.maxBytes ?? PAGE_CACHE_BYTES;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The entry under `key` and whether it is still fresh; one past its stale window is dropped. */
+  lookup(key: string): { entry: PageEntry; fresh: boolean } | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const now = this.now();
+    if (now >= entry.staleUntil) {
+      this.drop(key, entry);
+      return undefined;
+    }
+    // Served last, evicted last.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return { entry, fresh: now < entry.freshUntil };
+  }
+
+  /** The render under way for `key`, if any. */
+  pending(key: string): Promise<PageEntry | undefined> | undefined {
+    return this.rendering.get(key);
+  }
+
+  /**
+   * The entry `render` makes for `key`, or the one already being made: concurrent callers render once. `render`
+   * answering undefined (the answer may not be shared) or failing gives undefined to everyone who waited. An entry
+   * begun before a write is handed out but not kept.
+   */
+  fill(key: string, render: () => Promise<PageAnswer | undefined>): Promise<PageEntry | undefined> {
+    const pending = this.rendering.get(key);
+    if (pending) return pending;
+    const begun = this.generation;
+    const made = Promise.resolve()
+      .then(render)
+      .then(
+        (answer) => {
+          if (!answer) return undefined;
+          const entry = this.entry(answer);
+          if (begun === this.generation) this.keep(key, entry);
+          return entry;
+        },
+        () => undefined,
+      );
+    this.rendering.set(key, made);
+    void made.then(() => {
+      if (this.rendering.get(key) === made) this.rendering.delete(key);
+    });
+    return made;
+  }
+
+  /** Makes every entry stale (a write changed what pages show); renders under way are not kept. */
+  invalidate(): void {
+    this.generation++;
+    for (const entry of this.entries.values()) entry.freshUntil = 0;
+  }
+
+  /** Empties the cache (tests). */
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+    this.rendering.clear();
+    this.bytes = 0;
+  }
+
+  /** The body in `encoding`, compressed once per entry; a failure is not kept. */
+  encodedBody(entry: PageEntry, encoding: Encoding): Promise<Buffer> {
+    let packed = entry.encoded.get(encoding);
+    if (!packed) {
+      packed = compressBody(entry.body, encoding);
+      entry.encoded.set(encoding, packed);
+      packed.then(
+        (bytes) => {
+          entry.size += bytes.byteLength;
+          if (this.entries.get(this.keyOf(entry) ?? '') === entry) {
+            this.bytes += bytes.byteLength;
+            this.trim();
+          }
+        },
+        () => entry.encoded.delete(encoding),
+      );
+    }
+    return packed;
+  }
+
+  /** Entries and bytes held now (tests, and the bound). */
+  stats(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  /** An entry made of `answer` that is not kept (PAGE_CACHE=off: every visitor's own render, served the same way). */
+  entry(answer: PageAnswer): PageEntry {
+    const now = this.now();
+    return {
+      ...answer,
+      hash: createHash('sha256').update(answer.body).digest('base64url').slice(0, 27),
+      storedAt: now,
+      freshUntil: now + this.freshMs,
+      staleUntil: now + this.freshMs + this.staleMs,
+      encoded: new Map(),
+      size: answer.body.byteLength,
+    };
+  }
+
+  private keep(key: string, entry: PageEntry): void {
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    // A page larger than the whole budget would only push everything else out.
+    if (entry.size > this.maxBytes) return;
+    this.entries.set(key, entry);
+    this.keys.set(entry, key);
+    this.bytes += entry.size;
+    this.trim();
+  }
+
+  private trim(): void {
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const [key, entry] = this.entries.entries().next().value!;
+      this.drop(key, entry);
+    }
+  }
+
+  private drop(key: string, entry: PageEntry): void {
+    this.entries.delete(key);
+    this.keys.delete(entry);
+    this.bytes -= entry.size;
+  }
+
+  // Which key an entry is kept under, so a compressed form made later is counted only while the entry is kept.
+  private readonly keys = new WeakMap<PageEntry, string>();
+
+  private keyOf(entry: PageEntry): string | undefined {
+    return this.keys.get(entry);
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Content encodings of dynamic answers (API answers, rendered pages): which one a client gets, and how it is made.
+ * Levels are the ones for content made per request or per render (brotli 4, gzip 6: a few ms for a page of 60 KB);
+ * files that never change are compressed once at build time at the highest levels instead (precompress.ts).
+ */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+export type Encoding = 'br' | 'gzip';
+
+export const BROTLI_DYNAMIC_QUALITY = 4;
+export const GZIP_DYNAMIC_LEVEL = 6;
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_DYNAMIC_QUALITY } };
+const GZIP_OPTIONS = { level: GZIP_DYNAMIC_LEVEL };
+
+/** The encoding to answer with: brotli, then gzip, when the client accepts it (q=0 refuses). */
+export function pickEncoding(accept: string | undefined): Encoding | undefined {
+  if (!accept) return undefined;
+  let gz = false;
+  for (const part of accept.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const refused = params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p));
+    if (refused) continue;
+    if (name === 'br') return 'br';
+    if (name === 'gzip' || name === '*') gz = true;
+  }
+  return gz ? 'gzip' : undefined;
+}
+
+/** `bytes` compressed in `encoding` at the dynamic levels, off the main thread (zlib's thread pool). */
+export function compressBody(bytes: Uint8Array | string, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br' ? brotli(bytes, BROTLI_OPTIONS) : gzip(bytes, GZIP_OPTIONS);
+}

@@ -1,0 +1,312 @@
+/**
+ * The page door on a real node:http server with the compression middleware, in front of a stand-in for Astro that
+ * answers the way Astro's adapter does (writeHead with its headers, then the HTML in chunks) and counts its renders.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync } from 'node:zlib';
+import compression from 'compression';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { anonymousContentChanged } from '../cache/anonymous-content.ts';
+import { PageCache } from '../cache/page-cache.ts';
+import { createPageAnswers, matchesEtag, pageKey, PERSONAL_PAGE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL, type PageAnswers } from './page-answers.ts';
+import { applySecurityHeaders } from './security-headers.ts';
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+const compress = compression() as unknown as Middleware;
+const PAGE_CSP = "default-src 'self'; script-src 'self' 'sha256-abc'";
+
+let renders = 0;
+let version = 'v1';
+let delayMs = 0;
+
+/** Astro's part: the page for whoever asks (a token makes it personal), written as the adapter writes a Response. */
+function fakeAstro(req: IncomingMessage, res: ServerResponse): void {
+  renders++;
+  const url = new URL(req.url ?? '/', 'http://x');
+  const viewer = req.headers.token || /sy_session=/.test(req.headers.cookie ?? '') ? 'someone' : 'anonymous';
+  const headers: Record<string, string> = { 'content-type': 'text/html', 'content-security-policy': PAGE_CSP };
+  let status = 200;
+  if (url.pathname === '/sets-cookie') headers['set-cookie'] = 'x=1; Path=/';
+  if (url.pathname === '/private') headers['cache-control'] = 'private, no-store';
+  if (url.pathname === '/broken') status = 500;
+  if (url.pathname === '/missing') status = 404;
+  if (url.pathname === '/moved') {
+    res.writeHead(302, { location: '/' });
+    return void res.end();
+  }
+  if (url.pathname === '/style.css') {
+    res.writeHead(200, { 'content-type': 'text/css' });
+    return void res.end('body{}'.repeat(300));
+  }
+  const html = `<!doctype html><html><body><p>${viewer} ${version} ${url.search}</p>${'<i>闪映</i>'.repeat(200)}</body></html>`;
+  setTimeout(() => {
+    res.writeHead(status, headers);
+    // In two chunks, as a streamed render arrives.
+    res.write(Buffer.from(html.slice(0, 100)));
+    res.write(html.slice(100));
+    res.end();
+  }, delayMs);
+}
+
+let pages: PageAnswers;
+const clock = { now: 1_000_000 };
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  pages = createPageAnswers({ enabled: true, cache: new PageCache({ now: () => clock.now }), now: () => clock.now });
+  server = http.createServer((req, res) => {
+    applySecurityHeaders(req, res);
+    pages.answer(req, res, (rq, rs, prepare) =>
+      compress(rq, rs, () => {
+        prepare(rs);
+        fakeAstro(rq, rs);
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+beforeEach(() => {
+  pages.cache.clear();
+  renders = 0;
+  version = 'v1';
+  delayMs = 0;
+});
+
+interface Got {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One request with exactly these headers (fetch would add Accept-Encoding and decode). */
+function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('an anonymous page', () => {
+  it('is rendered once, then answered from the cache with the shared headers, a strong ETag and the page own headers', async () => {
+    const first = await get('/video/1');
+    const second = await get('/video/1');
+    expect(renders).toBe(1);
+    for (const got of [first, second]) {
+      expect(got.status).toBe(200);
+      expect(got.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(got.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+      expect(got.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/);
+      expect(got.headers.vary).toBe('Accept-Encoding, Cookie, Token');
+      expect(got.headers.etag).toMatch(/^"[\w-]{27}"$/);
+      // The page's own policy, and the door's headers on every answer.
+      expect(got.headers['content-security-policy']).toBe(PAGE_CSP);
+      expect(got.headers['x-content-type-options']).toBe('nosniff');
+      expect(got.headers['x-frame-options']).toBe('DENY');
+      expect(got.body.toString()).toContain('anonymous v1');
+      expect(Number(got.headers['content-length'])).toBe(got.body.byteLength);
+    }
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.body.equals(first.body)).toBe(true);
+  });
+
+  it('answers 304 to If-None-Match with its ETag, and 200 with the page once it changed', async () => {
+    const first = await get('/video/2', { 'accept-encoding': 'br' });
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.etag).toMatch(/-br"$/);
+    const again = await get('/video/2', { 'accept-encoding': 'br', 'if-none-match': first.headers.etag! });
+    expect(again.status).toBe(304);
+    expect(again.body.byteLength).toBe(0);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+    version = 'v2';
+    pages.cache.clear();
+    const changed = await get('/video/2', { 'accept-encoding': 'br', 'if-none-match': first.headers.etag! });
+    expect(changed.status).toBe(200);
+    expect(brotliDecompressSync(changed.body).toString()).toContain('anonymous v2');
+  });
+
+  it('goes out in the encoding asked for, each compressed from the same HTML', async () => {
+    const plain = await get('/discover');
+    const br = await get('/discover', { 'accept-encoding': 'gzip, deflate, br' });
+    const gz = await get('/discover', { 'accept-encoding': 'gzip' });
+    expect(renders).toBe(1);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(new Set([plain.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
+  });
+
+  it('is one page whatever the order of its query', async () => {
+    await get('/user/a?showTab=like&x=1');
+    const same = await get('/user/a?x=1&showTab=like');
+    expect(renders).toBe(1);
+    expect(same.body.toString()).toContain('?showTab=like&amp;x=1'.replace('&amp;', '&'));
+    await get('/user/a?showTab=post');
+    expect(renders).toBe(2);
+  });
+
+  it('answers HEAD from the kept page, without a body', async () => {
+    const head0 = await get('/hot', {}, 'HEAD');
+    expect(head0.headers['cache-control']).toBe(PERSONAL_PAGE_CACHE_CONTROL);
+    const page = await get('/hot');
+    const head = await get('/hot', {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.byteLength).toBe(0);
+    expect(head.headers.etag).toBe(page.headers.etag);
+    expect(head.headers['content-length']).toBe(page.headers['content-length']);
+    expect(renders).toBe(2);
+  });
+
+  it('is rendered once for many visitors arriving together', async () => {
+    delayMs = 50;
+    const all = await Promise.all(Array.from({ length: 12 }, () => get('/live', { 'accept-encoding': 'br' })));
+    expect(renders).toBe(1);
+    expect(new Set(all.map((g) => g.body.toString('base64'))).size).toBe(1);
+    expect(all.every((g) => g.status === 200 && g.headers['content-encoding'] === 'br')).toBe(true);
+  });
+
+  it('once stale, is handed out while exactly one visitor renders the new one', async () => {
+    await get('/channel/1');
+    version = 'v2';
+    clock.now += 6_000;
+    delayMs = 80;
+    const all = await Promise.all(Array.from({ length: 8 }, () => get('/channel/1')));
+    expect(renders).toBe(2);
+    const bodies = all.map((g) => g.body.toString());
+    expect(bodies.filter((b) => b.includes('v2'))).toHaveLength(1);
+    expect(bodies.filter((b) => b.includes('v1'))).toHaveLength(7);
+    // The stale copies say how old they are.
+    expect(all.some((g) => Number(g.headers.age) >= 6)).toBe(true);
+    const after = await get('/channel/1');
+    expect(after.body.toString()).toContain('v2');
+    expect(renders).toBe(2);
+    clock.now += 40_000;
+  });
+
+  it('is refreshed by the next visitor after a write in this process', async () => {
+    await get('/video/3');
+    version = 'v2';
+    anonymousContentChanged();
+    await get('/video/3');
+    expect(renders).toBe(2);
+    expect((await get('/video/3')).body.toString()).toContain('v2');
+    expect(renders).toBe(2);
+  });
+
+  it.each([
+    ['sets a cookie', '/sets-cookie', 200],
+    ['forbids caching itself', '/private', 200],
+    ['failed', '/broken', 500],
+    ['is a redirect', '/moved', 302],
+  ])('is never kept when its render %s', async (_, path, status) => {
+    const first = await get(path);
+    const second = await get(path);
+    expect(first.status).toBe(status);
+    expect(renders).toBe(2);
+    expect(second.headers.etag).toBeUndefined();
+    if (path !== '/private') expect(first.headers['cache-control']).toBe(path === '/moved' ? undefined : PERSONAL_PAGE_CACHE_CONTROL);
+    else expect(first.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('keeps the page of something missing (404) but never answers it with 304', async () => {
+    const first = await get('/missing');
+    const second = await get('/missing', { 'if-none-match': first.headers.etag! });
+    expect(renders).toBe(1);
+    expect(second.status).toBe(404);
+    expect(second.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+  });
+
+  it('leaves answers that are not HTML as they come', async () => {
+    const css = await get('/style.css', { 'accept-encoding': 'gzip' });
+    expect(css.headers['content-type']).toBe('text/css');
+    expect(css.headers['content-encoding']).toBe('gzip');
+    expect(css.headers['cache-control']).toBeUndefined();
+    expect(css.headers.etag).toBeUndefined();
+  });
+});
+
+describe('a page for a request with a session', () => {
+  it.each([
+    ['the session cookie', { cookie: 'theme=dark; sy_session=abc' }],
+    ['the Token header', { token: 'abc' }],
+  ])('with %s is rendered for it every time, private, and never lands in the shared cache', async (_, headers) => {
+    const mine = await get('/follow', headers);
+    const again = await get('/follow', headers);
+    expect(renders).toBe(2);
+    for (const got of [mine, again]) {
+      expect(got.body.toString()).toContain('someone');
+      expect(got.headers['cache-control']).toBe(PERSONAL_PAGE_CACHE_CONTROL);
+      expect(got.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(got.headers.etag).toBeUndefined();
+      expect(got.headers['content-security-policy']).toBe(PAGE_CSP);
+    }
+    const anonymous = await get('/follow');
+    expect(anonymous.body.toString()).toContain('anonymous');
+    expect(anonymous.body.toString()).not.toContain('someone');
+    expect(anonymous.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+    expect(pages.cache.stats().entries).toBe(1);
+  });
+
+  it('is not answered from the shared cache either', async () => {
+    await get('/friend');
+    const mine = await get('/friend', { cookie: 'sy_session=abc' });
+    expect(mine.body.toString()).toContain('someone');
+    expect(renders).toBe(2);
+  });
+
+  it('other cookies alone leave a request anonymous', async () => {
+    await get('/about');
+    const other = await get('/about', { cookie: 'theme=dark; sy_sessionx=1' });
+    expect(renders).toBe(1);
+    expect(other.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+  });
+});
+
+describe('PAGE_CACHE=off', () => {
+  it('renders every anonymous visit, still with the shared headers and a working ETag', async () => {
+    const off = createPageAnswers({ enabled: false, cache: new PageCache() });
+    const local = http.createServer((req, res) => off.answer(req, res, (rq, rs, prepare) => compress(rq, rs, () => (prepare(rs), fakeAstro(rq, rs)))));
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+    try {
+      const one = await fetch(`${at}/discover`);
+      const two = await fetch(`${at}/discover`, { headers: { 'if-none-match': one.headers.get('etag')! } });
+      expect(renders).toBe(2);
+      expect(one.headers.get('cache-control')).toBe(SHARED_PAGE_CACHE_CONTROL);
+      expect(two.status).toBe(304);
+      expect(off.cache.stats().entries).toBe(0);
+    } finally {
+      await new Promise((resolve) => local.close(resolve));
+    }
+  });
+});
+
+describe('pageKey and matchesEtag', () => {
+  it('sorts the query and keeps the path as sent', () => {
+    expect(pageKey('/a?b=2&a=1')).toBe('/a?a=1&b=2');
+    expect(pageKey('/a?')).toBe('/a');
+    expect(pageKey('/a')).toBe('/a');
+    expect(pageKey(`/a?q=${'x'.repeat(3000)}`)).toBeUndefined();
+  });
+
+  it('matches any representation of the same body, and nothing else', () => {
+    expect(matchesEtag('"abc"', 'abc')).toBe(true);
+    expect(matchesEtag('"other", "abc-br"', 'abc')).toBe(true);
+    expect(matchesEtag('W/"abc-gzip"', 'abc')).toBe(true);
+    expect(matchesEtag('*', 'abc')).toBe(true);
+    expect(matchesEtag('"abcd"', 'abc')).toBe(false);
+    expect(matchesEtag(undefined, 'abc')).toBe(false);
+  });
+});

@@ -1,0 +1,291 @@
+/**
+ * How server.ts answers a page request: an anonymous GET from the shared page cache (cache/page-cache.ts), rendered
+ * once for everyone and compressed once per encoding, with `Cache-Control: public, s-maxage, stale-while-revalidate`
+ * and a strong ETag (304 on If-None-Match), so a CDN or a browser in front reuses it too; anything rendered for a
+ * request that carries a session (the Token header or the session cookie, valid or not) with `private, no-store`,
+ * and never kept. Every page answer says `text/html; charset=utf-8`.
+ *
+ * A request is anonymous when it carries no session token, read exactly as pages read it (pageSessionToken): one with a
+ * stale cookie is rendered for itself (its page is the anonymous one, but it is never stored, so it cannot put
+ * anything into the cache either). A render is kept only if it is HTML, 200 or 404, sets no cookie and does not forbid
+ * caching itself (the QR and settings pages, search results).
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
+import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
+import { pickEncoding } from './encoding.ts';
+import { pageSessionToken, type HeaderSource } from './session-cookie.ts';
+
+/** What a CDN in front (and this process) may do with an anonymous page: reuse it for PAGE_FRESH_MS, then briefly while refreshing. */
+export const SHARED_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_FRESH_MS / 1000}, stale-while-revalidate=${PAGE_STALE_MS / 1000}`;
+/** What nobody may keep: pages rendered for a request with a session, and anything the shared cache does not hold. */
+export const PERSONAL_PAGE_CACHE_CONTROL = 'private, no-store';
+/** A shared page differs by encoding, and is only the anonymous answer: a request with a cookie or a token may get another. */
+export const SHARED_PAGE_VARY = 'Accept-Encoding, Cookie, Token';
+const HTML_TYPE = 'text/html; charset=utf-8';
+/** Statuses whose pages are kept: a page, and the page of something missing. Redirects, 429 and 5xx never are. */
+const KEPT_STATUSES = new Set([200, 404]);
+/** Longer request targets are answered without the cache (they would only push real pages out). */
+const MAX_KEY_LENGTH = 2048;
+/** Bodies shorter than this go out as they are: compressing them saves less than it costs. */
+const COMPRESS_MIN = 1024;
+/** Headers of one response on one connection, not of the page: never kept with it. */
+const PER_RESPONSE = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'date',
+  'etag',
+  'last-modified',
+  'accept-ranges',
+  'content-encoding',
+  'content-range',
+  'vary',
+  'cache-control',
+  'age',
+]);
+/** Request headers a render for the cache must not see: the cache answers conditions and ranges itself. */
+const CONDITIONAL = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'range', 'if-range'];
+
+/**
+ * Renders a page on `res` (server.ts: the compression middleware, then Astro); `prepare` runs on `res` right before
+ * Astro is handed it, so that what it patches sits between Astro and the compression.
+ */
+export type PageRender = (req: IncomingMessage, res: ServerResponse, prepare: (res: ServerResponse) => void) => void;
+
+export interface PageAnswers {
+  /** Answers one page request (GET or HEAD). */
+  answer(req: IncomingMessage, res: ServerResponse, render: PageRender): void;
+  /** The cache behind it (tests). */
+  readonly cache: PageCache;
+}
+
+/** Request headers as pages read them. */
+function headerSource(req: IncomingMessage): HeaderSource {
+  return {
+    get(name) {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+/** Whether a request carries a session (valid or not): its page is rendered for it alone. */
+export function carriesSession(req: IncomingMessage): boolean {
+  return Boolean(pageSessionToken(headerSource(req)));
+}
+
+/**
+ * The cache key of a request target: its path as sent and its query with the parameters sorted (`?b=1&a=2` and
+ * `?a=2&b=1` are one page), or undefined when it is too long to be worth keeping.
+ */
+export function pageKey(url: string): string | undefined {
+  if (url.length > MAX_KEY_LENGTH) return undefined;
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  params.sort();
+  const query = params.toString();
+  return query ? `${url.slice(0, q)}?${query}` : url.slice(0, q);
+}
+
+/** Whether an If-None-Match header names one of the representations of a body whose hash is `hash`. */
+export function matchesEtag(header: string | undefined, hash: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const value = tag.trim().replace(/^W\//, '');
+    if (value === '*') return true;
+    const bare = value.replace(/^"|"$/g, '');
+    return bare === hash || bare.startsWith(`${hash}-`);
+  });
+}
+
+/** The strong ETag of one representation: each encoding of the same HTML is its own. */
+export function etagOf(hash: string, encoding: string | undefined): string {
+  return `"${encoding ? `${hash}-${encoding}` : hash}"`;
+}
+
+function isHtml(type: unknown): boolean {
+  return /^text\/html\b/i.test(String(type ?? ''));
+}
+
+/** A page answer's own Cache-Control forbids a shared copy (it is personal, or every visit must reach the page). */
+function forbidsSharing(value: unknown): boolean {
+  return /\b(private|no-store|no-cache)\b/i.test(String(value ?? ''));
+}
+
+/** `text/html` as Astro sends it, with the charset every page is written in. */
+function withCharset(res: ServerResponse): void {
+  const type = String(res.getHeader('content-type') ?? '');
+  if (isHtml(type) && !/charset=/i.test(type)) res.setHeader('content-type', HTML_TYPE);
+}
+
+/** writeHead's optional status message and headers, the headers applied to `res` so that getHeaders sees them all. */
+function absorbHeaders(res: ServerResponse, rest: unknown[]): string | undefined {
+  const message = typeof rest[0] === 'string' ? rest[0] : undefined;
+  const headers = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as OutgoingHttpHeaders | readonly string[] | undefined;
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+  } else if (headers) {
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
+  }
+  return message;
+}
+
+type WriteHead = ServerResponse['writeHead'];
+
+/** Patches a page answer's writeHead: HTML gets its charset, no validators and, unless it says otherwise itself, `private, no-store`. */
+function personal(res: ServerResponse): void {
+  const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    const message = absorbHeaders(this, rest);
+    if (isHtml(this.getHeader('content-type'))) {
+      withCharset(this);
+      if (!forbidsSharing(this.getHeader('cache-control'))) this.setHeader('cache-control', PERSONAL_PAGE_CACHE_CONTROL);
+      // Validators of a copy nobody keeps (the static handler's, on a prerendered page) would only invite revalidation.
+      this.removeHeader('etag');
+      this.removeHeader('last-modified');
+    }
+    return message === undefined ? writeHead.call(this, status) : writeHead.call(this, status, message);
+  } as WriteHead;
+}
+
+/**
+ * Renders on `res` and, when the answer may be shared, holds it back and resolves with it (the caller then answers
+ * from the cache entry made of it); any other answer goes out as it comes, as `personal` would send it, and resolves
+ * undefined. Rejects when the client leaves before a held-back answer is complete.
+ */
+function capture(req: IncomingMessage, res: ServerResponse, render: PageRender): Promise<PageAnswer | undefined> {
+  return new Promise((resolve, reject) => {
+    render(req, res, (target) => {
+      const original = { writeHead: target.writeHead, write: target.write, end: target.end };
+      const restore = () => Object.assign(target, original);
+      // The door's headers (security headers), so that only what the render itself set is kept with the page.
+      const before = new Map(Object.entries(target.getHeaders()).map(([name, value]) => [name, String(value)]));
+      const chunks: Buffer[] = [];
+      let holding: { status: number; headers: Record<string, string | string[]> } | undefined;
+      let decided = false;
+      const onClose = () => reject(new Error('the client left before the page was rendered'));
+      target.once('close', onClose);
+
+      target.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+        decided = true;
+        const message = absorbHeaders(this, rest);
+        const shareable =
+          isHtml(this.getHeader('content-type')) &&
+          KEPT_STATUSES.has(status) &&
+          !this.hasHeader('set-cookie') &&
+          !forbidsSharing(this.getHeader('cache-control'));
+        if (!shareable) {
+          restore();
+          target.off('close', onClose);
+          resolve(undefined);
+          personal(this);
+          return message === undefined ? this.writeHead(status) : this.writeHead(status, message);
+        }
+        withCharset(this);
+        const headers: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(this.getHeaders())) {
+          if (value === undefined || PER_RESPONSE.has(name) || before.get(name) === String(value)) continue;
+          headers[name] = typeof value === 'number' ? String(value) : value;
+        }
+        holding = { status, headers };
+        return this;
+      } as WriteHead;
+
+      const hold = (chunk: unknown, encoding: unknown) => {
+        if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array));
+      };
+      target.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+        if (!decided) this.writeHead(this.statusCode);
+        if (!holding) return (this.write as (...a: unknown[]) => boolean)(chunk, ...rest);
+        hold(chunk, rest[0]);
+        const callback = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
+        if (callback) process.nextTick(callback);
+        return true;
+      } as ServerResponse['write'];
+      target.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+        if (!decided) this.writeHead(this.statusCode);
+        if (!holding) return (this.end as (...a: unknown[]) => ServerResponse)(chunk, ...rest);
+        if (typeof chunk !== 'function') hold(chunk, rest[0]);
+        restore();
+        target.off('close', onClose);
+        resolve({ status: holding.status, headers: holding.headers, body: Buffer.concat(chunks) });
+        return this;
+      } as ServerResponse['end'];
+    });
+  });
+}
+
+/** Writes a kept page: its own headers, the cache's, and the body in the encoding the client takes (304 when it has it). */
+function serve(req: IncomingMessage, res: ServerResponse, cache: PageCache, entry: PageEntry, now: number, ifNoneMatch = req.headers['if-none-match']): void {
+  const encoding = entry.body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
+  res.statusCode = entry.status;
+  for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
+  res.setHeader('cache-control', SHARED_PAGE_CACHE_CONTROL);
+  res.setHeader('vary', SHARED_PAGE_VARY);
+  res.setHeader('etag', etagOf(entry.hash, encoding));
+  res.setHeader('age', Math.max(0, Math.floor((now - entry.storedAt) / 1000)));
+  if (entry.status === 200 && matchesEtag(ifNoneMatch, entry.hash)) {
+    res.statusCode = 304;
+    res.removeHeader('content-type');
+    return void res.end();
+  }
+  const send = (body: Buffer) => {
+    if (encoding) res.setHeader('content-encoding', encoding);
+    res.setHeader('content-length', body.byteLength);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+  if (!encoding) return send(entry.body);
+  cache.encodedBody(entry, encoding).then(send, () => {
+    // Compression failed (out of memory): the page as it is.
+    res.removeHeader('etag');
+    res.setHeader('etag', etagOf(entry.hash, undefined));
+    send(entry.body);
+  });
+}
+
+/** Whether PAGE_CACHE leaves the in-process cache on (anything but `off`). */
+export function pageCacheEnabled(value = process.env.PAGE_CACHE): boolean {
+  return value?.trim().toLowerCase() !== 'off';
+}
+
+/**
+ * The page door. With `enabled` false (PAGE_CACHE=off) nothing is kept or shared between requests: every anonymous
+ * GET is rendered and compressed for itself, still with the shared headers and ETag (a CDN in front may keep it).
+ */
+export function createPageAnswers({ enabled = pageCacheEnabled(), cache = new PageCache(), now = Date.now } = {}): PageAnswers {
+  onAnonymousContentChange(() => cache.invalidate());
+
+  /** Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it went). */
+  function renderShared(req: IncomingMessage, res: ServerResponse, render: PageRender, key: string): void {
+    const ifNoneMatch = req.headers['if-none-match'];
+    for (const name of CONDITIONAL) delete req.headers[name];
+    const made = enabled ? cache.fill(key, () => capture(req, res, render)) : capture(req, res, render).then((answer) => answer && cache.entry(answer), () => undefined);
+    void made.then((entry) => {
+      if (entry && !res.headersSent && !res.destroyed) serve(req, res, cache, entry, now(), ifNoneMatch);
+    });
+  }
+
+  return {
+    cache,
+    answer(req, res, render) {
+      const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(req.url ?? '/') : undefined;
+      if (!key || carriesSession(req)) return render(req, res, personal);
+      if (!enabled) return req.method === 'GET' ? renderShared(req, res, render, key) : render(req, res, personal);
+      const found = cache.lookup(key);
+      if (found?.fresh) return serve(req, res, cache, found.entry, now());
+      const pending = cache.pending(key);
+      // Stale while one render refreshes it; a HEAD never renders for the cache (it has no body to keep).
+      if (found && (pending || req.method === 'HEAD')) return serve(req, res, cache, found.entry, now());
+      if (pending) {
+        void pending.then((entry) => (entry ? serve(req, res, cache, entry, now()) : render(req, res, personal)));
+        return;
+      }
+      if (req.method === 'HEAD') return render(req, res, personal);
+      renderShared(req, res, render, key);
+    },
+  };
+}

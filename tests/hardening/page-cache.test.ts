@@ -1,0 +1,183 @@
+/**
+ * The page cache on the production server over a real database: the headers of every page route for an anonymous
+ * visitor (public, ETag, 304) and for a logged-in one (private, no-store), a new comment showing on the anonymous
+ * video page within the cache's lifetime, and a page rendered for a session (or a stale cookie) never reaching the
+ * shared cache.
+ */
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { t } from '../../src/i18n/t.ts';
+import { PAGE_FRESH_MS } from '../../src/server/cache/page-cache.ts';
+import { createSession } from '../../src/server/services/sessions.ts';
+import { startBuiltServer, type BuiltServer } from './built-server.ts';
+
+let server: BuiltServer;
+let token: string;
+let ids: { video: number; secUid: string; room: number; series: number };
+
+interface Got {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One GET (or HEAD) with exactly these headers; bodies read as they come (no Accept-Encoding unless given). */
+function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${server.base}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const SHARED = /^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/;
+const PERSONAL = 'private, no-store';
+const LOGGED_IN_MARK = t('menu.logout');
+
+beforeAll(async () => {
+  server = await startBuiltServer({ RATE_LIMIT_IP_FACTOR: '100' });
+  const q = async <T>(text: string): Promise<T> => (await server.db.pool.query(text)).rows[0] as T;
+  const video = await q<{ id: number; sec_uid: string }>(`
+    select v.id, u.sec_uid from videos v join users u on u.id = v.author_id
+    where v.deleted_at is null and v.visibility = 'public' and v.status = 'published' order by v.id limit 1`);
+  const room = await q<{ id: number } | undefined>("select id from live_rooms where status = 'live' order by id limit 1");
+  const series = await q<{ id: number } | undefined>('select id from series order by id limit 1');
+  ids = { video: video.id, secUid: video.sec_uid, room: room?.id ?? 1, series: series?.id ?? 1 };
+  const user = await q<{ id: number }>(`select id from users where id <> (select author_id from videos where id = ${video.id}) order by id limit 1`);
+  token = (await createSession(user.id)).token;
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+}, 60_000);
+
+/** Every page route, with the ids of the seed. */
+function routes(): string[] {
+  return [
+    '/',
+    '/discover',
+    '/hot',
+    '/live',
+    '/follow',
+    '/friend',
+    `/video/${ids.video}`,
+    `/user/${ids.secUid}`,
+    '/user/self',
+    '/channel/300201',
+    `/live/${ids.room}`,
+    '/vs',
+    `/vs/${ids.series}`,
+    '/post',
+    '/post/manage',
+    '/post/data',
+    '/about',
+    '/faq',
+    '/no-such-page',
+  ];
+}
+
+describe('page headers', () => {
+  it('anonymous: public with s-maxage and stale-while-revalidate, a strong ETag, 304 on If-None-Match, UTF-8', async () => {
+    for (const path of routes()) {
+      const first = await get(path, { 'accept-encoding': 'br' });
+      expect([200, 404], path).toContain(first.status);
+      expect(first.headers['content-type'], path).toBe('text/html; charset=utf-8');
+      expect(first.headers['cache-control'], path).toMatch(SHARED);
+      expect(first.headers.vary, path).toMatch(/Accept-Encoding/);
+      expect(first.headers.vary, path).toMatch(/Cookie/);
+      expect(first.headers.etag, path).toMatch(/^"[\w-]+"$/);
+      expect(first.headers['content-security-policy'], path).toMatch(/script-src/);
+      expect(first.headers['x-frame-options'], path).toBe('DENY');
+      if (first.status === 200) {
+        const again = await get(path, { 'accept-encoding': 'br', 'if-none-match': first.headers.etag! });
+        expect(again.status, path).toBe(304);
+        expect(again.headers.etag, path).toBe(first.headers.etag);
+      }
+    }
+  });
+
+  it('logged in: private, no-store, no ETag, UTF-8, and the same security headers as the shared page', async () => {
+    for (const path of routes()) {
+      const shared = await get(path);
+      for (const headers of [{ cookie: `sy_session=${token}` }, { token }] as Record<string, string>[]) {
+        const mine = await get(path, headers);
+        expect([200, 404], path).toContain(mine.status);
+        expect(mine.headers['content-type'], path).toBe('text/html; charset=utf-8');
+        expect(mine.headers['cache-control'], path).toBe(PERSONAL);
+        expect(mine.headers.etag, path).toBeUndefined();
+        for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'permissions-policy', 'cross-origin-opener-policy']) {
+          expect(mine.headers[name], `${path} ${name}`).toBe(shared.headers[name]);
+        }
+      }
+    }
+  });
+
+  it('search results are never shared: each visit is a logged search', async () => {
+    const res = await get(`/search/${encodeURIComponent('音乐')}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe(PERSONAL);
+    expect(res.headers.etag).toBeUndefined();
+  });
+
+  it('the hashed assets go out precompressed, immutable', async () => {
+    const page = await get('/');
+    const script = page.body.match(/\/_astro\/[\w.-]+\.js/)?.[0];
+    expect(script).toBeTruthy();
+    const br = await get(script!, { 'accept-encoding': 'br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const plain = await get(script!);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(Number(plain.headers['content-length'])).toBe(Buffer.byteLength(plain.body));
+  });
+});
+
+describe('what the shared cache holds', () => {
+  it('a new comment shows on the anonymous video page within the stated lifetime', async () => {
+    const path = `/video/${ids.video}`;
+    expect((await get(path)).headers['cache-control']).toMatch(SHARED);
+    const text = `缓存里的新评论 ${Date.now()}`;
+    const posted = await fetch(`${server.base}/api/aweme/v1/web/comment/publish`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/x-www-form-urlencoded', origin: server.base },
+      body: new URLSearchParams({ aweme_id: String(ids.video), text }),
+    });
+    expect(posted.status).toBe(200);
+    expect(((await posted.json()) as { status_code: number }).status_code).toBe(0);
+    const started = Date.now();
+    let seen = false;
+    while (!seen && Date.now() - started <= PAGE_FRESH_MS) {
+      seen = (await get(path)).body.includes(text);
+      if (!seen) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen, `the comment within ${PAGE_FRESH_MS} ms`).toBe(true);
+  });
+
+  it('a page rendered for a session never lands in the shared cache', async () => {
+    // A page nobody anonymous asked for yet: the first render of it is the logged-in one.
+    const path = `/user/${ids.secUid}?showTab=post`;
+    const mine = await get(path, { cookie: `sy_session=${token}` });
+    expect(mine.body).toContain(LOGGED_IN_MARK);
+    const anonymous = await get(path);
+    expect(anonymous.headers['cache-control']).toMatch(SHARED);
+    expect(anonymous.body).not.toContain(LOGGED_IN_MARK);
+    expect(anonymous.body).toContain(t('header.login'));
+  });
+
+  it('a stale session cookie gets the anonymous page for itself, private, and the shared copy stays the anonymous one', async () => {
+    const path = '/discover?from=stale-cookie';
+    const stale = await get(path, { cookie: 'sy_session=not-a-session-any-more' });
+    expect(stale.status).toBe(200);
+    expect(stale.headers['cache-control']).toBe(PERSONAL);
+    expect(stale.headers.etag).toBeUndefined();
+    expect(stale.body).not.toContain(LOGGED_IN_MARK);
+    const shared = await get(path);
+    expect(shared.headers['cache-control']).toMatch(SHARED);
+    expect(shared.body).not.toContain(LOGGED_IN_MARK);
+  });
+});
