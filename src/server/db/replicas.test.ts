@@ -11,6 +11,7 @@ import { startPgCluster, waitCaughtUp, type PgCluster } from '../../../scripts/c
 import { call } from '../../../tests/api/helpers.ts';
 import { SEED_NOW } from '../../../tests/setup/global-db.ts';
 import { createEmptyDatabase, withClient } from '../../../tests/setup/pg-admin.ts';
+import { QUEUES, startQueue, stopQueue } from '../jobs/queue.ts';
 import { hub, publish, PG_CHANNEL, useHub, type HubEvent } from '../realtime/events.ts';
 import { createSession } from '../services/sessions.ts';
 import { connect, preparePool, useDb, type Db } from './client.ts';
@@ -129,11 +130,14 @@ describe('routing', () => {
   it('runs writes and transactions of a replica-routed request on the primary, and its later reads too', async () => {
     await withReplicaReads(async () => {
       expect(await onReplica(r.db)).toBe(true);
-      expect(await r.db.transaction(async (tx) => (await tx.execute<{ r: boolean }>(sql`select pg_is_in_recovery() as r`)).rows[0]!.r)).toBe(false);
-      // A transaction alone does not end the replica reads (it is the primary's anyway)…
-      expect(await onReplica(r.db)).toBe(true);
-      // …a write outside one does: what follows must see it.
+      // A write outside a transaction goes to the primary, and what follows must see it.
       await r.db.execute(sql`update users set bio = bio where id = 1`);
+      expect(await onReplica(r.db)).toBe(false);
+    });
+    await withReplicaReads(async () => {
+      expect(await onReplica(r.db)).toBe(true);
+      // So does a transaction (it may have written).
+      expect(await r.db.transaction(async (tx) => (await tx.execute<{ r: boolean }>(sql`select pg_is_in_recovery() as r`)).rows[0]!.r)).toBe(false);
       expect(await onReplica(r.db)).toBe(false);
     });
     // Outside a replica scope (a logged-in viewer, a worker), everything is the primary's.
@@ -153,7 +157,8 @@ describe('routing', () => {
         return seen;
       });
       expect(answers).toEqual(Array(20).fill(false));
-      expect(attempts() - before).toBe(1);
+      // One attempt, or none when the background check noticed first.
+      expect(attempts() - before).toBeLessThanOrEqual(1);
       expect(stateOf(r)).toBe('down');
       // A visitor's API read meanwhile is answered, not failed.
       const feed = await call('GET', '/api/aweme/v1/web/tab/feed/', { query: { count: 3 } });
@@ -197,11 +202,11 @@ describe('lag', () => {
     await until('the replica to be up', () => stateOf(r) === 'up');
     expect(await withReplicaReads(() => onReplica(r.db))).toBe(true);
 
-    await replica.pauseReplay();
-    // An idle primary is not lag: nothing has happened that the replica lacks.
-    await new Promise((res) => setTimeout(res, 1_500));
+    // A primary where nothing is written for longer than the bound is not lag: the replica has all there is.
+    await new Promise((res) => setTimeout(res, 2_500));
     expect(stateOf(r)).toBe('up');
 
+    await replica.pauseReplay();
     await cluster.primary.query(`update users set bio = 'lag test' where id = 2`, DATABASE);
     await until('the replica to be lagging', () => stateOf(r) === 'lagging');
     const read = await withReplicaReads(async () => ({
@@ -275,6 +280,19 @@ describe('behind PgBouncer in transaction mode', () => {
     }
   });
 
+  it('runs the job queue (pg-boss: its schema, queues, jobs) through the pooler', async () => {
+    const boss = await startQueue(cluster.pgbouncer!.url(DATABASE));
+    try {
+      const id = await boss.send(QUEUES.removeMedia, { keys: [] });
+      const [job] = await boss.fetch(QUEUES.removeMedia);
+      expect(job?.id).toBe(id);
+      await boss.complete(QUEUES.removeMedia, job!.id);
+      expect((await boss.getJobById(QUEUES.removeMedia, id!))?.state).toBe('completed');
+    } finally {
+      await stopQueue();
+    }
+  });
+
   it('hears NOTIFY on the direct URL while DATABASE_URL is the pooler', async () => {
     const saved = { url: process.env.DATABASE_URL, direct: process.env.DATABASE_DIRECT_URL };
     process.env.DATABASE_URL = cluster.pgbouncer!.url(DATABASE);
@@ -311,6 +329,7 @@ describe('behind PgBouncer in transaction mode', () => {
 describe('isPlainRead', () => {
   it.each([
     ['select 1', true],
+    ['(select 1) union all (select 2)', true],
     ['  SELECT "id" from "videos" where "id" = $1', true],
     ['select pg_notify($1, $2)', false],
     ['select * from "users" where "id" = $1 for update', false],

@@ -57,7 +57,7 @@ const NOT_PLAIN = /\b(for\s+(update|share|no\s+key\s+update|key\s+share)|pg_noti
 
 /** Whether a query text only reads (a SELECT with no locking clause and no function known to write). */
 export function isPlainRead(text: string): boolean {
-  return /^\s*select\b/i.test(text) && !NOT_PLAIN.test(text);
+  return /^[\s(]*select\b/i.test(text) && !NOT_PLAIN.test(text);
 }
 
 function redact(url: string): string {
@@ -179,10 +179,15 @@ export class ReplicaSet {
   /**
    * Routes `pool.query` (the Drizzle handle's non-transaction queries): a plain read in a replica scope goes to a
    * replica, anything else to the primary (and the scope reads the primary from then on). Transactions check out a
-   * client with `pool.connect()` and so always run on the primary.
+   * client with `pool.connect()`, so they always run on the primary, and the reads after one do too.
    */
   route(pool: pg.Pool): pg.Pool {
     const primaryQuery = pool.query.bind(pool) as QueryFn;
+    const primaryConnect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as { connect: unknown }).connect = (...args: unknown[]) => {
+      stickToPrimary();
+      return primaryConnect(...args);
+    };
     (pool as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
       if (!replicaReadsAllowed()) return primaryQuery(config, ...rest);
       const text = textOf(config);
