@@ -1,30 +1,56 @@
 /**
  * `npm run bench:first-frame`: how soon a video shows its first frame (targets: ≤ 100 ms when preloaded,
- * ≤ 400 ms cold, on loopback). A benchmark: it prints figures and ratios, never fails.
+ * ≤ 400 ms cold, on loopback), and how soon the first swipe and the first like are answered (target: p50 ≤ 100 ms,
+ * like the swipes and likes after them). A benchmark: it prints figures and ratios, never fails.
  *
- * - swipe: on the feed, from the ↓ key press to the next video's first frame (requestVideoFrameCallback), over at least
- *   20 swipes, each after the next video has preloaded (what the feed does while the current one plays);
- * - cold: from navigation start to the first frame of a fresh browser context (no cache), for / and /video/{id}.
+ * - swipe (preloaded): on the feed, from the ↓ key press to the next video's first frame (requestVideoFrameCallback),
+ *   over at least 20 swipes in one visit, each after the next video has preloaded (what the feed does while the
+ *   current one plays);
+ * - cold: from navigation start to the first frame of a fresh browser context (no cache), for / and /video/{id};
+ * - first swipe: a fresh context on /, the first ↓ key press (keydown) to the next video's first frame; then, in the
+ *   same visit, the later (second) swipe the same way. Each press comes once the next video has preloaded and at least
+ *   REACTION_MS (default 1000) after the first frame: a viewer sees the video before reaching for the next one;
+ * - first like: a logged-in fresh context on / and on /video/{id}, from the pointer reaching ♥ (pointerover or
+ *   pointerdown, whichever comes first) to the frame after the button turns to 已赞 (aria-pressed="true": the
+ *   MutationObserver, then requestAnimationFrame); then the later click, which takes the like back, the same way.
+ *   The first click also comes REACTION_MS after the first frame at the soonest.
+ *   Each of these visits also notes whether the island had hydrated by the first input, the longest main-thread task
+ *   between the first frame and that input (longtask entries, ≥ 50 ms; 0 when none), and the layout shift of the visit.
+ *
+ * BENCH_BASELINE=<another built checkout> runs its server beside this one and interleaves every cold visit with it
+ * (one visit to each in turn), adding its p50 and p95 ("before") and this checkout's ratio to it. COLD_RUNS (default 20),
+ * FIRST_RUNS (fresh visits per first-input row, default 10) and SWIPES (default 24) set the counts.
  *
  * It starts the built server the way bench/first-load.mjs does (a temporary DATA_DIR, the embedded database, a free
  * port) and drives headless Chromium.
  */
+import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { ensureBuild, startServer } from './lib.mjs';
 
 const SWIPES = Number(process.env.SWIPES ?? 24);
 const COLD_RUNS = Number(process.env.COLD_RUNS ?? 20);
+const FIRST_RUNS = Number(process.env.FIRST_RUNS ?? 10);
+const REACTION_MS = Number(process.env.REACTION_MS ?? 1000);
+const BASELINE = process.env.BENCH_BASELINE;
 const TARGET_PRELOADED_P50 = 100;
 const TARGET_COLD_P95 = 400;
+const TARGET_FIRST_P50 = 100;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CONTEXT = { locale: 'zh-CN', viewport: { width: 1440, height: 900 } };
+/** The like button's label and its list's (src/i18n/zh-CN.ts: video.likes, video.actions). */
+const LIKE = '点赞';
+const ACTIONS = '视频操作';
+
+const sleep = (n) => new Promise((resolve) => setTimeout(resolve, n));
 
 /** The q-quantile (0..1) of `xs`, nearest rank. */
 function quantile(xs, q) {
   const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] : undefined;
 }
 
-const ms = (x) => (x === undefined ? '-' : `${x.toFixed(1)}`);
+const ms = (x) => (x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(1)}`);
 
 // Runs in the page before its scripts: the first <video> to appear reports its first presented frame, in ms since
 // navigation start (the clock requestVideoFrameCallback's `now` uses), through a binding. A binding, not polling with
@@ -35,124 +61,333 @@ function hookFirstFrame() {
     const v = document.querySelector('[data-active="true"] video, [data-player] video');
     if (!v || typeof v.requestVideoFrameCallback !== 'function') return;
     observer.disconnect();
-    v.requestVideoFrameCallback((now) => window.__reportFirstFrame(now));
+    v.requestVideoFrameCallback((now) => {
+      window.__firstFrame = now;
+      window.__reportFirstFrame(now);
+    });
   });
   observer.observe(document, { childList: true, subtree: true });
 }
 
-/** Navigation → first frame in a fresh context, `runs` times. */
-async function cold(browser, url, runs) {
-  const out = [];
-  for (let i = 0; i < runs; i++) {
-    const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    let report;
-    const reported = new Promise((resolve) => (report = resolve));
-    await page.exposeFunction('__reportFirstFrame', (now) => report(now));
-    await page.addInitScript(hookFirstFrame);
-    await page.goto(url, { waitUntil: 'commit' });
-    let timer;
-    const frame = await Promise.race([reported, new Promise((resolve) => (timer = setTimeout(resolve, 15_000, undefined)))]);
-    clearTimeout(timer);
-    if (frame !== undefined) out.push(frame);
-    await context.close();
+// Runs in the page before its scripts: the longest main-thread task after the first frame, and the layout shift.
+function watchMainThread() {
+  const seen = { longest: 0, shift: 0 };
+  window.__seen = seen;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (window.__firstFrame !== undefined && e.startTime + e.duration > window.__firstFrame) seen.longest = Math.max(seen.longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) seen.shift += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  } catch {
+    // An engine without these entry types: the columns stay 0.
   }
+}
+
+/** `promise`, or undefined after `timeout` ms. */
+async function within(promise, timeout) {
+  let timer;
+  const out = await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, timeout, undefined)))]);
+  clearTimeout(timer);
   return out;
 }
 
-/** ↓ → first frame of the next video, after it has preloaded; also the first swipe, which wakes the island. */
+/**
+ * Until `fn(arg)` is truthy in the page (false after `timeout`). Polls with page.evaluate rather than
+ * page.waitForFunction, which would evaluate Playwright's large injected script on the main thread of a page being
+ * measured.
+ */
+async function until(page, fn, arg, timeout = 8000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    if (await page.evaluate(fn, arg).catch(() => false)) return true;
+    await sleep(40);
+  }
+  return false;
+}
+
+/**
+ * A fresh context (logged in as `session`, if given) at `url`; resolves once the first frame has shown (`frame`: ms
+ * since navigation start, undefined if none within 15 s). `watch`: note long tasks and layout shifts (watchMainThread).
+ */
+async function visit(browser, url, session, watch = true) {
+  const context = await browser.newContext(CONTEXT);
+  if (session) {
+    await context.addCookies([{ name: 'sy_session', value: session.token, url }]);
+    await context.addInitScript(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [session.token, session.user]);
+  }
+  const page = await context.newPage();
+  let report;
+  const reported = new Promise((resolve) => (report = resolve));
+  await page.exposeFunction('__reportFirstFrame', (now) => report(now));
+  await page.addInitScript(hookFirstFrame);
+  if (watch) await page.addInitScript(watchMainThread);
+  await page.goto(url, { waitUntil: 'commit' });
+  const frame = await within(reported, 15_000);
+  return { context, page, frame };
+}
+
+/** Navigation → first frame in a fresh context. */
+async function cold(browser, url) {
+  const { context, frame } = await visit(browser, url, undefined, false);
+  await context.close();
+  return frame;
+}
+
+/** Waits until REACTION_MS after the first frame (`frame`). */
+async function reachFor(page, frame) {
+  const now = await page.evaluate(() => performance.now());
+  if (now < frame + REACTION_MS) await sleep(frame + REACTION_MS - now);
+}
+
+const seen = (page) => page.evaluate(() => ({ ...window.__seen }));
+
+/** Whether React has hydrated the node `selector` finds (React marks the nodes it owns). */
+const hydrated = (page, selector) =>
+  page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    return !!el && Object.keys(el).some((k) => k.startsWith('__reactProps$'));
+  }, selector);
+
+/** Whether the video of slide `i` can play on (HAVE_FUTURE_DATA). */
+const preloaded = (page, i) => until(page, (n) => (document.querySelector(`article[data-index="${n}"] video`)?.readyState ?? 0) >= 3, i);
+
+/** ↓ → first frame of the video of slide `index`; null if there is no such slide or no frame within 10 s. */
+async function swipe(page, index) {
+  // Armed before the key: the press time comes from the event, the frame from the next video's callback.
+  const armed = await page.evaluate((i) => {
+    const v = document.querySelector(`article[data-index="${i}"] video`);
+    if (!v) return null;
+    const state = { ready: v.readyState, t0: undefined, frame: undefined };
+    window.__swipe = state;
+    addEventListener('keydown', (e) => (state.t0 = e.timeStamp), { capture: true, once: true });
+    const arm = () =>
+      v.requestVideoFrameCallback((now) => {
+        if (state.t0 === undefined) return arm();
+        state.frame = now;
+      });
+    arm();
+    return state.ready;
+  }, index);
+  if (armed === null) return null;
+  await page.keyboard.press('ArrowDown');
+  if (!(await until(page, () => window.__swipe.frame !== undefined, undefined, 10_000))) return null;
+  return { ms: await page.evaluate(() => window.__swipe.frame - window.__swipe.t0), readyState: armed };
+}
+
+/** Many swipes in one visit, each after the next video has preloaded. */
 async function swipes(browser, base, count) {
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+  const context = await browser.newContext(CONTEXT);
   const page = await context.newPage();
   await page.goto(`${base}/`, { waitUntil: 'load' });
-  const measure = async (index) => {
-    // Armed before the key: the press time comes from the event, the frame from the next video's callback.
-    const armed = await page.evaluate((i) => {
-      const v = document.querySelector(`article[data-index="${i}"] video`);
-      if (!v) return null;
-      const state = { ready: v.readyState, t0: undefined, frame: undefined };
-      window.__swipe = state;
-      addEventListener('keydown', (e) => (state.t0 = e.timeStamp), { capture: true, once: true });
-      const arm = () =>
-        v.requestVideoFrameCallback((now) => {
-          if (state.t0 === undefined) return arm();
-          state.frame = now;
-        });
-      arm();
-      return state.ready;
-    }, index);
-    if (armed === null) return null;
-    await page.keyboard.press('ArrowDown');
-    const done = await page
-      .waitForFunction(() => window.__swipe.frame !== undefined && window.__swipe.frame - window.__swipe.t0, null, { timeout: 10_000 })
-      .then((h) => h.jsonValue(), () => undefined);
-    return done === undefined ? null : { ms: done, readyState: armed };
-  };
-  const waitPreloaded = (i) =>
-    page
-      .waitForFunction((n) => (document.querySelector(`article[data-index="${n}"] video`)?.readyState ?? 0) >= 3, i, { timeout: 8000 })
-      .catch(() => {});
-
-  // The first swipe happens before the island has loaded: the inline script wakes it and replays the key.
-  await waitPreloaded(1);
-  const first = await measure(1);
   const times = [];
   let notPreloaded = 0;
+  await preloaded(page, 1);
+  await swipe(page, 1);
   for (let i = 2; times.length < count && i < count + 40; i++) {
-    await page.waitForTimeout(700);
-    await waitPreloaded(i);
-    const r = await measure(i);
+    await sleep(700);
+    await preloaded(page, i);
+    const r = await swipe(page, i);
     if (!r) {
       // The next page of the feed has not arrived yet.
-      await page.waitForTimeout(500);
+      await sleep(500);
       continue;
     }
     if (r.readyState < 3) notPreloaded += 1;
     times.push(r.ms);
   }
   await context.close();
-  return { first: first?.ms, times, notPreloaded };
+  return { times, notPreloaded };
+}
+
+/** A fresh visit to /: the first swipe and the one after it. */
+async function firstSwipe(browser, base) {
+  const { context, page, frame } = await visit(browser, `${base}/`);
+  try {
+    if (frame === undefined) return null;
+    await reachFor(page, frame);
+    await preloaded(page, 1);
+    const before = { ...(await seen(page)), hydrated: await hydrated(page, 'section[aria-roledescription="carousel"]') };
+    const first = await swipe(page, 1);
+    await sleep(700);
+    await preloaded(page, 2);
+    const later = await swipe(page, 2);
+    return { first: first?.ms, later: later?.ms, ...before, shift: (await seen(page)).shift };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Clicks ♥ in the list `list` and measures, in the page, from the pointer reaching it to the frame after its
+ * aria-pressed turns `to`; waits for the server's answer too, so the next visit starts from a settled like. 'already'
+ * (and no click) when it shows `to` already.
+ */
+async function clickLike(page, list, to) {
+  const box = await page.evaluate(
+    ([sel, label, want]) => {
+      const button = [...(document.querySelector(sel)?.querySelectorAll('button[aria-pressed]') ?? [])].find((b) => b.querySelector('.sr-only')?.textContent === label);
+      if (!button) return null;
+      const state = { t0: undefined, t1: undefined };
+      window.__like = state;
+      const start = (e) => {
+        if (state.t0 === undefined && button.contains(e.target)) state.t0 = e.timeStamp;
+      };
+      for (const type of ['pointerover', 'pointerdown']) addEventListener(type, start, { capture: true });
+      new MutationObserver((_, observer) => {
+        if (button.getAttribute('aria-pressed') !== want) return;
+        observer.disconnect();
+        requestAnimationFrame(() => (state.t1 = performance.now()));
+      }).observe(button, { attributes: true, attributeFilter: ['aria-pressed'] });
+      const r = button.getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2, pressed: button.getAttribute('aria-pressed') };
+    },
+    [list, LIKE, String(to)],
+  );
+  if (!box) return null;
+  if (box.pressed === String(to)) return 'already';
+  const answered = page.waitForResponse((r) => r.url().includes('/commit/item/digg/'), { timeout: 10_000 }).catch(() => null);
+  await page.mouse.click(box.x, box.y);
+  const done = await until(page, () => window.__like.t1 !== undefined, undefined, 10_000);
+  const out = done ? await page.evaluate(() => window.__like.t1 - window.__like.t0) : null;
+  await answered;
+  return out;
+}
+
+/** A fresh logged-in visit to `url`: the first click on ♥ (a like) and the one after it (taking it back). */
+async function firstLike(browser, url, list, session) {
+  const { context, page, frame } = await visit(browser, url, session);
+  try {
+    if (frame === undefined) return null;
+    await reachFor(page, frame);
+    const before = { ...(await seen(page)), hydrated: await hydrated(page, `${list} button[aria-pressed]`) };
+    const first = await clickLike(page, list, true);
+    // Liked before this visit (the seed's likes): taken back, for the next visit to measure.
+    if (first === 'already') return (await clickLike(page, list, false), null);
+    await sleep(300);
+    const later = await clickLike(page, list, false);
+    return { first: first ?? undefined, later: later ?? undefined, ...before, shift: (await seen(page)).shift };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Logs the seeded demo account in (one password login per server: the login limit is per IP). */
+async function demoSession(base) {
+  const demo = await (await fetch(`${base}/api/passport/demo`)).json();
+  if (!demo.email) throw new Error('the server has no demo account to like with');
+  const login = await fetch(`${base}/api/passport/login/password`, { method: 'POST', body: new URLSearchParams({ email: demo.email, password: demo.password }) });
+  if (!login.ok) throw new Error(`demo login: ${login.status}`);
+  return login.json();
+}
+
+/** Everything one server is measured on, gathered visit by visit. */
+function collector() {
+  return { coldFeed: [], coldVideo: [], first: { swipe: [], likeFeed: [], likeVideo: [] }, later: { swipe: [], likeFeed: [], likeVideo: [] }, visits: { swipe: [], likeFeed: [], likeVideo: [] } };
+}
+
+async function prepare(base) {
+  const feed = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=1`)).json();
+  return { base, videoRoute: `/video/${feed.aweme_list[0].aweme_id}`, session: await demoSession(base), out: collector() };
+}
+
+const push = (xs, x) => x !== undefined && x !== null && xs.push(x);
+
+/** One visit of each kind to `t`'s server, added to its figures. */
+async function round(browser, t, i) {
+  if (i < COLD_RUNS) {
+    push(t.out.coldFeed, await cold(browser, `${t.base}/`));
+    push(t.out.coldVideo, await cold(browser, `${t.base}${t.videoRoute}`));
+  }
+  if (i >= FIRST_RUNS) return;
+  const kinds = [
+    ['swipe', () => firstSwipe(browser, t.base)],
+    ['likeFeed', () => firstLike(browser, `${t.base}/`, `[data-active="true"] ul[aria-label="${ACTIONS}"]`, t.session)],
+    ['likeVideo', () => firstLike(browser, `${t.base}${t.videoRoute}`, `ul[aria-label="${ACTIONS}"]`, t.session)],
+  ];
+  for (const [kind, run] of kinds) {
+    const r = await run();
+    if (!r) continue;
+    push(t.out.first[kind], r.first);
+    push(t.out.later[kind], r.later);
+    t.out.visits[kind].push(r);
+  }
+}
+
+function table(rows, withBefore) {
+  const header = ['measure', 'n', 'p50 ms', 'p95 ms', 'min ms', 'max ms', 'target', 'met', ...(withBefore ? ['before p50', 'before p95', 'p50 vs before'] : [])];
+  console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => ' --- ').join('|')}|`);
+  for (const [name, xs, target, met, was] of rows) {
+    const cells = [name, xs.length, ms(quantile(xs, 0.5)), ms(quantile(xs, 0.95)), ms(Math.min(...xs)), ms(Math.max(...xs)), target, target === '' ? '' : met ? 'yes' : 'NO'];
+    if (withBefore) cells.push(...(was ? [ms(quantile(was, 0.5)), ms(quantile(was, 0.95)), `${(quantile(xs, 0.5) / quantile(was, 0.5)).toFixed(2)}x`] : ['', '', '']));
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+}
+
+/** Per kind of first visit: in how many the island had hydrated by the first input, the longest task, the shift. */
+function visitsNote(label, visits) {
+  if (!visits.length) return `${label}: no visits`;
+  const longest = visits.map((v) => v.longest);
+  const shift = Math.max(...visits.map((v) => v.shift));
+  return `${label}: hydrated by the first input in ${visits.filter((v) => v.hydrated).length} of ${visits.length}; longest task after the first frame p50 ${ms(quantile(longest, 0.5))} ms, max ${ms(Math.max(...longest))} ms; largest layout shift ${shift.toFixed(4)}`;
 }
 
 async function main() {
   ensureBuild();
   const server = await startServer();
-  const base = server.base;
+  const baseline = BASELINE ? await startServer({}, path.resolve(BASELINE)).catch((error) => (server.close(), Promise.reject(error))) : null;
   let browser;
   try {
-    console.log(`server ready in ${server.seconds.toFixed(1)} s on ${base}`);
+    console.log(`server ready in ${server.seconds.toFixed(1)} s on ${server.base}${baseline ? `; baseline (${BASELINE}) on ${baseline.base}` : ''}`);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ARGS });
 
-    const feed = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=1`)).json();
-    const videoRoute = `/video/${feed.aweme_list[0].aweme_id}`;
-    // One throwaway load so the server's first-request costs (JIT, pool) do not count as "cold".
-    await cold(browser, `${base}/`, 1);
+    const targets = [await prepare(server.base), ...(baseline ? [await prepare(baseline.base)] : [])];
+    // One throwaway load each, so the server's first-request costs (JIT, pool) do not count as "cold".
+    for (const t of targets) await cold(browser, `${t.base}/`);
 
-    const swipe = await swipes(browser, base, SWIPES);
-    const coldFeed = await cold(browser, `${base}/`, COLD_RUNS);
-    const coldVideo = await cold(browser, `${base}${videoRoute}`, COLD_RUNS);
-
-    const rows = [
-      ['swipe ↓ → first frame (preloaded)', swipe.times, `p50 ≤ ${TARGET_PRELOADED_P50} ms`, quantile(swipe.times, 0.5) <= TARGET_PRELOADED_P50],
-      ['navigation → first frame, cold: /', coldFeed, `p95 ≤ ${TARGET_COLD_P95} ms`, quantile(coldFeed, 0.95) <= TARGET_COLD_P95],
-      [`navigation → first frame, cold: ${videoRoute}`, coldVideo, `p95 ≤ ${TARGET_COLD_P95} ms`, quantile(coldVideo, 0.95) <= TARGET_COLD_P95],
-    ];
-    const header = ['measure', 'n', 'p50 ms', 'p95 ms', 'min ms', 'max ms', 'target', 'met'];
-    console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => ' --- ').join('|')}|`);
-    for (const [name, xs, target, met] of rows) {
-      console.log(`| ${[name, xs.length, ms(quantile(xs, 0.5)), ms(quantile(xs, 0.95)), ms(Math.min(...xs)), ms(Math.max(...xs)), target, met ? 'yes' : 'NO'].join(' | ')} |`);
+    const preloadedSwipes = [];
+    for (const t of targets) preloadedSwipes.push(await swipes(browser, t.base, SWIPES));
+    // Interleaved: each round visits each server once, in turn, first one then the other, so a shared machine's
+    // changing load falls on both alike.
+    for (let i = 0; i < Math.max(COLD_RUNS, FIRST_RUNS); i++) {
+      for (const t of i % 2 ? [...targets].reverse() : targets) await round(browser, t, i);
     }
+
+    const [now, was] = targets.map((t) => t.out);
+    const [swipe, swipeWas] = preloadedSwipes;
+    const { videoRoute } = targets[0];
+    const firstRow = (name, xs, before) => [name, xs, `p50 ≤ ${TARGET_FIRST_P50} ms`, quantile(xs, 0.5) <= TARGET_FIRST_P50, before];
+    const laterRow = (name, xs, before) => [name, xs, '', true, before];
+    table(
+      [
+        ['swipe ↓ → first frame (preloaded)', swipe.times, `p50 ≤ ${TARGET_PRELOADED_P50} ms`, quantile(swipe.times, 0.5) <= TARGET_PRELOADED_P50, swipeWas?.times],
+        firstRow('first swipe ↓ → next video\'s first frame: /', now.first.swipe, was?.first.swipe),
+        laterRow('later swipe ↓ → next video\'s first frame: /', now.later.swipe, was?.later.swipe),
+        firstRow('first like click → UI updated: /', now.first.likeFeed, was?.first.likeFeed),
+        laterRow('later like click → UI updated: /', now.later.likeFeed, was?.later.likeFeed),
+        firstRow(`first like click → UI updated: ${videoRoute}`, now.first.likeVideo, was?.first.likeVideo),
+        laterRow(`later like click → UI updated: ${videoRoute}`, now.later.likeVideo, was?.later.likeVideo),
+        ['navigation → first frame, cold: /', now.coldFeed, `p95 ≤ ${TARGET_COLD_P95} ms`, quantile(now.coldFeed, 0.95) <= TARGET_COLD_P95, was?.coldFeed],
+        [`navigation → first frame, cold: ${videoRoute}`, now.coldVideo, `p95 ≤ ${TARGET_COLD_P95} ms`, quantile(now.coldVideo, 0.95) <= TARGET_COLD_P95, was?.coldVideo],
+      ],
+      !!was,
+    );
     console.log(
       `\npreloaded p50 ${ms(quantile(swipe.times, 0.5))} ms = ${(quantile(swipe.times, 0.5) / TARGET_PRELOADED_P50).toFixed(2)}x its target;` +
-        ` cold p95 on / ${ms(quantile(coldFeed, 0.95))} ms = ${(quantile(coldFeed, 0.95) / TARGET_COLD_P95).toFixed(2)}x its target`,
+        ` cold p95 on / ${ms(quantile(now.coldFeed, 0.95))} ms = ${(quantile(now.coldFeed, 0.95) / TARGET_COLD_P95).toFixed(2)}x its target;` +
+        ` first swipe p50 ${ms(quantile(now.first.swipe, 0.5))} ms = ${(quantile(now.first.swipe, 0.5) / TARGET_FIRST_P50).toFixed(2)}x its target`,
     );
-    console.log(
-      `first swipe, which also loads and hydrates the feed island: ${ms(swipe.first)} ms;` +
-        ` swipes whose next video had not reached HAVE_FUTURE_DATA: ${swipe.notPreloaded} of ${swipe.times.length}`,
-    );
+    console.log(`swipes whose next video had not reached HAVE_FUTURE_DATA: ${swipe.notPreloaded} of ${swipe.times.length}; first inputs at least ${REACTION_MS} ms after the first frame`);
+    for (const [label, t] of [['this checkout', now], ['before', was]]) {
+      if (!t) continue;
+      console.log(`${label}:`);
+      for (const [kind, name] of [['swipe', 'first swipe on /'], ['likeFeed', 'first like on /'], ['likeVideo', `first like on ${videoRoute}`]]) console.log(`  ${visitsNote(name, t.visits[kind])}`);
+    }
   } finally {
     await browser?.close();
     await server.close();
+    await baseline?.close();
   }
 }
 

@@ -2,6 +2,11 @@
  * `npm run bench:first-load`: the JavaScript and CSS a first visit of each route loads, raw and
  * gzip, against the 80 KB gzip JavaScript budget. A benchmark: it prints, never fails.
  *
+ * A first visit's load is what the page asks for before its load event: the JavaScript an island or the player asks
+ * for later, once the browser is idle (src/components/inline/player-wake.js), does not count against the budget; it is
+ * shown apart ("after load") for 1.5 s after the event. A file counts as before load when the browser's resource
+ * timing entry for it started before the navigation's loadEventStart.
+ *
  * It starts the built server (like the Playwright webServer: a temporary DATA_DIR, the embedded
  * database, a free port) and loads every route in a fresh headless Chromium context.
  */
@@ -60,17 +65,27 @@ async function measure(browser, base, route) {
     );
   });
   const response = await page.goto(base + route, { waitUntil: 'load' });
-  // Islands hydrating on idle or visibility fetch their chunks after load.
+  // What loads on idle or on visibility comes after load: waited for, to be shown apart.
   await page.waitForTimeout(1500);
   await Promise.all(pending);
+  // Each file's request start against the load event, on the page's own clock.
+  const timing = await page.evaluate(() => ({
+    load: performance.getEntriesByType('navigation')[0]?.loadEventStart ?? Infinity,
+    starts: performance.getEntriesByType('resource').map((e) => [e.name, e.startTime]),
+  }));
+  const started = new Map(timing.starts);
   const html = (await response?.text().catch(() => '')) ?? '';
   await context.close();
 
-  const row = { route, status: response?.status() ?? 0, files: 0, jsRaw: 0, jsGzip: 0, cssRaw: 0, cssGzip: 0 };
+  const row = { route, status: response?.status() ?? 0, files: 0, jsRaw: 0, jsGzip: 0, cssRaw: 0, cssGzip: 0, laterFiles: 0, laterJsGzip: 0 };
   for (const [url, asset] of assets) {
     if (!gzipCache.has(url)) gzipCache.set(url, await transferBytes(url));
     const gz = gzipCache.get(url) || asset.raw;
-    if (asset.kind === 'js') {
+    // A file without a timing entry counts as first-load: the budget errs on the strict side.
+    if (asset.kind === 'js' && (started.get(url) ?? -1) >= timing.load) {
+      row.laterFiles += 1;
+      row.laterJsGzip += gz;
+    } else if (asset.kind === 'js') {
       row.files += 1;
       row.jsRaw += asset.raw;
       row.jsGzip += gz;
@@ -139,7 +154,7 @@ async function main() {
     const rows = [];
     for (const route of routes) rows.push(await measure(browser, base, route));
 
-    const header = ['route', 'status', 'JS files', 'JS raw KB', 'JS gzip KB', 'CSS raw KB', 'CSS gzip KB', 'JS ≤ 80 KB gzip'];
+    const header = ['route', 'status', 'JS files', 'JS raw KB', 'JS gzip KB', 'CSS raw KB', 'CSS gzip KB', 'JS ≤ 80 KB gzip', 'after load: JS files', 'after load: JS gzip KB'];
     const lines = rows.map((r) => [
       decodeURIComponent(r.route),
       String(r.status),
@@ -149,6 +164,8 @@ async function main() {
       kb(r.cssRaw),
       kb(r.cssGzip),
       r.jsGzip <= BUDGET ? 'yes' : 'NO',
+      String(r.laterFiles),
+      kb(r.laterJsGzip),
     ]);
     console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => ' --- ').join('|')}|`);
     for (const line of lines) console.log(`| ${line.join(' | ')} |`);

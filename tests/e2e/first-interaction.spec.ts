@@ -1,6 +1,8 @@
 /**
  * Islands hydrate on the first interaction (client:interact): that interaction itself must still act, on a fresh
- * page, with no error in the console.
+ * page, with no error in the console. The player islands (the feed, a video page's player and its actions) also
+ * hydrate when the browser is idle after the video's first frame and the page's load, except with Data Saver on: the
+ * tests of an island still asleep turn Data Saver on to meet it that way.
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test, newAccount, signIn, type Session } from './support.ts';
@@ -35,8 +37,43 @@ async function videoId(index: number): Promise<number> {
   return feed.data[index + 4 * test.info().repeatEachIndex].id;
 }
 
-async function fanPage(browser: import('@playwright/test').Browser): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+/** Data Saver on for `target`'s pages (navigator.connection.saveData): the player then waits for the viewer. */
+async function saveData(target: Page | BrowserContext): Promise<void> {
+  await target.addInitScript(() => {
+    const connection = (navigator as Navigator & { connection?: object }).connection;
+    if (connection) Object.defineProperty(Object.getPrototypeOf(connection), 'saveData', { get: () => true, configurable: true });
+  });
+}
+
+/**
+ * Holds the player's video at its first frame (paused there), so that nothing but idleness can wake the player: it
+ * also wakes after a few seconds of playback. Notes that frame's time in `window.__firstFrame` (performance.now()).
+ */
+async function stopAtFirstFrame(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const observer = new MutationObserver(() => {
+      const v = document.querySelector<HTMLVideoElement>('[data-active="true"] video, [data-player] video');
+      if (!v) return;
+      observer.disconnect();
+      v.requestVideoFrameCallback(() => {
+        (window as unknown as { __firstFrame: number }).__firstFrame = performance.now();
+        v.pause();
+      });
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** Whether React has hydrated the node `selector` finds (it marks the nodes it owns). */
+const reactOwns = (page: Page, selector: string) =>
+  page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    return !!el && Object.keys(el).some((k) => k.startsWith('__reactProps$'));
+  }, selector);
+
+async function fanPage(browser: import('@playwright/test').Browser, dataSaver = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext();
+  if (dataSaver) await saveData(context);
   await signIn(context, fan);
   const page = await context.newPage();
   return { context, page, errors: errorsOf(page) };
@@ -50,7 +87,7 @@ for (const [name, index, mark] of [
 ] as const) {
   test(`the first click on the ${name} icon itself counts, before the island has woken`, async ({ browser }) => {
     const id = await videoId(index);
-    const { context, page, errors } = await fanPage(browser);
+    const { context, page, errors } = await fanPage(browser, true);
     await page.goto(`/video/${id}`);
     const button = page.getByRole('list', { name: '视频操作' }).getByRole('button', { name: new RegExp(`^${name}`) });
     await expect(button).toHaveAttribute('aria-pressed', 'false');
@@ -90,6 +127,7 @@ test('the logged-out popover opens on the first hover over 登录', async ({ pag
 
 test('a shortcut pressed while the player is still hydrating acts once it can', async ({ page }) => {
   const errors = errorsOf(page);
+  await saveData(page);
   await page.goto(`/video/${await videoId(23)}`);
   const player = page.locator('[data-player]');
   await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'false');
@@ -102,4 +140,85 @@ test('a shortcut pressed while the player is still hydrating acts once it can', 
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
   expect(errors).toEqual([]);
+});
+
+test('the feed hydrates while the browser is idle after the first frame and the load, with no interaction', async ({ page }) => {
+  const errors = errorsOf(page);
+  await stopAtFirstFrame(page);
+  await page.goto('/');
+  const island = page.locator('astro-island').filter({ has: page.locator('section[aria-roledescription="carousel"]') });
+  const component = new URL((await island.getAttribute('component-url'))!, page.url()).href;
+  const renderer = new URL((await island.getAttribute('renderer-url'))!, page.url()).href;
+  // Paused at its first frame, the video never reaches the few seconds of playback that would wake the feed too.
+  await expect.poll(() => reactOwns(page, 'section[aria-roledescription="carousel"]'), { timeout: 10_000 }).toBe(true);
+  expect(await page.locator('[data-active="true"] video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeLessThan(1);
+  // The island and React were asked for after the load event and after the first frame, never in the first load.
+  const order = await page.evaluate(
+    (urls) => ({
+      load: performance.getEntriesByType('navigation')[0] ? (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd : NaN,
+      frame: (window as unknown as { __firstFrame?: number }).__firstFrame ?? NaN,
+      starts: urls.map((url) => performance.getEntriesByName(url)[0]?.startTime ?? NaN),
+    }),
+    [component, renderer],
+  );
+  for (const start of order.starts) {
+    expect(start).toBeGreaterThanOrEqual(order.load);
+    expect(start).toBeGreaterThanOrEqual(order.frame);
+  }
+  // Hydrated on idle, it pages at the first ↓ like at any later one.
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('article[data-active="true"]')).toHaveAttribute('data-index', '1');
+  expect(errors).toEqual([]);
+});
+
+test('with Data Saver on, the feed waits for the viewer instead of loading React when idle', async ({ page }) => {
+  const errors = errorsOf(page);
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+  await saveData(page);
+  await stopAtFirstFrame(page);
+  await page.goto('/');
+  const island = page.locator('astro-island').filter({ has: page.locator('section[aria-roledescription="carousel"]') });
+  const component = new URL((await island.getAttribute('component-url'))!, page.url()).href;
+  await page.waitForFunction(() => (window as unknown as { __firstFrame?: number }).__firstFrame !== undefined);
+  // Longer than the idle callback's own time limit (2 s) and the wake of a video without a frame (3 s after load).
+  await page.waitForTimeout(3500);
+  await expect(island).toHaveAttribute('ssr', '');
+  expect(scripts).not.toContain(component);
+  // The viewer reaching for it still wakes it.
+  await page.locator('section[aria-roledescription="carousel"]').hover();
+  await expect.poll(() => reactOwns(page, 'section[aria-roledescription="carousel"]')).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test('the first like on a video page is answered by an island already hydrated while idle, with nothing left to load', async ({ browser }) => {
+  const id = await videoId(24);
+  const { context, page, errors } = await fanPage(browser);
+  await page.goto(`/video/${id}`);
+  const list = page.getByRole('list', { name: '视频操作' });
+  const button = list.getByRole('button', { name: /^点赞/ });
+  await expect(button).toHaveAttribute('aria-pressed', 'false');
+  const count = Number((await button.innerText()).replace(/\D/g, ''));
+  // No interaction: the actions hydrate on their own once the page is idle.
+  await expect.poll(() => reactOwns(page, 'ul[aria-label="视频操作"] button[aria-pressed]'), { timeout: 10_000 }).toBe(true);
+  const island = page.locator('astro-island').filter({ has: list });
+  const component = new URL((await island.getAttribute('component-url'))!, page.url()).href;
+  const loaded: string[] = [];
+  page.on('request', (r) => loaded.push(r.url()));
+  // A real click; what the button shows when the click's task is over (a timer set during it): it has turned before
+  // any module or any answer from the server could have come.
+  await button.locator('svg').evaluate((svg) => {
+    (window as unknown as { __pressed: Promise<string | null> }).__pressed = new Promise((resolve) => {
+      const b = svg.closest('button')!;
+      b.addEventListener('click', () => setTimeout(() => resolve(null)), { once: true });
+      new MutationObserver(() => resolve(b.getAttribute('aria-pressed'))).observe(b, { attributes: true, attributeFilter: ['aria-pressed'] });
+    });
+  });
+  await button.locator('svg').click();
+  expect(await page.evaluate(() => (window as unknown as { __pressed: Promise<string | null> }).__pressed)).toBe('true');
+  await expect(button).toContainText(String(count + 1));
+  expect(loaded).not.toContain(component);
+  await expect.poll(async () => (await detail(id)).user_digged).toBe(1);
+  expect(errors).toEqual([]);
+  await context.close();
 });

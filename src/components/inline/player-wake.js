@@ -1,7 +1,8 @@
 // Until the island hydrates, the server's markup plays on its own (muted autoplay). This keeps its clock and
 // progress current, starts the neighbours' preload once the first video has data, and wakes the island on a key,
-// a wheel, a touch or a scroll (client:interact wakes it on pointer and focus inside it) or after a few seconds of
-// watching, so a viewer who only watches still gets history and 自动连播. A key that woke it is replayed.
+// a wheel, a touch or a scroll (client:interact wakes it on pointer and focus inside it), when the browser is first
+// idle after the video's first frame and the page's load, or after a few seconds of watching, so a viewer who only
+// watches still gets history and 自动连播. A key that woke it is replayed.
 // Its settings are the script element's data attributes: its text never changes, so the page's Content-Security-Policy
 // allows it by hash.
 (() => {
@@ -76,6 +77,27 @@
       next.preload = 'auto';
     }
   };
-  if (video?.requestVideoFrameCallback) video.requestVideoFrameCallback(warm);
-  else video?.addEventListener('loadeddata', warm, { once: true });
+  // The island hydrates while the browser is idle once the video shows its first frame and the page has loaded, so the
+  // first swipe, like or comment is answered by a hydrated island, as every later one is, instead of waiting for React
+  // and the island to load and hydrate (350 ms on the feed). Not earlier: the frame comes first, and what loads after
+  // the load event is no part of the page's first load. Hydration runs in a transition (@astrojs/react), in slices
+  // that yield to input. A video that shows no frame (autoplay refused, a broken file) wakes it a little after load.
+  // With Data Saver on, React waits for the viewer to reach for it.
+  const IDLE_TIMEOUT_MS = 2000;
+  const NO_FRAME_MS = 3000;
+  let idling = false;
+  const wakeWhenIdle = () => {
+    if (idling || navigator.connection?.saveData) return;
+    idling = true;
+    const idle = () => (window.requestIdleCallback ? requestIdleCallback(wake, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(wake, 1));
+    if (document.readyState === 'complete') idle();
+    else addEventListener('load', idle, { once: true });
+  };
+  const firstFrame = () => {
+    warm();
+    wakeWhenIdle();
+  };
+  if (video?.requestVideoFrameCallback) video.requestVideoFrameCallback(firstFrame);
+  else video?.addEventListener('loadeddata', firstFrame, { once: true });
+  addEventListener('load', () => setTimeout(wakeWhenIdle, NO_FRAME_MS), { once: true });
 })();
