@@ -16,6 +16,7 @@ import { errorFields } from './src/server/error-fields.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
 import { logPath } from './src/server/http/log-path.ts';
 import { createMediaHandler } from './src/server/http/media.ts';
+import { isRemoteStore, mediaStore } from './src/server/media/store.ts';
 import { isPageMethod, PAGE_METHODS } from './src/server/http/page-door.ts';
 import { capConnectionsPerAddress } from './src/server/http/connection-cap.ts';
 import { serverLimits } from './src/server/http/server-limits.ts';
@@ -223,6 +224,8 @@ async function main(): Promise<void> {
   }
 
   const dataDir = path.resolve(process.env.DATA_DIR || 'data');
+  // A MEDIA_STORE that does not parse stops the start here, with its reason, rather than at the first upload.
+  const remoteMedia = isRemoteStore() ? mediaStore() : undefined;
   databaseStarting = startDatabase({
     dataDir,
     // lifecycle.ts hands over JSON lines of its own; merge them into ours.
@@ -251,9 +254,11 @@ async function main(): Promise<void> {
   const astro = (await import(pathToFileURL(ENTRY).href)) as { handler: Handler };
 
   const builtMedia = path.join(ROOT, 'dist', 'client', 'media');
-  const media = createMediaHandler({
-    roots: [existsSync(builtMedia) ? builtMedia : path.join(ROOT, 'public', 'media'), path.join(dataDir, 'media')],
-  });
+  const sampleMedia = existsSync(builtMedia) ? builtMedia : path.join(ROOT, 'public', 'media');
+  // With a bucket, what is not shipped with the app is streamed from it (a CDN at MEDIA_BASE_URL usually answers first).
+  const media = createMediaHandler(
+    remoteMedia ? { roots: [sampleMedia], store: remoteMedia } : { roots: [sampleMedia, path.join(dataDir, 'media')] },
+  );
   const compress = compression({
     filter: shouldCompress as never,
     brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_PAGE_WINDOW } },

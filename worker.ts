@@ -7,6 +7,7 @@ import path from 'node:path';
 import { startDatabase } from './src/server/db/lifecycle.ts';
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
 import { startWorkers } from './src/server/jobs/worker.ts';
+import { mediaStore } from './src/server/media/store.ts';
 
 function log(fields: Record<string, unknown>): void {
   process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), ...fields })}\n`);
@@ -27,6 +28,8 @@ async function stop(reason: string): Promise<void> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
 
 try {
+  // A MEDIA_STORE that does not parse stops the start here, with its reason, rather than at the first job.
+  mediaStore();
   database = await startDatabase({ dataDir: path.resolve(process.env.DATA_DIR || 'data'), log: (line) => process.stderr.write(`${line}\n`) });
   process.env.DATABASE_URL = database.url;
   const polling = Number(process.env.WORKER_POLL_SECONDS) || undefined;

@@ -1,10 +1,18 @@
-/** Serves `/media/<path>` from local directories with byte ranges, strong ETags and immutable caching. */
-import { createReadStream, type Stats } from 'node:fs';
+/**
+ * Serves `/media/<path>` with byte ranges, strong ETags and immutable caching: from local directories, then (when media
+ * lives in a bucket) from the media store, so a deployment without a CDN in front of its bucket still serves /media/.
+ */
+import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { t } from '../../i18n/t.ts';
+import { contentTypeFor, IMMUTABLE_CACHE } from '../media/content-type.ts';
+import { etagFor, type MediaStore } from '../media/store.ts';
+
+export { contentTypeFor, etagFor };
 
 export type RangeResult =
   | { kind: 'none' }
@@ -50,33 +58,6 @@ export function parseRange(header: string | undefined, size: number): RangeResul
   return { kind: 'range', start: only.start, end: only.end };
 }
 
-const TYPES: Record<string, string> = {
-  '.mp4': 'video/mp4',
-  '.m4v': 'video/mp4',
-  '.webm': 'video/webm',
-  '.m4a': 'audio/mp4',
-  '.mp3': 'audio/mpeg',
-  '.webp': 'image/webp',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.gif': 'image/gif',
-  '.avif': 'image/avif',
-  '.svg': 'image/svg+xml',
-  '.vtt': 'text/vtt; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-};
-
-/** The Content-Type for a file name, by extension. */
-export function contentTypeFor(fileName: string): string {
-  return TYPES[path.extname(fileName).toLowerCase()] ?? 'application/octet-stream';
-}
-
-/** A strong validator from size and modification time (files are replaced, never edited in place). */
-export function etagFor(size: number, mtimeMs: number): string {
-  return `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
-}
-
 /** Whether an If-None-Match value matches `etag` (weak comparison, as RFC 9110 asks for this header). */
 export function noneMatch(header: string, etag: string): boolean {
   if (header.trim() === '*') return true;
@@ -110,10 +91,16 @@ export function safeRelativePath(encoded: string): string | null {
   return segments.join('/');
 }
 
-type Found = { file: string; stats: Stats };
+/** A file found for a request: its validators, and its bytes on demand. */
+interface Source {
+  size: number;
+  mtimeMs: number;
+  etag: string;
+  body(start: number, end: number): Promise<Readable>;
+}
 
 /** The first regular file named `rel` under one of `roots` that resolves (symlinks too) inside its root. */
-async function findFile(roots: readonly string[], rel: string): Promise<Found | null> {
+async function findFile(roots: readonly string[], rel: string): Promise<Source | null> {
   for (const root of roots) {
     const candidate = path.join(root, rel);
     try {
@@ -121,12 +108,26 @@ async function findFile(roots: readonly string[], rel: string): Promise<Found | 
       const inside = path.relative(realRoot, realFile);
       if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) continue;
       const stats = await stat(realFile);
-      if (stats.isFile()) return { file: realFile, stats };
+      if (stats.isFile()) {
+        return {
+          size: stats.size,
+          mtimeMs: stats.mtimeMs,
+          etag: etagFor(stats.size, stats.mtimeMs),
+          body: async (start, end) => createReadStream(realFile, { start, end }),
+        };
+      }
     } catch {
       // Missing here; try the next root.
     }
   }
   return null;
+}
+
+/** `rel` in the media store, read with the validator its head gave (a file replaced meanwhile fails the read). */
+async function findObject(store: MediaStore, rel: string): Promise<Source | null> {
+  const head = await store.head(rel);
+  if (!head) return null;
+  return { size: head.size, mtimeMs: head.lastModified.getTime(), etag: head.etag, body: (start, end) => store.read(rel, start, end, head.etag) };
 }
 
 function plain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -139,6 +140,8 @@ export interface MediaOptions {
   roots: readonly string[];
   /** URL prefix the handler answers for; default `/media/`. */
   prefix?: string;
+  /** Searched after the roots: the media store when it is not on this machine's disk. */
+  store?: MediaStore;
 }
 
 /** A handler for `GET|HEAD <prefix><path>`; the caller routes only matching URLs to it. */
@@ -157,27 +160,26 @@ export function createMediaHandler(options: MediaOptions): (req: IncomingMessage
       plain(res, 400, t('error.mediaPath'));
       return;
     }
-    const found = await findFile(roots, rel);
+    const found = (await findFile(roots, rel)) ?? (options.store ? await findObject(options.store, rel) : null);
     if (!found) {
       plain(res, 404, t('error.mediaNotFound'));
       return;
     }
 
-    const { file, stats } = found;
-    const etag = etagFor(stats.size, stats.mtimeMs);
-    const lastModified = new Date(Math.floor(stats.mtimeMs / 1000) * 1000).toUTCString();
+    const { size, mtimeMs, etag } = found;
+    const lastModified = new Date(Math.floor(mtimeMs / 1000) * 1000).toUTCString();
     const common: Record<string, string> = {
       'Accept-Ranges': 'bytes',
       ETag: etag,
       'Last-Modified': lastModified,
-      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Cache-Control': IMMUTABLE_CACHE,
       'X-Content-Type-Options': 'nosniff',
     };
 
     const inm = req.headers['if-none-match'];
     const ims = req.headers['if-modified-since'];
     const notModified =
-      inm !== undefined ? noneMatch(inm, etag) : ims !== undefined && Date.parse(ims) >= Math.floor(stats.mtimeMs / 1000) * 1000;
+      inm !== undefined ? noneMatch(inm, etag) : ims !== undefined && Date.parse(ims) >= Math.floor(mtimeMs / 1000) * 1000;
     if (notModified) {
       res.writeHead(304, common);
       res.end();
@@ -185,30 +187,32 @@ export function createMediaHandler(options: MediaOptions): (req: IncomingMessage
     }
 
     const ifRange = req.headers['if-range'];
-    const range = ifRangeHolds(typeof ifRange === 'string' ? ifRange : undefined, etag, stats.mtimeMs)
-      ? parseRange(req.headers.range, stats.size)
+    const range = ifRangeHolds(typeof ifRange === 'string' ? ifRange : undefined, etag, mtimeMs)
+      ? parseRange(req.headers.range, size)
       : ({ kind: 'none' } as const);
 
     if (range.kind === 'unsatisfiable') {
-      plain(res, 416, t('error.rangeNotSatisfiable'), { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${stats.size}` });
+      plain(res, 416, t('error.rangeNotSatisfiable'), { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${size}` });
       return;
     }
     const start = range.kind === 'range' ? range.start : 0;
-    const end = range.kind === 'range' ? range.end : stats.size - 1;
+    const end = range.kind === 'range' ? range.end : size - 1;
     const headers: Record<string, string> = {
       ...common,
-      'Content-Type': contentTypeFor(file),
+      'Content-Type': contentTypeFor(rel),
       'Content-Length': String(Math.max(0, end - start + 1)),
     };
-    if (range.kind === 'range') headers['Content-Range'] = `bytes ${start}-${end}/${stats.size}`;
-    res.writeHead(range.kind === 'range' ? 206 : 200, headers);
-
-    if (req.method === 'HEAD' || stats.size === 0) {
+    if (range.kind === 'range') headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+    if (req.method === 'HEAD' || size === 0) {
+      res.writeHead(range.kind === 'range' ? 206 : 200, headers);
       res.end();
       return;
     }
+    // Opened before the status goes out, so a store that fails answers an error rather than a cut-off 200.
+    const body = await found.body(start, end);
+    res.writeHead(range.kind === 'range' ? 206 : 200, headers);
     try {
-      await pipeline(createReadStream(file, { start, end }), res);
+      await pipeline(body, res);
     } catch {
       // The client went away mid-stream (a seeking player does that all the time), or the file vanished.
       res.destroy();

@@ -1,5 +1,7 @@
 /**
- * The upload door: tus 1.0 (@tus/server with @tus/file-store) under /api/upload, files under DATA_DIR/uploads.
+ * The upload door: tus 1.0 (@tus/server with @tus/file-store) under /api/upload, files under UPLOADS_DIR (default
+ * DATA_DIR/uploads), one directory that every app server and worker shares: a PATCH may reach another server than its
+ * POST, and the worker reads the finished file.
  * In front of tus: the session (Token header or session cookie), the per-user limit on new uploads, the size cap on
  * the declared Upload-Length (before a byte is stored; a deferred length is refused) and ownership of an existing
  * upload; refusals answer Family B's envelope. FileStore keeps each upload's offset on disk, so a client resumes with

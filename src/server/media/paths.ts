@@ -6,9 +6,13 @@ export function dataDir(): string {
   return path.resolve(process.env.DATA_DIR || 'data');
 }
 
-/** Files being uploaded with tus (and their .json info files), before checks. */
+/**
+ * Files being uploaded with tus (and their .json info files), kept until processed: UPLOADS_DIR, default
+ * DATA_DIR/uploads. Several app servers and separate workers must share it (one directory, or a network mount).
+ */
 export function uploadsDir(): string {
-  return path.join(dataDir(), 'uploads');
+  const configured = process.env.UPLOADS_DIR?.trim();
+  return configured ? path.resolve(configured) : path.join(dataDir(), 'uploads');
 }
 
 /** The folder under the media root that holds the works made in the studio, one subfolder per upload. */

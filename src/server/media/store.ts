@@ -1,28 +1,20 @@
 /**
- * Where published media lives, behind one interface: files on local disk under DATA_DIR/media (served by server.ts
- * under /media/) today; an object store can implement the same four calls (put by key, remove, open for reading).
+ * Where published media lives, behind one interface: files on local disk under DATA_DIR/media (the default, served by
+ * server.ts under /media/), or objects in an S3-compatible bucket (MEDIA_STORE=s3://bucket[/prefix], s3-store.ts).
  * URLs never come from here: mediaUrl() makes them from the key, with MEDIA_BASE_URL for a CDN.
  */
-import { copyFile, mkdir, rename, rm, unlink } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { mediaDir } from './paths.ts';
+import { s3Store, type S3Location } from './s3-store.ts';
+import { checkKey, type MediaStore } from './store-contract.ts';
 
-export interface MediaStore {
-  /** Moves a finished local file to `key` (a relative path such as `works/<id>/540.mp4`); the local file is gone after. */
-  put(localFile: string, key: string): Promise<void>;
-  /** Removes the given keys and everything under the given prefixes; missing ones are no error. */
-  remove(keys: string[], prefixes?: string[]): Promise<void>;
-  /** A local file to read `key` from (a remote store downloads it first); call `release` when done. */
-  open(key: string): Promise<{ file: string; release(): Promise<void> }>;
-}
+export { checkKey, type MediaObject, type MediaStore } from './store-contract.ts';
 
-/** Keys are relative, '/'-separated, without '.' or '..' segments. */
-function checkKey(key: string): string {
-  const parts = key.split('/');
-  if (!key || key.startsWith('/') || key.includes('\\') || parts.some((p) => p === '' || p === '.' || p === '..')) {
-    throw new Error(`invalid media key: ${key}`);
-  }
-  return key;
+/** A strong validator from size and modification time (files are replaced, never edited in place). */
+export function etagFor(size: number, mtimeMs: number): string {
+  return `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
 }
 
 /** Media as files under `root` (default DATA_DIR/media). */
@@ -52,12 +44,46 @@ export function localStore(root = mediaDir()): MediaStore {
     async open(key) {
       return { file: fileOf(key), release: async () => {} };
     },
+    async head(key) {
+      const stats = await stat(fileOf(key)).catch(() => null);
+      if (!stats?.isFile()) return null;
+      return { size: stats.size, etag: etagFor(stats.size, stats.mtimeMs), lastModified: stats.mtime };
+    },
+    async read(key, start, end) {
+      return createReadStream(fileOf(key), { start, end });
+    },
   };
 }
 
-/** The store MEDIA_STORE names ('local', the default). */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/** Reads MEDIA_STORE: 'local' (or unset), or `s3://bucket[/prefix]`; anything else is a start-up error that says why. */
+export function parseMediaStore(value: string | undefined): { kind: 'local' } | ({ kind: 's3' } & S3Location) {
+  const setting = (value ?? '').trim();
+  if (setting === '' || setting === 'local') return { kind: 'local' };
+  const match = /^s3:\/\/([^/]+)\/*(.*)$/.exec(setting);
+  if (!match || !BUCKET.test(match[1]!)) {
+    throw new Error(`MEDIA_STORE=${setting} is not understood: use 'local' or s3://<bucket>[/<prefix>]`);
+  }
+  const prefix = match[2]!.replace(/\/+$/, '');
+  if (prefix) checkKey(prefix);
+  return { kind: 's3', bucket: match[1]!, prefix };
+}
+
+let cached: { setting: string; store: MediaStore } | undefined;
+
+/** The store MEDIA_STORE names ('local', the default, or s3://bucket[/prefix]). */
 export function mediaStore(): MediaStore {
-  const kind = process.env.MEDIA_STORE || 'local';
-  if (kind === 'local') return localStore();
-  throw new Error(`MEDIA_STORE=${kind} is not supported (only 'local')`);
+  const parsed = parseMediaStore(process.env.MEDIA_STORE);
+  if (parsed.kind === 'local') return localStore();
+  // One S3 client per setting: it holds the connection pool.
+  const { MEDIA_STORE, S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE } = process.env;
+  const setting = JSON.stringify([MEDIA_STORE, S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE]);
+  if (cached?.setting !== setting) cached = { setting, store: s3Store(parsed) };
+  return cached.store;
+}
+
+/** Whether media lives somewhere other than this machine's DATA_DIR (then /media/ falls back to the store). */
+export function isRemoteStore(): boolean {
+  return parseMediaStore(process.env.MEDIA_STORE).kind !== 'local';
 }

@@ -26,15 +26,22 @@ export function artworkFiles(plan: Pick<SeedPlan, 'users' | 'videos' | 'liveRoom
   ];
 }
 
+/** Puts in flight at once: a bucket answers each put after a round trip, and the seed has hundreds of pictures. */
+const PUTS_AT_ONCE = 8;
+
 /** Writes `files` into `store` (each staged in a temporary folder, then put, so no reader sees half a file). */
 export async function writeArtwork(store: MediaStore, files: ArtworkFile[]): Promise<void> {
   const staging = await mkdtemp(path.join(os.tmpdir(), 'shanying-artwork-'));
-  try {
-    for (const [i, f] of files.entries()) {
+  let next = 0;
+  const putEach = async () => {
+    for (let i = next++; i < files.length; i = next++) {
       const local = path.join(staging, `${i}.svg`);
-      await writeFile(local, f.body);
-      await store.put(local, f.key);
+      await writeFile(local, files[i]!.body);
+      await store.put(local, files[i]!.key);
     }
+  };
+  try {
+    await Promise.all(Array.from({ length: PUTS_AT_ONCE }, putEach));
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
