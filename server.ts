@@ -25,7 +25,7 @@ import { applySecurityHeaders } from './src/server/http/security-headers.ts';
 import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './src/server/db/availability.ts';
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
-import { startWorkers } from './src/server/jobs/worker.ts';
+import { inProcessWorkers, startWorkers } from './src/server/jobs/worker.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 // The compression package is typed for Express; it only needs Node's own request and response.
@@ -242,10 +242,10 @@ async function main(): Promise<void> {
     if (!isPgShutdown(error)) log({ level: 'warn', msg: 'readiness pool error', ...errorFields(error) }, process.stderr);
   });
 
-  // Uploads hand their processing to the job queue; this process also works the queue unless WORKER=off (then
+  // Uploads hand their processing to the job queue; this process also works the queue unless WORKERS=0 (then
   // `npm run worker` does, on the same database).
   const jobs = await startQueue(database.url);
-  if (process.env.WORKER !== 'off') await startWorkers(jobs);
+  if (inProcessWorkers()) await startWorkers(jobs);
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   // React (external to the build) picks its build from NODE_ENV when first imported; unset, every page rendered its

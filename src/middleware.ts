@@ -1,5 +1,6 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './server/db/availability.ts';
+import { withReplicaReads } from './server/db/read-scope.ts';
 import { pageFailure, pageRefusal } from './server/http/page-door.ts';
 import { mediaOrigin, withMediaOrigin } from './server/http/security-headers.ts';
 import { readSessionCookie } from './server/http/session-cookie.ts';
@@ -17,7 +18,9 @@ const fillViewer = defineMiddleware(async (ctx, next) => {
     if (token) ctx.locals.viewer = await resolveSession(token);
   }
   try {
-    return await next();
+    // A visitor's page may be read from a replica (read-scope.ts); a viewer's sees their own writes on the primary.
+    const anonymousRead = !ctx.locals.viewer && (ctx.request.method === 'GET' || ctx.request.method === 'HEAD');
+    return await (anonymousRead ? withReplicaReads(next) : next());
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     // Astro's own log of a failed render would print the error's message, which may hold SQL parameters.

@@ -34,6 +34,8 @@ export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends bo
   files?: Record<string, number>;
   /** A POST that only reads (douyin.com and Family B POST some reads): it does not count against the write limits. */
   readOnly?: boolean;
+  /** Reads what the same visitor has just written (a QR ticket's state): never answered from a read replica. */
+  readsOwnWrites?: boolean;
 }
 
 /** A route with its types erased, as the router and the OpenAPI builder see it. */
@@ -49,6 +51,7 @@ export interface Route {
   anonymousCacheMs?: number;
   files?: Record<string, number>;
   readOnly?: boolean;
+  readsOwnWrites?: boolean;
 }
 
 /** Whether a route changes something, and so counts against the write limits (services/write-limits.ts). */

@@ -1,4 +1,5 @@
 /** The framework-free API door: one Request in, one Response out, for every route of the registry. */
+import { withReplicaReads } from '../db/read-scope.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer, clearApiCache } from './anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
@@ -99,6 +100,20 @@ async function dispatch(
   // Counted once the request is well formed: a refused one costs the database nothing.
   if (isWrite(route)) await enforceWriteLimits(viewer?.id ?? null, clientAddress);
 
+  const run = () => answer(route, parsed.data, viewer, request, url, clientAddress, jsonBodies);
+  return mayReadReplica(route, viewer) ? withReplicaReads(run) : run();
+}
+
+/**
+ * An anonymous read may be answered from a replica: a visitor has no writes of their own to miss, and they are most
+ * of the traffic. A viewer's reads, every write, and a route that reads what the same visitor just wrote (a QR
+ * ticket's state) use the primary.
+ */
+function mayReadReplica(route: Route, viewer: Viewer | null): boolean {
+  return !viewer && !isWrite(route) && !route.readsOwnWrites;
+}
+
+async function answer(route: Route, input: unknown, viewer: Viewer | null, request: Request, url: URL, clientAddress: string, jsonBodies: boolean): Promise<Response> {
   const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;
   if (cacheKey) {
     const hit = cachedAnswer(cacheKey);
@@ -107,7 +122,7 @@ async function dispatch(
     const mine: { headers?: Headers; stream?: Response } = {};
     const entry = await buildAnswerOnce(cacheKey, route.anonymousCacheMs!, async () => {
       mine.headers = new Headers(JSON_HEADERS);
-      const body = await route.handler({ input: parsed.data, viewer, request, headers: mine.headers, clientAddress });
+      const body = await route.handler({ input, viewer, request, headers: mine.headers, clientAddress });
       if (!(body instanceof Response)) return JSON.stringify(body);
       mine.stream = body;
       return undefined;
@@ -118,7 +133,7 @@ async function dispatch(
   }
 
   const headers = new Headers(JSON_HEADERS);
-  const body = await route.handler({ input: parsed.data, viewer, request, headers, clientAddress });
+  const body = await route.handler({ input, viewer, request, headers, clientAddress });
   // Event streams (routes/live-room.ts) answer a Response of their own.
   if (body instanceof Response) return body;
   if (route.method === 'POST' && route.auth) clearApiCache();

@@ -1,13 +1,19 @@
-/** The one pg pool and Drizzle handle of this process, pointed at DATABASE_URL (set by server.ts to the embedded server when unset). */
+/**
+ * The one pg pool and Drizzle handle of this process, pointed at DATABASE_URL (set by server.ts to the embedded server
+ * when unset), with plain reads of anonymous requests sent to DATABASE_REPLICA_URLS when there are any (replicas.ts).
+ */
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { ReplicaSet } from './replicas.ts';
 import { retryTransactions } from './retry.ts';
 import * as schema from './schema.ts';
+import { databaseSettings } from './settings.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 
 let pool: pg.Pool | undefined;
 let handle: Db | undefined;
+let replicas: ReplicaSet | undefined;
 
 /** A query text is prepared once it has been seen this many times (one-off statements stay unnamed). */
 const PREPARE_AFTER = 2;
@@ -50,22 +56,66 @@ export function preparePool(p: pg.Pool, maxPrepared = MAX_PREPARED): pg.Pool {
   return p;
 }
 
-/** Opens a Drizzle handle on a new pool for `url` (tests use one per cloned database). */
-export function connect(url: string, max = 10): { db: Db; pool: pg.Pool } {
-  const p = preparePool(new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 }));
+export interface ConnectOptions {
+  /** Connections in the pool (and in each replica's). */
+  max?: number;
+  /** false runs every statement unnamed: behind PgBouncer in transaction mode a named statement is lost between connections. */
+  prepare?: boolean;
+  /** Read replicas for plain reads in a replica scope (read-scope.ts). */
+  replicaUrls?: readonly string[];
+  /** A replica further behind than this serves no reads. */
+  maxLagMs?: number;
+  /** How often replica health and lag are measured. */
+  checkMs?: number;
+}
+
+function warn(fields: Record<string, unknown>): void {
+  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'warn', ...fields })}\n`);
+}
+
+/** Opens a Drizzle handle on a new pool for `url` (tests use one per cloned database), with its replicas if any. */
+export function connect(url: string, maxOrOptions: number | ConnectOptions = 10): { db: Db; pool: pg.Pool; replicas?: ReplicaSet } {
+  const options = typeof maxOrOptions === 'number' ? { max: maxOrOptions } : maxOrOptions;
+  const { max = 10, prepare = true, replicaUrls = [] } = options;
+  const wrap = (p: pg.Pool) => (prepare ? preparePool(p) : p);
+  const p = wrap(new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 }));
   // A fast shutdown of PostgreSQL terminates idle clients (57P01); unhandled, that would crash Node.
-  p.on('error', (err) => console.error(JSON.stringify({ level: 'warn', msg: 'pg pool error', error: err.message })));
-  return { db: retryTransactions(drizzle(p, { schema })), pool: p };
+  p.on('error', (err) => warn({ msg: 'pg pool error', error: err.message }));
+  let set: ReplicaSet | undefined;
+  if (replicaUrls.length > 0) {
+    set = new ReplicaSet(p, replicaUrls, {
+      maxLagMs: options.maxLagMs ?? 5_000,
+      checkMs: options.checkMs ?? 1_000,
+      max,
+      wrapPool: wrap,
+      log: (fields) => process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), ...fields })}\n`),
+    });
+    set.route(p);
+    // Until the first measurement, reads stay on the primary.
+    set.start().catch(() => {});
+  }
+  return { db: retryTransactions(drizzle(p, { schema })), pool: p, ...(set ? { replicas: set } : {}) };
 }
 
 /** The process-wide database handle. */
 export function db(): Db {
   if (!handle) {
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error('DATABASE_URL is not set: start the portal with `npm start` (server.ts starts the database)');
-    ({ db: handle, pool } = connect(url, Number(process.env.PG_POOL_MAX ?? 10)));
+    const settings = databaseSettings();
+    if (!settings.url) throw new Error('DATABASE_URL is not set: start the portal with `npm start` (server.ts starts the database)');
+    ({ db: handle, pool, replicas } = connect(settings.url, {
+      max: Number(process.env.PG_POOL_MAX ?? 10),
+      prepare: settings.prepare,
+      replicaUrls: settings.replicaUrls,
+      maxLagMs: settings.maxLagMs,
+      checkMs: settings.checkMs,
+    }));
   }
   return handle;
+}
+
+/** The process-wide replicas' state and read counts (none without DATABASE_REPLICA_URLS). */
+export function replicaStatus(): ReturnType<ReplicaSet['status']> | undefined {
+  return replicas?.status();
 }
 
 /** Sets the process-wide handle (tests point it at their own cloned database). */
@@ -76,7 +126,10 @@ export function useDb(next: Db): void {
 /** Closes the process-wide pool, if one was opened. */
 export async function closeDb(): Promise<void> {
   const p = pool;
+  const r = replicas;
   pool = undefined;
   handle = undefined;
+  replicas = undefined;
+  await r?.close();
   await p?.end();
 }

@@ -18,6 +18,8 @@ export interface StartOptions {
   seed?: boolean;
   /** Default DATABASE_URL; an empty string forces the embedded server. */
   databaseUrl?: string;
+  /** A direct (unpooled) line to the same server for migrations and the seed; default DATABASE_DIRECT_URL, else databaseUrl. */
+  directUrl?: string;
   /** Port of the embedded server; default PG_PORT, else a free one. */
   port?: number;
   /** true restarts the embedded server (with backoff) whenever its postmaster exits unasked; the web server's choice. */
@@ -71,14 +73,17 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
     }
   }
 
+  // Migrations and the seed hold a session advisory lock, which a transaction pooler would not keep.
+  // DATABASE_DIRECT_URL goes with DATABASE_URL: a caller naming its own server names its direct line too, or has none.
+  const direct = handle.embedded ? handle.url : (opts.directUrl ?? (opts.databaseUrl === undefined ? process.env.DATABASE_DIRECT_URL : undefined)) || handle.url;
   try {
     let t = performance.now();
-    await migrateDb(handle.url);
+    await migrateDb(direct);
     emit({ msg: 'db.migrate', ms: since(t) });
     if (opts.seed !== false) {
       t = performance.now();
       // Under a lock, so that app servers starting together seed once.
-      const summary = await withLock(handle.url, SEED_LOCK, async (client) => {
+      const summary = await withLock(direct, SEED_LOCK, async (client) => {
         const db = drizzle(client, { schema });
         const [row] = await db.select({ n: count() }).from(schema.users);
         return row && row.n > 0 ? undefined : seed(db, { artwork: mediaStore() });

@@ -22,6 +22,12 @@ function log(fields: Record<string, unknown>): void {
   process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'info', ...fields })}\n`);
 }
 
+/** Whether a web server works the job queue itself: not with WORKERS=0 (or WORKER=off), when `npm run worker` runs apart. */
+export function inProcessWorkers(env: NodeJS.ProcessEnv = process.env): boolean {
+  const off = (v: string | undefined) => v !== undefined && /^(0|off|false|no)$/i.test(v.trim());
+  return !off(env.WORKERS) && !off(env.WORKER);
+}
+
 /** Starts the workers on a started queue. */
 export async function startWorkers(boss: PgBoss, options: { pollingIntervalSeconds?: number } = {}): Promise<void> {
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 };

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { db } from '../db/client.ts';
+import { directUrl } from '../db/settings.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import type { Viewer } from '../services/sessions.ts';
 
@@ -174,10 +175,13 @@ export class EventHub {
 
 let shared: EventHub | undefined;
 
-/** The process-wide hub, on DATABASE_URL (server.ts sets it to the embedded server). */
+/**
+ * The process-wide hub, on DATABASE_DIRECT_URL, else DATABASE_URL (server.ts sets it to the embedded server): LISTEN
+ * needs a session of its own, which a transaction pooler such as PgBouncer does not keep between statements.
+ */
 export function hub(): EventHub {
   return (shared ??= new EventHub(() => {
-    const url = process.env.DATABASE_URL;
+    const url = directUrl();
     if (!url) throw new Error('DATABASE_URL is not set');
     return url;
   }));

@@ -90,6 +90,8 @@ export const passportRoutes = [
     family: 'A',
     auth: false,
     summary: 'State of a QR ticket; the first answer after confirmation carries the token once and sets the cookie',
+    // The ticket was created a moment ago by this same browser, and the phone confirms it on the primary.
+    readsOwnWrites: true,
     input: z.object({ ticket: ticket() }),
     response: bodyA({ status: z.enum(['pending', 'scanned', 'confirmed', 'expired']), token: z.string().optional(), user: loginUser.optional() }),
     handler: async ({ input, request, headers, clientAddress }) => {

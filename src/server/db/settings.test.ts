@@ -1,0 +1,45 @@
+/** databaseSettings: the primary, its direct line, the replicas, and when statements are prepared. */
+import { describe, expect, it } from 'vitest';
+import { databaseSettings, directUrl } from './settings.ts';
+
+const PRIMARY = 'postgres://app:secret@db:5432/shanying';
+const POOLER = 'postgres://app:secret@pgbouncer:6432/shanying';
+
+describe('databaseSettings', () => {
+  it('defaults to one server, prepared statements on, no replicas', () => {
+    expect(databaseSettings({ DATABASE_URL: PRIMARY })).toEqual({
+      url: PRIMARY,
+      directUrl: PRIMARY,
+      replicaUrls: [],
+      prepare: true,
+      maxLagMs: 5_000,
+      checkMs: 1_000,
+    });
+  });
+
+  it('reads a comma-separated replica list, spaces and empty items aside', () => {
+    const s = databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_URLS: ' postgres://r1/shanying, postgresql://r2:5433/shanying ,' });
+    expect(s.replicaUrls).toEqual(['postgres://r1/shanying', 'postgresql://r2:5433/shanying']);
+  });
+
+  it('turns preparing off when a separate direct line says DATABASE_URL is a pooler, unless told otherwise', () => {
+    expect(databaseSettings({ DATABASE_URL: POOLER, DATABASE_DIRECT_URL: PRIMARY }).prepare).toBe(false);
+    expect(databaseSettings({ DATABASE_URL: POOLER, DATABASE_DIRECT_URL: PRIMARY, DATABASE_PREPARE: 'on' }).prepare).toBe(true);
+    expect(databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_PREPARE: 'off' }).prepare).toBe(false);
+    expect(databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_DIRECT_URL: PRIMARY }).prepare).toBe(true);
+  });
+
+  it('takes the direct URL for session features, else DATABASE_URL', () => {
+    expect(directUrl({ DATABASE_URL: POOLER, DATABASE_DIRECT_URL: PRIMARY })).toBe(PRIMARY);
+    expect(directUrl({ DATABASE_URL: PRIMARY })).toBe(PRIMARY);
+    expect(directUrl({})).toBeUndefined();
+  });
+
+  it('stops on a malformed setting, naming it without repeating its value', () => {
+    expect(() => databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_URLS: 'db2:5432' })).toThrow(/DATABASE_REPLICA_URLS/);
+    expect(() => databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_PREPARE: 'maybe' })).toThrow(/DATABASE_PREPARE/);
+    expect(() => databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_MAX_LAG_MS: 'soon' })).toThrow(/DATABASE_REPLICA_MAX_LAG_MS/);
+    expect(() => databaseSettings({ DATABASE_URL: 'mysql://app:secret@db/x' })).toThrow(/DATABASE_URL/);
+    expect(() => databaseSettings({ DATABASE_URL: 'mysql://app:secret@db/x' })).not.toThrow(/secret/);
+  });
+});
