@@ -124,7 +124,9 @@ test('an upload through either app server is processed by the separate worker an
     };
     const view = await studio(`/api/studio/upload?uploadId=${uploadId}`);
     expect(view.code).toBe('200');
-    const made = await studio('/api/studio/work/create', { method: 'POST', body: new URLSearchParams({ uploadId, title: '集群里的上传 #测试', channelId: '1' }) });
+    const config = await studio('/api/studio/config');
+    const channelId = String((config.data.channels as { id: number }[])[0]!.id);
+    const made = await studio('/api/studio/work/create', { method: 'POST', body: new URLSearchParams({ uploadId, title: '集群里的上传 #测试', channelId }) });
     expect(made.code, JSON.stringify(made)).toBe('200');
     const workId = made.data.id as number;
     // Only the worker works the queue (the app servers run with WORKER=off).
@@ -141,8 +143,11 @@ test('an upload through either app server is processed by the separate worker an
     expect(media.status).toBe(206);
     expect(media.headers.get('content-type')).toBe('video/mp4');
     expect(servedBy(media.headers), 'media comes from the object store').toBeNull();
-    const worker = readFileSync(path.join(cluster().logDir, 'worker.log'), 'utf8');
-    expect(worker).toContain(uploadId);
+    // The worker's log has the job; neither web server's does.
+    const processed = (name: string) =>
+      readFileSync(path.join(cluster().logDir, `${name}.log`), 'utf8').split('\n').some((line) => line.includes('"jobs.process"') && line.includes(uploadId));
+    expect(processed('worker')).toBe(true);
+    expect(processed('web1') || processed('web2')).toBe(false);
 
     await page.goto(`/video/${workId}`);
     const video = page.locator('video').first();
@@ -152,7 +157,7 @@ test('an upload through either app server is processed by the separate worker an
   }
 });
 
-test('an app server killed under load: no GET fails (HAProxy retries them elsewhere), no acknowledged write is lost', async () => {
+test('an app server killed under load: HAProxy retries every GET it can on the other server, and no acknowledged write is lost', async () => {
   test.setTimeout(120_000);
   const run = `${Date.now()}`;
   const writers = await Promise.all([1, 2, 3].map((i) => newAccount(api, `kill-${i}`)));
@@ -200,8 +205,21 @@ test('an app server killed under load: no GET fails (HAProxy retries them elsewh
   try {
     const afterKill = getResults.filter((r) => r.at > killedAt);
     expect(afterKill.length, 'GETs answered after the kill').toBeGreaterThan(20);
+    // What HAProxy did with each GET: how many it retried (on the other server), and which it could not, because web1
+    // died while the answer was already on its way to the client (termination state SD, part of the body sent): no
+    // proxy can take back bytes a client has, so those are the only GETs allowed to fail.
+    await new Promise((r) => setTimeout(r, 500));
+    const lines = readFileSync(path.join(cluster().logDir, 'haproxy.log'), 'utf8').split('\n');
+    const entries = lines
+      .map((line) => / app\/(\w+) \S+ (\d{3}) (\d+) \S+ \S+ (\S{4}) \d+\/\d+\/\d+\/\d+\/(\+?)(\d+) \d+\/\d+ "GET (\S+)/.exec(line))
+      .filter((m) => m !== null)
+      .map((m) => ({ server: m[1], bytes: Number(m[3]), state: m[4]!, redispatched: m[5] === '+', retries: Number(m[6]), path: m[7]! }));
+    const retried = entries.filter((e) => e.retries > 0);
+    const cut = entries.filter((e) => e.state.startsWith('SD') && e.bytes > 0);
+    expect(retried.length, 'GETs HAProxy retried after the kill').toBeGreaterThan(0);
     const failed = getResults.filter((r) => r.status !== 200);
-    expect(failed, `${failed.length} of ${getResults.length} GETs failed`).toEqual([]);
+    expect(failed.length, `failed GETs ${JSON.stringify(failed)}, answers cut off by the kill ${JSON.stringify(cut)}`).toBeLessThanOrEqual(cut.length);
+    for (const f of failed) expect(cut.map((c) => c.path)).toContain(f.path);
 
     const acknowledged = writes.filter((w) => w.acknowledged);
     expect(acknowledged.length).toBeGreaterThan(20);
@@ -211,10 +229,11 @@ test('an app server killed under load: no GET fails (HAProxy retries them elsewh
     expect(lost, 'acknowledged comments missing from the database').toEqual([]);
     // A POST is never replayed by HAProxy, so none is stored twice.
     expect(stored.filter((r) => r.n > 1)).toEqual([]);
-    test.info().annotations.push({
-      type: 'load',
-      description: `${getResults.length} GETs (${afterKill.length} after the kill), ${writes.length} writes (${acknowledged.length} acknowledged, ${writes.length - acknowledged.length} refused)`,
-    });
+    const summary =
+      `${getResults.length} GETs (${afterKill.length} after the kill; ${retried.length} retried by HAProxy, ${failed.length} cut off mid-answer), ` +
+      `${writes.length} writes (${acknowledged.length} acknowledged, ${writes.length - acknowledged.length} not)`;
+    console.log(`kill under load: ${summary}`);
+    test.info().annotations.push({ type: 'load', description: summary });
   } finally {
     await control('start-web', 'web1');
   }
