@@ -100,7 +100,13 @@ export function s3Store(location: S3Location, client?: S3Client): S3Store {
     const [{ GetObjectCommand }, c] = await Promise.all([sdk(), s3()]);
     const out = await c.send(new GetObjectCommand({ Bucket, Key: objectKey(key), Range: range, IfMatch }));
     // On Node the body is an http.IncomingMessage, a Readable.
-    return out.Body as Readable;
+    const body = out.Body as Readable;
+    // Checked here too: some S3-compatible servers (s3rver) ignore If-Match.
+    if (IfMatch && out.ETag !== IfMatch) {
+      body.destroy();
+      throw new Error(`media changed while being read: ${key}`);
+    }
+    return body;
   }
 
   return {
