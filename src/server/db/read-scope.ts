@@ -16,9 +16,9 @@ export function withReplicaReads<T>(fn: () => T): T {
   return storage.run({ replica: true }, fn);
 }
 
-/** Whether a plain read issued now may go to a replica. */
-export function replicaReadsAllowed(): boolean {
-  return storage.getStore()?.replica === true;
+/** Whether a plain read issued now may go to a replica: true, false (a request that has written), or undefined outside any scope. */
+export function replicaReadsAllowed(): boolean | undefined {
+  return storage.getStore()?.replica;
 }
 
 /** After a write, the rest of the request reads the primary, so it sees what it just wrote (a search logged, a view counted). */

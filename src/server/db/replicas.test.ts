@@ -131,7 +131,7 @@ describe('routing', () => {
     await withReplicaReads(async () => {
       expect(await onReplica(r.db)).toBe(true);
       // A write outside a transaction goes to the primary, and what follows must see it.
-      await r.db.execute(sql`update users set bio = bio where id = 1`);
+      await r.db.execute(sql`update users set signature = signature where id = 1`);
       expect(await onReplica(r.db)).toBe(false);
     });
     await withReplicaReads(async () => {
@@ -186,9 +186,9 @@ describe('routing', () => {
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
     const after = r.replicas.status();
     const onReplicaReads = after.replicas[0]!.reads - before.replicas[0]!.reads;
-    const onPrimary = after.primaryReads - before.primaryReads;
+    const onPrimary = after.primaryQueries - before.primaryQueries;
     const share = onReplicaReads / (onReplicaReads + onPrimary);
-    console.log(`anonymous load: ${answers.length} requests, ${onReplicaReads} reads on the replica, ${onPrimary} on the primary (${(share * 100).toFixed(1)}% replica)`);
+    console.log(`anonymous load: ${answers.length} requests, ${onReplicaReads} queries on the replica, ${onPrimary} on the primary (${(share * 100).toFixed(1)}% replica)`);
     expect(onReplicaReads).toBeGreaterThan(answers.length);
     expect(share).toBeGreaterThan(0.95);
   });
@@ -207,17 +207,17 @@ describe('lag', () => {
     expect(stateOf(r)).toBe('up');
 
     await replica.pauseReplay();
-    await cluster.primary.query(`update users set bio = 'lag test' where id = 2`, DATABASE);
+    await cluster.primary.query(`update users set signature = 'lag test' where id = 2`, DATABASE);
     await until('the replica to be lagging', () => stateOf(r) === 'lagging');
     const read = await withReplicaReads(async () => ({
       recovery: await onReplica(r.db),
-      bio: (await r.db.execute<{ bio: string }>(sql`select bio from users where id = 2`)).rows[0]!.bio,
+      signature: (await r.db.execute<{ signature: string }>(sql`select signature from users where id = 2`)).rows[0]!.signature,
     }));
-    expect(read).toEqual({ recovery: false, bio: 'lag test' });
+    expect(read).toEqual({ recovery: false, signature: 'lag test' });
 
     await replica.resumeReplay();
     await until('the replica to be up again', () => stateOf(r) === 'up');
-    expect(await withReplicaReads(() => r.db.execute<{ bio: string }>(sql`select bio from users where id = 2`)).then((x) => x.rows[0]!.bio)).toBe('lag test');
+    expect(await withReplicaReads(() => r.db.execute<{ signature: string }>(sql`select signature from users where id = 2`)).then((x) => x.rows[0]!.signature)).toBe('lag test');
   });
 });
 

@@ -86,7 +86,8 @@ export class ReplicaSet {
   #next = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #checking: Promise<void> | undefined;
-  #primaryReads = 0;
+  /** Queries of replica-scoped work that the primary answered: writes, reads after them, reads with no replica up. */
+  #primaryQueries = 0;
 
   constructor(primary: pg.Pool, urls: readonly string[], options: ReplicaOptions) {
     this.#primary = primary;
@@ -189,16 +190,18 @@ export class ReplicaSet {
       return primaryConnect(...args);
     };
     (pool as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
-      if (!replicaReadsAllowed()) return primaryQuery(config, ...rest);
+      const allowed = replicaReadsAllowed();
+      if (allowed === undefined) return primaryQuery(config, ...rest);
       const text = textOf(config);
-      if (text === undefined || !isPlainRead(text)) {
+      if (!allowed || text === undefined || !isPlainRead(text)) {
         stickToPrimary();
+        this.#primaryQueries++;
         return primaryQuery(config, ...rest);
       }
       // A callback-style call is left to the primary: the fallback below needs the promise.
       const m = rest.some((a) => typeof a === 'function') ? undefined : this.pick();
       if (!m) {
-        this.#primaryReads++;
+        this.#primaryQueries++;
         return primaryQuery(config, ...rest);
       }
       m.reads++;
@@ -206,18 +209,18 @@ export class ReplicaSet {
         // Whatever went wrong (gone, restarting, a query cancelled by replay), the primary answers instead; only a
         // replica that cannot be reached is taken out, until the timer finds it back.
         if (isDatabaseUnavailable(error)) this.#set(m, 'down', undefined, error instanceof Error ? error.message : String(error));
-        this.#primaryReads++;
+        this.#primaryQueries++;
         return primaryQuery(config, ...rest);
       });
     };
     return pool;
   }
 
-  /** Each replica's state, lag and the reads it served, and the scoped reads the primary served. */
-  status(): { replicas: ReplicaStatus[]; primaryReads: number } {
+  /** Each replica's state, lag and the queries sent to it, and the queries of replica-scoped work the primary answered. */
+  status(): { replicas: ReplicaStatus[]; primaryQueries: number } {
     return {
       replicas: this.#members.map(({ name, state, lagMs, reads }) => ({ name, state, lagMs, reads })),
-      primaryReads: this.#primaryReads,
+      primaryQueries: this.#primaryQueries,
     };
   }
 
