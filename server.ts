@@ -49,6 +49,16 @@ const BROTLI_PAGE_WINDOW = 18;
  */
 const QUIET_MS = 500;
 const QUIET_MAX_MS = 5_000;
+/**
+ * SERVER_NAME, when set, names this process in an `X-Served-By` header on every answer: behind a load balancer it
+ * tells which app server answered (how the cluster's tests see requests alternate). A header value, so only a short
+ * name of letters, digits, '.', '_' and '-'.
+ */
+const SERVER_NAME = process.env.SERVER_NAME ?? '';
+if (SERVER_NAME && !/^[\w.-]{1,64}$/.test(SERVER_NAME)) {
+  process.stderr.write(`SERVER_NAME must be 1-64 letters, digits, '.', '_' or '-' (got ${JSON.stringify(SERVER_NAME)})\n`);
+  process.exit(1);
+}
 
 /** One JSON line on stdout (request log) or stderr (problems). */
 function log(fields: Record<string, unknown>, stream: NodeJS.WriteStream = process.stdout): void {
@@ -312,6 +322,7 @@ async function main(): Promise<void> {
   function handle(req: IncomingMessage, res: ServerResponse): void {
     lastRequestAt = Date.now();
     track(req, res);
+    if (SERVER_NAME) res.setHeader('X-Served-By', SERVER_NAME);
     applySecurityHeaders(req, res);
     if (shuttingDown) return unavailable(req, res, 1, true);
     if (cap.isBeyondCap(req.socket)) return unavailable(req, res, 1, true);

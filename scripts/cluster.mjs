@@ -1,0 +1,44 @@
+/**
+ * `npm run cluster`: 闪映 as a cluster on this machine (scripts/cluster/index.mjs): HAProxy in front of two app
+ * servers, a PostgreSQL primary with a streaming replica, PgBouncer, an S3-compatible store and a media worker. Prints
+ * the address to open and runs until Ctrl-C (SIGINT) or SIGTERM, then stops everything it started.
+ *
+ *   CLUSTER_PORT  HAProxy's port (default 8080)
+ *   CLUSTER_DIR   where its data and logs go (default .cluster/dev; wiped at each start)
+ *
+ * Needs Debian's haproxy, pgbouncer and postgresql packages; builds the site first when the build is missing or old.
+ */
+import path from 'node:path';
+import { buildIfNeeded } from './build-if-needed.mjs';
+import { ROOT, startCluster } from './cluster/index.mjs';
+
+const port = Number(process.env.CLUSTER_PORT ?? 8080);
+const dir = path.resolve(ROOT, process.env.CLUSTER_DIR ?? '.cluster/dev');
+
+buildIfNeeded();
+let cluster;
+let stopping = false;
+async function stop(reason) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\nStopping the cluster (${reason})…`);
+  await cluster?.stop();
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop(signal));
+
+try {
+  cluster = await startCluster({ dir, port });
+} catch (error) {
+  console.error(`The cluster did not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+if (stopping) await new Promise(() => {});
+const info = cluster.describe();
+console.log(`
+闪映 cluster: ${info.url}
+  app servers  ${info.webs.map((w) => `${w.name} ${w.url}`).join(', ')} (HAProxy alternates; X-Served-By says which answered)
+  PostgreSQL   primary :${cluster.ports.primary}, streaming replica :${cluster.ports.replica}, PgBouncer :${cluster.ports.pgbouncer}
+  S3 store     ${cluster.store.env.S3_ENDPOINT} (bucket ${cluster.store.bucket}; HAProxy sends /media/ there)
+  logs         ${path.relative(process.cwd(), cluster.logDir)}/
+Ctrl-C stops it.`);

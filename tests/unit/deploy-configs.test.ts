@@ -1,0 +1,69 @@
+/**
+ * The operator's configuration in deploy/ is the one `npm run cluster` runs: HAProxy's file parses as it ships (with
+ * the addresses from the environment), and PgBouncer's file takes the cluster's addresses without losing a setting.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { overrideIni } from '../../scripts/cluster/pgbouncer.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const haproxy = spawnSync('haproxy', ['-v']).status === 0;
+
+describe('deploy/haproxy.cfg', () => {
+  const check = (env: Record<string, string>) =>
+    spawnSync('haproxy', ['-c', '-f', path.join(ROOT, 'deploy', 'haproxy.cfg')], {
+      env: { PATH: process.env.PATH, HAPROXY_ADMIN_SOCKET: path.join(os.tmpdir(), 'sy-haproxy-check.sock'), ...env },
+      encoding: 'utf8',
+    });
+
+  it.skipIf(!haproxy)('is valid with the addresses from the environment', () => {
+    const result = check({ LB_BIND: '127.0.0.1:18080', WEB1: '127.0.0.1:18081', WEB2: '127.0.0.1:18082', S3_ADDR: '127.0.0.1:18083', MEDIA_S3_PATH: '/b/media' });
+    expect(`${result.stdout}${result.stderr}`).toContain('Configuration file is valid');
+    expect(result.status).toBe(0);
+  });
+
+  it.skipIf(!haproxy)('refuses to start on its placeholder hosts, rather than send traffic somewhere unintended', () => {
+    const result = check({});
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/could not resolve address 'web1\.internal'/);
+  });
+
+  it('retries only GET and HEAD past a connection failure, and holds event streams open', () => {
+    const cfg = readFileSync(path.join(ROOT, 'deploy', 'haproxy.cfg'), 'utf8');
+    expect(cfg).toMatch(/^\s*retry-on conn-failure empty-response response-timeout 503$/m);
+    expect(cfg).toMatch(/^\s*http-request disable-l7-retry if !METH_GET$/m);
+    expect(cfg).toMatch(/^\s*option httpchk GET \/readyz$/m);
+    expect(cfg).toMatch(/^\s*http-request set-timeout server 1h if \{ path \/api\/events \}$/m);
+  });
+});
+
+describe('overrideIni (deploy/pgbouncer.ini)', () => {
+  const shipped = readFileSync(path.join(ROOT, 'deploy', 'pgbouncer.ini'), 'utf8');
+
+  it('changes the named settings and keeps every other line', () => {
+    const out = overrideIni(shipped, {
+      databases: { shanying: 'host=127.0.0.1 port=5555 dbname=shanying' },
+      pgbouncer: { listen_port: '7777', auth_file: '/tmp/u.txt' },
+    });
+    expect(out).toMatch(/^shanying = host=127\.0\.0\.1 port=5555 dbname=shanying$/m);
+    expect(out).toMatch(/^listen_port = 7777$/m);
+    expect(out).toMatch(/^auth_file = \/tmp\/u\.txt$/m);
+    expect(out).toMatch(/^pool_mode = transaction$/m);
+    expect(out.split('\n')).toHaveLength(shipped.split('\n').length);
+    const changed = out.split('\n').filter((line, i) => line !== shipped.split('\n')[i]);
+    expect(changed).toHaveLength(3);
+  });
+
+  it('refuses a setting the shipped file does not have, or one in the wrong section', () => {
+    expect(() => overrideIni(shipped, { pgbouncer: { no_such_setting: '1' } })).toThrow(/pgbouncer\.no_such_setting/);
+    expect(() => overrideIni(shipped, { databases: { listen_port: '1' } })).toThrow(/databases\.listen_port/);
+  });
+
+  it('leaves comments alone', () => {
+    const out = overrideIni('[pgbouncer]\n; listen_port = 1\nlisten_port = 2\n', { pgbouncer: { listen_port: '3' } });
+    expect(out).toBe('[pgbouncer]\n; listen_port = 1\nlisten_port = 3\n');
+  });
+});
