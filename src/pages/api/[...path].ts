@@ -1,6 +1,7 @@
 /** The Astro door to the API (astro dev); server.ts serves /api straight from node:http with the same router. */
 import type { APIRoute } from 'astro';
 import { handleApi } from '../../server/api/router.ts';
+import { clientAddress as fromProxy } from '../../server/http/client-address.ts';
 
 export const prerender = false;
 
@@ -11,5 +12,5 @@ export const ALL: APIRoute = ({ request, clientAddress }) => {
   } catch {
     // Astro throws when the adapter cannot tell the address; logs just go without it.
   }
-  return handleApi(request, { clientAddress: address });
+  return handleApi(request, { clientAddress: fromProxy(address, request.headers.get('x-forwarded-for')) });
 };

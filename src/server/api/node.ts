@@ -12,6 +12,7 @@ import { cachedAnswerOf, type CachedAnswer } from './anon-cache.ts';
 import { errorBody } from './envelope.ts';
 import { answerTextOf } from './json-answer.ts';
 import { handleApi } from './router.ts';
+import { clientAddress } from '../http/client-address.ts';
 
 /** Answers shorter than this go out as they are: compressing them saves less than it costs. */
 const COMPRESS_MIN = 1024;
@@ -61,7 +62,7 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
       body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
       duplex: 'half',
     } as RequestInit);
-    response = await handleApi(request, { clientAddress: req.socket.remoteAddress, jsonBodies: false });
+    response = await handleApi(request, { clientAddress: clientAddress(req.socket.remoteAddress, headers.get('x-forwarded-for')), jsonBodies: false });
   } catch {
     // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here.
     response = new Response(JSON.stringify(errorBody('B', 400, t('error.badRequest'))), {
