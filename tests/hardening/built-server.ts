@@ -2,17 +2,16 @@
  * The production server (server.ts over the Astro build) in a child process, on a private clone of the seeded test
  * database: what the hardening tests attack. Pages come from the last `npm run build`; without one it builds first.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuild } from '../setup/build.ts';
 import { freshDb, type TestDb } from '../setup/test-db.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ENTRY = path.join(ROOT, 'dist', 'server', 'entry.mjs');
 
 export interface BuiltServer {
   base: string;
@@ -54,10 +53,7 @@ async function waitReady(base: string, child: ChildProcess, output: () => string
 
 /** Starts server.ts on a fresh clone; `env` adds to its environment. */
 export async function startBuiltServer(env: Record<string, string> = {}): Promise<BuiltServer> {
-  if (!existsSync(ENTRY)) {
-    const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: ROOT, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('astro build failed');
-  }
+  ensureBuild();
   const db = await freshDb();
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shanying-hardening-'));

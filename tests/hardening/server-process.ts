@@ -2,12 +2,13 @@
  * The built server as operators run it (`node server.ts`, the embedded database in a temporary DATA_DIR, a free
  * port), for the tests that kill, stop or starve it. Builds once when there is no build yet.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuild } from '../setup/build.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -33,12 +34,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-function ensureBuild(): void {
-  if (existsSync(path.join(ROOT, 'dist', 'server', 'entry.mjs'))) return;
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: ROOT, stdio: 'ignore' });
-  if (build.status !== 0) throw new Error('astro build failed: run `npm run build` and look at its output');
 }
 
 /** Starts `node server.ts` with `env` added and waits until /readyz answers 200 (at most 150 s: it seeds first). */

@@ -10,6 +10,7 @@ import { connect } from '../../src/server/db/client.ts';
 import { startEmbedded, type EmbeddedServer } from '../../src/server/db/embedded.ts';
 import { migrateDb } from '../../src/server/db/migrate.ts';
 import { seed } from '../../src/server/db/seed.ts';
+import { ensureBuild } from './build.ts';
 import { createEmptyDatabase, dropDatabase, withClient, withDatabase } from './pg-admin.ts';
 
 declare module 'vitest' {
@@ -45,6 +46,8 @@ function alive(pid: number): boolean {
 }
 
 export async function setup(project: TestProject): Promise<void> {
+  // Before any file starts: several start the built server, and must not each build it at once.
+  ensureBuild();
   const started = performance.now();
   if (process.env.DATABASE_URL) {
     adminUrl = process.env.DATABASE_URL;
