@@ -27,6 +27,8 @@ for (const [width, height] of [
   for (const loggedIn of [false, true]) {
     for (const route of routePatterns()) {
       test(`axe: ${route} at ${width}x${height}, ${loggedIn ? 'logged in' : 'logged out'}, light and dark: no serious or critical violation`, async ({ browser }) => {
+        // Two full audits of a page with a playing video (/vs/[id], /video/[id]) took 18-31 s on a loaded machine.
+        test.setTimeout(60_000);
         const phone = width < 768;
         // AxeBuilder needs a page of its own context.
         const context = await browser.newContext({ viewport: { width, height }, hasTouch: phone, isMobile: phone });
