@@ -112,8 +112,14 @@ const PAGES: PageDoor[] = [
 // Hidden first, public last: the work sits on top of the shared lists only for the control.
 for (const visibility of ['friends', 'private', 'public'] as const) {
   test.describe(`a ${visibility} work`, () => {
-    test.beforeAll(async () => {
-      await db.query(`update videos set visibility = $1 where id = $2`, [visibility, work.id]);
+    test.beforeAll(async ({ playwright }) => {
+      // Through the studio, as its author would: the write also tells the shared page and API caches that what visitors
+      // see has changed (an update behind the server's back left a visitor the cached 404 for seconds).
+      const api = await playwright.request.newContext({ baseURL });
+      const res = await api.post('/api/studio/work/edit', { headers: { token: people.author!.token }, form: { workId: String(work.id), visibility } });
+      expect(res.status()).toBe(200);
+      expect((await res.json()).code).toBe('200');
+      await api.dispose();
     });
 
     for (const { page, shows, reach = VIEWERS, forEveryone } of PAGES) {
