@@ -4,7 +4,8 @@
  * globalSetup starts under CLUSTER_DIR and stops at the end. Every request goes through HAProxy on E2E_PORT.
  */
 import path from 'node:path';
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig } from '@playwright/test';
+import { chromiumProject } from './tests/chromium.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 4339);
 const CLUSTER_DIR = path.resolve(process.env.CLUSTER_DIR ?? '.cluster/test');
@@ -33,17 +34,5 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        viewport: { width: 1440, height: 900 },
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-        },
-      },
-    },
-  ],
+  projects: [chromiumProject],
 });

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { defineConfig, devices } from '@playwright/test';
+import { defineConfig } from '@playwright/test';
+import { chromiumProject } from './tests/chromium.ts';
 
 // E2E_PORT lets two runs (say, CI in a clone and a developer) share a machine.
 const PORT = Number(process.env.E2E_PORT ?? 4329);
@@ -32,28 +33,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        viewport: { width: 1440, height: 900 },
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          // Without these Chromium keeps calling home, which floods a closed network with retries.
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
-      },
-    },
-  ],
+  projects: [chromiumProject],
   webServer: {
     command: `"${process.execPath}" server.ts`,
     url: `${BASE_URL}/readyz`,
