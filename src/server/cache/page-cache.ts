@@ -3,7 +3,10 @@
  * visitor (the theme applies in the browser, personal state comes through the API), so one render answers them all.
  * An entry is fresh for PAGE_FRESH_MS, then stale for PAGE_STALE_MS more: a stale entry is still handed out while one
  * render refreshes it (stale-while-revalidate), and is dropped after. A write in this process makes every entry stale
- * at once (anonymous-content.ts), so the next visitor starts the render that shows it.
+ * at once (anonymous-content.ts), so the next visitor starts the render that shows it. A render that was under way
+ * when a write came is kept too, but stale: it may predate the write, so the next visitor refreshes it, while the
+ * others are still answered from it. Dropping it instead would leave a page with steady writes (tens a second on a
+ * busy site) with nothing to serve, every visitor waiting on a render.
  * Pure and clock-driven: the Node door (src/server/http/page-answers.ts) decides who is anonymous and what is served.
  */
 import { createHash } from 'node:crypto';
@@ -50,7 +53,7 @@ export class PageCache {
   private readonly entries = new Map<string, PageEntry>();
   // Renders under way, by key: visitors who miss while one is made wait for it instead of each rendering the page.
   private readonly rendering = new Map<string, Promise<PageEntry | undefined>>();
-  // Bumped by every write: a render begun before it is handed to those who waited for it, never kept.
+  // Bumped by every write: a render begun before it is kept stale.
   private generation = 0;
   private bytes = 0;
   private readonly freshMs: number;
@@ -90,7 +93,7 @@ export class PageCache {
   /**
    * The entry `render` makes for `key`, or the one already being made: concurrent callers render once. `render`
    * answering undefined (the answer may not be shared) or failing gives undefined to everyone who waited. An entry
-   * begun before a write is handed out but not kept.
+   * begun before a write is kept stale, so that the next visitor refreshes it.
    */
   fill(key: string, render: () => Promise<PageAnswer | undefined>): Promise<PageEntry | undefined> {
     const pending = this.rendering.get(key);
@@ -102,7 +105,8 @@ export class PageCache {
         (answer) => {
           if (!answer) return undefined;
           const entry = this.entry(answer);
-          if (begun === this.generation) this.keep(key, entry);
+          if (begun !== this.generation) entry.freshUntil = 0;
+          this.keep(key, entry);
           return entry;
         },
         () => undefined,
@@ -114,7 +118,7 @@ export class PageCache {
     return made;
   }
 
-  /** Makes every entry stale (a write changed what pages show); renders under way are not kept. */
+  /** Makes every entry stale (a write changed what pages show), and so the renders under way when they end. */
   invalidate(): void {
     this.generation++;
     for (const entry of this.entries.values()) entry.freshUntil = 0;
