@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 const FEED_A = '/api/aweme/v1/web/tab/feed/?count=2';
@@ -45,6 +45,8 @@ afterAll(async () => {
 
 describe('a killed embedded database', () => {
   it('answers 503 with Retry-After while it is down, and recovers within 5 s of its restart', async () => {
+    // What the server said is the first thing to read when this fails.
+    onTestFailed(() => console.error(`server stderr:\n${server.stderr().slice(-6000)}`));
     expect((await fetch(`${server.base}${FEED_A}`)).status).toBe(200);
     expect((await readB()).status).toBe(200);
     const before = (await postmaster(server.dataDir))!;

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 const WORKERS = 24;
@@ -51,6 +51,8 @@ afterAll(async () => {
 
 describe('SIGTERM under load', () => {
   it('answers every request (2xx, or 503 with Connection: close), exits 0 and stops the database cleanly', async () => {
+    // What the server said is the first thing to read when this fails.
+    onTestFailed(() => console.error(`server stderr:\n${server.stderr().slice(-6000)}`));
     const outcomes: Outcome[] = [];
     const load = Promise.all(Array.from({ length: WORKERS }, (_, n) => worker(n, outcomes)));
     await new Promise((r) => setTimeout(r, 1_500));
