@@ -6,6 +6,8 @@ import { mediaOrigin, withMediaOrigin } from './server/http/security-headers.ts'
 import { pageSessionToken } from './server/http/session-cookie.ts';
 import { unavailableResponse } from './server/http/unavailable.ts';
 import { resolveSession } from './server/services/sessions.ts';
+// Side effect: every island is named as React's before the first render (react-renderer.ts).
+import './server/react-renderer.ts';
 
 /** Refuses what no page takes (page-door.ts), then fills `locals.viewer` from the Token header or the session cookie; prerendered pages have no request to read. */
 const fillViewer = defineMiddleware(async (ctx, next) => {

@@ -41,6 +41,22 @@ export function HotRow({ video, rank, eager = false }: { video: VideoCardItem & 
   );
 }
 
+/**
+ * The 热点 list's first page as hot.astro renders it, without hydration: the rows in one React render rather than one
+ * per row (each is a render to a stream of its own, about 0.1 ms apiece).
+ */
+export function HotRows({ videos }: { videos: (VideoCardItem & { heat?: number })[] }) {
+  return (
+    <>
+      {videos.map((video, i) => (
+        <li key={video.id}>
+          <HotRow video={video} rank={i + 1} eager={i < 8} />
+        </li>
+      ))}
+    </>
+  );
+}
+
 function SkeletonRow() {
   return (
     <li aria-hidden="true" data-skeleton="">

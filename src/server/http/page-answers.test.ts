@@ -259,6 +259,32 @@ describe('a page for a request with a session', () => {
     expect(pages.cache.stats().entries).toBe(1);
   });
 
+  it('goes out whole, compressed once in the encoding asked for, with its length', async () => {
+    const br = await get('/follow', { cookie: 'sy_session=abc', 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(br.headers['content-length'])).toBe(br.body.byteLength);
+    expect(brotliDecompressSync(br.body).toString()).toContain('<p>someone v1 </p>');
+    expect(br.headers['cache-control']).toBe(PERSONAL_PAGE_CACHE_CONTROL);
+    const plain = await get('/follow', { cookie: 'sy_session=abc' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.byteLength);
+    expect(plain.body.toString()).toContain('<p>someone v1 </p>');
+  });
+
+  it('keeps its own status, and a redirect or a file goes out as it comes', async () => {
+    const missing = await get('/missing', { cookie: 'sy_session=abc', 'accept-encoding': 'br' });
+    expect(missing.status).toBe(404);
+    expect(brotliDecompressSync(missing.body).toString()).toContain('someone');
+    const moved = await get('/moved', { cookie: 'sy_session=abc' });
+    expect(moved.status).toBe(302);
+    expect(moved.headers.location).toBe('/');
+    const css = await get('/style.css', { cookie: 'sy_session=abc', 'accept-encoding': 'br' });
+    expect(css.headers['content-type']).toBe('text/css');
+    expect(css.headers['content-encoding']).toBe('br');
+    expect(css.headers['content-length']).toBeUndefined();
+  });
+
   it('is not answered from the shared cache either', async () => {
     await get('/friend');
     const mine = await get('/friend', { cookie: 'sy_session=abc' });
