@@ -151,6 +151,42 @@ function personal(res: ServerResponse): void {
   } as WriteHead;
 }
 
+/** Adds what write() or end() was given to `chunks`; a callback in the chunk's place is not a chunk. */
+function holdChunk(chunks: Buffer[], chunk: unknown, encoding: unknown): void {
+  if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+  chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array));
+}
+
+/**
+ * write() and end() for a response whose answer may be held back. The first of them decides (writeHead with the
+ * status so far). An answer not held goes out as it comes (its writeHead has put the originals back). A held answer's
+ * chunks go to `chunks`, their callbacks called as if written, and end() hands it to `finish` with end's callback.
+ */
+function holdingWrites<H>(
+  chunks: Buffer[],
+  decided: () => boolean,
+  holding: () => H | undefined,
+  finish: (res: ServerResponse, held: H, callback: (() => void) | undefined) => void,
+): Pick<ServerResponse, 'write' | 'end'> {
+  const write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    if (!decided()) this.writeHead(this.statusCode);
+    if (holding() === undefined) return (this.write as (...a: unknown[]) => boolean)(chunk, ...rest);
+    holdChunk(chunks, chunk, rest[0]);
+    const callback = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
+    if (callback) process.nextTick(callback);
+    return true;
+  } as ServerResponse['write'];
+  const end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    if (!decided()) this.writeHead(this.statusCode);
+    const held = holding();
+    if (held === undefined) return (this.end as (...a: unknown[]) => ServerResponse)(chunk, ...rest);
+    holdChunk(chunks, chunk, rest[0]);
+    finish(this, held, [chunk, ...rest].find((arg) => typeof arg === 'function') as (() => void) | undefined);
+    return this;
+  } as ServerResponse['end'];
+  return { write, end };
+}
+
 /**
  * Patches a page answer rendered for one request (a GET with a session) so that its HTML is held until complete, then
  * compressed in one go and sent with its length, as the shared path sends a page. Astro writes a page in many small
@@ -178,41 +214,26 @@ function heldPersonal(req: IncomingMessage): (res: ServerResponse) => void {
       return message === undefined ? this.writeHead(status) : this.writeHead(status, message);
     } as WriteHead;
 
-    const hold = (chunk: unknown, encoding: unknown) => {
-      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array));
-    };
-    target.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
-      if (!decided) this.writeHead(this.statusCode);
-      if (!holding) return (this.write as (...a: unknown[]) => boolean)(chunk, ...rest);
-      hold(chunk, rest[0]);
-      const callback = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
-      if (callback) process.nextTick(callback);
-      return true;
-    } as ServerResponse['write'];
-    target.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-      if (!decided) this.writeHead(this.statusCode);
-      if (!holding) return (this.end as (...a: unknown[]) => ServerResponse)(chunk, ...rest);
-      if (typeof chunk !== 'function') hold(chunk, rest[0]);
-      const callback = [chunk, ...rest].find((arg) => typeof arg === 'function') as (() => void) | undefined;
-      const { status, message } = holding;
-      restore();
-      const body = Buffer.concat(chunks);
-      const send = (bytes: Buffer, encoding?: string) => {
-        if (this.destroyed) return;
-        if (encoding) this.setHeader('content-encoding', encoding);
-        this.setHeader('content-length', bytes.byteLength);
-        personal(this);
-        if (message === undefined) this.writeHead(status);
-        else this.writeHead(status, message);
-        this.end(bytes, callback);
-      };
-      const encoding = body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
-      if (!encoding) send(body);
-      // Compression failed (out of memory): the page as it is.
-      else compressBody(body, encoding).then((packed) => send(packed, encoding), () => send(body));
-      return this;
-    } as ServerResponse['end'];
+    Object.assign(
+      target,
+      holdingWrites(chunks, () => decided, () => holding, (res, { status, message }, callback) => {
+        restore();
+        const body = Buffer.concat(chunks);
+        const send = (bytes: Buffer, encoding?: string) => {
+          if (res.destroyed) return;
+          if (encoding) res.setHeader('content-encoding', encoding);
+          res.setHeader('content-length', bytes.byteLength);
+          personal(res);
+          if (message === undefined) res.writeHead(status);
+          else res.writeHead(status, message);
+          res.end(bytes, callback);
+        };
+        const encoding = body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
+        if (!encoding) send(body);
+        // Compression failed (out of memory): the page as it is.
+        else compressBody(body, encoding).then((packed) => send(packed, encoding), () => send(body));
+      }),
+    );
   };
 }
 
@@ -259,27 +280,14 @@ function capture(req: IncomingMessage, res: ServerResponse, render: PageRender):
         return this;
       } as WriteHead;
 
-      const hold = (chunk: unknown, encoding: unknown) => {
-        if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array));
-      };
-      target.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
-        if (!decided) this.writeHead(this.statusCode);
-        if (!holding) return (this.write as (...a: unknown[]) => boolean)(chunk, ...rest);
-        hold(chunk, rest[0]);
-        const callback = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
-        if (callback) process.nextTick(callback);
-        return true;
-      } as ServerResponse['write'];
-      target.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-        if (!decided) this.writeHead(this.statusCode);
-        if (!holding) return (this.end as (...a: unknown[]) => ServerResponse)(chunk, ...rest);
-        if (typeof chunk !== 'function') hold(chunk, rest[0]);
-        restore();
-        target.off('close', onClose);
-        resolve({ status: holding.status, headers: holding.headers, body: Buffer.concat(chunks) });
-        return this;
-      } as ServerResponse['end'];
+      Object.assign(
+        target,
+        holdingWrites(chunks, () => decided, () => holding, (_res, held) => {
+          restore();
+          target.off('close', onClose);
+          resolve({ status: held.status, headers: held.headers, body: Buffer.concat(chunks) });
+        }),
+      );
     });
   });
 }
