@@ -20,6 +20,7 @@ import { isRemoteStore, mediaStore } from './src/server/media/store.ts';
 import { isPageMethod, PAGE_METHODS } from './src/server/http/page-door.ts';
 import { createPageAnswers, type PageRender } from './src/server/http/page-answers.ts';
 import { ASSETS_PREFIX, loadPrecompressed } from './src/server/http/precompressed.ts';
+import { BROTLI_DYNAMIC_WINDOW } from './src/server/http/encoding.ts';
 import { capConnectionsPerAddress } from './src/server/http/connection-cap.ts';
 import { serverLimits } from './src/server/http/server-limits.ts';
 import { unavailableAnswer } from './src/server/http/unavailable.ts';
@@ -39,9 +40,6 @@ const ENTRY = path.join(ROOT, 'dist', 'server', 'entry.mjs');
 const HOST = process.env.HOST || '0.0.0.0';
 const PORT = Number(process.env.PORT || 4321);
 const DRAIN_MS = 10_000;
-// Pages are far smaller than brotli's default 4 MB window: a 256 KB one gives the same bytes, and the allocator no
-// longer keeps the freed windows of many concurrent streams (50 streams of a 60 KB page, 40 rounds: RSS 257 → 71 MB).
-const BROTLI_PAGE_WINDOW = 18;
 /**
  * While stopping, the listener stays open until no connection and no request has come for QUIET_MS (at most
  * QUIET_MAX_MS), so none queued is reset, and a keep-alive client between two requests sends its next one while it can
@@ -275,7 +273,7 @@ async function main(): Promise<void> {
   const pages = createPageAnswers();
   const compress = compression({
     filter: shouldCompress as never,
-    brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_PAGE_WINDOW } },
+    brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_DYNAMIC_WINDOW } },
   }) as unknown as Middleware;
 
   const route: Handler = (req, res) => {
