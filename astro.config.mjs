@@ -92,8 +92,9 @@ export default defineConfig({
   server: { host: process.env.HOST ?? '0.0.0.0', port: Number(process.env.PORT ?? 4321) },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   // Stylesheets as files, not inlined: the browser keeps them (/_astro/ is immutable) instead of receiving 27-46 KB
-  // again inside every page's HTML. Inlined, no script waited for them; `BENCH_BASELINE=<a checkout that inlines>
-  // npm run bench:first-frame` compares the cold first frame of the two.
+  // again inside every page's HTML. They reach the page as preloads applied by an inline script
+  // (src/server/http/stylesheet-links.ts), so they hold the first paint but not the parser: `BENCH_BASELINE=<a checkout
+  // that inlines> npm run bench:first-frame` compares the cold first frame of the two.
   build: { inlineStylesheets: 'never' },
   vite: {
     plugins: [minifiedInlineScripts()],
