@@ -20,12 +20,12 @@ async function collect(chunks: Uint8Array[]): Promise<string> {
 }
 
 describe('stylesheet preloads', () => {
-  it('turns the build’s stylesheet links into preloads, applied by the inline script, with a <noscript> fallback', () => {
+  it('turns the build’s stylesheet links into preloads, applied by the inline script', () => {
     const head = rewriteHead(HEAD);
     expect(head).toContain('<link rel="preload" as="style" href="/_astro/page-ssr.AAA.css"><link rel="preload" as="style" href="/_astro/Shell.BBB.css">');
-    expect(head).toMatch(/<script>[\s\S]*blocking[\s\S]*<\/script><noscript><link rel="stylesheet" href="\/_astro\/page-ssr.AAA.css"><link rel="stylesheet" href="\/_astro\/Shell.BBB.css"><\/noscript>$/);
-    // Outside <noscript>, no stylesheet link is left for the parser to wait on.
-    expect(head.replace(/<noscript>.*<\/noscript>$/, '')).not.toContain('rel="stylesheet"');
+    expect(head).toMatch(/<script>[\s\S]*blocking[\s\S]*<\/script>$/);
+    // No stylesheet link is left for the parser to wait on.
+    expect(head).not.toContain('rel="stylesheet"');
   });
 
   it('leaves a head without the build’s stylesheets as it is', () => {
