@@ -222,7 +222,7 @@ describe('an anonymous page', () => {
   });
 
   it('leaves an answer that says it is immutable at its address with its own Cache-Control, with a session or without', async () => {
-    for (const headers of [{}, { token: 't' }]) {
+    for (const headers of [{}, { token: 't' }] as Record<string, string>[]) {
       const got = await get('/immutable', headers);
       expect(got.status).toBe(200);
       expect(got.headers['cache-control']).toBe('public, max-age=31536000, immutable');
