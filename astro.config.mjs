@@ -1,20 +1,48 @@
 // @ts-check
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
+import { minifySync } from 'vite';
 import UnoCSS from 'unocss/astro';
 import { interactDirective } from './src/client/directives/integration.ts';
 import { precompressAssets } from './src/server/http/precompressed.ts';
 
 // Inline scripts are files in src/components/inline, placed with `<script is:inline set:html={...?raw} />`: their text
-// is fixed at build time, so the Content-Security-Policy allows each by its hash and needs no 'unsafe-inline'.
+// is fixed at build time, so the Content-Security-Policy allows each by its hash and needs no 'unsafe-inline'. Pages
+// carry them minified (their comments stay in the source): the hashes are of the same minified text.
 const INLINE_SCRIPTS = new URL('./src/components/inline/', import.meta.url);
+/** @param {string} file */
+const inlineScript = (file) => minifySync(path.basename(file), readFileSync(file, 'utf8')).code;
 const inlineScriptHashes = readdirSync(INLINE_SCRIPTS)
   .filter((name) => name.endsWith('.js'))
-  .map((name) => /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(readFileSync(new URL(name, INLINE_SCRIPTS))).digest('base64')}`));
+  .map((name) => /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(inlineScript(fileURLToPath(new URL(name, INLINE_SCRIPTS)))).digest('base64')}`));
+
+/** `import x from './inline/name.js?raw'` gives the minified text the hashes above are of. */
+function minifiedInlineScripts() {
+  const dir = fileURLToPath(INLINE_SCRIPTS);
+  return {
+    name: 'shanying:minified-inline-scripts',
+    enforce: /** @type {const} */ ('pre'),
+    /** @param {string} id */
+    load(id) {
+      const [file, query] = id.split('?');
+      if (query !== 'raw' || !file?.startsWith(dir) || !file.endsWith('.js')) return null;
+      return `export default ${JSON.stringify(inlineScript(file))};`;
+    },
+  };
+}
+
+// A hash of every source file: the chrome's popover bodies (src/pages/chrome/parts.astro) are served under an address
+// that carries it, so browsers may keep them as immutable and a new build is fetched anew.
+const SRC = new URL('./src/', import.meta.url);
+const sourceHash = createHash('sha256');
+for (const file of readdirSync(SRC, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort()) {
+  sourceHash.update(path.relative(fileURLToPath(SRC), file)).update(readFileSync(file));
+}
 
 /** After every build: `_astro/*` compressed once at the highest levels, served as they are by server.ts (precompressed.ts). */
 /** @type {import('astro').AstroIntegration} */
@@ -63,6 +91,15 @@ export default defineConfig({
   integrations: [UnoCSS({ injectReset: true }), react(), interactDirective(), precompress],
   server: { host: process.env.HOST ?? '0.0.0.0', port: Number(process.env.PORT ?? 4321) },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
-  build: { inlineStylesheets: 'always' },
-  vite: { build: { target: 'es2022' } },
+  // Stylesheets as files, not inlined: the browser keeps them (/_astro/ is immutable) instead of receiving 27-46 KB
+  // again inside every page's HTML. They reach the page as preloads applied by an inline script
+  // (src/server/http/stylesheet-links.ts), so they hold the first paint but not the parser: `BENCH_BASELINE=<a checkout
+  // that inlines> npm run bench:first-frame` compares the cold first frame of the two.
+  build: { inlineStylesheets: 'never' },
+  vite: {
+    plugins: [minifiedInlineScripts()],
+    define: { __SOURCE_HASH__: JSON.stringify(sourceHash.digest('base64url').slice(0, 10)) },
+    // The icon sprite must stay a file: <use> does not draw from a data: URL.
+    build: { target: 'es2022', assetsInlineLimit: (file) => (file.endsWith('.svg') ? false : undefined) },
+  },
 });

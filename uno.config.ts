@@ -27,13 +27,30 @@ export default defineConfig({
     breakpoints: { sm: '640px', tablet: '768px', md: '900px', lg: '1240px', xl: '1600px' },
   },
   shortcuts: {
-    // Inline SVG icons (src/components/Icon.astro): sized by their width/height (1.2em), placed like text.
-    icon: 'inline-block align-middle',
+    // Icons (src/components/Icon.astro): 1.2em square like the text around them, placed like text; sized here rather
+    // than by width/height attributes, which every icon of every page would repeat.
+    icon: 'inline-block align-middle w-[1.2em] h-[1.2em]',
     'focus-ring': 'outline-none focus-visible:(outline-2 outline-solid outline-accent outline-offset-2)',
     'btn-accent':
       'focus-ring inline-flex items-center justify-center gap-1 rounded-md bg-accent-fill px-4 h-8 text-sm font-medium text-white hover:brightness-110 disabled:(opacity-50 cursor-not-allowed)',
     'btn-ghost':
       'focus-ring inline-flex items-center justify-center gap-1 rounded-md px-3 h-8 text-sm text-secondary hover:(bg-hover text-primary)',
+    // The shell's repeated controls: sidebar entries (Sidebar.astro, SettingsMenu.astro), header entries and their
+    // popovers (chrome/HeaderEntry.astro); every page carries them.
+    'side-link': 'focus-ring flex items-center gap-3 h-10 px-3 rounded-lg',
+    'side-idle': 'text-secondary hover:(bg-hover text-primary)',
+    'entry-btn':
+      'focus-ring relative flex flex-col items-center justify-center w-12 h-12 rounded-lg text-secondary hover:text-primary aria-expanded:text-primary',
+    'pop-box': 'm-0 rounded-xl bg-surface text-primary shadow-xl border border-line outline-none',
+    // The phone's strip of sections and its bottom tab bar (components/phone/).
+    'strip-link': 'focus-ring flex h-11 items-center whitespace-nowrap rounded-lg px-2.5 text-[15px]',
+    'tab-link': 'focus-ring flex flex-1 items-center justify-center min-w-11 h-full text-[15px] whitespace-nowrap',
+    // A video card (VideoCard.astro and its React twin VideoCardView.tsx): a grid page repeats it two dozen times.
+    'card-poster': 'focus-ring relative block overflow-hidden rounded-xl bg-raised aspect-[3/4]',
+    'card-img': 'absolute inset-0 w-full h-full object-cover transition-transform duration-300 group-hover:scale-105',
+    'card-over': 'absolute bottom-2 text-xs text-white drop-shadow',
+    'card-title': 'focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent-text lt-tablet:min-h-11',
+    'card-author': 'focus-ring truncate leading-6 lt-tablet:leading-11 hover:text-primary',
     // Two columns on a phone, as its apps show videos.
     // The player's box on the video, live and theatre pages: on a phone it spans the width and stands taller.
     'player-box':

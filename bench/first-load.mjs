@@ -1,6 +1,7 @@
 /**
- * `npm run bench:first-load`: the JavaScript and CSS a first visit of each route loads, raw and
- * gzip, against the 80 KB gzip JavaScript budget. A benchmark: it prints, never fails.
+ * `npm run bench:first-load`: the HTML of each route (raw, and brotli as the server sends it) and the JavaScript and
+ * CSS a first visit loads, raw and gzip, against the 80 KB gzip JavaScript budget and the HTML budgets (60 KB raw a
+ * page, 30 KB for the logged-out /user/self). A benchmark: it prints, never fails.
  *
  * A first visit's load is what the page asks for before its load event: the JavaScript an island or the player asks
  * for later, once the browser is idle (src/components/inline/player-wake.js), does not count against the budget; it is
@@ -13,6 +14,7 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { HTML_BUDGET, htmlBudget } from '../tests/e2e/html-budget.ts';
 import { ensureBuild, startServer } from './lib.mjs';
 
 const BUDGET = 80 * 1024;
@@ -20,10 +22,10 @@ const CHANNELS = ['300201', '300203', '300204', '300205', '300206', '300207', '3
 
 const kb = (n) => (n / 1024).toFixed(1);
 
-/** GET `url` with `accept-encoding: gzip` and count the bytes on the wire (the server compresses above 1 KB). */
-function transferBytes(url) {
+/** GET `url` with `accept-encoding: <encoding>` and count the bytes on the wire (the server compresses above 1 KB). */
+function transferBytes(url, encoding = 'gzip') {
   return new Promise((resolve) => {
-    const req = http.get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+    const req = http.get(url, { headers: { 'accept-encoding': encoding } }, (res) => {
       let bytes = 0;
       res.on('data', (chunk) => (bytes += chunk.length));
       res.on('end', () => resolve(bytes));
@@ -77,7 +79,7 @@ async function measure(browser, base, route) {
   const html = (await response?.text().catch(() => '')) ?? '';
   await context.close();
 
-  const row = { route, status: response?.status() ?? 0, files: 0, jsRaw: 0, jsGzip: 0, cssRaw: 0, cssGzip: 0, laterFiles: 0, laterJsGzip: 0 };
+  const row = { route, status: response?.status() ?? 0, htmlRaw: Buffer.byteLength(html), htmlBr: await transferBytes(base + route, 'br'), files: 0, jsRaw: 0, jsGzip: 0, cssRaw: 0, cssGzip: 0, laterFiles: 0, laterJsGzip: 0 };
   for (const [url, asset] of assets) {
     if (!gzipCache.has(url)) gzipCache.set(url, await transferBytes(url));
     const gz = gzipCache.get(url) || asset.raw;
@@ -154,16 +156,19 @@ async function main() {
     const rows = [];
     for (const route of routes) rows.push(await measure(browser, base, route));
 
-    const header = ['route', 'status', 'JS files', 'JS raw KB', 'JS gzip KB', 'CSS raw KB', 'CSS gzip KB', 'JS ≤ 80 KB gzip', 'after load: JS files', 'after load: JS gzip KB'];
+    const header = ['route', 'status', 'HTML raw KB', 'HTML br KB', 'JS files', 'JS raw KB', 'JS gzip KB', 'CSS raw KB', 'CSS gzip KB', 'JS ≤ 80 KB gzip', 'HTML in budget', 'after load: JS files', 'after load: JS gzip KB'];
     const lines = rows.map((r) => [
       decodeURIComponent(r.route),
       String(r.status),
+      kb(r.htmlRaw),
+      kb(r.htmlBr),
       String(r.files),
       kb(r.jsRaw),
       kb(r.jsGzip),
       kb(r.cssRaw),
       kb(r.cssGzip),
       r.jsGzip <= BUDGET ? 'yes' : 'NO',
+      r.htmlRaw <= htmlBudget(r.route, false) ? 'yes' : `NO (${kb(htmlBudget(r.route, false))})`,
       String(r.laterFiles),
       kb(r.laterJsGzip),
     ]);
@@ -175,6 +180,11 @@ async function main() {
     console.log(
       `\nmax JS gzip: ${kb(worst.jsGzip)} KB on ${decodeURIComponent(worst.route)} = ${ratio.toFixed(2)}x the 80 KB budget` +
         ` (${rows.filter((r) => r.jsGzip > BUDGET).length} of ${rows.length} routes over)`,
+    );
+    const heaviest = rows.reduce((a, b) => (b.htmlRaw > a.htmlRaw ? b : a));
+    console.log(
+      `max HTML: ${kb(heaviest.htmlRaw)} KB raw (${kb(heaviest.htmlBr)} KB br) on ${decodeURIComponent(heaviest.route)} = ${(heaviest.htmlRaw / HTML_BUDGET).toFixed(2)}x the 60 KB budget;` +
+        ` /user/self logged out ${kb(rows.find((r) => r.route === '/user/self')?.htmlRaw ?? 0)} KB raw against ${kb(htmlBudget('/user/self', false))} KB`,
     );
   } finally {
     await browser?.close();

@@ -16,7 +16,8 @@ self.addEventListener('install', (event) => {
       await cache.addAll(PRECACHE);
       // The offline page's own styles and scripts, so it renders styled when the network is gone.
       const html = await (await cache.match(OFFLINE_URL)).text();
-      const assets = [...html.matchAll(/(?:href|src)="(\/_astro\/[^"]+)"/g)].map((m) => m[1]);
+      // The chrome parts (data-parts) too; an icon's address names the sprite and a symbol (#name): the file once.
+      const assets = [...html.matchAll(/(?:href|src|data-parts)="(\/(?:_astro|chrome)\/[^"#]+)/g)].map((m) => m[1].replaceAll('&amp;', '&'));
       await cache.addAll([...new Set(assets)]).catch(() => {});
       await self.skipWaiting();
     })(),
@@ -62,7 +63,7 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === 'navigate') return event.respondWith(page(event));
-  if (url.pathname.startsWith('/_astro/') || url.pathname.startsWith('/icons/') || url.pathname === '/favicon.svg') {
+  if (url.pathname.startsWith('/_astro/') || url.pathname.startsWith('/icons/') || url.pathname === '/favicon.svg' || url.pathname === '/chrome/parts') {
     event.respondWith(asset(request));
   }
 });

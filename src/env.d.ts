@@ -7,3 +7,6 @@ declare namespace App {
   }
 }
 
+
+/** A hash of the source tree at build time (astro.config.mjs). */
+declare const __SOURCE_HASH__: string;

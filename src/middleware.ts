@@ -3,6 +3,7 @@ import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './server/db/av
 import { withReplicaReads } from './server/db/read-scope.ts';
 import { pageFailure, pageRefusal } from './server/http/page-door.ts';
 import { mediaOrigin, withMediaOrigin } from './server/http/security-headers.ts';
+import { withStylesheetPreloads } from './server/http/stylesheet-links.ts';
 import { pageSessionToken } from './server/http/session-cookie.ts';
 import { unavailableResponse } from './server/http/unavailable.ts';
 import { resolveSession } from './server/services/sessions.ts';
@@ -49,4 +50,13 @@ const mediaPolicy = defineMiddleware(async (_ctx, next) => {
   return response;
 });
 
-export const onRequest = sequence(mediaPolicy, databaseUnavailable, fillViewer);
+/** A page's stylesheets load without holding up its inline scripts and its parser (stylesheet-links.ts). */
+const stylesheetPreloads = defineMiddleware(async (_ctx, next) => {
+  const response = await next();
+  if (!response.body || !response.headers.get('content-type')?.startsWith('text/html')) return response;
+  const rewritten = new Response(withStylesheetPreloads(response.body), response);
+  rewritten.headers.delete('content-length');
+  return rewritten;
+});
+
+export const onRequest = sequence(mediaPolicy, stylesheetPreloads, databaseUnavailable, fillViewer);

@@ -4,6 +4,8 @@
  * them (bottom-end, no arrow). This module adds what the platform lacks: hover with a short delay, closing when the
  * pointer or the keyboard focus leaves, focus moved in when opened from the keyboard and given back on close.
  */
+import { isPending, loadParts } from './chrome/parts.ts';
+
 export const OPEN_DELAY_MS = 150;
 export const CLOSE_DELAY_MS = 200;
 /** Gap between a trigger and its popover; the same as the CSS margin of `.chrome-pop`. */
@@ -45,6 +47,11 @@ export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
 
   const show = (how: Via) => {
     if (isOpen()) return;
+    // Contents still on their way (src/client/chrome/parts.ts): open once they are in, if the pointer is still there.
+    if (isPending(pop)) {
+      void loadParts().then(() => !isPending(pop) && (how !== 'hover' || trigger.matches(':hover')) && show(how));
+      return;
+    }
     via = how;
     try {
       // `source` ties the popover to its trigger (focus return, accessibility tree); older engines take no options.

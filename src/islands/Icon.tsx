@@ -1,4 +1,5 @@
 import type { CSSProperties } from 'react';
+import { iconHref } from '../shared/icon-href.ts';
 
 interface IconProps {
   /** An export of src/shared/icons.ts. */
@@ -7,17 +8,11 @@ interface IconProps {
   style?: CSSProperties;
 }
 
-/** The islands' twin of src/components/Icon.astro: the same inline SVG, so server markup and hydration agree. */
+/** The islands' twin of src/components/Icon.astro: the same <use> of the sprite, so server markup and hydration agree. */
 export function Icon({ svg, className, style }: IconProps) {
   return (
-    <svg
-      className={className ? `icon ${className}` : 'icon'}
-      viewBox="0 0 24 24"
-      width="1.2em"
-      height="1.2em"
-      aria-hidden="true"
-      style={style}
-      dangerouslySetInnerHTML={{ __html: svg }}
-    />
+    <svg className={className ? `icon ${className}` : 'icon'} aria-hidden="true" style={style}>
+      <use href={iconHref(svg)} />
+    </svg>
   );
 }

@@ -22,8 +22,6 @@ interface Props {
   now?: number;
 }
 
-const IMAGE = 'absolute inset-0 w-full h-full object-cover transition-transform duration-300 group-hover:scale-105';
-
 /** A video card: poster with likes, duration and optional rank, then title, author and relative date. */
 export function VideoCardView({ video, rank, eager = false, keyword, tone = 'muted', now }: Props) {
   const href = `/video/${video.id}`;
@@ -31,27 +29,27 @@ export function VideoCardView({ video, rank, eager = false, keyword, tone = 'mut
   const image = eager ? { src: video.poster } : { 'data-src': video.poster };
   return (
     <article className="video-card group flex flex-col gap-2">
-      <a href={href} className="focus-ring relative block overflow-hidden rounded-xl bg-raised aspect-[3/4]">
-        <img {...image} alt={video.desc} width={540} height={720} className={IMAGE} />
+      <a href={href} className="card-poster">
+        <img {...image} alt={video.desc} width={540} height={720} className="card-img" />
         {rank !== undefined && (
           <span className={`absolute left-2 top-2 min-w-6 h-6 px-1 rounded-md text-center text-sm font-bold leading-6 text-white ${rank <= 3 ? 'bg-accent-fill' : 'bg-black/50'}`}>
             {rank}
           </span>
         )}
-        <span className="absolute left-2 bottom-2 flex items-center gap-1 text-xs text-white drop-shadow">
+        <span className="card-over left-2 flex items-center gap-1">
           <Icon svg={riHeart3Line} />
           <span>
             <span className="sr-only">{t('video.likes')}</span>
             {formatCount(video.digg)}
           </span>
         </span>
-        <span className="absolute right-2 bottom-2 text-xs text-white drop-shadow">{formatDuration(video.duration)}</span>
+        <span className="card-over right-2">{formatDuration(video.duration)}</span>
       </a>
-      <a href={href} className="focus-ring line-clamp-2 text-sm leading-5 text-primary hover:text-accent-text lt-tablet:min-h-11">
+      <a href={href} className="card-title">
         {keyword === undefined ? video.desc : <Marked text={video.desc} keyword={keyword} />}
       </a>
       <div className={`flex items-center gap-1 text-xs ${tone === 'muted' ? 'text-muted' : 'text-secondary'} min-w-0`}>
-        <a href={`/user/${video.author.secUid}`} className="focus-ring truncate leading-6 lt-tablet:leading-11 hover:text-primary">
+        <a href={`/user/${video.author.secUid}`} className="card-author">
           {keyword === undefined ? `@${video.author.nickname}` : <>@<Marked text={video.author.nickname} keyword={keyword} /></>}
         </a>
         <span aria-hidden="true">·</span>

@@ -16,12 +16,15 @@ function* sources(dir: string): Generator<string> {
   }
 }
 
-it('holds the Remix icon bodies as scripts/make-icon-module.mjs writes them', () => {
+it('names each icon by its Remix name, and the sprite holds its body as scripts/make-icon-module.mjs writes it', () => {
+  const sprite = readFileSync(path.join(SRC, 'shared', 'icons.svg'), 'utf8');
+  const symbols = new Map([...sprite.matchAll(/<symbol id="([^"]+)" viewBox="0 0 24 24">(.*?)<\/symbol>/g)].map(([, id, body]) => [id, body]));
   expect(Object.keys(icons).length).toBeGreaterThan(0);
-  for (const [id, body] of Object.entries(icons)) {
-    const name = id.slice(2).replace(/(?<=.)([A-Z]|\d+)/g, '-$1').toLowerCase();
-    expect(body, id).toBe(set.icons[name]?.body);
+  for (const [id, name] of Object.entries(icons)) {
+    expect(name, id).toBe(id.slice(2).replace(/(?<=.)([A-Z]|\d+)/g, '-$1').toLowerCase());
+    expect(symbols.get(name), id).toBe(set.icons[name]?.body);
   }
+  expect([...symbols.keys()].sort()).toEqual(Object.values(icons).sort());
 });
 
 it('leaves no UnoCSS icon classes behind: they no longer render', () => {

@@ -1,9 +1,9 @@
 /** Every page route of src/pages, for the checks that go over them all (the phone's sideways scroll, axe). */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext } from '@playwright/test';
 
-/** The page routes of src/pages as their files name them ('/', '/video/[id]'), sorted. */
+/** The page routes of src/pages as their files name them ('/', '/video/[id]'), sorted; partials (fragments of a page) are not pages. */
 export function routePatterns(): string[] {
   const root = path.resolve('src/pages');
   const routes: string[] = [];
@@ -13,7 +13,7 @@ export function routePatterns(): string[] {
       const rel = path.relative(root, file).split(path.sep).join('/');
       if (entry.isDirectory()) {
         if (rel !== 'api') walk(file);
-      } else if (entry.name.endsWith('.astro')) routes.push(`/${rel.replace(/\.astro$/, '').replace(/(^|\/)index$/, '')}`);
+      } else if (entry.name.endsWith('.astro') && !/^export const partial = true;$/m.test(readFileSync(file, 'utf8'))) routes.push(`/${rel.replace(/\.astro$/, '').replace(/(^|\/)index$/, '')}`);
     }
   };
   walk(root);

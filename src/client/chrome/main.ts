@@ -9,20 +9,26 @@ import { $sessionEnded } from '../../stores/auth.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
 import { getDefaultPage, setDefaultPage } from './default-page.ts';
 import { install, registerServiceWorker, watchInstall } from './install.ts';
+import { watchParts } from './parts.ts';
 import { bindRadioGroup } from './radio-group.ts';
 
+let themeApplied = false;
+
 function themeSwitch(): void {
-  const options = [...document.querySelectorAll<HTMLButtonElement>('[data-theme-value]')];
+  if (!themeApplied) {
+    themeApplied = true;
+    $theme.subscribe((theme) => applyTheme(theme));
+  }
+  const options = [...document.querySelectorAll<HTMLButtonElement>('[data-theme-value]:not([data-bound])')];
   if (!options.length) return;
+  options.forEach((b) => (b.dataset.bound = ''));
   bindRadioGroup(options, (b) => setTheme(b.dataset.themeValue));
-  $theme.subscribe((theme) => {
-    applyTheme(theme);
-    options.forEach((b) => b.setAttribute('aria-checked', String(b.dataset.themeValue === theme)));
-  });
+  $theme.subscribe((theme) => options.forEach((b) => b.setAttribute('aria-checked', String(b.dataset.themeValue === theme))));
 }
 
 function defaultPageSwitch(): void {
-  const options = [...document.querySelectorAll<HTMLButtonElement>('[data-default-page]')];
+  const options = [...document.querySelectorAll<HTMLButtonElement>('[data-default-page]:not([data-bound])')];
+  options.forEach((b) => (b.dataset.bound = ''));
   if (!options.length) return;
   const show = () => options.forEach((b) => b.setAttribute('aria-checked', String(b.dataset.defaultPage === getDefaultPage())));
   show();
@@ -33,7 +39,8 @@ function defaultPageSwitch(): void {
 }
 
 function installButtons(): void {
-  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-install]')) {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-install]:not([data-bound])')) {
+    button.dataset.bound = '';
     button.addEventListener('click', async () => {
       const status = button.closest('[popover]')?.querySelector<HTMLElement>('[data-install-status]');
       const outcome = await install();
@@ -50,13 +57,14 @@ function installButtons(): void {
 
 function lazyParts(): void {
   const settings = document.querySelector<HTMLElement>('[aria-controls="settings-pop"]');
-  document.querySelector('[data-open-shortcuts]')?.addEventListener('click', async () => {
+  document.querySelector('[data-open-shortcuts]:not([data-bound])')?.addEventListener('click', async () => {
     document.getElementById('settings-pop')?.hidePopover();
     const { openShortcutsDialog } = await import('./shortcuts.ts');
     await openShortcutsDialog(settings);
   });
+  document.querySelector<HTMLElement>('[data-open-shortcuts]')?.setAttribute('data-bound', '');
   const feedback = document.getElementById('feedback-dialog');
-  if (feedback instanceof HTMLDialogElement) {
+  if (feedback instanceof HTMLDialogElement && !feedback.hasAttribute('data-part')) {
     let wired: Promise<void> | undefined;
     // The form's code loads while the dialog opens; a submit before it arrives is not possible (autofocus, typing).
     for (const opener of document.querySelectorAll('[data-dialog="feedback-dialog"]')) {
@@ -106,13 +114,19 @@ function inbox(): void {
   }
 }
 
-/** Wires everything of the chrome that is on this page. */
-export function initChrome(): void {
+/** Wires the controls inside the popovers and dialogs: those on the page now, and the chrome parts once they are in. */
+function wireControls(): void {
   initPopovers(document);
   themeSwitch();
   defaultPageSwitch();
   installButtons();
   lazyParts();
+}
+
+/** Wires everything of the chrome that is on this page. */
+export function initChrome(): void {
+  wireControls();
+  watchParts(wireControls);
   watchBadges();
   inbox();
   watchInstall();

@@ -29,6 +29,7 @@ function fakeAstro(req: IncomingMessage, res: ServerResponse): void {
   let status = 200;
   if (url.pathname === '/sets-cookie') headers['set-cookie'] = 'x=1; Path=/';
   if (url.pathname === '/private') headers['cache-control'] = 'private, no-store';
+  if (url.pathname === '/immutable') headers['cache-control'] = 'public, max-age=31536000, immutable';
   if (url.pathname === '/broken') status = 500;
   if (url.pathname === '/missing') status = 404;
   if (url.pathname === '/moved') {
@@ -218,6 +219,14 @@ describe('an anonymous page', () => {
     expect(second.headers.etag).toBeUndefined();
     if (path !== '/private') expect(first.headers['cache-control']).toBe(path === '/moved' ? undefined : PERSONAL_PAGE_CACHE_CONTROL);
     else expect(first.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('leaves an answer that says it is immutable at its address with its own Cache-Control, with a session or without', async () => {
+    for (const headers of [{}, { token: 't' }] as Record<string, string>[]) {
+      const got = await get('/immutable', headers);
+      expect(got.status).toBe(200);
+      expect(got.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
   });
 
   it('keeps the page of something missing (404) but never answers it with 304', async () => {

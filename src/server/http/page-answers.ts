@@ -110,6 +110,14 @@ function isHtml(type: unknown): boolean {
   return /^text\/html\b/i.test(String(type ?? ''));
 }
 
+/**
+ * A page answer that says it never changes at its address (/chrome/parts, whose address carries the build and the
+ * settings it shows): its own Cache-Control stands, for a visitor and a viewer alike, and the page cache leaves it be.
+ */
+function immutable(value: unknown): boolean {
+  return /\bimmutable\b/i.test(String(value ?? ''));
+}
+
 /** A page answer's own Cache-Control forbids a shared copy (it is personal, or every visit must reach the page). */
 function forbidsSharing(value: unknown): boolean {
   return /\b(private|no-store|no-cache)\b/i.test(String(value ?? ''));
@@ -142,7 +150,8 @@ function personal(res: ServerResponse): void {
     const message = absorbHeaders(this, rest);
     if (isHtml(this.getHeader('content-type'))) {
       withCharset(this);
-      if (!forbidsSharing(this.getHeader('cache-control'))) this.setHeader('cache-control', PERSONAL_PAGE_CACHE_CONTROL);
+      const own = this.getHeader('cache-control');
+      if (!forbidsSharing(own) && !immutable(own)) this.setHeader('cache-control', PERSONAL_PAGE_CACHE_CONTROL);
       // Validators of a copy nobody keeps (the static handler's, on a prerendered page) would only invite revalidation.
       this.removeHeader('etag');
       this.removeHeader('last-modified');
@@ -262,7 +271,8 @@ function capture(req: IncomingMessage, res: ServerResponse, render: PageRender):
           isHtml(this.getHeader('content-type')) &&
           KEPT_STATUSES.has(status) &&
           !this.hasHeader('set-cookie') &&
-          !forbidsSharing(this.getHeader('cache-control'));
+          !forbidsSharing(this.getHeader('cache-control')) &&
+          !immutable(this.getHeader('cache-control'));
         if (!shareable) {
           restore();
           target.off('close', onClose);

@@ -1,0 +1,55 @@
+/** Every page's HTML within its budget (html-budget.ts), logged out and logged in as the demo account. */
+import { htmlBudget } from './html-budget.ts';
+import { pageRoutes } from './routes.ts';
+import { expect, loginDemo, test } from './support.ts';
+
+test('every page route stays within its HTML budget, logged out and logged in', async ({ playwright, baseURL }) => {
+  const anonymous = await playwright.request.newContext({ baseURL });
+  const member = await playwright.request.newContext({ baseURL });
+  await loginDemo(member);
+  const routes = await pageRoutes(anonymous);
+  const sizes: string[] = [];
+  const over: string[] = [];
+  for (const [loggedIn, api] of [[false, anonymous], [true, member]] as const) {
+    for (const route of routes) {
+      // A route that redirects (/search without a keyword) is measured where it leads.
+      const response = await api.get(route);
+      const html = await response.body();
+      expect(response.headers()['content-type'] ?? '', `${route} is a page`).toContain('text/html');
+      const line = `${loggedIn ? 'logged in' : 'logged out'} ${route}: ${html.length} bytes (budget ${htmlBudget(route, loggedIn)})`;
+      sizes.push(line);
+      if (html.length > htmlBudget(route, loggedIn)) over.push(line);
+    }
+  }
+  await test.info().attach('html-bytes', { body: sizes.join('\n'), contentType: 'text/plain' });
+  expect(over, 'pages over their HTML budget').toEqual([]);
+  await anonymous.dispose();
+  await member.dispose();
+});
+
+test('what the pages leave out comes from files the browser keeps: the icon sprite and the chrome parts', async ({ request }) => {
+  const html = await (await request.get('/discover')).text();
+  const icons = [...html.matchAll(/<use href="([^"#]+)#([\w-]+)"/g)];
+  expect(icons.length).toBeGreaterThan(10);
+  expect(new Set(icons.map((m) => m[1])).size, 'one sprite').toBe(1);
+  const sprite = await request.get(icons[0]![1]!);
+  expect(sprite.status()).toBe(200);
+  expect(sprite.headers()['content-type']).toContain('image/svg+xml');
+  expect(sprite.headers()['cache-control']).toContain('immutable');
+  const symbols = await sprite.text();
+  for (const [, , name] of icons) expect(symbols, name).toContain(`<symbol id="${name}"`);
+
+  const parts = html.match(/data-parts="([^"]+)"/)?.[1]?.replaceAll('&amp;', '&');
+  expect(parts).toBeTruthy();
+  const boxes = [...html.matchAll(/<(?:div|dialog) id="([\w-]+)"[^>]*\bdata-part\b/g)].map((m) => m[1]);
+  expect(boxes.length).toBeGreaterThanOrEqual(7);
+  const answer = await request.get(parts!);
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  const body = await answer.text();
+  for (const id of boxes) expect(body, id).toContain(`<template data-part="${id}">`);
+  // An address of an earlier build or other settings still gets the contents, but nothing keeps them.
+  const stale = await request.get('/chrome/parts?v=old');
+  expect(stale.status()).toBe(200);
+  expect(stale.headers()['cache-control']).toBe('no-cache');
+});
