@@ -4,6 +4,7 @@ import { withReplicaReads } from './server/db/read-scope.ts';
 import { pageFailure, pageRefusal } from './server/http/page-door.ts';
 import { mediaOrigin, withMediaOrigin } from './server/http/security-headers.ts';
 import { withStylesheetPreloads } from './server/http/stylesheet-links.ts';
+import stylesheetLoader from './components/inline/stylesheets.js?raw';
 import { pageSessionToken } from './server/http/session-cookie.ts';
 import { unavailableResponse } from './server/http/unavailable.ts';
 import { resolveSession } from './server/services/sessions.ts';
@@ -54,7 +55,7 @@ const mediaPolicy = defineMiddleware(async (_ctx, next) => {
 const stylesheetPreloads = defineMiddleware(async (_ctx, next) => {
   const response = await next();
   if (!response.body || !response.headers.get('content-type')?.startsWith('text/html')) return response;
-  const rewritten = new Response(withStylesheetPreloads(response.body), response);
+  const rewritten = new Response(withStylesheetPreloads(response.body, stylesheetLoader), response);
   rewritten.headers.delete('content-length');
   return rewritten;
 });

@@ -4,14 +4,14 @@
  * also block every inline script after it in the page (the island runtime, the sidebar's default-page check), and with
  * them the parser: a cold visit of the feed reached its <video> only once the stylesheets had come, and began fetching
  * the video that much later. Only the <head> is rewritten; the rest of the page streams through as it comes.
+ * The script's text is the page layer's (src/middleware.ts passes it in), so the server imports no UI code.
  */
-import loaderScript from '../../components/inline/stylesheets.js?raw';
 
 const HEAD_END = new TextEncoder().encode('</head>');
 const STYLESHEET = /<link rel="stylesheet" href="(\/_astro\/[^"]+\.css)">/g;
 
-/** `head` (up to, not including, `</head>`) with its stylesheet links as preloads and the script that applies them. */
-export function rewriteHead(head: string): string {
+/** `head` (up to, not including, `</head>`) with its stylesheet links as preloads and `loaderScript`, which applies them. */
+export function rewriteHead(head: string, loaderScript: string): string {
   const hrefs: string[] = [];
   const rewritten = head.replace(STYLESHEET, (_, href: string) => {
     hrefs.push(href);
@@ -31,7 +31,7 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
 }
 
 /** The HTML stream `body` with its <head> rewritten by rewriteHead; a page without </head> passes through as it is. */
-export function withStylesheetPreloads(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+export function withStylesheetPreloads(body: ReadableStream<Uint8Array>, loaderScript: string): ReadableStream<Uint8Array> {
   let pending: Uint8Array | null = new Uint8Array(0);
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -47,7 +47,7 @@ export function withStylesheetPreloads(body: ReadableStream<Uint8Array>): Readab
         }
         pending = null;
         const head = new TextDecoder().decode(joined.subarray(0, end));
-        controller.enqueue(new TextEncoder().encode(rewriteHead(head)));
+        controller.enqueue(new TextEncoder().encode(rewriteHead(head, loaderScript)));
         controller.enqueue(joined.subarray(end));
       },
       flush(controller) {
