@@ -116,7 +116,12 @@ it('an upload processed by a separate worker plays from the bucket', { timeout: 
     await wait(200);
   }
   expect(status).toBe('ready');
-  const done = (await ok('GET', '/studio/work', { token, query: { workId: work.id } })).data;
+  // The worker marks the upload ready, then publishes the work that waits for it: a moment may pass between the two.
+  let done = (await ok('GET', '/studio/work', { token, query: { workId: work.id } })).data;
+  while (done.status === 'processing' && Date.now() < deadline) {
+    await wait(200);
+    done = (await ok('GET', '/studio/work', { token, query: { workId: work.id } })).data;
+  }
   expect(done.status).toBe('published');
   const rendition = done.renditions[0].url as string;
   expect(rendition).toMatch(/^\/media\/works\/.+\/540\.mp4$/);
