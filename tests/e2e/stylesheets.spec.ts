@@ -43,4 +43,30 @@ test.describe('the page’s stylesheets, held back on a slow network', () => {
     expect(video).toBeDefined();
     expect(video!).toBeLessThan(sheetsDone);
   });
+
+  test('a browser without blocking="render" keeps the page hidden until they have arrived', async ({ page }) => {
+    // As in Firefox and Safari: no `blocking` on <link>. The attribute is still honoured here, so what is checked is
+    // the fallback's own doing: the root hidden before the stylesheets came, shown again once they had.
+    await page.addInitScript(() => {
+      delete (HTMLLinkElement.prototype as { blocking?: unknown }).blocking;
+      const changes: { at: number; visibility: string }[] = [];
+      (window as unknown as { __visibility: typeof changes }).__visibility = changes;
+      // The document has no root element yet when this runs: watch the document for the root's style.
+      new MutationObserver((records) => {
+        if (records.some((r) => r.target === document.documentElement)) changes.push({ at: performance.now(), visibility: document.documentElement.style.visibility });
+      }).observe(document, { attributes: true, attributeFilter: ['style'], subtree: true });
+    });
+    await page.goto('/');
+    await expect(page.locator('#site-header')).toBeVisible();
+    const { changes, sheetsDone } = await page.evaluate(() => ({
+      changes: (window as unknown as { __visibility: { at: number; visibility: string }[] }).__visibility,
+      sheetsDone: Math.max(...performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.css')).map((e) => (e as PerformanceResourceTiming).responseEnd)),
+    }));
+    expect(changes[0]?.visibility).toBe('hidden');
+    expect(changes[0]!.at).toBeLessThan(sheetsDone);
+    const shown = changes.find((c) => c.visibility === '');
+    expect(shown).toBeDefined();
+    expect(shown!.at).toBeGreaterThanOrEqual(sheetsDone);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).visibility)).toBe('visible');
+  });
 });
