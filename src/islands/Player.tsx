@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { bindShortcuts } from '../client/shortcuts.ts';
 import { riCloseLine, riHeart3Fill } from '../shared/icons.ts';
+import { readPageData, type PageData } from '../shared/page-data.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { $host, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
 import { toggleLike } from '../stores/video-actions.ts';
@@ -32,9 +33,15 @@ function reveal(selector: string, field = false): void {
   }
 }
 
-interface Props {
+/** What a page's player, or its line of actions, is rendered from. */
+export interface PlayerData {
   item: VideoItem;
   text: PlayerText;
+}
+
+interface Props {
+  /** The video and the texts, from the page's JSON block rather than props (src/shared/page-data.ts says why). */
+  data: PageData<PlayerData>;
   /** Loop instead of ending (a page that plays the next video at the end, like a theatre series, leaves it off). */
   loop?: boolean;
   /** A live room's stream: playback only (no likes, 弹幕 or watch history for it). */
@@ -45,7 +52,8 @@ interface Props {
  * The video page's player: controls, 弹幕, shortcuts, and a mini player in the corner that keeps playing while the
  * video is scrolled out of view (the same element moves, so playback never restarts).
  */
-export function Player({ item, text, loop = false, live = false }: Props) {
+export function Player({ data, loop = false, live = false }: Props) {
+  const [{ item, text }] = useState(() => readPageData(data));
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [mini, setMini] = useState(false);
   const [bursts, setBursts] = useState<{ key: number; x: number; y: number }[]>([]);

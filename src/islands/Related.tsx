@@ -1,7 +1,8 @@
 import { useStore } from '@nanostores/react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { t } from '../i18n/t.ts';
 import { riRefreshLine } from '../shared/icons.ts';
+import { readPageData, type PageData } from '../shared/page-data.ts';
 import type { VideoCardItem } from '../shared/video-item.ts';
 import { relatedVideos } from '../stores/related.ts';
 import { Icon } from './Icon.tsx';
@@ -9,20 +10,28 @@ import { VideoCardView } from './VideoCardView.tsx';
 
 interface Props {
   awemeId: string;
-  /** The related videos the server rendered. */
-  initial: VideoCardItem[];
+  /** The related videos the server rendered (the first screen's), from the page's data block. */
+  initial: PageData<VideoCardItem[]>;
+  /** How many it shows: those the server left out load once it hydrates. */
   count?: number;
   /** The server's clock when it rendered (ms), so relative dates hydrate unchanged. */
   renderedAt: number;
 }
 
-/** 相关推荐 with 换一换 (the store asks for videos not shown yet); the new set takes focus. */
+/**
+ * 相关推荐 with 换一换 (the store asks for videos not shown yet); the new set takes focus. It hydrates when the viewer
+ * reaches for the page (src/pages/video/[id].astro) and then loads the cards the server left out.
+ */
 export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
-  const [related] = useState(() => relatedVideos(awemeId, initial, count));
+  const [related] = useState(() => relatedVideos(awemeId, readPageData(initial), count));
   const items = useStore(related.$items);
   const loading = useStore(related.$loading);
   const [spin, setSpin] = useState(0);
   const list = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    void related.fill();
+  }, [related]);
 
   const refresh = async () => {
     if (loading) return;

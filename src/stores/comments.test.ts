@@ -99,6 +99,24 @@ describe('the list', () => {
     expect(state().items.map((x) => x.cid)).toEqual(['1']);
   });
 
+  it('a server page of only the count keeps the count while the first page loads', async () => {
+    const page = later<unknown>();
+    get.mockReturnValueOnce(page.promise);
+    const opened = c.openComments('5', { items: [], cursor: 0, hasMore: true, total: 9 });
+    expect(state()).toMatchObject({ items: [], total: 9, phase: 'loading' });
+    expect(get).toHaveBeenCalledWith('/aweme/v1/web/comment/list/', { aweme_id: '5', cursor: 0, count: 20 });
+    page.resolve(list(['1', '2'], { cursor: 2, hasMore: true, total: 9 }));
+    await opened;
+    expect(state()).toMatchObject({ total: 9, phase: 'idle', cursor: 2 });
+    expect(state().items.map((x) => x.cid)).toEqual(['1', '2']);
+  });
+
+  it('a server page with no comments at all is done at once', async () => {
+    await c.openComments('5', { items: [], cursor: 0, hasMore: false, total: 0 });
+    expect(state()).toMatchObject({ items: [], total: 0, phase: 'done' });
+    expect(get).not.toHaveBeenCalled();
+  });
+
   it('a reset (a login) drops the answer to an older request, the reply target and the threads', async () => {
     await c.openComments('5', first);
     login();

@@ -55,12 +55,20 @@ export const $comments = map<Record<string, CommentsState>>({});
 /** Per video: a page request in flight, and a number bumped by each reset so answers to older requests are dropped. */
 const requests = new Map<string, { busy: boolean; generation: number }>();
 
+/**
+ * A page with no comments that says more are to come: the server rendered only the count (the video page leaves its
+ * first comments to the browser, to keep its HTML small), and the first page is still to load.
+ */
+function unloaded(page: CommentPage): boolean {
+  return page.items.length === 0 && page.hasMore;
+}
+
 /** The state a server-rendered first page stands for (or an empty list about to load). */
 export function initialComments(initial?: CommentPage): CommentsState {
   return {
     items: initial?.items ?? [],
     total: initial?.total ?? 0,
-    phase: initial ? (initial.hasMore ? 'idle' : 'done') : 'loading',
+    phase: !initial || unloaded(initial) ? 'loading' : initial.hasMore ? 'idle' : 'done',
     cursor: initial?.cursor ?? 0,
     threads: {},
     replyTo: null,
@@ -105,7 +113,7 @@ export function openComments(awemeId: string, initial?: CommentPage): Promise<vo
   const request = requests.get(awemeId);
   requests.set(awemeId, { busy: false, generation: (request?.generation ?? 0) + 1 });
   $comments.setKey(awemeId, initialComments(initial));
-  return initial ? Promise.resolve() : loadComments(awemeId, true);
+  return initial && !unloaded(initial) ? Promise.resolve() : loadComments(awemeId, true);
 }
 
 /** Stops showing a video's comments; answers still on their way are dropped. */

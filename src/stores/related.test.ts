@@ -27,6 +27,27 @@ describe('relatedVideos', () => {
     expect(related.$items.get().map((v) => v.id)).toEqual(['1', '2']);
   });
 
+  it('fills a short server-rendered set up to the count with the videos that come after it, once', async () => {
+    const related = relatedVideos('9', [card('1'), card('2')], 4);
+    get.mockResolvedValueOnce(answer('3', '4'));
+    await related.fill();
+    expect(get).toHaveBeenCalledWith('/aweme/v1/web/aweme/related/', { aweme_id: '9', count: 2, refresh_index: 1, filterGids: '1,2' });
+    expect(related.$items.get().map((v) => v.id)).toEqual(['1', '2', '3', '4']);
+    await related.fill();
+    expect(get).toHaveBeenCalledTimes(1);
+    // 换一换 then leaves out all four.
+    get.mockResolvedValueOnce(answer('5'));
+    await related.refresh();
+    expect(filters().at(-1)).toBe('1,2,3,4');
+  });
+
+  it('a failed fill keeps the cards shown', async () => {
+    const related = relatedVideos('9', [card('1')], 3);
+    get.mockRejectedValueOnce(new Error('offline'));
+    await related.fill();
+    expect(related.$items.get().map((v) => v.id)).toEqual(['1']);
+  });
+
   it('keeps the current set when the request fails or nothing comes, and asks once at a time', async () => {
     const related = relatedVideos('9', [card('1')]);
     get.mockRejectedValueOnce(new Error('offline'));

@@ -12,11 +12,43 @@ export function relatedVideos(awemeId: string, initial: VideoCardItem[], count =
   const $loading = atom(false);
   let shown = initial.map((v) => v.id);
 
+  let filling: Promise<void> | null = null;
+  /**
+   * The rest of the first set, when the server rendered fewer than `count` (the video page renders the first screen's
+   * cards and leaves the others to the browser, to keep its HTML small): the videos that come next, after the shown ones.
+   */
+  function fill(): Promise<void> {
+    filling ??= fillOnce();
+    return filling;
+  }
+  // Not shown as loading: the cards shown stay as they are, the others come below them.
+  async function fillOnce(): Promise<void> {
+    const missing = count - $items.get().length;
+    if (missing <= 0 || initial.length === 0) return;
+    try {
+      const { apiGet } = await import('../client/api.ts');
+      const body = await apiGet<{ aweme_list: Aweme[] }>('/aweme/v1/web/aweme/related/', {
+        aweme_id: awemeId,
+        count: missing,
+        refresh_index: 1,
+        filterGids: shown.slice(-MAX_FILTER).join(','),
+      });
+      const have = new Set($items.get().map((v) => v.id));
+      const more = body.aweme_list.map(fromAweme).filter((v) => !have.has(v.id));
+      shown = [...shown, ...more.map((v) => v.id)];
+      $items.set([...$items.get(), ...more]);
+    } catch {
+      // The cards shown stay; 换一换 still works.
+    }
+  }
+
   /** 换一换: resolves true when a new set is shown (the current one stays on failure; the API client has said why). */
   async function refresh(): Promise<boolean> {
     if ($loading.get()) return false;
     $loading.set(true);
     try {
+      // A set being filled in is finished first: 换一换 leaves out all of it.
+      await filling;
       // The client loads when first needed: the page's first load stays without it.
       const { apiGet } = await import('../client/api.ts');
       const ask = (filter: string[]) =>
@@ -43,5 +75,5 @@ export function relatedVideos(awemeId: string, initial: VideoCardItem[], count =
     }
   }
 
-  return { $items, $loading, refresh };
+  return { $items, $loading, refresh, fill };
 }

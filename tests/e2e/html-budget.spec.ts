@@ -27,6 +27,29 @@ test('every page route stays within its HTML budget, logged out and logged in', 
   await member.dispose();
 });
 
+test('the video pages with the most comments and the longest titles stay within the budget too, logged in', async ({ playwright, baseURL }) => {
+  const member = await playwright.request.newContext({ baseURL });
+  await loginDemo(member);
+  const ids: number[] = [];
+  for (const cursor of [0, 50]) {
+    const feed = await (await member.post('/api/video/getVideosByCursor', { form: { cursor, size: 50 } })).json();
+    ids.push(...feed.data.map((v: { id: number }) => v.id));
+  }
+  const details: { aweme_id: string; desc: string; statistics: { comment_count: number } }[] = await Promise.all(
+    ids.map(async (id) => (await (await member.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json()).aweme_detail),
+  );
+  const byComments = [...details].sort((a, b) => b.statistics.comment_count - a.statistics.comment_count).slice(0, 5);
+  const byTitle = [...details].sort((a, b) => Buffer.byteLength(b.desc) - Buffer.byteLength(a.desc)).slice(0, 5);
+  expect(byComments[0]!.statistics.comment_count, 'the seed has videos with many comments').toBeGreaterThanOrEqual(20);
+  const over: string[] = [];
+  for (const { aweme_id: id } of [...byComments, ...byTitle]) {
+    const html = await (await member.get(`/video/${id}`)).body();
+    if (html.length > htmlBudget('/video/[id]', true)) over.push(`/video/${id}: ${html.length} bytes`);
+  }
+  expect(over, 'video pages over their HTML budget').toEqual([]);
+  await member.dispose();
+});
+
 test('what the pages leave out comes from files the browser keeps: the icon sprite and the chrome parts', async ({ request }) => {
   const html = await (await request.get('/discover')).text();
   const icons = [...html.matchAll(/<use href="([^"#]+)#([\w-]+)"/g)];
