@@ -88,10 +88,7 @@ export default defineConfig({
       ],
     },
   },
-  // React islands render to a string, not a stream: no island suspends on the server (their data comes as props), and
-  // renderToString spares each island the web-stream plumbing, about a fifth of the server's CPU per uncached page
-  // (/ 7.1 → 5.9 ms, /video/{id} 12.1 → 10.8 ms median, measured alternating builds on server CPU time per request).
-  integrations: [UnoCSS({ injectReset: true }), react({ experimentalDisableStreaming: true }), interactDirective(), precompress],
+  integrations: [UnoCSS({ injectReset: true }), react(), interactDirective(), precompress],
   server: { host: process.env.HOST ?? '0.0.0.0', port: Number(process.env.PORT ?? 4321) },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   // Stylesheets as files, not inlined: the browser keeps them (/_astro/ is immutable) instead of receiving 27-46 KB
