@@ -5,7 +5,7 @@
  * tests of an island still asleep turn Data Saver on to meet it that way.
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { expect, test, newAccount, signIn, type Session } from './support.ts';
+import { errorsOf, expect, test, newAccount, signIn, type Session } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -20,16 +20,6 @@ test.beforeAll(async ({ playwright }, info) => {
 test.afterAll(async () => {
   await api.dispose();
 });
-
-/** Everything the page reports as an error: uncaught exceptions and console.error lines. */
-function errorsOf(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
 
 /** A video the fan has not touched yet: each test, and each repetition of it, takes its own. */
 async function videoId(index: number): Promise<number> {

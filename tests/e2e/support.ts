@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 export { expect };
 
@@ -107,4 +107,14 @@ export function e2eDatabaseUrl(): string | null {
   } catch {
     return null;
   }
+}
+
+/** Everything `page` reports as an error from now on: uncaught exceptions and console.error lines. */
+export function errorsOf(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
 }

@@ -5,7 +5,7 @@
  * error (a hydration mismatch is one) in the console.
  */
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './support.ts';
+import { errorsOf, expect, test } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -27,15 +27,6 @@ test.beforeAll(async ({ playwright }, info) => {
 test.afterAll(async () => {
   await api.dispose();
 });
-
-function errorsOf(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
 
 /** What the API answers for the first page of comments and for 相关推荐. */
 async function expected(): Promise<{ cids: string[]; more: boolean; related: string[] }> {
