@@ -273,6 +273,11 @@ test('on /video/{id} the player shrinks to a mini player that keeps playing when
   await page.goto(`/video/${first.aweme_list[0].aweme_id}`);
   const player = page.locator('[data-player]');
   await playing(player);
+  // The comments and the second six related cards come once the player wakes; until then the page may be too short
+  // to scroll the player out of view.
+  await expect
+    .poll(() => player.evaluate((p) => document.documentElement.scrollHeight - innerHeight - (p.getBoundingClientRect().bottom + scrollY)))
+    .toBeGreaterThan(0);
   await page.evaluate(() => scrollTo(0, 1400));
   await expect(player).toHaveAttribute('data-mini', 'true');
   const mini = (await page.locator('.mini-player').boundingBox())!;
