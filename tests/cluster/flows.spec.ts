@@ -116,8 +116,12 @@ test('a comment posted through one app server is on the page the other app serve
   const writing = await browser.newContext();
   await signIn(writing, writer);
   const page = await writing.newPage();
-  await page.goto(`/video/${videoId}`);
+  const opened = (await page.goto(`/video/${videoId}`))!;
   const column = page.locator(`[data-comments="${videoId}"]`);
+  // The page carries the comment count; the comments themselves it loads once the player wakes.
+  const total = (html: string) => Number(/data-comment-total="">（(?:<!-- -->)?(\d+)/.exec(html)?.[1] ?? NaN);
+  const before = total(await opened.text());
+  expect(before).toBeGreaterThanOrEqual(0);
   await column.scrollIntoViewIfNeeded();
   await column.getByRole('heading').hover();
   const box = column.getByRole('textbox', { name: '留下你的精彩评论吧' });
@@ -135,8 +139,12 @@ test('a comment posted through one app server is on the page the other app serve
   await signIn(reading, reader);
   const other = await reading.newPage();
   const res = await gotoServedByOther(other, `/video/${videoId}`, through);
-  // In the HTML the other server rendered, and on screen.
-  expect(await res.text()).toContain(text);
+  // The count in the HTML the other server rendered, the comment in the list the other server answers, and on screen.
+  expect(total(await res.text())).toBe(before + 1);
+  const otherWeb = cluster().webs.find((web) => web.name !== through)!;
+  const list = await api.get(`${otherWeb.url}/api/aweme/v1/web/comment/list/?aweme_id=${videoId}&cursor=0&count=20`);
+  expect(servedBy(list.headers())).toBe(otherWeb.name);
+  expect(await list.text()).toContain(text);
   await expect(other.locator(`[data-comments="${videoId}"]`).getByText(text)).toBeVisible();
   await writing.close();
   await reading.close();
