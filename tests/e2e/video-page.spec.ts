@@ -80,7 +80,9 @@ test('with Data Saver on, nothing wakes until the viewer scrolls, and then the c
   const want = await expected();
   await page.goto(`/video/${id}`);
   await page.waitForLoadState('load');
-  await page.waitForTimeout(2500);
+  // Past the seconds of watching after which the player wakes (for history): the comments and cards still wait.
+  await expect.poll(() => page.locator('[data-player] video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(3.5);
+  await page.waitForTimeout(1000);
   expect(await shownCids(page)).toEqual([]);
   expect(await shownRelated(page)).toEqual(want.related.slice(0, 6));
   await page.mouse.wheel(0, 600);
