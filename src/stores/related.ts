@@ -12,6 +12,18 @@ export function relatedVideos(awemeId: string, initial: VideoCardItem[], count =
   const $loading = atom(false);
   let shown = initial.map((v) => v.id);
 
+  /** `n` related videos but those in `filter` (the API client loads when first needed: the page's first load stays without it). */
+  async function ask(n: number, filter: string[]): Promise<VideoCardItem[]> {
+    const { apiGet } = await import('../client/api.ts');
+    const body = await apiGet<{ aweme_list: Aweme[] }>('/aweme/v1/web/aweme/related/', {
+      aweme_id: awemeId,
+      count: n,
+      refresh_index: 1,
+      filterGids: filter.length ? filter.join(',') : undefined,
+    });
+    return body.aweme_list.map(fromAweme);
+  }
+
   let filling: Promise<void> | null = null;
   /**
    * The rest of the first set, when the server rendered fewer than `count` (the video page renders the first screen's
@@ -26,15 +38,8 @@ export function relatedVideos(awemeId: string, initial: VideoCardItem[], count =
     const missing = count - $items.get().length;
     if (missing <= 0 || initial.length === 0) return;
     try {
-      const { apiGet } = await import('../client/api.ts');
-      const body = await apiGet<{ aweme_list: Aweme[] }>('/aweme/v1/web/aweme/related/', {
-        aweme_id: awemeId,
-        count: missing,
-        refresh_index: 1,
-        filterGids: shown.slice(-MAX_FILTER).join(','),
-      });
       const have = new Set($items.get().map((v) => v.id));
-      const more = body.aweme_list.map(fromAweme).filter((v) => !have.has(v.id));
+      const more = (await ask(missing, shown.slice(-MAX_FILTER))).filter((v) => !have.has(v.id));
       shown = [...shown, ...more.map((v) => v.id)];
       $items.set([...$items.get(), ...more]);
     } catch {
@@ -49,21 +54,11 @@ export function relatedVideos(awemeId: string, initial: VideoCardItem[], count =
     try {
       // A set being filled in is finished first: 换一换 leaves out all of it.
       await filling;
-      // The client loads when first needed: the page's first load stays without it.
-      const { apiGet } = await import('../client/api.ts');
-      const ask = (filter: string[]) =>
-        apiGet<{ aweme_list: Aweme[] }>('/aweme/v1/web/aweme/related/', {
-          aweme_id: awemeId,
-          count,
-          refresh_index: 1,
-          filterGids: filter.length ? filter.join(',') : undefined,
-        });
-      let body = await ask(shown.slice(-MAX_FILTER));
-      if (body.aweme_list.length === 0) {
+      let next = await ask(count, shown.slice(-MAX_FILTER));
+      if (next.length === 0) {
         shown = [];
-        body = await ask($items.get().map((v) => v.id));
+        next = await ask(count, $items.get().map((v) => v.id));
       }
-      const next = body.aweme_list.map(fromAweme);
       if (next.length === 0) return false;
       shown = [...shown, ...next.map((v) => v.id)];
       $items.set(next);
