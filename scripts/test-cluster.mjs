@@ -24,6 +24,19 @@ const child = spawnSync(
 );
 const status = child.status ?? 1;
 
+/** `file:line › title` of every test whose outcome was unexpected (failed after its retries). */
+function failuresOf(suites) {
+  const out = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      if (spec.tests?.some((t) => t.status === 'unexpected')) out.push(`${spec.file}:${spec.line} › ${spec.title}`);
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of suites) walk(suite);
+  return out;
+}
+
 let report;
 try {
   report = JSON.parse(readFileSync(REPORT, 'utf8'));
@@ -36,10 +49,12 @@ const summary = {
   failed: report ? (stats.unexpected ?? 0) + (report.errors ?? []).length : 1,
   skipped: stats.skipped ?? 0,
   seconds: Math.round((performance.now() - started) / 1000),
+  failures: failuresOf(report?.suites ?? []).map((failure) => `cluster: ${failure}`),
 };
 // A non-zero exit with nothing counted as failed (the cluster did not start) is still a failure.
 if (status !== 0 && summary.failed === 0) summary.failed = 1;
 writeFileSync(SUMMARY, `${JSON.stringify(summary, null, 2)}\n`);
+for (const failure of summary.failures) console.log(`✘ ${failure}`);
 console.log(`cluster: ${summary.seconds} s`);
 console.log(`${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
 process.exit(summary.failed > 0 ? 1 : 0);

@@ -57,6 +57,12 @@ function vitestCounts(status) {
     failed: (report.numFailedTests ?? 0) + brokenFiles,
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
     status,
+    failures: (report.testResults ?? []).flatMap((file) => {
+      const where = path.relative(ROOT, file.name ?? '');
+      const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      if (file.status === 'failed' && failedTests.length === 0) return [`${where}: ${String(file.message ?? 'failed to load').split('\n')[0]}`];
+      return failedTests.map((t) => `${where} › ${t.fullName ?? t.title}`);
+    }),
   };
   // A non-zero exit with nothing failed (an unhandled error between tests) is still a failure.
   if (status !== 0 && counts.failed === 0) counts.failed = 1;
@@ -74,9 +80,23 @@ function playwrightCounts(status) {
     failed: (stats.unexpected ?? 0) + (report.errors ?? []).length,
     skipped: stats.skipped ?? 0,
     status,
+    failures: [...playwrightFailures(report.suites ?? []), ...(report.errors ?? []).map((e) => `error: ${String(e.message ?? e).split('\n')[0]}`)],
   };
   if (status !== 0 && counts.failed === 0) counts.failed = 1;
   return counts;
+}
+
+/** `file:line › title` of every Playwright test whose outcome was unexpected (failed after its retries). */
+function playwrightFailures(suites) {
+  const out = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      if (spec.tests?.some((t) => t.status === 'unexpected')) out.push(`${spec.file}:${spec.line} › ${spec.title}`);
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of suites) walk(suite);
+  return out;
 }
 
 /**
@@ -95,7 +115,8 @@ function gate(name, script, scriptArgs, mustPrint) {
   const ok = child.status === 0 && !silent;
   console.log(`${ok ? '✓' : '✗'} ${name} (${seconds} s)`);
   const note = silent ? `exited ${child.status} without printing ${mustPrint}` : undefined;
-  return { name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, status: child.status ?? 1, seconds: Number(seconds), ...(note ? { note } : {}) };
+  const failures = ok ? [] : [note ?? `exited ${child.status}`];
+  return { name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, status: child.status ?? 1, seconds: Number(seconds), failures, ...(note ? { note } : {}) };
 }
 
 const parts = [];
@@ -136,7 +157,7 @@ if (!unitOnly) {
 
   const buildStatus = run('Build (astro build)', bin('astro', 'bin/astro.mjs'), ['build']);
   if (buildStatus !== 0) {
-    parts.push({ name: 'build', passed: 0, failed: 1, skipped: 0, status: buildStatus, note: 'astro build failed; browser tests not run' });
+    parts.push({ name: 'build', passed: 0, failed: 1, skipped: 0, status: buildStatus, note: 'astro build failed; browser tests not run', failures: ['astro build failed'] });
   } else {
     const pwStatus = run('Browser tests (Playwright)', bin('@playwright/test', 'cli.js'), ['test'], {
       PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_JSON,
@@ -146,11 +167,13 @@ if (!unitOnly) {
 }
 
 const total = (key) => parts.reduce((sum, part) => sum + part[key], 0);
-const summary = { passed: total('passed'), failed: total('failed'), skipped: total('skipped'), unitOnly, parts };
+const failures = parts.flatMap((part) => (part.failures ?? []).map((failure) => `${part.name}: ${failure}`));
+const summary = { passed: total('passed'), failed: total('failed'), skipped: total('skipped'), unitOnly, failures, parts };
 writeFileSync(SUMMARY, `${JSON.stringify(summary, null, 2)}\n`);
 
 for (const part of parts) {
   if (part.note) console.error(`${part.name}: ${part.note}`);
 }
+for (const failure of failures) console.log(`✘ ${failure}`);
 console.log(`${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
 process.exit(summary.failed > 0 ? 1 : 0);
