@@ -167,6 +167,50 @@ describe('what the shared cache holds', () => {
     expect(listed, `the comment in the list the page loads within ${PAGE_FRESH_MS} ms`).toBe(true);
   });
 
+  it('a write only its author sees keeps the shared pages; a comment refreshes them', async () => {
+    /** POSTs a form as the logged-in viewer; the envelope must say it succeeded. */
+    const post = async (api: string, form: Record<string, string> = {}) => {
+      const answer = await fetch(`${server.base}/api${api}`, {
+        method: 'POST',
+        headers: { token, 'content-type': 'application/x-www-form-urlencoded', origin: server.base },
+        body: new URLSearchParams(form),
+      });
+      expect(answer.status, api).toBe(200);
+    };
+    /**
+     * Whether the shared copy of `path` is re-rendered within 2 s: a render stored after the write answers `age: 0`,
+     * while the copy stored before it is at least a second old by then.
+     */
+    const rerendered = async (path: string) => {
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) {
+        const got = await get(path);
+        expect(got.headers['cache-control']).toMatch(SHARED);
+        if (Number(got.headers.age) === 0) return true;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return false;
+    };
+    const stored = async (path: string) => {
+      await get(path);
+      expect(Number((await get(path)).headers.age)).toBe(0);
+      await new Promise((r) => setTimeout(r, 1_100));
+    };
+
+    const path = `/discover?from=own-writes-${Date.now()}`;
+    await stored(path);
+    await post('/aweme/v1/web/notice/read/');
+    await post('/aweme/v1/web/history/write/', { aweme_id: String(ids.video), progress: '1500' });
+    await post('/aweme/v1/web/aweme/watchlater/add/', { aweme_id: String(ids.video) });
+    await post('/video/myLikeVideos', { page: '1', size: '5' });
+    expect(await rerendered(path), 'read marks, progress, 稍后再看 and a POSTed read keep the shared copy').toBe(false);
+
+    const other = `/discover?from=shared-write-${Date.now()}`;
+    await stored(other);
+    await post('/aweme/v1/web/comment/publish', { aweme_id: String(ids.video), text: `刷新共享页 ${Date.now()}` });
+    expect(await rerendered(other), 'a comment makes the shared copy stale, and the next visit refreshes it').toBe(true);
+  });
+
   it('a page rendered for a session never lands in the shared cache', async () => {
     // A page nobody anonymous asked for yet: the first render of it is the logged-in one.
     const path = `/user/${ids.secUid}?showTab=post`;

@@ -36,6 +36,11 @@ export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends bo
   readOnly?: boolean;
   /** Reads what the same visitor has just written (a QR ticket's state): never answered from a read replica. */
   readsOwnWrites?: boolean;
+  /**
+   * A write nobody but its author sees (read marks, messages, watch progress, 稍后再看, sessions): it leaves the caches
+   * of anonymous pages and answers alone. A play that watch progress counts shows when those entries expire.
+   */
+  ownOnly?: boolean;
 }
 
 /** A route with its types erased, as the router and the OpenAPI builder see it. */
@@ -52,6 +57,12 @@ export interface Route {
   files?: Record<string, number>;
   readOnly?: boolean;
   readsOwnWrites?: boolean;
+  ownOnly?: boolean;
+}
+
+/** Whether a successful call may change what anonymous visitors see, and so must clear their caches. */
+export function changesSharedContent(route: Route): boolean {
+  return route.auth && isWrite(route) && !route.ownOnly;
 }
 
 /** Whether a route changes something, and so counts against the write limits (services/write-limits.ts). */

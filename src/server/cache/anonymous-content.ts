@@ -1,8 +1,8 @@
 /**
  * The one signal that what anonymous visitors see has changed: a write in this process (the API router raises it
- * after every logged-in write). Every cache of anonymous answers listens to it: the API's hot reads (anon-cache.ts)
- * and rendered pages (page-cache.ts). Writes made through another app server reach this one only when its entries
- * expire (a few seconds), which is what bounds their lifetime.
+ * after every logged-in write that others can see, registry.ts's `changesSharedContent`). Every cache of anonymous
+ * answers listens to it: the API's hot reads (anon-cache.ts) and rendered pages (page-cache.ts). Writes made through
+ * another app server reach this one only when its entries expire (a few seconds), which is what bounds their lifetime.
  */
 type Listener = () => void;
 

@@ -62,6 +62,7 @@ export const noticeRoutes = [
     path: '/aweme/v1/web/notice/read/',
     family: 'A',
     auth: true,
+    ownOnly: true,
     summary: "Marks all the viewer's notifications read; every open page's badge hears `notice`",
     input: z.object({}),
     response: unreadBody,

@@ -40,6 +40,7 @@ export const settingsRoutes = [
     path: '/settings/notify',
     family: 'B',
     auth: true,
+    ownOnly: true,
     summary: `Receive (1) or mute (0) notification kinds: ${NOTIFY_KINDS.join(', ')}; absent kinds stay`,
     input: notifyInput,
     response: bodyB(notify),
