@@ -76,6 +76,7 @@ function routes(): string[] {
     '/post/data',
     '/about',
     '/faq',
+    '/settings',
     '/no-such-page',
   ];
 }
