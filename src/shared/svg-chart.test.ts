@@ -31,23 +31,34 @@ describe('svgChart', () => {
     expect(svg.endsWith('</svg>')).toBe(true);
   });
 
-  it('draws a line with a marker, a tooltip and a value per day', () => {
+  it('draws a line with a marker and a value per day', () => {
     const svg = svgChart(week, { ...base, kind: 'line' });
     expect(count(svg, /<circle /g)).toBe(7);
-    expect(svg).toContain('<title>11-21: 12</title>');
+    expect(count(svg, /<title>/g), 'only the chart’s name: the page shows the day under the pointer').toBe(1);
     for (const p of week) expect(svg).toContain(`>${p.label}</text>`);
-    expect(count(svg, /<path /g)).toBe(2);
+    const marks = /<g class="text-accent"[^>]*>(.*?)<g stroke/.exec(svg)![1]!;
+    expect(count(marks, /<path /g), 'the area and the line').toBe(2);
     const values = /<g class="text-secondary stroke-surface"[^>]*>(.*?)<\/g>/.exec(svg)![1]!;
     expect([...values.matchAll(/>(-?\d+)<\/text>/g)].map((m) => Number(m[1]))).toEqual(week.map((p) => p.value));
   });
 
   it('draws one bar per day (flat for a zero), a negative day hanging below the zero line', () => {
     const svg = svgChart([...week, { label: '11-25', value: -2 }], { ...base, kind: 'bar' });
-    expect(count(svg, /<rect /g)).toBe(8);
-    expect(svg).toMatch(/height="0"[^>]*><title>11-19: 0<\/title>/);
-    const zero = Number(/<line class="text-muted"[^>]* y1="([\d.]+)"/.exec(svg)![1]);
-    const negative = /<rect x="[\d.]+" y="([\d.]+)"[^>]*><title>11-25: -2<\/title>/.exec(svg)!;
-    expect(Number(negative[1])).toBe(zero);
+    const bars = [...svg.matchAll(/<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({ y: Number(m[1]), h: Number(m[2]) }));
+    expect(bars).toHaveLength(8);
+    expect(bars[1]!.h, 'the day with 0').toBe(0);
+    const zero = Number(/<path class="text-muted"[^>]* d="M[\d.]+ ([\d.]+)H[\d.]+"/.exec(svg)![1]);
+    expect(bars[7]!.y, 'the day with -2 starts at the zero line').toBe(zero);
+    expect(bars[3]!.y + bars[3]!.h, 'the day with 12 ends on it').toBeCloseTo(zero, 0);
+  });
+
+  it('draws many bars as one path of rectangles, and a long line without dots', () => {
+    const bars = svgChart(month, { ...base, kind: 'bar' });
+    expect(count(bars, /<rect /g)).toBe(0);
+    const d = /<g class="text-accent"[^>]*><path d="([^"]+)"/.exec(bars)![1]!;
+    expect(count(d, /M/g)).toBe(30);
+    expect(count(d, /Z/g)).toBe(30);
+    expect(count(svgChart(month, { ...base, kind: 'line' }), /<circle /g)).toBe(0);
   });
 
   it('names fewer days when they would crowd, always today, and writes only the best day’s value', () => {

@@ -1,6 +1,8 @@
 /**
- * A line or bar chart as SVG markup, rendered on the server with no chart library and no script. Colours come from the
- * theme through `currentColor` and the semantic text classes, so one markup serves both themes.
+ * A line or bar chart as SVG markup, with no chart library: the server draws it, and so can the browser (a phone's
+ * narrow drawing, src/client/stats-charts.ts). Colours come from the theme through `currentColor` and the semantic text
+ * classes, so one markup serves both themes. The markup is kept short, as it is inline in the page: no tooltip per
+ * mark (the page's script shows the day under the pointer) and, past MARKED_POINTS, no dot per point.
  */
 
 export interface ChartPoint {
@@ -24,7 +26,9 @@ export interface ChartOptions {
   valueLabelsUpTo?: number;
 }
 
-const PAD = { top: 18, right: 12, bottom: 26, left: 44 };
+export const PAD = { top: 18, right: 12, bottom: 26, left: 44 };
+/** A line chart marks each point with a dot, and bars get rounded corners, up to this many points. */
+const MARKED_POINTS = 14;
 const FONT = 11;
 /** Least room, in viewBox units, between two day labels on the x axis. */
 const LABEL_GAP = 46;
@@ -80,54 +84,47 @@ export function svgChart(points: ChartPoint[], opts: ChartOptions): string {
   const out: string[] = [];
 
   out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(opts.title)}"` +
+    `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(opts.title)}"` +
       ` class="block h-auto w-full" font-size="${FONT}">`,
     `<title>${esc(opts.title)}</title>`,
   );
   if (opts.description) out.push(`<desc>${esc(opts.description)}</desc>`);
 
-  // Grid lines and y-axis values.
-  out.push('<g class="text-line" stroke="currentColor" stroke-width="1">');
-  for (const t of ticks) out.push(`<line x1="${PAD.left}" x2="${width - PAD.right}" y1="${r1(y(t))}" y2="${r1(y(t))}"/>`);
-  out.push('</g>');
+  // Grid lines (one path: the markup is inline in the page) and y-axis values.
+  const across = (v: number) => `M${PAD.left} ${r1(y(v))}H${width - PAD.right}`;
+  out.push(`<path class="text-line" stroke="currentColor" d="${ticks.map(across).join('')}"/>`);
   out.push(`<g class="text-secondary" fill="currentColor" text-anchor="end">`);
   for (const t of ticks) out.push(`<text x="${PAD.left - 6}" y="${r1(y(t) + FONT / 3)}">${esc(format(t))}</text>`);
   out.push('</g>');
 
   // The zero line and the x axis's day labels.
-  out.push(
-    `<line class="text-muted" stroke="currentColor" stroke-width="1" x1="${PAD.left}" x2="${width - PAD.right}" y1="${r1(y(0))}" y2="${r1(y(0))}"/>`,
-  );
+  out.push(`<path class="text-muted" stroke="currentColor" d="${across(0)}"/>`);
   out.push(`<g class="text-secondary" fill="currentColor" text-anchor="middle">`);
   points.forEach((p, i) => {
     if ((points.length - 1 - i) % stride === 0) out.push(`<text x="${r1(x(i))}" y="${height - 8}">${esc(p.label)}</text>`);
   });
   out.push('</g>');
 
-  // The data, in the accent colour; each mark has its own <title> (a tooltip on hover).
-  const tip = (p: ChartPoint) => `<title>${esc(`${p.label}: ${format(p.value)}`)}</title>`;
-  out.push('<g class="text-accent">');
+  // The data, in the accent colour.
+  const marked = points.length <= MARKED_POINTS;
+  out.push('<g class="text-accent" fill="currentColor">');
   if (kind === 'line' && points.length > 0) {
-    const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${r1(x(i))} ${r1(y(p.value))}`).join(' ');
+    const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${r1(x(i))} ${r1(y(p.value))}`).join('');
     // The axis always holds zero (yTicks), so the area closes on the zero line.
     const base = r1(y(0));
-    out.push(`<path d="${path} L${r1(x(points.length - 1))} ${base} L${r1(x(0))} ${base} Z" fill="currentColor" fill-opacity="0.1"/>`);
+    out.push(`<path d="${path}L${r1(x(points.length - 1))} ${base}L${r1(x(0))} ${base}Z" fill-opacity="0.1"/>`);
     out.push(`<path d="${path}" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`);
-    const radius = points.length > 14 ? 2.5 : 3.5;
-    points.forEach((p, i) => {
-      out.push(
-        `<circle cx="${r1(x(i))}" cy="${r1(y(p.value))}" r="${radius}" fill="currentColor" stroke="currentColor">${tip(p)}</circle>`,
-      );
-    });
+    if (marked) {
+      out.push('<g stroke="currentColor">');
+      points.forEach((p, i) => out.push(`<circle cx="${r1(x(i))}" cy="${r1(y(p.value))}" r="3.5"/>`));
+      out.push('</g>');
+    }
   } else if (kind === 'bar') {
     const barW = Math.max(1, Math.min(28, band * 0.6));
-    points.forEach((p, i) => {
-      const top = Math.min(y(p.value), y(0));
-      const h = Math.abs(y(p.value) - y(0));
-      out.push(
-        `<rect x="${r1(x(i) - barW / 2)}" y="${r1(top)}" width="${r1(barW)}" height="${r1(h)}" rx="2" fill="currentColor">${tip(p)}</rect>`,
-      );
-    });
+    const bars = points.map((p, i) => ({ left: r1(x(i) - barW / 2), top: r1(Math.min(y(p.value), y(0))), h: r1(Math.abs(y(p.value) - y(0))) }));
+    // Many thin bars as one path: a rectangle each, corners square (they would not show at that width).
+    if (marked) for (const b of bars) out.push(`<rect x="${b.left}" y="${b.top}" width="${r1(barW)}" height="${b.h}" rx="2"/>`);
+    else out.push(`<path d="${bars.map((b) => `M${b.left} ${b.top}h${r1(barW)}v${b.h}h-${r1(barW)}Z`).join('')}"/>`);
   }
   out.push('</g>');
 

@@ -34,3 +34,47 @@ test('作品数据 shows five totals and a chart each; a like by someone else ad
   await context.close();
   await api.dispose();
 });
+
+test('作品数据 on a phone draws each chart narrow from its figures; pointing at a day shows that day’s figure', async ({ browser, playwright }) => {
+  const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  const demo = await loginDemo(api);
+  const metrics = ['播放量', '点赞', '评论', '分享', '新增粉丝'];
+
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await signIn(phone, demo);
+  const small = await phone.newPage();
+  await small.goto('/post/data?days=30');
+  for (const metric of metrics) {
+    // The one drawing a phone shows is the narrow one, named like the wide one it stands for.
+    await expect(small.getByRole('img', { name: `${metric}趋势（近30天）`, includeHidden: true })).toHaveCount(2);
+    const chart = small.getByRole('img', { name: `${metric}趋势（近30天）` });
+    await expect(chart).toHaveCount(1);
+    await expect(chart).toHaveAttribute('viewBox', '0 0 320 200');
+    const box = (await chart.boundingBox())!;
+    expect(box.width, `${metric}: the narrow drawing fits the phone`).toBeLessThanOrEqual(390);
+  }
+  await phone.close();
+
+  const desk = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await signIn(desk, demo);
+  const page = await desk.newPage();
+  await page.goto('/post/data');
+  const section = page.locator('[data-stats-chart]').filter({ has: page.getByRole('heading', { name: '点赞', exact: true }) });
+  const rows = await section.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent!, tr.querySelector('td')!.textContent!]));
+  expect(rows).toHaveLength(7);
+  const chart = section.getByRole('img', { name: '点赞趋势（近7天）' });
+  await expect(chart).toBeVisible();
+  const box = (await chart.boundingBox())!;
+  const width = await chart.evaluate((svg) => (svg as SVGSVGElement).viewBox.baseVal.width);
+  // The plot runs from 44 to width - 12 in the drawing's units, a band a day.
+  for (const index of [6, 2]) {
+    const x = box.x + ((44 + ((width - 56) / 7) * (index + 0.5)) / width) * box.width;
+    await page.mouse.move(x, box.y + box.height / 2);
+    const [day, figure] = rows[index]!;
+    await expect(section.locator('[data-tip]')).toHaveText(`${day.slice(5)}: ${figure}`);
+  }
+  await page.mouse.move(box.x - 40, box.y - 40);
+  await expect(section.locator('[data-tip]')).toBeHidden();
+  await desk.close();
+  await api.dispose();
+});
