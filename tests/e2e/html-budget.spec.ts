@@ -50,6 +50,17 @@ test('the video pages with the most comments and the longest titles stay within 
   await member.dispose();
 });
 
+test('作品数据 over 30 days, five charts of 30 days each, stays within the budget, logged in', async ({ playwright, baseURL }) => {
+  const member = await playwright.request.newContext({ baseURL });
+  await loginDemo(member);
+  const bytes = await (await member.get('/post/data?days=30')).body();
+  const html = bytes.toString('utf8');
+  expect(html, 'the 30-day view').toContain('近30天');
+  expect([...html.matchAll(/<tr><th scope="row">/g)], 'a row a day in each of the five charts').toHaveLength(150);
+  expect(bytes.length, `/post/data?days=30: ${bytes.length} bytes`).toBeLessThanOrEqual(htmlBudget('/post/data', true));
+  await member.dispose();
+});
+
 test('what the pages leave out comes from files the browser keeps: the icon sprite and the chrome parts', async ({ request }) => {
   const html = await (await request.get('/discover')).text();
   const icons = [...html.matchAll(/<use href="([^"#]+)#([\w-]+)"/g)];
