@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIfNeeded } from './build-if-needed.mjs';
+import { unexpectedTests } from './test-report.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = path.join(ROOT, 'test-results', 'cluster.json');
@@ -24,18 +25,6 @@ const child = spawnSync(
 );
 const status = child.status ?? 1;
 
-/** `file:line › title` of every test whose outcome was unexpected (failed after its retries). */
-function failuresOf(suites) {
-  const out = [];
-  const walk = (suite) => {
-    for (const spec of suite.specs ?? []) {
-      if (spec.tests?.some((t) => t.status === 'unexpected')) out.push(`${spec.file}:${spec.line} › ${spec.title}`);
-    }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  for (const suite of suites) walk(suite);
-  return out;
-}
 
 let report;
 try {
@@ -49,7 +38,7 @@ const summary = {
   failed: report ? (stats.unexpected ?? 0) + (report.errors ?? []).length : 1,
   skipped: stats.skipped ?? 0,
   seconds: Math.round((performance.now() - started) / 1000),
-  failures: failuresOf(report?.suites ?? []).map((failure) => `cluster: ${failure}`),
+  failures: unexpectedTests(report?.suites ?? []).map((failure) => `cluster: ${failure}`),
 };
 // A non-zero exit with nothing counted as failed (the cluster did not start) is still a failure.
 if (status !== 0 && summary.failed === 0) summary.failed = 1;

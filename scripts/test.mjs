@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { unexpectedTests } from './test-report.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'test-results');
@@ -80,24 +81,12 @@ function playwrightCounts(status) {
     failed: (stats.unexpected ?? 0) + (report.errors ?? []).length,
     skipped: stats.skipped ?? 0,
     status,
-    failures: [...playwrightFailures(report.suites ?? []), ...(report.errors ?? []).map((e) => `error: ${String(e.message ?? e).split('\n')[0]}`)],
+    failures: [...unexpectedTests(report.suites ?? []), ...(report.errors ?? []).map((e) => `error: ${String(e.message ?? e).split('\n')[0]}`)],
   };
   if (status !== 0 && counts.failed === 0) counts.failed = 1;
   return counts;
 }
 
-/** `file:line › title` of every Playwright test whose outcome was unexpected (failed after its retries). */
-function playwrightFailures(suites) {
-  const out = [];
-  const walk = (suite) => {
-    for (const spec of suite.specs ?? []) {
-      if (spec.tests?.some((t) => t.status === 'unexpected')) out.push(`${spec.file}:${spec.line} › ${spec.title}`);
-    }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  for (const suite of suites) walk(suite);
-  return out;
-}
 
 /**
  * Runs one gate, echoing its output; it passes on exit 0 and, when `mustPrint` is given, only if the output matches it
