@@ -60,7 +60,9 @@ test('作品数据 on a phone draws each chart narrow from its figures; pointing
   const page = await desk.newPage();
   await page.goto('/post/data');
   const section = page.locator('[data-stats-chart]').filter({ has: page.getByRole('heading', { name: '点赞', exact: true }) });
-  const rows = await section.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent!, tr.querySelector('td')!.textContent!]));
+  const rows = await section
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr): [string, string] => [tr.querySelector('th')!.textContent!, tr.querySelector('td')!.textContent!]));
   expect(rows).toHaveLength(7);
   const chart = section.getByRole('img', { name: '点赞趋势（近7天）' });
   await expect(chart).toBeVisible();
