@@ -11,17 +11,31 @@ const CHART = '[data-stats-chart]';
 const NARROW = { width: 320, height: 200, valueLabelsUpTo: 7 };
 const WIDE_SCREEN = '(min-width: 768px)';
 
-/** The chart's days and figures, from its table: the day as 11-27, as the axis names it. */
-function pointsOf(chart: HTMLElement): ChartPoint[] {
-  return [...chart.querySelectorAll('tbody tr')].map((row) => ({
-    label: (row.querySelector('th')?.textContent ?? '').slice(5),
-    value: Number(row.querySelector('td')?.textContent ?? 0),
-  }));
+interface Figures {
+  points: ChartPoint[];
+  format: (n: number) => string;
 }
 
-function formatter(chart: HTMLElement): (n: number) => string {
-  const [tenThousand = '万', hundredMillion = '亿'] = (chart.dataset.units ?? '').split(',');
-  return (n) => formatCountWith(n, [tenThousand, hundredMillion]);
+const read = new WeakMap<HTMLElement, Figures>();
+
+/**
+ * The chart's days and figures, from its table (the day as 11-27, as the axis names it), and how it writes a count
+ * (the catalogue's units, which the server puts in data-units). Read once per chart: the pointer asks on every move.
+ */
+function figuresOf(chart: HTMLElement): Figures {
+  let figures = read.get(chart);
+  if (!figures) {
+    const [tenThousand, hundredMillion] = (chart.dataset.units ?? '').split(',') as [string, string];
+    figures = {
+      points: [...chart.querySelectorAll('tbody tr')].map((row) => ({
+        label: (row.querySelector('th')?.textContent ?? '').slice(5),
+        value: Number(row.querySelector('td')?.textContent ?? 0),
+      })),
+      format: (n) => formatCountWith(n, [tenThousand, hundredMillion]),
+    };
+    read.set(chart, figures);
+  }
+  return figures;
 }
 
 /** Draws the narrow chart into its empty slot, once. */
@@ -29,14 +43,9 @@ function drawNarrow(chart: HTMLElement): void {
   const slot = chart.querySelector<HTMLElement>('[data-narrow]');
   if (!slot || slot.firstElementChild) return;
   const kind = chart.dataset.kind === 'bar' ? 'bar' : 'line';
+  const { points, format } = figuresOf(chart);
   // svgChart escapes every text it writes; the figures and names are the page's own.
-  slot.innerHTML = svgChart(pointsOf(chart), {
-    ...NARROW,
-    kind,
-    title: chart.dataset.title ?? '',
-    description: chart.dataset.description,
-    format: formatter(chart),
-  });
+  slot.innerHTML = svgChart(points, { ...NARROW, kind, title: chart.dataset.title ?? '', description: chart.dataset.description, format });
 }
 
 /** The day under the pointer in a drawing, by its band on the plot; undefined outside the plot. */
@@ -68,7 +77,7 @@ function point(event: PointerEvent): void {
   const chart = (event.target as Element).closest<HTMLElement>(CHART);
   const svg = (event.target as Element).closest<SVGSVGElement>('svg');
   if (!chart || !svg) return;
-  const points = pointsOf(chart);
+  const { points, format } = figuresOf(chart);
   const index = dayAt(svg, event.clientX, points.length);
   const tip = tooltip(chart);
   if (index === undefined) {
@@ -76,7 +85,7 @@ function point(event: PointerEvent): void {
     return;
   }
   const day = points[index]!;
-  tip.textContent = `${day.label}: ${formatter(chart)(day.value)}`;
+  tip.textContent = `${day.label}: ${format(day.value)}`;
   tip.hidden = false;
   const box = chart.getBoundingClientRect();
   const left = Math.min(Math.max(event.clientX - box.left + 12, 0), box.width - tip.offsetWidth);
