@@ -29,6 +29,7 @@ const trigger = (page: Page, name: string, link = false) =>
 async function popOf(page: Page, entry: Locator): Promise<Locator> {
   return page.locator(`#${await entry.getAttribute('aria-controls')}`);
 }
+/** Whether focus is inside `pop`. A keyboard open moves it there from the popover's toggle event, a task after it shows. */
 const focusInside = (pop: Locator) => pop.evaluate((el) => el.contains(document.activeElement));
 /** A point of the page far from the header and the sidebar. */
 const outside = { x: 900, y: 700 };
@@ -70,7 +71,7 @@ test.describe('header popovers', () => {
       await entry.focus();
       await page.keyboard.press(link ? 'ArrowDown' : 'Enter');
       await expect(pop).toBeVisible();
-      expect(await focusInside(pop)).toBe(true);
+      await expect.poll(() => focusInside(pop), 'focus moves in once the popover has opened').toBe(true);
       await page.keyboard.press('Escape');
       await expect(pop).toBeHidden();
       await expect(entry).toBeFocused();
@@ -114,7 +115,7 @@ test.describe('header popovers', () => {
     await entry.focus();
     await page.keyboard.press('Enter');
     await expect(menu).toBeVisible();
-    expect(await focusInside(menu)).toBe(true);
+    await expect.poll(() => focusInside(menu), 'focus moves in once the menu has opened').toBe(true);
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
     await expect(entry).toBeFocused();
