@@ -724,6 +724,7 @@ export const zhCN = {
   'error.uploadLengthRequired': '上传前需要告知文件大小',
   'error.uploadKind': '不支持的上传类型',
   'error.uploadNotFound': '上传的文件不存在或已过期',
+  'error.uploadBusy': '这个文件正在上传，请稍后再试',
   'error.uploadNotFinished': '视频还在上传中，请上传完成后再发布',
   'error.uploadRejected': '视频未通过检查：{reason}',
   'error.uploadUsed': '这个视频已经发布过了',

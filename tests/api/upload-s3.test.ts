@@ -26,7 +26,7 @@ let appA: http.Server;
 let baseA: string;
 let token: string;
 const children: ChildProcess[] = [];
-const saved = { DATA_DIR: process.env.DATA_DIR, UPLOADS_DIR: process.env.UPLOADS_DIR };
+const saved = { DATABASE_URL: process.env.DATABASE_URL, DATABASE_DIRECT_URL: process.env.DATABASE_DIRECT_URL, DATA_DIR: process.env.DATA_DIR, UPLOADS_DIR: process.env.UPLOADS_DIR };
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `script` as its own process on this test's database and bucket; resolves once `ready` says it is up. */
@@ -48,6 +48,9 @@ async function startProcess(script: string, ready: (out: string) => boolean, env
 
 beforeAll(async () => {
   t = await freshDb();
+  // The upload locks take their own connections to this database (the direct line), as a server's do.
+  process.env.DATABASE_URL = t.url;
+  delete process.env.DATABASE_DIRECT_URL;
   s3 = await startTestS3('media');
   dir = mkdtempSync(path.join(tmpdir(), 'upload-s3-'));
   process.env.DATA_DIR = path.join(dir, 'data');

@@ -1,5 +1,5 @@
 // The tus door: who may upload, the cap on the declared length before any byte is stored, the content checks, and
-// resuming after the server is killed.
+// resuming after the server is killed or on another server while a stale PATCH holds the upload.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -21,10 +21,13 @@ let server: http.Server;
 let token: string;
 let otherToken: string;
 let clip: Buffer;
-const saved = { DATA_DIR: process.env.DATA_DIR, UPLOAD_MAX_BYTES: process.env.UPLOAD_MAX_BYTES };
+const saved = { DATABASE_URL: process.env.DATABASE_URL, DATABASE_DIRECT_URL: process.env.DATABASE_DIRECT_URL, DATA_DIR: process.env.DATA_DIR, UPLOAD_MAX_BYTES: process.env.UPLOAD_MAX_BYTES };
 
 beforeAll(async () => {
   t = await freshDb();
+  // The upload locks take their own connections to this database (the direct line), as a server's do.
+  process.env.DATABASE_URL = t.url;
+  delete process.env.DATABASE_DIRECT_URL;
   dir = mkdtempSync(path.join(tmpdir(), 'upload-api-'));
   process.env.DATA_DIR = path.join(dir, 'data');
   clip = readFileSync(makeClip(dir, 'clip.mp4'));
@@ -139,7 +142,7 @@ describe('tus uploads', () => {
   });
 });
 
-describe('resuming after the server is killed', () => {
+describe('resuming after the server is killed, or on another server', () => {
   let child: ChildProcess | undefined;
 
   async function startChild(): Promise<string> {
@@ -192,5 +195,40 @@ describe('resuming after the server is killed', () => {
     expect(statSync(file).size).toBe(big.length);
     const view = await ok('GET', '/studio/upload', { query: { uploadId: location.split('/').pop()! }, token });
     expect(view.data.status).toBe('processing');
+  });
+
+  it('lets a client that resumes on another server take the upload from the stale PATCH still open on the first', async () => {
+    if (child?.exitCode === null) {
+      child.kill('SIGKILL');
+      await new Promise((r) => child!.once('exit', r));
+    }
+    const other = await startChild();
+    const created = await create(clip.length, { token });
+    const location = created.headers.get('location')!;
+    const file = path.join(uploadsDir(), location.split('/').pop()!);
+
+    // The first half goes to the other server on a connection that then stalls, as a dropped one looks from there.
+    const half = Math.floor(clip.length / 2);
+    const stale = http.request(`${other}${location}`, {
+      method: 'PATCH',
+      headers: { ...tus, Token: token, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(clip.length) },
+    });
+    stale.on('error', () => {});
+    stale.on('response', (res) => res.resume());
+    stale.write(clip.subarray(0, half));
+    const deadline = Date.now() + 20_000;
+    while ((existsSync(file) ? statSync(file).size : 0) < half && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+
+    // The client resumes here: this server asks the other to let go of the upload, then takes the rest.
+    const head = await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: token } });
+    const offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBe(half);
+    expect((await patch(location, clip.subarray(offset), offset)).status).toBe(204);
+
+    // Bytes the stale connection delivers late must not land in the file.
+    stale.write(Buffer.alloc(clip.length - half, 0x58));
+    stale.end();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(readFileSync(file).equals(clip)).toBe(true);
   });
 });

@@ -10,15 +10,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FileStore } from '@tus/file-store';
 import { Metadata, Server, type Upload } from '@tus/server';
+import pg from 'pg';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { TUS_ENDPOINT, UPLOAD_KINDS, type UploadKind } from '../../shared/studio.ts';
 import { corsHeaders } from '../api/cors.ts';
 import { errorBody } from '../api/envelope.ts';
+import { directUrl } from '../db/settings.ts';
 import { uploadsDir } from '../media/paths.ts';
+import { hub, publish } from '../realtime/events.ts';
 import { ServiceError, type MessageVars } from '../services/errors.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { readSessionCookie } from './session-cookie.ts';
+import { UploadLocker } from './upload-lock.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { admitUpload, finishUpload, registerUpload, uploadCap, uploadOwner } from '../services/uploads.ts';
 
@@ -114,16 +118,39 @@ async function admit(method: string, url: string, headers: Headers): Promise<{ v
 }
 
 let server: Server | undefined;
-let serverDir: string | undefined;
+let serverKey: string | undefined;
+let lockPool: pg.Pool | undefined;
 
-/** The tus server for the current DATA_DIR (made again when DATA_DIR changes, as tests do). */
+/** The topic on which a request asks the holder of upload `id`'s lock to let go. */
+const lockTopic = (id: string) => `upload-lock:${id}`;
+
+/**
+ * Upload locks that every app server sees: advisory locks on connections of their own (a PATCH holds one while it
+ * writes; uploads in flight are few), on the direct line, since a transaction pooler keeps no session.
+ */
+function uploadLocker(url: string): UploadLocker {
+  void lockPool?.end().catch(() => {});
+  const pool = (lockPool = new pg.Pool({ connectionString: url, max: 20, idleTimeoutMillis: 10_000 }));
+  pool.on('error', () => {});
+  return new UploadLocker({
+    connect: () => pool.connect(),
+    askRelease: (id) => publish(lockTopic(id), { type: 'release', data: null }),
+    onAsk: (id, onAsk) => hub().subscribe([lockTopic(id)], onAsk),
+    busy: () => refusal(423, 'error.uploadBusy'),
+  });
+}
+
+/** The tus server for the current DATA_DIR and database (made again when either changes, as tests do). */
 function tus(): Server {
   const directory = uploadsDir();
-  if (server && serverDir === directory) return server;
-  serverDir = directory;
+  const url = directUrl();
+  if (!url) throw new Error('DATABASE_URL is not set');
+  if (server && serverKey === `${directory}\n${url}`) return server;
+  serverKey = `${directory}\n${url}`;
   server = new Server({
     path: TUS_ENDPOINT,
     datastore: new FileStore({ directory }),
+    locker: uploadLocker(url),
     relativeLocation: true,
     // The door refuses first, with a message; tus's own check stays as a backstop.
     maxSize: (req) => uploadCap(kindOf(metadataOf(req.headers.get('upload-metadata'))) ?? 'video'),
