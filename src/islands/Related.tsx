@@ -8,6 +8,9 @@ import { relatedVideos } from '../stores/related.ts';
 import { Icon } from './Icon.tsx';
 import { VideoCardView } from './VideoCardView.tsx';
 
+// LAZY_IMAGES_ADDED of src/client/lazy-images.ts, which the page's own script runs (see there why not imported).
+const LAZY_IMAGES_ADDED = 'sy:lazy-images';
+
 interface Props {
   awemeId: string;
   /** The related videos the server rendered (the first screen's), from the page's data block. */
@@ -32,6 +35,11 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
   useEffect(() => {
     void related.fill();
   }, [related]);
+
+  // Cards added or swapped in (the rest of the first set, 换一换) hand their posters to the page's lazy loader.
+  useEffect(() => {
+    list.current?.dispatchEvent(new Event(LAZY_IMAGES_ADDED, { bubbles: true }));
+  }, [items]);
 
   const refresh = async () => {
     if (loading) return;
@@ -58,10 +66,10 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
         <p className="py-8 text-center text-sm text-muted">{t('related.empty')}</p>
       ) : (
         <ul ref={list} aria-busy={loading || undefined} className={`grid grid-cols-2 gap-3 transition-opacity ${loading ? 'opacity-60' : ''}`} data-related="">
-          {/* Beside the player in the first screen: the posters load at once. */}
+          {/* Beside the player in the first screen, yet after its first frame (src/client/lazy-images.ts). */}
           {items.map((v) => (
             <li key={v.id}>
-              <VideoCardView video={v} eager now={renderedAt} />
+              <VideoCardView video={v} now={renderedAt} />
             </li>
           ))}
         </ul>

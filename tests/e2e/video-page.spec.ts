@@ -71,6 +71,29 @@ test('untouched, the page shows the first page of comments and twelve related vi
   expect(errors).toEqual([]);
 });
 
+test('the related posters wait for the player’s first frame, then every card gets its own', async ({ page }) => {
+  // When the player's video first has a frame to show, by the page's clock (captured before any page script runs).
+  await page.addInitScript(() => {
+    addEventListener('loadeddata', (e) => ((window as Window & { videoReadyAt?: number }).videoReadyAt ??= e.timeStamp), { capture: true });
+  });
+  const want = await expected();
+  await page.goto(`/video/${id}`);
+  const posters = page.locator('[data-related] img.card-img');
+  await expect.poll(() => shownRelated(page), { timeout: 15_000 }).toEqual(want.related);
+  // Every card shows a poster (the twelve, the server's six and the six loaded after) once scrolled to, none left blank.
+  await posters.last().scrollIntoViewIfNeeded();
+  await expect.poll(() => posters.evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 15_000 }).toBe(12);
+  const { readyAt, firstPoster } = await page.evaluate(() => {
+    const starts = performance
+      .getEntriesByType('resource')
+      .filter((r) => [...document.querySelectorAll<HTMLImageElement>('[data-related] img.card-img')].some((i) => i.src === r.name))
+      .map((r) => r.startTime);
+    return { readyAt: (window as Window & { videoReadyAt?: number }).videoReadyAt, firstPoster: Math.min(...starts) };
+  });
+  expect(readyAt).toBeGreaterThan(0);
+  expect(firstPoster).toBeGreaterThanOrEqual(readyAt!);
+});
+
 test('with Data Saver on, nothing wakes until the viewer scrolls, and then the comments come', async ({ page }) => {
   const errors = errorsOf(page);
   await page.addInitScript(() => {
