@@ -161,6 +161,21 @@ describe('resuming after the server is killed, or on another server', () => {
     child?.kill('SIGKILL');
   });
 
+  /** A PATCH of all of `body` that sends its first `sent` bytes, waits until they are on disk and stays open. */
+  async function holdPatch(at: string, location: string, body: Buffer, sent: number): Promise<http.ClientRequest> {
+    const req = http.request(`${at}${location}`, {
+      method: 'PATCH',
+      headers: { ...tus, Token: token, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(body.length) },
+    });
+    req.on('error', () => {});
+    req.on('response', (res) => res.resume());
+    req.write(body.subarray(0, sent));
+    const file = path.join(uploadsDir(), location.split('/').pop()!);
+    const deadline = Date.now() + 20_000;
+    while ((existsSync(file) ? statSync(file).size : 0) < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return req;
+  }
+
   it('keeps the bytes that reached disk, and HEAD + PATCH finish the upload on the restarted server', async () => {
     const big = clip;
     let at = await startChild();
@@ -173,14 +188,7 @@ describe('resuming after the server is killed, or on another server', () => {
 
     // Send the first half and hold the request open, as a connection that drops mid-upload would.
     const half = Math.floor(big.length / 2);
-    const req = http.request(`${at}${location}`, {
-      method: 'PATCH',
-      headers: { ...tus, Token: token, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(big.length) },
-    });
-    req.on('error', () => {});
-    req.write(big.subarray(0, half));
-    const deadline = Date.now() + 20_000;
-    while ((existsSync(file) ? statSync(file).size : 0) < half && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const req = await holdPatch(at, location, big, half);
     child!.kill('SIGKILL');
     await new Promise((r) => child!.once('exit', r));
     req.destroy();
@@ -209,15 +217,7 @@ describe('resuming after the server is killed, or on another server', () => {
 
     // The first half goes to the other server on a connection that then stalls, as a dropped one looks from there.
     const half = Math.floor(clip.length / 2);
-    const stale = http.request(`${other}${location}`, {
-      method: 'PATCH',
-      headers: { ...tus, Token: token, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(clip.length) },
-    });
-    stale.on('error', () => {});
-    stale.on('response', (res) => res.resume());
-    stale.write(clip.subarray(0, half));
-    const deadline = Date.now() + 20_000;
-    while ((existsSync(file) ? statSync(file).size : 0) < half && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const stale = await holdPatch(other, location, clip, half);
 
     // The client resumes here: this server asks the other to let go of the upload, then takes the rest.
     const head = await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: token } });
