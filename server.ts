@@ -11,6 +11,7 @@ import zlib from 'node:zlib';
 import compression from 'compression';
 import pg from 'pg';
 import { t } from './src/i18n/t.ts';
+import { db, replicaStatus } from './src/server/db/client.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
 import { errorFields } from './src/server/error-fields.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
@@ -207,7 +208,11 @@ async function readiness(res: ServerResponse): Promise<void> {
   if (shuttingDown) return json(res, 503, { status: 'stopping' });
   try {
     await readyPool!.query('SELECT 1');
-    json(res, 200, { status: 'ok', database: 'ok' });
+    // Read replicas, in the order DATABASE_REPLICA_URLS names them, by state and lag only (no host names): one down
+    // or lagging leaves this server ready, since the primary answers their reads.
+    db();
+    const replicas = replicaStatus()?.replicas.map(({ state, lagMs }) => ({ state, ...(lagMs === undefined ? {} : { lagMs }) }));
+    json(res, 200, { status: 'ok', database: 'ok', ...(replicas?.length ? { replicas } : {}) });
   } catch (error) {
     // The reason goes to the log, not to whoever asks: it may name hosts, ports or users.
     log({ level: 'warn', msg: 'readiness: database unavailable', ...errorFields(error), stack: undefined }, process.stderr);

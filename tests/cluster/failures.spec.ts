@@ -46,6 +46,16 @@ async function onReplica(text: string): Promise<number> {
   return row!.n;
 }
 
+/** What each app server's /readyz says of the replica: its state, or 'none' when it names no replica. */
+async function replicaStates(): Promise<string[]> {
+  return Promise.all(
+    cluster().webs.map(async (web) => {
+      const body = (await (await fetch(`${web.url}/readyz`)).json()) as { status: string; replicas?: { state: string }[] };
+      return body.status === 'ok' ? (body.replicas?.[0]?.state ?? 'none') : body.status;
+    }),
+  );
+}
+
 test('anonymous reads fall back to the primary while the replica lags, and while it is stopped', async () => {
   test.setTimeout(90_000);
   const who = await newAccount(api, 'lag');
@@ -60,6 +70,9 @@ test('anonymous reads fall back to the primary while the replica lags, and while
       .toBe(true);
   };
 
+  const everyServer = (state: string) => cluster().webs.map(() => state);
+  await expect.poll(replicaStates, { timeout: 15_000 }).toEqual(everyServer('up'));
+
   // Lagging: the replica stops replaying what it receives, so it never gets this comment.
   await control('pause-replay');
   try {
@@ -67,6 +80,8 @@ test('anonymous reads fall back to the primary while the replica lags, and while
     expect((await comment(who, lagged)).status).toBe(200);
     await readUntilSeen(lagged);
     expect(await onReplica(lagged), 'the replica is behind: the read that found it came from the primary').toBe(0);
+    // Each app server says so on /readyz, and stays ready: the primary answers those reads.
+    await expect.poll(replicaStates, { timeout: 15_000 }).toEqual(everyServer('lagging'));
   } finally {
     await control('resume-replay');
   }
@@ -77,6 +92,7 @@ test('anonymous reads fall back to the primary while the replica lags, and while
     const stopped = `副本停机时的评论 ${Date.now()}`;
     expect((await comment(who, stopped)).status).toBe(200);
     await readUntilSeen(stopped);
+    await expect.poll(replicaStates, { timeout: 15_000 }).toEqual(everyServer('down'));
   } finally {
     await control('start-replica');
   }
@@ -85,6 +101,7 @@ test('anonymous reads fall back to the primary while the replica lags, and while
   const last = `副本恢复后的评论 ${Date.now()}`;
   expect((await comment(who, last)).status).toBe(200);
   await expect.poll(() => onReplica(last), { timeout: 20_000 }).toBe(1);
+  await expect.poll(replicaStates, { timeout: 15_000 }).toEqual(everyServer('up'));
 });
 
 test('an upload through either app server is processed by the separate worker and plays from the object store', async ({ page }) => {
