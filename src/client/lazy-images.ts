@@ -17,21 +17,14 @@ export const LAZY_IMAGES_ADDED = 'sy:lazy-images';
 let videoFirst: Promise<void> | undefined;
 
 /** Resolves once the video the page opened with has a frame to show, fails, or VIDEO_FIRST_MS have passed. */
-function afterVideo(): Promise<void> {
-  return (videoFirst ??= new Promise((resolve) => {
+const afterVideo = () =>
+  (videoFirst ??= new Promise((resolve) => {
     const video = document.querySelector<HTMLVideoElement>('main video[autoplay]');
-    if (!video || video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      video.removeEventListener('loadeddata', done);
-      video.removeEventListener('error', done);
-      resolve();
-    };
-    const timer = setTimeout(done, VIDEO_FIRST_MS);
-    video.addEventListener('loadeddata', done);
-    video.addEventListener('error', done);
+    // 2: HAVE_CURRENT_DATA, a frame to show.
+    if (!video || video.readyState >= 2) return resolve();
+    for (const type of ['loadeddata', 'error']) video.addEventListener(type, () => resolve(), { once: true });
+    setTimeout(resolve, VIDEO_FIRST_MS);
   }));
-}
 
 /** Watches the images under `root`; on the document, also those under the target of each LAZY_IMAGES_ADDED event. */
 export function watchLazyImages(root: ParentNode = document): void {
