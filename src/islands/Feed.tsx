@@ -3,6 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { PENDING_SWIPE_EVENT, swipeStep, takePendingSwipe } from '../client/feed-swipe.ts';
 import { bindShortcuts } from '../client/shortcuts.ts';
 import { riArrowDownSLine, riArrowUpSLine, riHeart3Fill } from '../shared/icons.ts';
+import { readPageData, type PageData } from '../shared/page-data.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { feedPages } from '../stores/feed-pages.ts';
 import { $clear, $host, $panel, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
@@ -26,12 +27,18 @@ const WHEEL_REPEAT_MS = 900;
 /** A click waits this long for a second one (double-click likes, a single click pauses). */
 const DOUBLE_CLICK_MS = 260;
 
-interface Props {
+/** The feed's first page and the player's texts. */
+export interface FeedData {
   items: VideoItem[];
   hasMore: boolean;
+  text: PlayerText;
+}
+
+interface Props {
+  /** The first page and the texts, from the page's JSON block rather than props (src/shared/page-data.ts says why). */
+  data: PageData<FeedData>;
   /** Page size of the server-rendered page and of every fetch (refresh_index counts pages of this size). */
   count: number;
-  text: PlayerText;
 }
 
 interface Burst {
@@ -46,7 +53,8 @@ const NAV_BTN = 'focus-ring flex h-10 w-10 items-center justify-center rounded-f
 const relatedHref = (item: VideoItem) => `/video/${item.id}#related`;
 
 /** The recommend feed: a vertical full-height swiper whose neighbours are preloaded. */
-export function Feed({ items: first, hasMore, count, text }: Props) {
+export function Feed({ data, count }: Props) {
+  const [{ items: first, hasMore, text }] = useState(() => readPageData(data));
   const [feed] = useState(() => feedPages({ items: first, hasMore }, count));
   const items = useStore(feed.$items);
   const { cursor } = useStore(feed.$state);
