@@ -9,8 +9,9 @@
 const VIDEO_FIRST_MS = 1500;
 
 /**
- * Islands that append such images dispatch this event (bubbling) from their list rather than import this module: a
- * module shared with an island would leave the page's inline script for a separate chunk on every first load.
+ * Islands that append such images dispatch this event (bubbling) from their list (src/islands/announceLazyImages.ts)
+ * rather than import this module: a module shared with an island would leave the page's inline script for a separate
+ * chunk on every first load.
  */
 export const LAZY_IMAGES_ADDED = 'sy:lazy-images';
 

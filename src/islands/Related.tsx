@@ -7,9 +7,7 @@ import type { VideoCardItem } from '../shared/video-item.ts';
 import { relatedVideos } from '../stores/related.ts';
 import { Icon } from './Icon.tsx';
 import { VideoCardView } from './VideoCardView.tsx';
-
-// LAZY_IMAGES_ADDED of src/client/lazy-images.ts, which the page's own script runs (see there why not imported).
-const LAZY_IMAGES_ADDED = 'sy:lazy-images';
+import { announceLazyImages } from './announceLazyImages.ts';
 
 interface Props {
   awemeId: string;
@@ -38,7 +36,7 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
 
   // Cards added or swapped in (the rest of the first set, 换一换) hand their posters to the page's lazy loader.
   useEffect(() => {
-    list.current?.dispatchEvent(new Event(LAZY_IMAGES_ADDED, { bubbles: true }));
+    announceLazyImages(list.current);
   }, [items]);
 
   const refresh = async () => {

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { phaseOf, type PagedList } from '../stores/paged-list.ts';
+import { announceLazyImages } from './announceLazyImages.ts';
 
 interface Options<T> {
   /** The store that pages the list (its `start` is where the server's markup ends). */
@@ -13,8 +14,6 @@ interface Options<T> {
 
 // Start loading a screen ahead of the end, so scrolling rarely waits.
 const AHEAD = '800px 0px';
-// LAZY_IMAGES_ADDED of src/client/lazy-images.ts, which the page's own script runs (see there why not imported).
-const LAZY_IMAGES_ADDED = 'sy:lazy-images';
 
 /**
  * Shows a store's pages after a server-rendered list: the next page loads while `sentinel`, placed under the list,
@@ -76,7 +75,7 @@ export function useInfiniteList<T>(options: Options<T>) {
 
   useEffect(() => {
     if (!list || items.length === 0) return;
-    list.dispatchEvent(new Event(LAZY_IMAGES_ADDED, { bubbles: true }));
+    announceLazyImages(list);
     if (focusFrom.current === null) return;
     const first = list.querySelectorAll('li[data-more]')[focusFrom.current]?.querySelector<HTMLElement>('a');
     focusFrom.current = null;
