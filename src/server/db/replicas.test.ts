@@ -89,6 +89,23 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+describe('waitCaughtUp, which every test here starts from', () => {
+  it('waits for a commit the primary has not flushed yet, not only for what it has flushed', async () => {
+    // These servers commit asynchronously; a WAL writer that sleeps 10 s leaves the last commit unflushed that long.
+    await cluster.primary.query(`alter system set wal_writer_delay = '10s'`);
+    try {
+      await cluster.primary.query('select pg_reload_conf()');
+      await until('the new wal_writer_delay', async () => (await cluster.primary.query<{ d: string }>(`select current_setting('wal_writer_delay') as d`))[0]!.d === '10s');
+      await cluster.primary.query(`update users set signature = 'committed, not yet flushed' where id = 4`, DATABASE);
+      await waitCaughtUp(cluster.primary, cluster.replicas);
+      expect(await cluster.replicas[0]!.query('select signature from users where id = 4', DATABASE)).toEqual([{ signature: 'committed, not yet flushed' }]);
+    } finally {
+      await cluster.primary.query('alter system reset wal_writer_delay');
+      await cluster.primary.query('select pg_reload_conf()');
+    }
+  });
+});
+
 describe('routing', () => {
   let r: Routed;
   beforeAll(async () => {
