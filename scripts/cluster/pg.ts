@@ -293,9 +293,31 @@ export async function startPgCluster(options: { replicas?: number; pgbouncer?: b
   }
 }
 
-/** Waits until every replica has replayed what the primary has flushed so far. */
+/**
+ * The primary's WAL position that covers every transaction committed on it so far. These servers commit
+ * asynchronously (synchronous_commit = off), so a commit can sit unflushed in the WAL buffers for up to three
+ * wal_writer_delay (longer on a busy machine) and `pg_current_wal_flush_lsn()` alone can end before it: a replica would
+ * count as caught up while it still misses the commit. A transaction that writes WAL and commits synchronously flushes
+ * the WAL up to its own commit record, which comes after every earlier commit; the flush position after it covers them.
+ */
+async function committedLsn(primary: PgServer): Promise<string> {
+  const client = new pg.Client({ connectionString: primary.url() });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('set synchronous_commit = on');
+    // A transactional logical message is the smallest write there is: one WAL record, no table, nothing to undo.
+    await client.query(`select pg_logical_emit_message(true, 'shanying.caught-up', '')`);
+    const { rows } = await client.query<{ lsn: string }>('select pg_current_wal_flush_lsn()::text as lsn');
+    return rows[0]!.lsn;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Waits until every replica has replayed every transaction the primary has committed so far. */
 export async function waitCaughtUp(primary: PgServer, replicas: readonly PgServer[], timeoutMs = 30_000): Promise<void> {
-  const [{ lsn }] = (await primary.query<{ lsn: string }>('select pg_current_wal_flush_lsn()::text as lsn')) as [{ lsn: string }];
+  const lsn = await committedLsn(primary);
   const until = Date.now() + timeoutMs;
   for (const r of replicas) {
     for (;;) {

@@ -89,6 +89,23 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+describe('waitCaughtUp, which every test here starts from', () => {
+  it('waits for a commit the primary has not flushed yet, not only for what it has flushed', async () => {
+    // These servers commit asynchronously; a WAL writer that sleeps 10 s leaves the last commit unflushed that long.
+    await cluster.primary.query(`alter system set wal_writer_delay = '10s'`);
+    try {
+      await cluster.primary.query('select pg_reload_conf()');
+      await until('the new wal_writer_delay', async () => (await cluster.primary.query<{ d: string }>(`select current_setting('wal_writer_delay') as d`))[0]!.d === '10s');
+      await cluster.primary.query(`update users set signature = 'committed, not yet flushed' where id = 4`, DATABASE);
+      await waitCaughtUp(cluster.primary, cluster.replicas);
+      expect(await cluster.replicas[0]!.query('select signature from users where id = 4', DATABASE)).toEqual([{ signature: 'committed, not yet flushed' }]);
+    } finally {
+      await cluster.primary.query('alter system reset wal_writer_delay');
+      await cluster.primary.query('select pg_reload_conf()');
+    }
+  });
+});
+
 describe('routing', () => {
   let r: Routed;
   beforeAll(async () => {
@@ -102,6 +119,8 @@ describe('routing', () => {
 
   it('sends a visitor’s API reads to the replica and a viewer’s to the primary', async () => {
     const feed = await call('GET', '/api/aweme/v1/web/tab/feed/', { query: { count: 1 } });
+    // An empty list comes from a replica without the seed: the message carries the answer and the replica as routed.
+    expect(feed.body?.aweme_list?.length, `${feed.status} ${feed.text} ${JSON.stringify(r.replicas.status())}`).toBe(1);
     const id = String(feed.body.aweme_list[0].aweme_id);
     const before = (await call('GET', '/api/aweme/v1/web/aweme/detail/', { query: { aweme_id: id } })).body.aweme_detail.desc as string;
     // With replay paused, the replica keeps the old description: an answer carrying it came from the replica.
