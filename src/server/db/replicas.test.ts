@@ -213,6 +213,30 @@ describe('routing', () => {
   });
 });
 
+describe('a busy replica', () => {
+  it('stays in when a read waits too long for one of its connections: that read goes to the primary', async () => {
+    const { db, pool, replicas } = connect(primaryUrl, { max: 1, replicaUrls: [replicaUrl], maxLagMs: 600_000, checkMs: 60_000 });
+    try {
+      await replicas!.check();
+      expect(replicas!.status().replicas[0]!.state).toBe('up');
+      // The replica's one connection is held for 2.5 s; the second read waits for it past the 1 s connect timeout.
+      const [held, waited] = await withReplicaReads(() =>
+        Promise.all([
+          db.execute<{ r: boolean }>(sql`select pg_is_in_recovery() as r, pg_sleep(2.5)`),
+          new Promise((r) => setTimeout(r, 100)).then(() => db.execute<{ r: boolean }>(sql`select pg_is_in_recovery() as r`)),
+        ]),
+      );
+      expect(held.rows[0]!.r).toBe(true);
+      expect(waited.rows[0]!.r).toBe(false);
+      expect(replicas!.status().replicas[0]!.state).toBe('up');
+      expect(await withReplicaReads(() => onReplica(db))).toBe(true);
+    } finally {
+      await replicas!.close();
+      await pool.end();
+    }
+  });
+});
+
 describe('lag', () => {
   it('leaves a replica behind by more than the bound out, and takes it back once it has caught up', async () => {
     const r = await routed(1_000);

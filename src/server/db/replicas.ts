@@ -41,6 +41,15 @@ export interface ReplicaStatus {
 
 /** A connection to a stopped or unreachable replica gives up after this long (then the primary answers). */
 const CONNECT_TIMEOUT_MS = 1_000;
+
+/**
+ * pg-pool's answer to a query that waited CONNECT_TIMEOUT_MS for one of a full pool's connections to come free: the
+ * replica is busy, not gone (a connection that cannot be made fails as 'Connection terminated due to connection
+ * timeout' or with a socket error instead).
+ */
+function isPoolBusy(error: unknown): boolean {
+  return error instanceof Error && error.message === 'timeout exceeded when trying to connect';
+}
 /** A health check that takes longer than this counts as a failure. */
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -206,9 +215,10 @@ export class ReplicaSet {
       }
       m.reads++;
       return (m.pool.query as QueryFn)(config, ...rest).catch((error: unknown) => {
-        // Whatever went wrong (gone, restarting, a query cancelled by replay), the primary answers instead; only a
-        // replica that cannot be reached is taken out, until the timer finds it back.
-        if (isDatabaseUnavailable(error)) this.#set(m, 'down', undefined, error instanceof Error ? error.message : String(error));
+        // Whatever went wrong (gone, restarting, a query cancelled by replay, every connection busy), the primary
+        // answers instead; only a replica that cannot be reached is taken out, until the timer finds it back. A busy one
+        // stays in: taking it out at its peak would send the whole peak to the primary.
+        if (isDatabaseUnavailable(error) && !isPoolBusy(error)) this.#set(m, 'down', undefined, error instanceof Error ? error.message : String(error));
         this.#primaryQueries++;
         return primaryQuery(config, ...rest);
       });
