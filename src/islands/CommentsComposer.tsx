@@ -38,11 +38,11 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
     );
   }
 
-  const submit = async () => {
-    if (!ready) return;
+  const submit = async (value = text) => {
+    if (!canPublish(value) || sending) return;
     setSending(true);
     try {
-      await onSubmit(text);
+      await onSubmit(value);
       setText('');
     } catch {
       // The API client already told the user; the draft stays for another try.
@@ -72,6 +72,8 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
           ref={box}
           value={text}
           rows={2}
+          // Enter sends; client:interact also keeps an Enter pressed here before the island woke, for it to send.
+          enterKeyHint="send"
           aria-label={replyTo ? t('comment.replyPlaceholder', { nickname: replyTo.nickname }) : t('comment.placeholder')}
           placeholder={replyTo ? t('comment.replyPlaceholder', { nickname: replyTo.nickname }) : t('comment.placeholder')}
           aria-invalid={over || undefined}
@@ -81,7 +83,9 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
             // Enter while an IME is composing picks a candidate; it must not send.
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
-              void submit();
+              // What the box shows: an Enter pressed while the island loaded comes as it wakes, before `text` has
+              // taken what was typed until then.
+              void submit(e.currentTarget.value);
             } else if (e.key === 'Escape' && replyTo) {
               e.stopPropagation();
               onCancelReply();

@@ -120,7 +120,9 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
   const item = ended ? { ...viewed, author: { ...viewed.author, follow: 0 as const } } : viewed;
   const stats = statsOf(item, useStore($stats, { keys: [item.id] }));
   const s = ended ? withoutMarks(stats) : stats;
-  const comments = useStore($commentCounts, { keys: [item.id] })[item.id] ?? s.comment;
+  // Hydrates with the count the server drew: a comment posted while this island was waking (an Enter or a click on
+  // 发送 that the comment island replays as it hydrates) announces a new count before it has.
+  const comments = useStore($commentCounts, { keys: [item.id], ssr: 'initial' })[item.id] ?? s.comment;
   const column = variant === 'column';
   const units = text.units;
   const btn = column

@@ -224,6 +224,33 @@ describe('publishing and deleting', () => {
     expect(state().items.map((x) => x.cid)).toEqual(['30', '1', '2']);
   });
 
+  it('a comment posted while the first page loads stays first when a page read before it comes, and shows once when the page has it', async () => {
+    login();
+    const page = later<unknown>();
+    get.mockReturnValueOnce(page.promise);
+    const opened = c.openComments('5', { items: [], cursor: 0, hasMore: true, total: 9 });
+    post.mockResolvedValueOnce({ comment: apiComment({ cid: '30' }), comment_count: 10 });
+    await c.publishComment('5', '评论');
+    page.resolve(list(['1', '2'], { cursor: 2, hasMore: true, total: 9 }));
+    await opened;
+    expect(state().items.map((x) => x.cid)).toEqual(['30', '1', '2']);
+    expect(state()).toMatchObject({ total: 10, phase: 'idle', cursor: 2 });
+
+    // Read after the comment was written, the page answers before the publish does.
+    const again = later<unknown>();
+    get.mockReturnValueOnce(again.promise);
+    const reopened = c.openComments('5', { items: [], cursor: 0, hasMore: true, total: 10 });
+    const sent = later<unknown>();
+    post.mockReturnValueOnce(sent.promise);
+    const publishing = c.publishComment('5', '评论');
+    again.resolve(list(['1', '31', '2'], { cursor: 3, hasMore: true, total: 11 }));
+    await reopened;
+    sent.resolve({ comment: apiComment({ cid: '31' }), comment_count: 11 });
+    await publishing;
+    expect(state().items.map((x) => x.cid)).toEqual(['31', '1', '2']);
+    expect(state().total).toBe(11);
+  });
+
   it('deleting a comment takes its thread along; deleting a reply counts its thread down', async () => {
     await c.openComments('5', first);
     login();

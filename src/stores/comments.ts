@@ -130,6 +130,7 @@ export async function loadComments(awemeId: string, reset = false): Promise<void
   if (!request || !s || (request.busy && !reset)) return;
   const generation = reset ? ++request.generation : request.generation;
   const current = () => requests.get(awemeId) === request && request.generation === generation;
+  const shown = new Set(s.items.map((c) => c.cid));
   request.busy = true;
   update(awemeId, (x) => ({ ...x, phase: 'loading', replyTo: reset ? null : x.replyTo }));
   try {
@@ -138,10 +139,14 @@ export async function loadComments(awemeId: string, reset = false): Promise<void
     void resolveMentionLinks(page.items.map((c) => c.text));
     update(awemeId, (x) => {
       const seen = new Set(x.items.map((c) => c.cid));
+      // Comments posted here while the first page was on its way (an Enter the comment island replays as it wakes
+      // comes just as it asks for that page): the page may have been read before they were written, or leave them
+      // to a later page. They stay first, and the count is the newer of the page's and the publish's.
+      const posted = reset ? x.items.filter((c) => !shown.has(c.cid) && !page.items.some((p) => p.cid === c.cid)) : [];
       return {
         ...x,
-        items: reset ? page.items : [...x.items, ...page.items.filter((c) => !seen.has(c.cid))],
-        total: page.total,
+        items: reset ? [...posted, ...page.items] : [...x.items, ...page.items.filter((c) => !seen.has(c.cid))],
+        total: posted.length ? Math.max(page.total, x.total) : page.total,
         cursor: page.cursor,
         threads: reset ? {} : x.threads,
         phase: page.hasMore && page.items.length > 0 ? 'idle' : 'done',
@@ -201,7 +206,8 @@ export async function publishComment(awemeId: string, text: string): Promise<Com
   const { comment, total } = await sendComment(awemeId, text, target?.cid);
   void resolveMentionLinks([comment.text]);
   announceCount(awemeId, total);
-  update(awemeId, (s) => ({ ...s, total, replyTo: null, items: comment.rootId === '0' ? [comment, ...s.items] : s.items }));
+  // A first page answered while this was on its way may already hold the comment.
+  update(awemeId, (s) => ({ ...s, total, replyTo: null, items: comment.rootId === '0' ? [comment, ...s.items.filter((c) => c.cid !== comment.cid)] : s.items }));
   if (comment.rootId !== '0') {
     updateThread(awemeId, comment.rootId, (x) => ({ ...x, open: true, posted: [...x.posted, comment] }));
     patchComment(awemeId, comment.rootId, (x) => ({ ...x, replyTotal: x.replyTotal + 1 }));

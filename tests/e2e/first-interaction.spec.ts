@@ -4,7 +4,7 @@
  * hydrate when the browser is idle after the video's first frame and the page's load, except with Data Saver on: the
  * tests of an island still asleep turn Data Saver on to meet it that way.
  */
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
 import { errorsOf, expect, test, newAccount, signIn, type Session } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -65,8 +65,12 @@ const reactOwns = (page: Page, selector: string) =>
     return !!el && Object.keys(el).some((k) => k.startsWith('__reactProps$'));
   }, selector);
 
-async function fanPage(browser: import('@playwright/test').Browser, dataSaver = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext();
+async function fanPage(
+  browser: import('@playwright/test').Browser,
+  dataSaver = false,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext(options);
   if (dataSaver) await saveData(context);
   await signIn(context, fan);
   const page = await context.newPage();
@@ -213,6 +217,107 @@ test('the first like on a video page is answered by an island already hydrated w
   await expect(button).toContainText(String(count + 1));
   expect(loaded).not.toContain(component);
   await expect.poll(async () => (await detail(id)).user_digged).toBe(1);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+/** No service worker: it would answer the script requests that a test holds back with page.route. */
+const NO_WORKER: BrowserContextOptions = { serviceWorkers: 'block' };
+
+/**
+ * A video page whose comment column cannot hydrate until `release()`: its island's module is held back, as on a slow
+ * network, so that what the viewer does in the server-rendered box lands before React has it. `asked` settles once the
+ * page has asked for that module (the island woke); `published` gathers the text of each publish the page sends.
+ * The page's context must block service workers (NO_WORKER).
+ */
+async function heldComments(page: Page, id: number) {
+  await page.goto(`/video/${id}`);
+  const column = page.locator(`[data-comments="${id}"]`);
+  const island = page.locator('astro-island', { has: column });
+  const component = new URL((await island.getAttribute('component-url'))!, page.url()).href;
+  let release!: () => void;
+  let wake!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const asked = new Promise<void>((resolve) => (wake = resolve));
+  await page.route(component, async (route) => {
+    wake();
+    await held;
+    await route.continue();
+  });
+  const published: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/comment/publish')) published.push(new URLSearchParams(r.postData() ?? '').get('text') ?? '');
+  });
+  const box = column.getByRole('textbox', { name: '留下你的精彩评论吧' });
+  return { column, island, box, release, asked, published };
+}
+
+const commentTexts = async (id: number): Promise<string[]> =>
+  ((await (await api.get(`/api/aweme/v1/web/comment/list/?aweme_id=${id}&cursor=0&count=50`)).json()).comments as { text: string }[]).map((c) => c.text);
+
+test('an Enter pressed in the comment box while its island loads sends the comment once the island is up', async ({ browser }) => {
+  const id = await videoId(25);
+  const before = (await detail(id)).statistics.comment_count;
+  const { context, page, errors } = await fanPage(browser, true, NO_WORKER);
+  const { column, island, box, release, asked, published } = await heldComments(page, id);
+  const text = `水合前回车 ${Date.now()}`;
+  // Typing wakes the island (focus); its module is on hold.
+  await box.fill(text);
+  await asked;
+  await box.press('Enter');
+  // The Enter sent nothing yet, and did not become a new line.
+  await expect(island).toHaveAttribute('ssr', '');
+  await expect(box).toHaveValue(text);
+  release();
+  await expect(column.locator('article', { hasText: text })).toHaveCount(1, { timeout: 15_000 });
+  await expect(box).toHaveValue('');
+  await expect(column.locator('[data-comment-total]')).toHaveText(`（${before + 1}）`);
+  expect(published).toEqual([text]);
+  expect((await commentTexts(id)).filter((t) => t === text)).toHaveLength(1);
+  expect((await detail(id)).statistics.comment_count).toBe(before + 1);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('an Enter pressed in the empty comment box while its island loads sends nothing', async ({ browser }) => {
+  const id = await videoId(26);
+  const { context, page, errors } = await fanPage(browser, true, NO_WORKER);
+  const { column, island, box, release, asked, published } = await heldComments(page, id);
+  await box.focus();
+  await asked;
+  await box.press('Enter');
+  await box.press('Enter');
+  release();
+  await expect.poll(() => reactOwns(page, `[data-comments="${id}"] textarea`), { timeout: 15_000 }).toBe(true);
+  await expect(island).not.toHaveAttribute('ssr', '');
+  await expect(box).toHaveValue('');
+  // The next comment is the only one sent, without the new lines those Enters would have typed.
+  const text = `空框回车之后 ${Date.now()}`;
+  await box.fill(text);
+  const answer = page.waitForResponse((r) => r.url().includes('/comment/publish'));
+  await box.press('Enter');
+  expect((await answer).status()).toBe(200);
+  await expect(column.locator('article', { hasText: text })).toHaveCount(1);
+  expect(published).toEqual([text]);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('an Enter on 登录后参与评论 while the comment island loads opens the login dialog, and sends nothing', async ({ browser }) => {
+  const id = await videoId(27);
+  const context = await browser.newContext(NO_WORKER);
+  await saveData(context);
+  const page = await context.newPage();
+  const errors = errorsOf(page);
+  const { column, release, asked, published } = await heldComments(page, id);
+  // A visitor who is not logged in has a button where the box would be.
+  const login = column.getByRole('button', { name: '登录后参与评论' });
+  await login.focus();
+  await asked;
+  await login.press('Enter');
+  release();
+  await expect(page.getByRole('dialog', { name: '登录后免费畅享高清视频' })).toBeVisible({ timeout: 15_000 });
+  expect(published).toEqual([]);
   expect(errors).toEqual([]);
   await context.close();
 });

@@ -6,8 +6,8 @@ import { SESSION_ENDED_EVENT } from './wake.ts';
  * `window` receives `sy:hydrate-<value>` (for example `openLogin()` elsewhere on the page) or the viewer's session ends
  * (`SESSION_ENDED_EVENT`: islands drop what was personal), so header islands add
  * nothing to a page's first-load JavaScript. What the island missed while it loaded is handed to it afterwards: the
- * click (on the node it landed on, an icon's <svg> included), the focus, and the pointer resting over it (a hover
- * popover opens).
+ * click (on the node it landed on, an icon's <svg> included), the focus, the pointer resting over it (a hover
+ * popover opens), and an Enter in a box that sends with it (a `<textarea enterkeyhint="send">`: the island sends).
  */
 const interact: ClientDirective = (load, options, el) => {
   const triggers = ['pointerenter', 'pointerdown', 'touchstart', 'focusin', 'keydown'] as const;
@@ -16,6 +16,7 @@ const interact: ClientDirective = (load, options, el) => {
   let touch = false;
   let clicked: { target: Element; init: MouseEventInit } | null = null;
   let focused: HTMLElement | null = null;
+  let entered: Element | null = null;
 
   const onClick = (ev: MouseEvent) => {
     // A link navigates by itself; a replay would only start the same navigation again.
@@ -27,6 +28,14 @@ const interact: ClientDirective = (load, options, el) => {
   };
   const onFocus = (ev: Event) => {
     focused = ev.target as HTMLElement;
+  };
+  // Enter (not Shift+Enter, not an IME's pick) would only add a new line to the text the island sends with it: held
+  // back, it reaches the island once, however often it was pressed. Any other box keeps its Enter.
+  const onKey = (ev: KeyboardEvent) => {
+    if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing && (ev.target as Element).matches('textarea[enterkeyhint=send]')) {
+      ev.preventDefault();
+      entered = ev.target as Element;
+    }
   };
 
   /** The click again, on the node it landed on, or on what hydration put at the same point if that node was replaced. */
@@ -59,13 +68,19 @@ const interact: ClientDirective = (load, options, el) => {
     await hydrate();
     el.removeEventListener('click', onClick);
     el.removeEventListener('focusin', onFocus);
+    el.removeEventListener('keydown', onKey);
     // A tap leaves :hover behind it; only a resting mouse or pen means hover.
     if (!touch) replayHover();
     if (focused && document.activeElement === focused) focused.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
     if (clicked) replayClick(clicked);
+    // On the same box, which still holds the text: the island reads it from there (its state may not have it yet). A
+    // box hydration replaced is out of the document: the event reaches no one.
+    entered?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
   };
 
   triggers.forEach((name) => el.addEventListener(name, start, { passive: true }));
+  // From the start: the Enter may be what wakes the island.
+  el.addEventListener('keydown', onKey);
   if (globalEvent) window.addEventListener(globalEvent, start);
   window.addEventListener(SESSION_ENDED_EVENT, start);
 };
