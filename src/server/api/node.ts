@@ -72,6 +72,10 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
   }
   res.statusCode = response.status;
   response.headers.forEach((value, key) => res.setHeader(key, value));
+  // An answer given before the body was read (a 413 by its declared length, a 401, 404 or 405) leaves the rest of the
+  // body on the connection, paused: a keep-alive client's next request on it would wait behind it, or meet a reset.
+  // Closing after this answer tells the client to send its next request on a new connection.
+  if (!req.complete) res.setHeader('connection', 'close');
   const type = response.headers.get('content-type') ?? '';
   if (response.body && type.startsWith('text/event-stream')) return pipeStream(response.body, res);
 
