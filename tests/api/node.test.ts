@@ -148,6 +148,27 @@ describe('serveApi', () => {
     }
   });
 
+  it('answers a method fetch refuses (TRACE) in the family of the route it names', async () => {
+    const trace = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        http
+          .request(`${base}${path}`, { method: 'TRACE' }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+          })
+          .on('error', reject)
+          .end();
+      });
+    for (const path of ['/api/aweme/v1/web/tab/feed/', '/api/passport/password']) {
+      const res = await trace(path);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({ status_code: 2, status_msg: '参数错误' });
+    }
+    const b = await trace('/api/video/feed');
+    expect(JSON.parse(b.body)).toEqual({ code: '400', msg: '参数错误', data: null });
+  });
+
   it('sends small answers and errors as they are', async () => {
     const missing = await raw('/api/aweme/v1/web/aweme/detail/?aweme_id=999999999', { 'accept-encoding': 'br' });
     expect(missing.status).toBe(404);

@@ -11,7 +11,7 @@ import { compressBody, pickEncoding } from '../http/encoding.ts';
 import { cachedAnswerOf, type CachedAnswer } from './anon-cache.ts';
 import { errorBody } from './envelope.ts';
 import { answerTextOf } from './json-answer.ts';
-import { handleApi } from './router.ts';
+import { familyOfApiPath, handleApi } from './router.ts';
 import { clientAddress } from '../http/client-address.ts';
 
 /** Answers shorter than this go out as they are: compressing them saves less than it costs. */
@@ -64,8 +64,10 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
     } as RequestInit);
     response = await handleApi(request, { clientAddress: clientAddress(req.socket.remoteAddress, headers.get('x-forwarded-for')), jsonBodies: false });
   } catch {
-    // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here.
-    response = new Response(JSON.stringify(errorBody('B', 400, t('error.badRequest'))), {
+    // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here: answered in
+    // the family of the route it names, as the router answers.
+    const family = familyOfApiPath((req.url ?? '/').split('?')[0]!);
+    response = new Response(JSON.stringify(errorBody(family, 400, t('error.badRequest'))), {
       status: 400,
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
