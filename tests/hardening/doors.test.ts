@@ -28,6 +28,9 @@ describe('text with a character no field takes', () => {
     ['a bell', 'a\u0007b'],
     ['an escape', '\u001b[31m'],
     ['a lone surrogate', 'a\uD800b'],
+    ['DEL', 'a\u007Fb'],
+    ['a C1 control (CSI, a terminal’s ESC [)', '\u009B31m'],
+    ['a C1 line break (NEL)', 'a\u0085b'],
   ])('is a 400 with the catalogue message: %s in a query, a form, JSON and multipart', async (_, bad) => {
     for (const path of [`${W}/general/search/single/`, `${W}/search/sug/`, `${W}/api/suggest_words/`, `${W}/comment/mention/resolve/`]) {
       const field = path.includes('suggest_words') ? 'query' : path.includes('mention') ? 'nicknames' : 'keyword';
