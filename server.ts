@@ -22,6 +22,7 @@ import { isPageMethod, PAGE_METHODS } from './src/server/http/page-door.ts';
 import { createPageAnswers, type PageRender } from './src/server/http/page-answers.ts';
 import { ASSETS_PREFIX, loadPrecompressed } from './src/server/http/precompressed.ts';
 import { BROTLI_DYNAMIC_WINDOW } from './src/server/http/encoding.ts';
+import { clientErrorAnswer } from './src/server/http/client-error.ts';
 import { capConnectionsPerAddress } from './src/server/http/connection-cap.ts';
 import { serverLimits } from './src/server/http/server-limits.ts';
 import { unavailableAnswer } from './src/server/http/unavailable.ts';
@@ -347,10 +348,10 @@ async function main(): Promise<void> {
       }
     });
   }
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    // Headers or a body that did not arrive in time (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS) are a 408.
-    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    // Headers or a body that did not arrive in time (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS) are a 408, a
+    // request line or headers past Node's limit a 431, the rest a 400; under /api in the envelope (client-error.ts).
+    if (socket.writable) socket.end(clientErrorAnswer(error.code, error.rawPacket));
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {

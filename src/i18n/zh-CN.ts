@@ -673,6 +673,7 @@ export const zhCN = {
   'error.messageNotFound': '消息不存在',
   'error.methodNotAllowed': '不支持的请求方法',
   'error.tooLarge': '请求体过大',
+  'error.requestTooLong': '请求的地址或请求头过长',
   'error.conflict': '操作冲突，请重试',
   'error.rateLimited': '操作太频繁，请稍后再试',
   'error.serverError': '服务器开小差了，请稍后再试',

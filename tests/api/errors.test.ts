@@ -145,6 +145,16 @@ describe('404 and 405', () => {
     expectErrorA(await call('GET', `${W}/no/such/thing/`), 404, 4);
     expectErrorB(await call('GET', '/api/nothing'), 404);
     expectErrorB(await call('GET', '/api'), 404);
+    // Unknown paths under douyin's prefixes answer in Family A, passport's too, also behind doubled slashes.
+    expectErrorA(await call('POST', '/api/passport/login/nothing'), 404, 4);
+    expectErrorA(await call('GET', '/api//aweme/v1/web/tab/feed/'), 404, 4);
+    expectErrorA(await call('GET', '/api/passport/demo%00'), 404, 4);
+  });
+
+  it('a 503 before routing answers in the family of the path, passport’s included', async () => {
+    const { unavailableAnswer } = await import('../../src/server/http/unavailable.ts');
+    expect(JSON.parse(unavailableAnswer('/api/passport/login/password', 1).body)).toEqual({ status_code: 1, status_msg: t('error.unavailable') });
+    expect(JSON.parse(unavailableAnswer('/api/video/feed', 1).body)).toEqual({ code: '503', msg: t('error.unavailable'), data: null });
   });
 
   it('unknown ids', async () => {

@@ -104,6 +104,71 @@ describe('serveApi', () => {
     }
   });
 
+  /** A POST of `body` on `agent`'s connection; a request that gets no answer within 5 s answers 'no answer'. */
+  function post(agent: http.Agent, path: string, body: string): Promise<{ status: number | string; headers: http.IncomingHttpHeaders; body: string }> {
+    return new Promise((resolve) => {
+      const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) };
+      const req = http.request(`${base}${path}`, { method: 'POST', headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+      const timer = setTimeout(() => {
+        req.destroy();
+        resolve({ status: 'no answer', headers: {}, body: '' });
+      }, 5000);
+      req.on('close', () => clearTimeout(timer));
+      req.on('error', (error) => resolve({ status: String(error), headers: {}, body: '' }));
+      req.end(body);
+    });
+  }
+
+  it('closes a connection whose request body it answered without reading, so the client’s next request is answered', async () => {
+    // Each refusal comes before the body is read; the rest of the body is left on the connection.
+    const refusals: [string, number, number][] = [
+      ['/api/video/feed', 2 * 1024 * 1024, 413],
+      ['/api/aweme/v1/web/no/such/thing/', 512 * 1024, 404],
+      ['/api/aweme/v1/web/tab/feed/', 512 * 1024, 405],
+      ['/api/aweme/v1/web/danmaku/send/', 512 * 1024, 401],
+    ];
+    for (const [path, size, status] of refusals) {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const refused = await post(agent, path, 'x'.repeat(size));
+        expect(refused.status, path).toBe(status);
+        expect(refused.headers.connection, path).toBe('close');
+        const next = await post(agent, '/api/video/feed', 'size=1');
+        expect(next.status, `the request after ${path}`).toBe(200);
+        expect(JSON.parse(next.body).data).toHaveLength(1);
+        // A body read to its end leaves the connection open.
+        expect(next.headers.connection).toBe('keep-alive');
+      } finally {
+        agent.destroy();
+      }
+    }
+  });
+
+  it('answers a method fetch refuses (TRACE) in the family of the route it names', async () => {
+    const trace = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        http
+          .request(`${base}${path}`, { method: 'TRACE' }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+          })
+          .on('error', reject)
+          .end();
+      });
+    for (const path of ['/api/aweme/v1/web/tab/feed/', '/api/passport/password']) {
+      const res = await trace(path);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({ status_code: 2, status_msg: '参数错误' });
+    }
+    const b = await trace('/api/video/feed');
+    expect(JSON.parse(b.body)).toEqual({ code: '400', msg: '参数错误', data: null });
+  });
+
   it('sends small answers and errors as they are', async () => {
     const missing = await raw('/api/aweme/v1/web/aweme/detail/?aweme_id=999999999', { 'accept-encoding': 'br' });
     expect(missing.status).toBe(404);

@@ -106,6 +106,62 @@ describe('tus uploads', () => {
     expect((await ok('GET', '/studio/config')).data.maxBytes).toBe(500 * 1024 * 1024);
   });
 
+  /** A request sent with its target as written (fetch would resolve `..`, as a browser does). */
+  function rawRequest(method: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+    return new Promise((resolve, reject) => {
+      const { port } = new URL(base);
+      http
+        .request({ host: '127.0.0.1', port, method, path: target, headers: { ...tus, Token: token, ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        })
+        .on('error', reject)
+        .end(method === 'PATCH' ? 'abc' : undefined);
+    });
+  }
+
+  it('answers only what tus serves, in the envelope, and reads an upload path as tus reads it', async () => {
+    const created = await create(clip.length, { token });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    const uploads = async () => (await t.pool.query<{ n: number }>('select count(*)::int as n from uploads')).rows[0]!.n;
+    const before = { rows: await uploads(), files: stored() };
+
+    // A POST to an upload had tus create another one, past the door's checks: here a deferred length.
+    const post = await rawRequest('POST', location, { 'Upload-Defer-Length': '1' });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('HEAD, PATCH, DELETE, OPTIONS');
+    expect(JSON.parse(post.body)).toEqual({ code: '405', msg: '不支持的请求方法', data: null });
+    for (const [method, target] of [['GET', '/api/upload'], ['PATCH', '/api/upload'], ['DELETE', '/api/upload/'], ['GET', location], ['PUT', location]]) {
+      const res = await rawRequest(method!, target!);
+      expect(res.status, `${method} ${target}`).toBe(405);
+      expect(JSON.parse(res.body).code).toBe('405');
+    }
+    // Parallel uploads (tus answered 501), and a length both declared and deferred.
+    const odd: Record<string, string>[] = [{ 'Upload-Concat': 'partial' }, { 'Upload-Concat': `final;${location}` }, { 'Upload-Defer-Length': '1' }];
+    for (const headers of odd) {
+      const res = await create(10, { token, headers });
+      expect(res.status, JSON.stringify(headers)).toBe(400);
+      expect((await res.json()).code).toBe('400');
+    }
+    expect(await uploads()).toBe(before.rows);
+    expect(stored()).toEqual(before.files);
+
+    // Dot segments name no upload of the viewer's: tus would act on the upload `..` the door took for the endpoint.
+    for (const target of ['/api/upload/..', '/api/upload/%2e%2e', '/api/upload/.', `${location}/..`]) {
+      for (const method of ['HEAD', 'PATCH', 'DELETE']) {
+        const res = await rawRequest(method, target, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' });
+        expect(res.status, `${method} ${target}`).toBe(404);
+        expect(res.headers['content-type'], `${method} ${target}`).toMatch(/^application\/json/);
+        if (method !== 'HEAD') expect(JSON.parse(res.body)).toEqual({ code: '404', msg: '上传的文件不存在或已过期', data: null });
+      }
+    }
+    const head = await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: token } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe('0');
+  });
+
   it('takes a clip in two PATCHes, checks it and queues it; others cannot see or touch it', async () => {
     const created = await create(clip.length, { token });
     expect(created.status).toBe(201);

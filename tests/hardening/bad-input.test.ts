@@ -453,6 +453,20 @@ describe('the bad-input corpus', () => {
     expect(findings).toEqual([]);
   });
 
+  it('answers a query string past the server’s limit with 431, under /api in the family’s envelope', async () => {
+    const sug = await probe({ method: 'GET', path: `/api/aweme/v1/web/search/sug/?keyword=${enc(`${MARKER}${'搜'.repeat(6000)}`)}` });
+    expect(sug?.status).toBe(431);
+    expect(JSON.parse(sug!.body)).toEqual({ status_code: 6, status_msg: '请求的地址或请求头过长' });
+    const b = await probe({ method: 'GET', path: `/api/video/self?showTab=${'x'.repeat(20_000)}` });
+    expect(JSON.parse(b!.body)).toEqual({ code: '431', msg: '请求的地址或请求头过长', data: null });
+    const page = await probe({ method: 'GET', path: `/search/${'x'.repeat(20_000)}` });
+    expect(page?.status).toBe(431);
+    const malformed = await probe({ method: 'POST', path: '/api/video/feed', headers: { 'content-length': '-1' } });
+    expect(malformed?.status).toBe(400);
+    expect(JSON.parse(malformed!.body)).toEqual({ code: '400', msg: '参数错误', data: null });
+    expect(findings).toEqual([]);
+  });
+
   it('is still up, and logged none of what was typed', async () => {
     expect(server.alive()).toBe(true);
     expect((await send({ method: 'GET', path: '/healthz' })).status).toBe(200);

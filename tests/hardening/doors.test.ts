@@ -28,6 +28,9 @@ describe('text with a character no field takes', () => {
     ['a bell', 'a\u0007b'],
     ['an escape', '\u001b[31m'],
     ['a lone surrogate', 'a\uD800b'],
+    ['DEL', 'a\u007Fb'],
+    ['a C1 control (CSI, a terminal’s ESC [)', '\u009B31m'],
+    ['a C1 line break (NEL)', 'a\u0085b'],
   ])('is a 400 with the catalogue message: %s in a query, a form, JSON and multipart', async (_, bad) => {
     for (const path of [`${W}/general/search/single/`, `${W}/search/sug/`, `${W}/api/suggest_words/`, `${W}/comment/mention/resolve/`]) {
       const field = path.includes('suggest_words') ? 'query' : path.includes('mention') ? 'nicknames' : 'keyword';
@@ -52,6 +55,27 @@ describe('text with a character no field takes', () => {
       const res = await handleApi(new Request('http://shanying.test/api/feedback', { method: 'POST', body: multipart }));
       expect(res.status).toBe(400);
     }
+  });
+
+  it('is a 400 in a multipart text field or field name that is not UTF-8, where formData() would put U+FFFD', async () => {
+    const count = async () => (await one<{ n: number }>(ctx, sql`select comment_count as n from videos where id = ${video}`)).n;
+    const before = await count();
+    const part = (name: Buffer | string, value: Buffer | string) =>
+      Buffer.concat([Buffer.from('--b\r\nContent-Disposition: form-data; name="'), Buffer.from(name), Buffer.from('"\r\n\r\n'), Buffer.from(value), Buffer.from('\r\n')]);
+    const multipart = (...parts: Buffer[]) =>
+      call('POST', `${W}/comment/publish`, { token, headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: Buffer.concat([...parts, Buffer.from('--b--\r\n')]) });
+    const notUtf8 = [Buffer.from([0xff, 0xfe]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xe4, 0xb8])];
+    for (const bad of notUtf8) {
+      const text = Buffer.concat([Buffer.from('坏'), bad, Buffer.from('字节')]);
+      expectErrorA(await multipart(part('aweme_id', String(video)), part('text', text)), 400, 2);
+      // In a field's name, also one whose name looks like a file part's header.
+      expectErrorA(await multipart(part('aweme_id', String(video)), part('text', '好字节'), part(Buffer.concat([Buffer.from('x'), bad]), '1')), 400, 2);
+      expectErrorA(await multipart(part('aweme_id', String(video)), part('text; filename=x.txt', text), part('text', '好字节')), 400, 2);
+    }
+    expect(await count()).toBe(before);
+    const ok = await multipart(part('aweme_id', String(video)), part('text', '好字节'));
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.comment.text).toBe('好字节');
   });
 
   it('keeps tabs and line breaks in multi-line text', async () => {

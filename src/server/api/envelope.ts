@@ -80,9 +80,16 @@ export function notLoggedInA(): { status_code: typeof NOT_LOGGED_IN; status_msg:
   return { status_code: NOT_LOGGED_IN, status_msg: t('error.unauthorized') };
 }
 
-/** The family of an API path (without `/api`) before its route is known: douyin's own prefixes are Family A. */
+/** Path prefixes (without `/api`) of douyin's own routes, which answer in Family A; passport's are douyin's too. */
+const FAMILY_A_PREFIXES = ['/aweme/', '/webcast/', '/passport/'];
+
+/**
+ * The family of an API path (without `/api`) before its route is known (an unknown path, a 503 before routing):
+ * douyin's own prefixes are Family A, however many slashes lead to them.
+ */
 export function familyOfPath(path: string): Family {
-  return path.startsWith('/aweme/') || path.startsWith('/webcast/') ? 'A' : 'B';
+  const normal = path.replace(/^\/+/, '/');
+  return FAMILY_A_PREFIXES.some((prefix) => normal.startsWith(prefix)) ? 'A' : 'B';
 }
 
 /** The error body of a family for an HTTP status. */

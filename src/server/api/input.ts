@@ -131,6 +131,43 @@ function decodeText(bytes: Uint8Array): string {
   }
 }
 
+/** Whether `bytes` are UTF-8. */
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    utf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether every part of a multipart body holds UTF-8 where it holds text: its headers (field and file names) and,
+ * unless it is a file, its content. formData() decodes bytes that are not UTF-8 as U+FFFD, so a text field would be
+ * stored changed where the same bytes in a form or JSON body are refused. Parts are found by their delimiter, as
+ * formData() finds them; a body it cannot parse is refused by it anyway.
+ */
+function multipartTextIsUtf8(bytes: Uint8Array, contentType: string): boolean {
+  const param = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const boundary = param?.[1] ?? param?.[2];
+  if (!boundary) return true;
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const first = Buffer.from(`--${boundary}`);
+  const delimiter = Buffer.from(`\r\n--${boundary}`);
+  let at = body.indexOf(first);
+  if (at === -1) return true;
+  at += first.length;
+  for (let end = body.indexOf(delimiter, at); end !== -1; at = end + delimiter.length, end = body.indexOf(delimiter, at)) {
+    const part = body.subarray(at, end);
+    const split = part.indexOf('\r\n\r\n');
+    const head = split === -1 ? part : part.subarray(0, split);
+    // A file part names a filename outside the quoted values of its headers (a field may be called "filename=").
+    const isFile = /;\s*filename\*?\s*=/i.test(head.toString('latin1').replace(/"(?:[^"\\]|\\.)*"/g, '""'));
+    if (!isUtf8(isFile ? head : part)) return false;
+  }
+  return true;
+}
+
 export interface BodyOptions {
   /** Largest body read, in bytes (MAX_BODY by default). */
   maxBody?: number;
@@ -173,6 +210,7 @@ async function readFields(request: Request, { maxBody = MAX_BODY, files = {} }: 
     } catch {
       throw new ApiError(400, 'error.badBody');
     }
+    if (!multipartTextIsUtf8(bytes, request.headers.get('content-type')!)) throw new ApiError(400, 'error.badBody');
     const out: Fields = Object.create(null);
     for (const [key, value] of form) {
       // Only the fields a route names take a file; video uploads have their own (tus) door.

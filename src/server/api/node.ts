@@ -11,7 +11,7 @@ import { compressBody, pickEncoding } from '../http/encoding.ts';
 import { cachedAnswerOf, type CachedAnswer } from './anon-cache.ts';
 import { errorBody } from './envelope.ts';
 import { answerTextOf } from './json-answer.ts';
-import { handleApi } from './router.ts';
+import { familyOfApiPath, handleApi } from './router.ts';
 import { clientAddress } from '../http/client-address.ts';
 
 /** Answers shorter than this go out as they are: compressing them saves less than it costs. */
@@ -64,14 +64,20 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
     } as RequestInit);
     response = await handleApi(request, { clientAddress: clientAddress(req.socket.remoteAddress, headers.get('x-forwarded-for')), jsonBodies: false });
   } catch {
-    // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here.
-    response = new Response(JSON.stringify(errorBody('B', 400, t('error.badRequest'))), {
+    // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here: answered in
+    // the family of the route it names, as the router answers.
+    const family = familyOfApiPath((req.url ?? '/').split('?')[0]!);
+    response = new Response(JSON.stringify(errorBody(family, 400, t('error.badRequest'))), {
       status: 400,
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
   }
   res.statusCode = response.status;
   response.headers.forEach((value, key) => res.setHeader(key, value));
+  // An answer given before the body was read (a 413 by its declared length, a 401, 404 or 405) leaves the rest of the
+  // body on the connection, paused: a keep-alive client's next request on it would wait behind it, or meet a reset.
+  // Closing after this answer tells the client to send its next request on a new connection.
+  if (!req.complete) res.setHeader('connection', 'close');
   const type = response.headers.get('content-type') ?? '';
   if (response.body && type.startsWith('text/event-stream')) return pipeStream(response.body, res);
 

@@ -28,6 +28,12 @@ export function registeredRoutes(): readonly Route[] {
   return routes;
 }
 
+/** The family an API path (with or without `/api`) answers in: its route's, or the one its prefix suggests when unknown. */
+export function familyOfApiPath(pathname: string): Family {
+  const path = pathname.replace(/^\/api(?=\/|$)/, '') || '/';
+  return table.get(pathKey(path))?.values().next().value?.family ?? familyOfPath(path);
+}
+
 export interface ApiOptions {
   /** The client's address, for logs. */
   clientAddress?: string;

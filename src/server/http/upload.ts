@@ -52,9 +52,14 @@ function fromServiceError(error: ServiceError): Refusal {
   return refusal(status, error.key, error.vars, headers);
 }
 
-/** The upload id a URL names (`/api/upload/<id>`), or null for the endpoint itself. */
+/**
+ * The upload id a URL names (`/api/upload/<id>`), or null for the endpoint itself. A request target is read as it
+ * came, as tus reads it: normalising it would make `/api/upload/..` the endpoint here while tus acts on the upload
+ * `..`, past the ownership check. A fetch Request's URL arrives normalised, and tus reads that one the same way.
+ */
 function uploadIdOf(url: string): string | null {
-  const rest = new URL(url, 'http://x').pathname.slice(TUS_ENDPOINT.length).replace(/^\/+|\/+$/g, '');
+  const path = url.startsWith('/') ? url.replace(/[?#][\s\S]*$/, '') : new URL(url).pathname;
+  const rest = path.slice(TUS_ENDPOINT.length).replace(/^\/+|\/+$/g, '');
   return rest === '' ? null : rest;
 }
 
@@ -83,24 +88,34 @@ function uploaderOf(req: Request): Viewer {
   return viewer;
 }
 
+/** The methods tus serves on the endpoint and on one upload (preflights, OPTIONS, do not reach the door). */
+const ENDPOINT_METHODS = ['POST'];
+const UPLOAD_METHODS = ['HEAD', 'PATCH', 'DELETE'];
+
 /**
- * Everything the door decides before tus sees a request: the session, and for a new upload its kind, declared length
- * and the user's limit; for an existing one, that it is the user's. Null lets the request through.
+ * Everything the door decides before tus sees a request: the method, the session, and for a new upload its kind,
+ * declared length and the user's limit; for an existing one, that it is the user's. `{ viewer }` lets it through.
  */
 async function admit(method: string, url: string, headers: Headers): Promise<{ viewer: Viewer } | Refusal> {
+  const id = uploadIdOf(url);
+  // What tus is here for: creation on the endpoint; HEAD, PATCH and DELETE on an upload. A POST to an upload would
+  // have tus create a new one past the checks below, the others answer tus's plain-text 404.
+  const allowed = id === null ? ENDPOINT_METHODS : UPLOAD_METHODS;
+  if (!allowed.includes(method)) return refusal(405, 'error.methodNotAllowed', undefined, { allow: [...allowed, 'OPTIONS'].join(', ') });
   const token = headers.get('token')?.trim() || readSessionCookie(headers);
   const viewer = token ? await resolveSession(token) : null;
   if (!viewer) return refusal(401, 'error.unauthorized');
-  const id = uploadIdOf(url);
-  if (method === 'POST' && id === null) {
+  if (method === 'POST') {
     const header = headers.get('upload-metadata');
     const metadata = metadataOf(header);
     if (header && !metadata) return refusal(400, 'error.badRequest');
     const kind = kindOf(metadata);
     if (!kind) return refusal(400, 'error.uploadKind');
+    // Parallel uploads (tus concatenation) are not offered: tus would answer 501, as if the server had failed.
+    if (headers.has('upload-concat')) return refusal(400, 'error.badRequest');
     const declared = headers.get('upload-length');
     // A deferred length would let bytes arrive before the cap could be checked.
-    if (declared === null || !/^\d{1,16}$/.test(declared)) return refusal(400, 'error.uploadLengthRequired');
+    if (declared === null || !/^\d{1,16}$/.test(declared) || headers.has('upload-defer-length')) return refusal(400, 'error.uploadLengthRequired');
     const cap = uploadCap(kind);
     if (Number(declared) > cap) return refusal(413, 'error.uploadTooLarge', { max: formatBytes(cap) });
     try {
@@ -109,7 +124,7 @@ async function admit(method: string, url: string, headers: Headers): Promise<{ v
       if (error instanceof ServiceError) return fromServiceError(error);
       throw error;
     }
-  } else if (id !== null && method !== 'OPTIONS') {
+  } else if (id !== null) {
     const owner = await uploadOwner(id);
     // Someone else's upload answers as a missing one: ids are not to be probed.
     if (owner !== viewer.id) return refusal(404, 'error.uploadNotFound');
