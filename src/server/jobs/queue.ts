@@ -46,7 +46,12 @@ export function startQueue(url = process.env.DATABASE_URL, options: Partial<Cons
   starting ??= (async () => {
     const instance = new PgBoss({ connectionString: url, max: 4, application_name: 'shanying-jobs', ...options });
     instance.on('error', (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
+      // pg-boss also emits plain objects (a failed maintenance run with its queue): their message, or all of them.
+      const message =
+        error instanceof Error ? error.message
+        : typeof (error as { message?: unknown })?.message === 'string' ? (error as { message: string }).message
+        : typeof error === 'object' && error !== null ? JSON.stringify(error)
+        : String(error);
       process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'warn', msg: 'jobs: pg-boss error', error: message })}\n`);
     });
     await instance.start();
