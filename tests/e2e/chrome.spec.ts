@@ -6,6 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import pg from 'pg';
 import { t } from '../../src/i18n/t.ts';
+import { CLOSE_DELAY_MS } from '../../src/client/popover.ts';
 import { FEEDBACK_RATE } from '../../src/server/services/feedback.ts';
 import { expect, test, e2eDatabaseUrl, newAccount, signIn } from './support.ts';
 
@@ -126,6 +127,31 @@ test.describe('header popovers', () => {
     await expect(menu.getByRole('button', { name: '快捷键' })).toBeVisible();
     await expect(menu.getByRole('button', { name: '意见反馈' })).toBeVisible();
   });
+});
+
+test.describe('a keyboard open, whatever came just before it', () => {
+  for (const dismissed of [false, true]) {
+    test(`is not closed by the close the pointer scheduled on leaving a hover open${dismissed ? ', dismissed before the key' : ''}`, async ({ page }) => {
+      await page.goto('/discover');
+      const entry = page.getByRole('button', { name: '设置', exact: true });
+      const menu = page.getByRole('dialog', { name: '设置菜单' });
+      await entry.hover();
+      await expect(menu).toBeVisible();
+      // One task, so however slow the machine all of it comes within the close delay: the pointer leaves the entry,
+      // (an outside click dismisses the menu,) then Enter on the focused entry, which a button receives as a click of detail 0.
+      await entry.evaluate((el, dismiss) => {
+        el.dispatchEvent(new PointerEvent('pointerleave', { pointerType: 'mouse' }));
+        if (dismiss) document.getElementById(el.getAttribute('aria-controls')!)!.hidePopover();
+        el.focus();
+        el.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window, detail: 0 }));
+      }, dismissed);
+      // A page timer due later than the close delay runs after any close the leaving scheduled.
+      await page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), CLOSE_DELAY_MS + 50);
+      await expect(menu).toBeVisible();
+      expect(await focusInside(menu), 'focus is in the menu').toBe(true);
+      await expect(entry).toHaveAttribute('aria-expanded', 'true');
+    });
+  }
 });
 
 test('客户端, 快捷访问 and 更多 offer only what leads somewhere', async ({ page }) => {
