@@ -170,6 +170,18 @@ export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
     focusInside = false;
   });
 
+  // Opened before this script ran (the page still loading): the platform's popovertarget opened it, unseen by the
+  // listeners above, and its toggle event may have gone by too. Focus left on the trigger with its focus ring showing
+  // means a key opened it; focus moves in once the contents are in, if it is still on the trigger, the box or nowhere.
+  if (isOpen()) {
+    via = trigger === document.activeElement && trigger.matches(':focus-visible') ? 'key' : 'pointer';
+    trigger.setAttribute('aria-expanded', 'true');
+    place(trigger, pop);
+    void loadParts().then(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body || active === trigger || active === pop) focusIn();
+    });
+  }
 }
 
 /** Opens `dialog` modally from `opener`; closing returns focus to the opener, or to the trigger of the popover it sat in. */

@@ -152,6 +152,45 @@ test.describe('a keyboard open, whatever came just before it', () => {
       await expect(entry).toHaveAttribute('aria-expanded', 'true');
     });
   }
+
+  for (const key of [true, false]) {
+    test(`made before the chrome’s script has run: ${key ? 'focus moves in once it runs' : 'a click’s open leaves focus where it was'}`, async ({ page }) => {
+      // Hold the chrome's script, as a slow network or a busy machine does while the page is still loading.
+      let requested = false;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/_astro/ChromeRuntime*.js', async (route) => {
+        requested = true;
+        await held;
+        await route.continue();
+      });
+      await page.goto('/discover', { waitUntil: 'commit' });
+      const entry = page.getByRole('button', { name: '设置', exact: true });
+      const menu = page.locator('#settings-pop');
+      await expect.poll(() => requested, 'the chrome’s script is on hold').toBe(true);
+      if (key) {
+        await entry.focus();
+        await page.keyboard.press('Enter');
+      } else {
+        await entry.click();
+      }
+      // The platform opens it on its own (popovertarget), with focus left on the entry.
+      await expect(menu).toBeVisible();
+      await expect(entry).toBeFocused();
+      release();
+      await expect(entry).toHaveAttribute('aria-expanded', 'true');
+      await expect(menu.getByRole('radiogroup', { name: '主题' })).toBeVisible();
+      if (!key) {
+        await expect(entry).toBeFocused();
+        return;
+      }
+      await expect.poll(() => focusInside(menu), 'focus moves in once the script has run and the menu has its contents').toBe(true);
+      await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden();
+      await expect(entry).toBeFocused();
+      await expect(entry).toHaveAttribute('aria-expanded', 'false');
+    });
+  }
 });
 
 test('客户端, 快捷访问 and 更多 offer only what leads somewhere', async ({ page }) => {
