@@ -39,7 +39,11 @@ function place(trigger: HTMLElement, pop: HTMLElement): void {
 
 /** Wires one trigger (a `popovertarget` button, or a link that also leads somewhere) to its `popover="auto"` element. */
 export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
+  // How the popover is open now, null while closed. Set as it opens (beforetoggle, in the same task as the open) and
+  // cleared as it closes, never by a toggle event that comes a task later and may be older than the state it reports.
   let via: Via | null = null;
+  // How the next open was asked for (a click or a key on the trigger, or the hover timer), taken by that open.
+  let asked: Via | null = null;
   let openTimer: ReturnType<typeof setTimeout> | undefined;
   let closeTimer: ReturnType<typeof setTimeout> | undefined;
   let focusInside = false;
@@ -52,7 +56,7 @@ export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
       void loadParts().then(() => !isPending(pop) && (how !== 'hover' || trigger.matches(':hover')) && show(how));
       return;
     }
-    via = how;
+    asked = how;
     try {
       // `source` ties the popover to its trigger (focus return, accessibility tree); older engines take no options.
       (pop.showPopover as (o?: { source?: HTMLElement }) => void)({ source: trigger });
@@ -63,22 +67,33 @@ export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
   const hide = () => {
     if (isOpen()) pop.hidePopover();
   };
+  /** A click or a key takes over the open popover: the pointer leaving no longer closes it. */
+  const keep = (how: Via) => {
+    via = how;
+    clearTimeout(closeTimer);
+  };
+  /** A keyboard open moves focus in: onto the first control, or the box itself while its contents are on their way. */
+  const focusIn = () => {
+    const active = document.activeElement;
+    if (isOpen() && via === 'key' && (active === pop || !pop.contains(active))) focusFirst(pop);
+  };
 
-  const enter = (e: PointerEvent) => {
+  const pointerEnter = (e: PointerEvent) => {
     if (e.pointerType !== 'mouse') return;
     clearTimeout(closeTimer);
     // The delay also keeps a pointer crossing other entries on its way into an open popover from switching popovers.
     if (!isOpen()) openTimer = setTimeout(() => show('hover'), OPEN_DELAY_MS);
   };
-  const leave = (e: PointerEvent) => {
+  const pointerLeave = (e: PointerEvent) => {
     if (e.pointerType !== 'mouse') return;
     clearTimeout(openTimer);
     if (via === 'key') return;
-    closeTimer = setTimeout(hide, CLOSE_DELAY_MS);
+    // Checked again when due: a key may have taken the popover over in between.
+    closeTimer = setTimeout(() => via !== 'key' && hide(), CLOSE_DELAY_MS);
   };
   for (const el of [trigger, pop]) {
-    el.addEventListener('pointerenter', enter);
-    el.addEventListener('pointerleave', leave);
+    el.addEventListener('pointerenter', pointerEnter);
+    el.addEventListener('pointerleave', pointerLeave);
   }
 
   trigger.addEventListener('click', (e) => {
@@ -88,19 +103,19 @@ export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
     if (isOpen() && via === 'hover') {
       // Hover already opened it: the click keeps it open instead of toggling it shut.
       e.preventDefault();
-      via = how;
+      keep(how);
       if (how === 'key') focusFirst(pop);
       return;
     }
-    // Otherwise the platform toggles it; the toggle listener below sees how.
-    via = isOpen() ? via : how;
+    // Otherwise the platform toggles it right after this listener: an open takes `how` (beforetoggle below).
+    if (!isOpen()) asked = how;
   });
 
   trigger.addEventListener('keydown', (e) => {
     if (e.key !== 'ArrowDown') return;
     e.preventDefault();
     clearTimeout(openTimer);
-    if (isOpen()) via = 'key';
+    if (isOpen()) keep('key');
     else show('key');
     focusFirst(pop);
   });
@@ -123,25 +138,50 @@ export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
     if (to && !pop.contains(to) && to !== trigger) hide();
   });
 
+  // Fired in the same task as every open and close (ours, the platform's popovertarget, light dismiss, Esc), before it.
   pop.addEventListener('beforetoggle', (e) => {
-    if ((e as ToggleEvent).newState === 'closed') focusInside = pop.contains(document.activeElement);
-  });
-  pop.addEventListener('toggle', (e) => {
-    const open = (e as ToggleEvent).newState === 'open';
-    trigger.setAttribute('aria-expanded', String(open));
-    if (open) {
-      via ??= 'pointer';
-      place(trigger, pop);
-      // A keyboard user lands inside; a pointer user keeps focus where it was (no stray focus ring after a click).
-      if (via === 'key' && !pop.contains(document.activeElement)) focusFirst(pop);
+    // A close the pointer scheduled belongs to the open it left: never to the next one.
+    clearTimeout(closeTimer);
+    if ((e as ToggleEvent).newState === 'open') {
+      // Opened by anything else (another popovertarget button, a script): kept until dismissed, like a click.
+      via = asked ?? 'pointer';
+      asked = null;
       return;
     }
+    focusInside = pop.contains(document.activeElement);
     via = null;
+    asked = null;
+  });
+  // A task after the open or close. The engine folds a toggle still waiting into the next one, but an event is only
+  // acted on if the popover is still in the state it reports.
+  pop.addEventListener('toggle', (e) => {
+    const open = isOpen();
+    if (((e as ToggleEvent).newState === 'open') !== open) return;
+    trigger.setAttribute('aria-expanded', String(open));
+    if (open) {
+      place(trigger, pop);
+      // A keyboard user lands inside; a pointer user keeps focus where it was (no stray focus ring after a click).
+      focusIn();
+      return;
+    }
     // Give focus back only when it would otherwise be lost, never away from what an outside click focused.
     const active = document.activeElement;
     if (focusInside && (!active || active === document.body || pop.contains(active))) trigger.focus({ preventScroll: true });
     focusInside = false;
   });
+
+  // Opened before this script ran (the page still loading): the platform's popovertarget opened it, unseen by the
+  // listeners above, and its toggle event may have gone by too. Focus left on the trigger with its focus ring showing
+  // means a key opened it; focus moves in once the contents are in, if it is still on the trigger, the box or nowhere.
+  if (isOpen()) {
+    via = trigger === document.activeElement && trigger.matches(':focus-visible') ? 'key' : 'pointer';
+    trigger.setAttribute('aria-expanded', 'true');
+    place(trigger, pop);
+    void loadParts().then(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body || active === trigger || active === pop) focusIn();
+    });
+  }
 }
 
 /** Opens `dialog` modally from `opener`; closing returns focus to the opener, or to the trigger of the popover it sat in. */

@@ -6,6 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import pg from 'pg';
 import { t } from '../../src/i18n/t.ts';
+import { CLOSE_DELAY_MS } from '../../src/client/popover.ts';
 import { FEEDBACK_RATE } from '../../src/server/services/feedback.ts';
 import { expect, test, e2eDatabaseUrl, newAccount, signIn } from './support.ts';
 
@@ -31,8 +32,18 @@ async function popOf(page: Page, entry: Locator): Promise<Locator> {
 }
 /** Whether focus is inside `pop`. A keyboard open moves it there from the popover's toggle event, a task after it shows. */
 const focusInside = (pop: Locator) => pop.evaluate((el) => el.contains(document.activeElement));
-/** A point of the page far from the header and the sidebar. */
-const outside = { x: 900, y: 700 };
+/**
+ * A point of the page far from the header and the sidebar, on its right-hand padding: the click that light-dismisses a
+ * popover also reaches what lies under it, and anywhere in the grid that is a video card's link, which would leave the
+ * page the test is about for a video page still loading.
+ */
+const outside = { x: 1430, y: 700 };
+/** Clicks `outside`, first making sure nothing there would act on the click. */
+async function clickOutside(page: Page): Promise<void> {
+  const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('a[href], button, input, select, textarea, label, summary, [tabindex]:not([tabindex="-1"])')?.outerHTML.slice(0, 120) ?? null, outside);
+  expect(hit, 'nothing under the outside point acts on a click').toBeNull();
+  await page.mouse.click(outside.x, outside.y);
+}
 
 test.describe('header popovers', () => {
   for (const { name, link } of POPOVERS) {
@@ -63,7 +74,7 @@ test.describe('header popovers', () => {
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 3 });
       await page.waitForTimeout(400);
       await expect(pop).toBeVisible();
-      await page.mouse.click(outside.x, outside.y);
+      await clickOutside(page);
       await expect(pop).toBeHidden();
 
       // Keyboard: Enter on a button (ArrowDown on the 投稿 link, whose Enter navigates) opens it with focus inside.
@@ -80,7 +91,7 @@ test.describe('header popovers', () => {
       // Keyboard again, closed by an outside click.
       await page.keyboard.press(link ? 'ArrowDown' : 'Enter');
       await expect(pop).toBeVisible();
-      await page.mouse.click(outside.x, outside.y);
+      await clickOutside(page);
       await expect(pop).toBeHidden();
     });
   }
@@ -110,7 +121,7 @@ test.describe('header popovers', () => {
     const menu = page.getByRole('dialog', { name: '设置菜单' });
     await entry.hover();
     await expect(menu).toBeVisible();
-    await page.mouse.click(outside.x, outside.y);
+    await clickOutside(page);
     await expect(menu).toBeHidden();
     await entry.focus();
     await page.keyboard.press('Enter');
@@ -126,6 +137,70 @@ test.describe('header popovers', () => {
     await expect(menu.getByRole('button', { name: '快捷键' })).toBeVisible();
     await expect(menu.getByRole('button', { name: '意见反馈' })).toBeVisible();
   });
+});
+
+test.describe('a keyboard open, whatever came just before it', () => {
+  for (const dismissed of [false, true]) {
+    test(`is not closed by the close the pointer scheduled on leaving a hover open${dismissed ? ', dismissed before the key' : ''}`, async ({ page }) => {
+      await page.goto('/discover');
+      const entry = page.getByRole('button', { name: '设置', exact: true });
+      const menu = page.getByRole('dialog', { name: '设置菜单' });
+      await entry.hover();
+      await expect(menu).toBeVisible();
+      // One task, so however slow the machine all of it comes within the close delay: the pointer leaves the entry,
+      // (an outside click dismisses the menu,) then Enter on the focused entry, which a button receives as a click of detail 0.
+      await entry.evaluate((el, dismiss) => {
+        el.dispatchEvent(new PointerEvent('pointerleave', { pointerType: 'mouse' }));
+        if (dismiss) document.getElementById(el.getAttribute('aria-controls')!)!.hidePopover();
+        el.focus();
+        el.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window, detail: 0 }));
+      }, dismissed);
+      // A page timer due later than the close delay runs after any close the leaving scheduled.
+      await page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), CLOSE_DELAY_MS + 50);
+      await expect(menu).toBeVisible();
+      expect(await focusInside(menu), 'focus is in the menu').toBe(true);
+      await expect(entry).toHaveAttribute('aria-expanded', 'true');
+    });
+  }
+
+  for (const key of [true, false]) {
+    test(`made before the chrome’s script has run: ${key ? 'focus moves in once it runs' : 'a click’s open leaves focus where it was'}`, async ({ page }) => {
+      // Hold the chrome's script, as a slow network or a busy machine does while the page is still loading.
+      let requested = false;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/_astro/ChromeRuntime*.js', async (route) => {
+        requested = true;
+        await held;
+        await route.continue();
+      });
+      await page.goto('/discover', { waitUntil: 'commit' });
+      const entry = page.getByRole('button', { name: '设置', exact: true });
+      const menu = page.locator('#settings-pop');
+      await expect.poll(() => requested, 'the chrome’s script is on hold').toBe(true);
+      if (key) {
+        await entry.focus();
+        await page.keyboard.press('Enter');
+      } else {
+        await entry.click();
+      }
+      // The platform opens it on its own (popovertarget), with focus left on the entry.
+      await expect(menu).toBeVisible();
+      await expect(entry).toBeFocused();
+      release();
+      await expect(entry).toHaveAttribute('aria-expanded', 'true');
+      await expect(menu.getByRole('radiogroup', { name: '主题' })).toBeVisible();
+      if (!key) {
+        await expect(entry).toBeFocused();
+        return;
+      }
+      await expect.poll(() => focusInside(menu), 'focus moves in once the script has run and the menu has its contents').toBe(true);
+      await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden();
+      await expect(entry).toBeFocused();
+      await expect(entry).toHaveAttribute('aria-expanded', 'false');
+    });
+  }
 });
 
 test('客户端, 快捷访问 and 更多 offer only what leads somewhere', async ({ page }) => {
