@@ -11,7 +11,7 @@ export const CLOSE_DELAY_MS = 200;
 /** Gap between a trigger and its popover; the same as the CSS margin of `.chrome-pop`. */
 const GAP = 6;
 
-/** How the open popover was opened: hover follows the pointer; a click or a key keeps it until dismissed. */
+/** How the open popover was opened: one opened by hover or a mouse click closes when the pointer leaves it; one opened by a key stays until dismissed. */
 type Via = 'hover' | 'pointer' | 'key';
 
 const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
