@@ -142,13 +142,17 @@ test('share copies the link, says so and counts it; watching is recorded in the 
   const slide = active(page);
   const id = (await slide.locator('a[href^="/video/"]').first().getAttribute('href'))!.replace('/video/', '');
   const share = slide.getByRole('button', { name: /^分享/ });
-  const before = Number((await share.textContent())!.replace(/\D/g, ''));
+  const shares = async () => (await (await page.request.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json()).aweme_detail.statistics.share_count as number;
+  const before = await shares();
+  // The button counts up at once, before the server has answered; the API is read once it has.
+  const counted = page.waitForResponse((r) => r.url().includes('/aweme/v1/web/aweme/share/') && r.request().method() === 'POST');
   await share.click();
   await expect(page.getByText('已复制分享链接')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/video/${id}$`));
+  expect((await (await counted).json()).share_count).toBe(before + 1);
+  // Then the button shows the server's count.
   await expect(share).toHaveText(new RegExp(`${before + 1}$`));
-  const detail = await (await page.request.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json();
-  expect(detail.aweme_detail.statistics.share_count).toBe(before + 1);
+  expect(await shares()).toBe(before + 1);
 
   await playing(slide);
   await page.keyboard.press('ArrowDown');
