@@ -1,6 +1,7 @@
 /** Fixed-window rate limits kept in PostgreSQL, so every app server behind a load balancer shares the same counters. */
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
+import { isRetryable } from '../db/retry.ts';
 import { rateLimited } from './errors.ts';
 
 export interface RateResult {
@@ -58,5 +59,14 @@ export async function sweep(): Promise<number> {
 
 /** Forgets every counter whose key starts with `keyPrefix` (tests, and an operator lifting a block). */
 export async function reset(keyPrefix: string): Promise<void> {
-  await db().execute(sql`delete from rate_limits where starts_with(key, ${keyPrefix})`);
+  // Requests counting against several counters at once may hold some of the rows this deletes and wait for others: the
+  // database aborts one side of such a deadlock, and when it is this one, it deletes again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().execute(sql`delete from rate_limits where starts_with(key, ${keyPrefix})`);
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !isRetryable(error)) throw error;
+    }
+  }
 }
