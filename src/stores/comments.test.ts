@@ -251,6 +251,19 @@ describe('publishing and deleting', () => {
     expect(state().total).toBe(11);
   });
 
+  it("a page holding the comment just posted, with a count read before it, does not take the count back", async () => {
+    login();
+    const page = later<unknown>();
+    get.mockReturnValueOnce(page.promise);
+    const opened = c.openComments('5', { items: [], cursor: 0, hasMore: true, total: 14 });
+    post.mockResolvedValueOnce({ comment: apiComment({ cid: '40' }), comment_count: 15 });
+    await c.publishComment('5', '评论');
+    page.resolve(list(['40', '1'], { cursor: 2, hasMore: true, total: 14 }));
+    await opened;
+    expect(state().items.map((x) => x.cid)).toEqual(['40', '1']);
+    expect(state().total).toBe(15);
+  });
+
   it('deleting a comment takes its thread along; deleting a reply counts its thread down', async () => {
     await c.openComments('5', first);
     login();

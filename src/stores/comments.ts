@@ -141,12 +141,14 @@ export async function loadComments(awemeId: string, reset = false): Promise<void
       const seen = new Set(x.items.map((c) => c.cid));
       // Comments posted here while the first page was on its way (an Enter the comment island replays as it wakes
       // comes just as it asks for that page): the page may have been read before they were written, or leave them
-      // to a later page. They stay first, and the count is the newer of the page's and the publish's.
-      const posted = reset ? x.items.filter((c) => !shown.has(c.cid) && !page.items.some((p) => p.cid === c.cid)) : [];
+      // to a later page. They stay first, and the count is the newer of the page's and the publish's, even when the
+      // page holds them: its count and its rows need not come from the same moment.
+      const postedHere = reset ? x.items.filter((c) => !shown.has(c.cid)) : [];
+      const posted = postedHere.filter((c) => !page.items.some((p) => p.cid === c.cid));
       return {
         ...x,
         items: reset ? [...posted, ...page.items] : [...x.items, ...page.items.filter((c) => !seen.has(c.cid))],
-        total: posted.length ? Math.max(page.total, x.total) : page.total,
+        total: postedHere.length ? Math.max(page.total, x.total) : page.total,
         cursor: page.cursor,
         threads: reset ? {} : x.threads,
         phase: page.hasMore && page.items.length > 0 ? 'idle' : 'done',

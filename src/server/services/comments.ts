@@ -39,6 +39,7 @@ function select() {
       replyToNickname: replyUser.nickname,
       authorLiked: sql<boolean>`exists (select 1 from ${commentLikes} cl where cl.comment_id = ${comments.id} and cl.user_id = ${videos.authorId})`,
       isAuthor: sql<boolean>`${comments.userId} = ${videos.authorId}`,
+      videoComments: videos.commentCount,
     })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId))
@@ -49,7 +50,7 @@ function select() {
 
 type Row = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
 
-function view({ replyToSecUid, replyToNickname, ...r }: Row): CommentView {
+function view({ replyToSecUid, replyToNickname, videoComments: _count, ...r }: Row): CommentView {
   return { ...r, replyTo: replyToSecUid && replyToNickname ? { secUid: replyToSecUid, nickname: replyToNickname } : null };
 }
 
@@ -67,15 +68,18 @@ function visibleComment(viewerId: number | null): SQL {
   )!;
 }
 
-/** Top-level comments of a video as `viewerId` sees them, most liked first. */
-export async function list(videoId: number, page: Page, viewerId: number | null): Promise<Paged<CommentView>> {
+/**
+ * Top-level comments of a video as `viewerId` sees them, most liked first. `total` is the video's comment_count read by
+ * the same statement as the rows (so a comment on the page is in the count), or null on an empty page.
+ */
+export async function list(videoId: number, page: Page, viewerId: number | null): Promise<Paged<CommentView> & { total: number | null }> {
   const { offset, limit } = bounds(page, 20);
   const rows = await select()
     .where(and(eq(comments.videoId, videoId), isNull(comments.parentId), visibleComment(viewerId)))
     .orderBy(desc(comments.diggCount), desc(comments.createdAt), desc(comments.id))
     .limit(limit + 1)
     .offset(offset);
-  return toPage(rows.map(view), offset, limit);
+  return { ...toPage(rows.map(view), offset, limit), total: rows[0]?.videoComments ?? null };
 }
 
 /** Replies under one top-level comment as `viewerId` sees them, oldest first. */

@@ -20,11 +20,13 @@ export const commentRoutes = [
     response: listBody,
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer }) => {
-      const [total, page] = await Promise.all([
+      const [known, page] = await Promise.all([
         commentTotal(input.aweme_id, viewer?.id ?? null),
         list(input.aweme_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null),
       ]);
-      if (total === null) throw new ApiError(404, 'error.videoNotFound');
+      if (known === null) throw new ApiError(404, 'error.videoNotFound');
+      // The page's own count: the two reads may straddle a new comment's commit.
+      const total = page.total ?? known;
       return okA({ comments: await commentList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total });
     },
   }),
