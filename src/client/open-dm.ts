@@ -2,7 +2,7 @@
  * 私信 buttons outside the panel (a profile, the share panel): they open the header's 私信 popover on one user. The
  * panel's island may not exist yet, so the sec_uid also waits on the popover until the island takes it.
  */
-import { hasSavedToken, openLogin } from '../stores/auth.ts';
+import { hasSession, openLogin } from '../stores/auth.ts';
 
 /** Window event the 私信 panel listens to: `new CustomEvent(OPEN_DM_EVENT, { detail: { secUid } })`. */
 export const OPEN_DM_EVENT = 'sy:open-dm';
@@ -19,7 +19,7 @@ export interface OpenDmDetail {
 /** Opens the 私信 panel on `secUid` (with `draft` in its composer); anonymous viewers get the login dialog instead. */
 export function openDm(secUid: string, draft = ''): void {
   const pop = document.getElementById(DM_POPOVER_ID);
-  if (!pop || !hasSavedToken() || !pop.querySelector('[data-dm-host]')) return openLogin();
+  if (!pop || !hasSession() || !pop.querySelector('[data-dm-host]')) return openLogin();
   pop.dataset.dmPending = secUid;
   pop.dataset.dmDraft = draft;
   if (!pop.matches(':popover-open')) {

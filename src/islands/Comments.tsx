@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { formatCount, t } from '../i18n/t.ts';
 import { riArrowDownSLine, riArrowUpSLine, riChatSmile2Line, riCloseLine } from '../shared/icons.ts';
-import { $auth } from '../stores/auth.ts';
+import { $auth, $sessionEnded } from '../stores/auth.ts';
 import {
   $comments,
   cancelReply,
@@ -64,8 +64,11 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
   const { routerKey } = useStore($auth);
   const storeLinks = useStore($mentionLinks);
   const links = mentions ? { ...mentions, ...storeLinks } : storeLinks;
-  const loggedIn = mounted ? user.token !== null : viewerSecUid !== null;
-  const me = mounted ? (user.userInfo?.sec_uid ?? null) : viewerSecUid;
+  const ended = useStore($sessionEnded);
+  // The page's viewer (its session cookie) counts until that session ends, with or without a token saved here.
+  const pageViewer = mounted && ended ? null : viewerSecUid;
+  const loggedIn = mounted ? user.token !== null || pageViewer !== null : viewerSecUid !== null;
+  const me = mounted ? (user.userInfo?.sec_uid ?? pageViewer) : viewerSecUid;
 
   const stored = useStore($comments)[awemeId];
   // Until the store takes the list (after hydration), the server-rendered page is what shows.

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { openDm } from '../client/open-dm.ts';
 import { t } from '../i18n/t.ts';
 import { riLink } from '../shared/icons.ts';
-import { hasSavedToken, openLogin } from '../stores/auth.ts';
+import { hasSession, openLogin } from '../stores/auth.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { share, shareUrl } from '../stores/video-actions.ts';
 import { loadShareContacts, type Contact } from '../stores/messages.ts';
@@ -13,7 +13,7 @@ import { Icon } from './Icon.tsx';
  * in its composer) or 复制链接. It loads when the pointer or focus first reaches 分享.
  */
 export function SharePanel({ item }: { item: VideoItem }) {
-  const loggedIn = hasSavedToken();
+  const loggedIn = hasSession();
   const [contacts, setContacts] = useState<Contact[] | null>(loggedIn ? null : []);
 
   useEffect(() => {

@@ -34,6 +34,15 @@ export function hasSavedToken(): boolean {
   return savedToken() !== null;
 }
 
+/**
+ * Whether this browser holds a session: a saved token, or the session cookie this page was rendered for, while that
+ * session lasts. The cookie alone is enough for the API (same-origin requests carry it), and it is all a browser has
+ * whose storage was cleared, evicted or blocked since the login; such a page's header shows the viewer, not 登录.
+ */
+export function hasSession(): boolean {
+  return hasSavedToken() || (!$sessionEnded.get() && globalThis.document?.body?.hasAttribute('data-viewer') === true);
+}
+
 /** Asks for the login dialog (the header's login host hydrates on `sy:hydrate-login`, then lazy-loads and shows it). */
 export function openLogin(): void {
   $loginOpen.set(true);
@@ -42,7 +51,7 @@ export function openLogin(): void {
 
 /** True when this browser holds a session; otherwise the login dialog opens (anonymous viewers who act log in first). */
 export function requireLogin(): boolean {
-  if (hasSavedToken()) return true;
+  if (hasSession()) return true;
   openLogin();
   return false;
 }

@@ -4,7 +4,7 @@
  */
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import type { VideoItem } from '../shared/video-item.ts';
-import { hasSavedToken, requireLogin } from './auth.ts';
+import { hasSession, requireLogin } from './auth.ts';
 import { patchStats as patch, statsOf, type VideoStats } from './video-stats.ts';
 import { enqueueWrite } from './write-queue.ts';
 
@@ -101,7 +101,7 @@ export async function share(item: VideoItem, kind: 'link' | 'code' = 'link'): Pr
   const text = kind === 'link' ? url : (await import('../i18n/t.ts')).t('share.code', { nickname: item.author.nickname, desc: item.desc, url });
   if (!(await copy(text))) return say('toast.copyFailed', 'error');
   await say(kind === 'link' ? 'toast.shareCopied' : 'toast.shareCodeCopied');
-  if (!hasSavedToken()) return;
+  if (!hasSession()) return;
   patch(item, { share: statsOf(item).share + 1 });
   try {
     const a = await (await api()).apiPost<{ share_count: number }>('/aweme/v1/web/aweme/share/', { aweme_id: item.id }, { quiet: true });

@@ -1,5 +1,5 @@
 /** Watch progress (观看历史) as a video plays: written now and then, and on leaving it or the page. */
-import { savedToken } from './auth.ts';
+import { hasSession, savedToken } from './auth.ts';
 
 /** How often progress of one video is written while it plays. */
 export const HISTORY_EVERY_MS = 10_000;
@@ -7,6 +7,8 @@ const lastWrite = new Map<string, number>();
 const lastProgress = new Map<string, number>();
 
 // The API client loads with the first write, not with the player.
+const tokenHeader = (token: string | null): Record<string, string> => (token ? { Token: token } : {});
+
 let apiModule: Promise<typeof import('../client/api.ts')> | undefined;
 const api = () => (apiModule ??= import('../client/api.ts'));
 
@@ -15,8 +17,7 @@ const api = () => (apiModule ??= import('../client/api.ts'));
  * on pause, on leaving a video (`final`) and on leaving the page (`unload`: a keepalive request that outlives it).
  */
 export function reportProgress(id: string, seconds: number, when: 'tick' | 'final' | 'unload' = 'tick', now = Date.now()): boolean {
-  const token = savedToken();
-  if (!token || !Number.isFinite(seconds)) return false;
+  if (!hasSession() || !Number.isFinite(seconds)) return false;
   if (when === 'tick' && now - (lastWrite.get(id) ?? 0) < HISTORY_EVERY_MS) return false;
   const form = { aweme_id: id, progress: Math.max(0, Math.round(seconds * 1000)) };
   // Leaving a video reports it twice (its pause, then the switch): the same place is written once.
@@ -28,7 +29,8 @@ export function reportProgress(id: string, seconds: number, when: 'tick' | 'fina
     void fetch('/api/aweme/v1/web/history/write/', {
       method: 'POST',
       keepalive: true,
-      headers: { Token: token, 'content-type': 'application/x-www-form-urlencoded' },
+      // Without a saved token, the session cookie (and the request's Origin) speaks for the viewer.
+      headers: { ...tokenHeader(savedToken()), 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ aweme_id: form.aweme_id, progress: String(form.progress) }),
     }).catch(() => {});
   } else {
