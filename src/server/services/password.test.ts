@@ -1,3 +1,5 @@
+import { gzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from './password.ts';
 
@@ -23,5 +25,16 @@ describe('password', () => {
     for (const bad of ['', 'plain', 'scrypt$17$8$1$$', 'bcrypt$17$8$1$YWJj$YWJj', 'scrypt$40$8$1$YWJjZA==$YWJjZA==']) {
       expect(await verifyPassword('x', bad)).toBe(false);
     }
+  });
+
+  it('a burst of hashes leaves the thread pool room: compressing a page does not wait for them', async () => {
+    // Six hashes would hold all four of libuv's threads for a few hundred ms each; a page's compression queued behind
+    // them would finish only after the first of them.
+    const order: string[] = [];
+    const hashes = Array.from({ length: 6 }, (_, i) => hashPassword(`密码${i}`).then(() => order.push('hash')));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await promisify(gzip)(Buffer.alloc(4096, 'a')).then(() => order.push('gzip'));
+    await Promise.all(hashes);
+    expect(order[0]).toBe('gzip');
   });
 });

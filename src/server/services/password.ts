@@ -1,5 +1,7 @@
 /** Password hashing with scrypt (N=2^17, r=8, p=1), stored as `scrypt$17$8$1$<salt b64>$<hash b64>`. */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 
 const LOG_N = 17;
 const R = 8;
@@ -9,10 +11,22 @@ const SALT_LEN = 16;
 // 128 * N * r = 128 MiB for N=2^17, r=8; scrypt refuses anything above maxmem.
 const MAX_MEM = 256 * 1024 * 1024;
 
+/**
+ * Hashes run on libuv's thread pool (UV_THREADPOOL_SIZE threads, 4 by default), which also compresses pages and reads
+ * media and upload files. A burst of logins holding every thread for the fraction of a second a hash takes would stall
+ * all of that, so hashes beyond this many wait their turn: it leaves two threads free, and it is no more than the cores
+ * can run at once anyway, so logins lose no throughput.
+ */
+const HASHES_AT_ONCE = Math.max(1, Math.min(availableParallelism(), (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2));
+const hashing = pLimit(HASHES_AT_ONCE);
+
 function derive(plain: string, salt: Buffer, keyLen: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(plain.normalize('NFKC'), salt, keyLen, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  return hashing(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(plain.normalize('NFKC'), salt, keyLen, options, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
 }
 
 /** Hashes a password with a fresh 16-byte salt. */
