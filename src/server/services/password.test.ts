@@ -1,7 +1,9 @@
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from './password.ts';
+import { scryptSync } from 'node:crypto';
+import { HASHES_WAITING_MAX, hashPassword, verifyPassword } from './password.ts';
+import { ServiceError } from './errors.ts';
 
 describe('password', () => {
   it('hashes in the documented format and verifies', async () => {
@@ -36,5 +38,19 @@ describe('password', () => {
     await promisify(gzip)(Buffer.alloc(4096, 'a')).then(() => order.push('gzip'));
     await Promise.all(hashes);
     expect(order[0]).toBe('gzip');
+  });
+
+  it('a line of hashes longer than it may be is refused with a retry, not queued without end', async () => {
+    const salt = Buffer.alloc(16, 7);
+    const cheap = ['scrypt', 10, 8, 1, salt.toString('base64'), scryptSync('口令', salt, 64, { N: 2 ** 10, r: 8, p: 1 }).toString('base64')].join('$');
+    const answers = await Promise.allSettled(Array.from({ length: HASHES_WAITING_MAX + 10 }, () => verifyPassword('口令', cheap)));
+    const refused = answers.filter((a) => a.status === 'rejected');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.length).toBeLessThanOrEqual(10);
+    for (const a of refused) expect((a as PromiseRejectedResult).reason).toMatchObject({ kind: 'rate_limited', retryAfter: 2 });
+    expect(refused.every((a) => (a as PromiseRejectedResult).reason instanceof ServiceError)).toBe(true);
+    expect(answers.filter((a) => a.status === 'fulfilled').every((a) => (a as PromiseFulfilledResult<boolean>).value)).toBe(true);
+    // Once the line has gone down, hashes are taken again.
+    expect(await verifyPassword('口令', cheap)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
+import { rateLimited } from './errors.ts';
 
 const LOG_N = 17;
 const R = 8;
@@ -19,8 +20,11 @@ const MAX_MEM = 256 * 1024 * 1024;
  */
 const HASHES_AT_ONCE = Math.max(1, Math.min(availableParallelism(), (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2));
 const hashing = pLimit(HASHES_AT_ONCE);
+/** Hashes that may wait at once; a login beyond them is told to retry (429) instead of holding its connection in line. */
+export const HASHES_WAITING_MAX = 32;
 
 function derive(plain: string, salt: Buffer, keyLen: number, options: ScryptOptions): Promise<Buffer> {
+  if (hashing.pendingCount >= HASHES_WAITING_MAX) return Promise.reject(rateLimited(2));
   return hashing(
     () =>
       new Promise<Buffer>((resolve, reject) => {

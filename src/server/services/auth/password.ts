@@ -51,7 +51,11 @@ export async function loginWithPassword(rawEmail: string, password: string, ctx:
     .from(users)
     .where(eq(users.email, email))
     .limit(1);
-  const matches = await verifyPassword(password, row?.passwordHash ?? DECOY_HASH);
+  const matches = await verifyPassword(password, row?.passwordHash ?? DECOY_HASH).catch(async (error: unknown) => {
+    // Too many hashes waiting (a burst of logins): this attempt was never checked, so it does not count as a failure.
+    await Promise.all([refund(pairKey), refund(accountKey)]);
+    throw error;
+  });
   if (!row || !row.passwordHash || !matches) throw new ServiceError('unauthorized', 'error.wrongPassword');
   await Promise.all([refund(pairKey), refund(accountKey)]);
   const { passwordHash: _hash, ...user } = row;
