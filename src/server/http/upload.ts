@@ -11,45 +11,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FileStore } from '@tus/file-store';
 import { Metadata, Server, type Upload } from '@tus/server';
 import pg from 'pg';
-import { t } from '../../i18n/t.ts';
-import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { TUS_ENDPOINT, UPLOAD_KINDS, type UploadKind } from '../../shared/studio.ts';
 import { corsHeaders } from '../api/cors.ts';
-import { errorBody } from '../api/envelope.ts';
 import { directUrl } from '../db/settings.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { hub, publish } from '../realtime/events.ts';
-import { ServiceError, type MessageVars } from '../services/errors.ts';
+import { ServiceError } from '../services/errors.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { readSessionCookie } from './session-cookie.ts';
 import { UploadLocker } from './upload-lock.ts';
+import { fromServiceError, refusal, type Refusal } from './upload-refusals.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { admitUpload, finishUpload, registerUpload, uploadCap, uploadOwner } from '../services/uploads.ts';
 
 /** Whether a request path is the upload endpoint or one upload under it. */
 export function isUploadPath(pathname: string): boolean {
   return pathname === TUS_ENDPOINT || pathname.startsWith(`${TUS_ENDPOINT}/`);
-}
-
-/** A refusal thrown to tus (it answers `status_code` with `body`) or answered by the door itself. */
-interface Refusal {
-  status_code: number;
-  body: string;
-  headers?: Record<string, string>;
-}
-
-function refusal(status: number, key: MessageKey, vars?: MessageVars, headers?: Record<string, string>): Refusal {
-  return { status_code: status, body: JSON.stringify(errorBody('B', status, t(key, vars))), headers };
-}
-
-const KIND_STATUS: Record<string, number> = { invalid: 422, not_found: 404, forbidden: 403, conflict: 409, unauthorized: 401, rate_limited: 429 };
-// Refused for what the file is (not for how it went): the client must not retry these.
-const WRONG_TYPE = new Set<MessageKey>(['error.uploadNotVideo', 'error.coverNotImage']);
-
-function fromServiceError(error: ServiceError): Refusal {
-  const status = WRONG_TYPE.has(error.key) ? 415 : (KIND_STATUS[error.kind] ?? 400);
-  const headers = error.kind === 'rate_limited' ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfter ?? 1))) } : undefined;
-  return refusal(status, error.key, error.vars, headers);
 }
 
 /**
