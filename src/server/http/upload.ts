@@ -4,12 +4,12 @@
  * POST, and the worker reads the finished file.
  * In front of tus: the session (Token header or session cookie), the per-user limit on new uploads, the size cap on
  * the declared Upload-Length (before a byte is stored; a deferred length is refused) and ownership of an existing
- * upload; refusals answer Family B's envelope. FileStore keeps each upload's offset on disk, so a client resumes with
- * HEAD + PATCH after a restart or a kill of the server.
+ * upload; refusals answer Family B's envelope, and so do tus's own (upload-refusals.ts). FileStore keeps each upload's
+ * offset on disk, so a client resumes with HEAD + PATCH after a restart or a kill of the server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FileStore } from '@tus/file-store';
-import { Metadata, Server, type Upload } from '@tus/server';
+import { Metadata, TUS_RESUMABLE, TUS_VERSION, type Server, type Upload } from '@tus/server';
 import pg from 'pg';
 import { TUS_ENDPOINT, UPLOAD_KINDS, type UploadKind } from '../../shared/studio.ts';
 import { corsHeaders } from '../api/cors.ts';
@@ -20,7 +20,7 @@ import { ServiceError } from '../services/errors.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { readSessionCookie } from './session-cookie.ts';
 import { UploadLocker } from './upload-lock.ts';
-import { fromServiceError, refusal, type Refusal } from './upload-refusals.ts';
+import { EnvelopeServer, fromServiceError, refusal, type Refusal } from './upload-refusals.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { admitUpload, finishUpload, registerUpload, uploadCap, uploadOwner } from '../services/uploads.ts';
 
@@ -65,6 +65,9 @@ function uploaderOf(req: Request): Viewer {
   return viewer;
 }
 
+/** The only body type of a PATCH. */
+const PATCH_TYPE = 'application/offset+octet-stream';
+
 /** The methods tus serves on the endpoint and on one upload (preflights, OPTIONS, do not reach the door). */
 const ENDPOINT_METHODS = ['POST'];
 const UPLOAD_METHODS = ['HEAD', 'PATCH', 'DELETE'];
@@ -79,6 +82,10 @@ async function admit(method: string, url: string, headers: Headers): Promise<{ v
   // have tus create a new one past the checks below, the others answer tus's plain-text 404.
   const allowed = id === null ? ENDPOINT_METHODS : UPLOAD_METHODS;
   if (!allowed.includes(method)) return refusal(405, 'error.methodNotAllowed', undefined, { allow: [...allowed, 'OPTIONS'].join(', ') });
+  // tus answers another protocol version 400 and a PATCH body of another type 400 (or 403 when untyped); the protocol
+  // says 412 naming the versions served, and 415.
+  if (headers.get('tus-resumable') !== TUS_RESUMABLE) return refusal(412, 'error.tusVersion', undefined, { 'tus-version': TUS_VERSION.join(',') });
+  if (method === 'PATCH' && headers.get('content-type') !== PATCH_TYPE) return refusal(415, 'error.unsupportedType');
   const token = headers.get('token')?.trim() || readSessionCookie(headers);
   const viewer = token ? await resolveSession(token) : null;
   if (!viewer) return refusal(401, 'error.unauthorized');
@@ -139,7 +146,7 @@ function tus(): Server {
   if (!url) throw new Error('DATABASE_URL is not set');
   if (server && serverKey === `${directory}\n${url}`) return server;
   serverKey = `${directory}\n${url}`;
-  server = new Server({
+  server = new EnvelopeServer({
     path: TUS_ENDPOINT,
     datastore: new FileStore({ directory }),
     locker: uploadLocker(url),
