@@ -4,52 +4,29 @@
  * POST, and the worker reads the finished file.
  * In front of tus: the session (Token header or session cookie), the per-user limit on new uploads, the size cap on
  * the declared Upload-Length (before a byte is stored; a deferred length is refused) and ownership of an existing
- * upload; refusals answer Family B's envelope. FileStore keeps each upload's offset on disk, so a client resumes with
- * HEAD + PATCH after a restart or a kill of the server.
+ * upload; refusals answer Family B's envelope, and so do tus's own (upload-refusals.ts). FileStore keeps each upload's
+ * offset on disk, so a client resumes with HEAD + PATCH after a restart or a kill of the server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FileStore } from '@tus/file-store';
-import { Metadata, Server, type Upload } from '@tus/server';
+import { Metadata, TUS_RESUMABLE, TUS_VERSION, type Server, type Upload } from '@tus/server';
 import pg from 'pg';
-import { t } from '../../i18n/t.ts';
-import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { TUS_ENDPOINT, UPLOAD_KINDS, type UploadKind } from '../../shared/studio.ts';
 import { corsHeaders } from '../api/cors.ts';
-import { errorBody } from '../api/envelope.ts';
 import { directUrl } from '../db/settings.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { hub, publish } from '../realtime/events.ts';
-import { ServiceError, type MessageVars } from '../services/errors.ts';
+import { ServiceError } from '../services/errors.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { readSessionCookie } from './session-cookie.ts';
 import { UploadLocker } from './upload-lock.ts';
+import { EnvelopeServer, fromServiceError, refusal, type Refusal } from './upload-refusals.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import { admitUpload, finishUpload, registerUpload, uploadCap, uploadOwner } from '../services/uploads.ts';
 
 /** Whether a request path is the upload endpoint or one upload under it. */
 export function isUploadPath(pathname: string): boolean {
   return pathname === TUS_ENDPOINT || pathname.startsWith(`${TUS_ENDPOINT}/`);
-}
-
-/** A refusal thrown to tus (it answers `status_code` with `body`) or answered by the door itself. */
-interface Refusal {
-  status_code: number;
-  body: string;
-  headers?: Record<string, string>;
-}
-
-function refusal(status: number, key: MessageKey, vars?: MessageVars, headers?: Record<string, string>): Refusal {
-  return { status_code: status, body: JSON.stringify(errorBody('B', status, t(key, vars))), headers };
-}
-
-const KIND_STATUS: Record<string, number> = { invalid: 422, not_found: 404, forbidden: 403, conflict: 409, unauthorized: 401, rate_limited: 429 };
-// Refused for what the file is (not for how it went): the client must not retry these.
-const WRONG_TYPE = new Set<MessageKey>(['error.uploadNotVideo', 'error.coverNotImage']);
-
-function fromServiceError(error: ServiceError): Refusal {
-  const status = WRONG_TYPE.has(error.key) ? 415 : (KIND_STATUS[error.kind] ?? 400);
-  const headers = error.kind === 'rate_limited' ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfter ?? 1))) } : undefined;
-  return refusal(status, error.key, error.vars, headers);
 }
 
 /**
@@ -88,6 +65,9 @@ function uploaderOf(req: Request): Viewer {
   return viewer;
 }
 
+/** The only body type of a PATCH. */
+const PATCH_TYPE = 'application/offset+octet-stream';
+
 /** The methods tus serves on the endpoint and on one upload (preflights, OPTIONS, do not reach the door). */
 const ENDPOINT_METHODS = ['POST'];
 const UPLOAD_METHODS = ['HEAD', 'PATCH', 'DELETE'];
@@ -102,6 +82,10 @@ async function admit(method: string, url: string, headers: Headers): Promise<{ v
   // have tus create a new one past the checks below, the others answer tus's plain-text 404.
   const allowed = id === null ? ENDPOINT_METHODS : UPLOAD_METHODS;
   if (!allowed.includes(method)) return refusal(405, 'error.methodNotAllowed', undefined, { allow: [...allowed, 'OPTIONS'].join(', ') });
+  // tus answers another protocol version 400 and a PATCH body of another type 400 (or 403 when untyped); the protocol
+  // says 412 naming the versions served, and 415.
+  if (headers.get('tus-resumable') !== TUS_RESUMABLE) return refusal(412, 'error.tusVersion', undefined, { 'tus-version': TUS_VERSION.join(',') });
+  if (method === 'PATCH' && headers.get('content-type') !== PATCH_TYPE) return refusal(415, 'error.unsupportedType');
   const token = headers.get('token')?.trim() || readSessionCookie(headers);
   const viewer = token ? await resolveSession(token) : null;
   if (!viewer) return refusal(401, 'error.unauthorized');
@@ -162,7 +146,7 @@ function tus(): Server {
   if (!url) throw new Error('DATABASE_URL is not set');
   if (server && serverKey === `${directory}\n${url}`) return server;
   serverKey = `${directory}\n${url}`;
-  server = new Server({
+  server = new EnvelopeServer({
     path: TUS_ENDPOINT,
     datastore: new FileStore({ directory }),
     locker: uploadLocker(url),
