@@ -25,7 +25,7 @@ import { BROTLI_DYNAMIC_WINDOW } from './src/server/http/encoding.ts';
 import { clientErrorAnswer } from './src/server/http/client-error.ts';
 import { capConnectionsPerAddress } from './src/server/http/connection-cap.ts';
 import { serverLimits } from './src/server/http/server-limits.ts';
-import { unavailableAnswer } from './src/server/http/unavailable.ts';
+import { serverErrorAnswer, unavailableAnswer, type Answer } from './src/server/http/unavailable.ts';
 import { applySecurityHeaders } from './src/server/http/security-headers.ts';
 import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './src/server/db/availability.ts';
@@ -195,7 +195,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A 503 (database down, stopping, too many connections) in the answer's family; `close` ends the connection after it. */
 function unavailable(req: IncomingMessage, res: ServerResponse, retryAfterS: number, close = false): void {
-  const answer = unavailableAnswer(pathname(req), retryAfterS, close);
+  send(req, res, unavailableAnswer(pathname(req), retryAfterS, close));
+}
+
+function send(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
   res.writeHead(answer.status, answer.headers);
   res.end(req.method === 'HEAD' ? undefined : answer.body);
 }
@@ -365,7 +368,7 @@ async function main(): Promise<void> {
 function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
   log({ level: 'error', msg: 'request failed', path: logPath(pathname(req)), ...errorFields(error) }, process.stderr);
   if (!res.headersSent && isDatabaseUnavailable(error)) unavailable(req, res, UNAVAILABLE_RETRY_AFTER_S);
-  else if (!res.headersSent) json(res, 500, { status: 'error', message: t('error.serverError') });
+  else if (!res.headersSent) send(req, res, serverErrorAnswer(pathname(req)));
   else res.destroy();
 }
 
