@@ -1,7 +1,7 @@
 /**
- * `npm run worker`: works the job queue (media processing, media removal) without serving HTTP, for running workers
- * apart from web servers (start those with WORKERS=0). Same database settings as server.ts: DATABASE_URL, or the
- * embedded PostgreSQL under DATA_DIR when no other process holds it.
+ * `npm run worker`: works the job queue (media processing, media removal, the hourly upload sweep) without serving
+ * HTTP, for running workers apart from web servers (start those with WORKERS=0). Same database settings as server.ts:
+ * DATABASE_URL, or the embedded PostgreSQL under DATA_DIR when no other process holds it.
  */
 import path from 'node:path';
 import { startDatabase } from './src/server/db/lifecycle.ts';

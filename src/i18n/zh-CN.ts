@@ -734,6 +734,7 @@ export const zhCN = {
   'error.uploadRejected': '视频未通过检查：{reason}',
   'error.uploadUsed': '这个视频已经发布过了',
   'error.uploadProcessFailed': '视频处理失败，请重新上传',
+  'error.uploadExpired': '上传已过期，请重新上传',
   'error.coverNotImage': '封面需为 JPG、PNG 或 WebP 图片',
   'error.coverTime': '封面时间需在视频时长之内',
   'error.titleEmpty': '作品标题不能为空',

@@ -1,7 +1,7 @@
 // The tus door: who may upload, the cap on the declared length before any byte is stored, the content checks, and
 // resuming after the server is killed or on another server while a stale PATCH holds the upload.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveUpload } from '../../src/server/http/upload.ts';
 import { startQueue, stopQueue } from '../../src/server/jobs/queue.ts';
+import { DEFAULT_UPLOAD_IDLE_MS, sweepUploads } from '../../src/server/jobs/sweep-uploads.ts';
 import { uploadsDir } from '../../src/server/media/paths.ts';
+import { uploadFiles } from '../../src/server/services/uploads.ts';
 import { makeClip, makeFakeVideo } from '../setup/clips.ts';
 import { freshDb, type TestDb } from '../setup/test-db.ts';
 import { call, ok, tokenFor } from './helpers.ts';
@@ -195,6 +197,31 @@ describe('tus uploads', () => {
     expect(stored().filter((f) => f.startsWith(id))).toEqual([]);
     const view = await ok('GET', '/studio/upload', { query: { uploadId: id }, token });
     expect(view.data).toMatchObject({ status: 'rejected', reason: '文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频' });
+  });
+
+  it('answers a client that resumes a swept upload 404 in the envelope, so it starts over', async () => {
+    const created = await create(clip.length, { token });
+    const location = created.headers.get('location')!;
+    const id = location.split('/').pop()!;
+    const half = Math.floor(clip.length / 2);
+    expect((await patch(location, clip.subarray(0, half), 0)).status).toBe(204);
+    // The tab was closed two days ago.
+    const then = new Date(Date.now() - 2 * DEFAULT_UPLOAD_IDLE_MS);
+    await t.pool.query('update uploads set created_at = $2 where id = $1', [id, then]);
+    utimesSync(uploadFiles(id).data, then, then);
+
+    expect((await sweepUploads()).expired).toBeGreaterThanOrEqual(1);
+    expect(stored().filter((f) => f.startsWith(id))).toEqual([]);
+    const view = await ok('GET', '/studio/upload', { query: { uploadId: id }, token });
+    expect(view.data).toMatchObject({ status: 'rejected', reason: '上传已过期，请重新上传', receivedBytes: 0 });
+
+    const head = await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: token } });
+    expect(head.status).toBe(404);
+    expect(head.headers.get('content-type')).toMatch(/^application\/json/);
+    const resumed = await patch(location, clip.subarray(half), half);
+    expect(resumed.status).toBe(404);
+    expect(await resumed.json()).toEqual({ code: '404', msg: '上传的文件不存在或已过期', data: null });
+    expect(stored().filter((f) => f.startsWith(id))).toEqual([]);
   });
 });
 

@@ -11,8 +11,11 @@
 import pg from 'pg';
 import type { Lock, Locker, RequestRelease } from '@tus/server';
 
-/** The first key of every upload lock (advisory locks take two int4 keys): 'tusu', apart from other advisory locks. */
-const LOCK_CLASS = 0x74757375;
+/**
+ * The first key of every upload lock (advisory locks take two int4 keys, the second is `hashtext(id)`): 'tusu', apart
+ * from other advisory locks. The upload sweep takes the same lock for a transaction to stay out of a PATCH's way.
+ */
+export const UPLOAD_LOCK_CLASS = 0x74757375;
 const ASK_EVERY_MS = 1_000;
 
 export interface UploadLockerOptions {
@@ -79,7 +82,7 @@ class UploadLock implements Lock {
     let askedAt = -Infinity;
     try {
       for (;;) {
-        const { rows } = await client.query<{ got: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as got', [LOCK_CLASS, this.id]);
+        const { rows } = await client.query<{ got: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as got', [UPLOAD_LOCK_CLASS, this.id]);
         if (rows[0]?.got) break;
         if (signal.aborted || Date.now() >= deadline) throw busy();
         // Asked again now and then: an ask sent before the holder started listening would otherwise be lost.
@@ -105,7 +108,7 @@ class UploadLock implements Lock {
     this.#client = null;
     this.#stopAsks();
     try {
-      await client.query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, this.id]);
+      await client.query('select pg_advisory_unlock($1, hashtext($2))', [UPLOAD_LOCK_CLASS, this.id]);
       this.#done();
     } catch (error) {
       // A connection that failed took its lock with it; it is not handed to anyone else.

@@ -15,6 +15,8 @@ export const QUEUES = {
   processFailed: 'video-process-failed',
   /** Delete media files of a deleted work: `{ keys, prefixes }`. */
   removeMedia: 'media-remove',
+  /** End abandoned uploads and delete stray tus files (sweep-uploads.ts), on a schedule: no data. */
+  sweepUploads: 'upload-sweep',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -34,6 +36,8 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
     deadLetter: QUEUES.processFailed,
   },
   [QUEUES.removeMedia]: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
+  // A sweep that fails is tried again once; the next hour's sweep picks up whatever is left.
+  [QUEUES.sweepUploads]: { retryLimit: 1, retryDelay: 60, expireInSeconds: 900 },
 };
 
 let boss: PgBoss | undefined;

@@ -1,6 +1,12 @@
-/** inProcessWorkers: web servers work the job queue unless WORKERS=0 (or the older WORKER=off) hands it to `npm run worker`. */
+// inProcessWorkers: web servers work the job queue unless WORKERS=0 (or the older WORKER=off) hands it to `npm run
+// worker`. startWorkers: the hourly upload sweep is one schedule, and its job runs the sweep.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inProcessWorkers } from './worker.ts';
+import { freshDb } from '../../../tests/setup/test-db.ts';
+import { QUEUES, startQueue, stopQueue } from './queue.ts';
+import { inProcessWorkers, startWorkers, SWEEP_CRON } from './worker.ts';
 
 describe('inProcessWorkers', () => {
   it.each([
@@ -14,5 +20,38 @@ describe('inProcessWorkers', () => {
     [{ WORKERS: '1', WORKER: 'off' }, false],
   ])('%o → %s', (env, expected) => {
     expect(inProcessWorkers(env as NodeJS.ProcessEnv)).toBe(expected);
+  });
+});
+
+describe('startWorkers', () => {
+  it('schedules the upload sweep hourly, one schedule however many processes start workers, and works its job', async () => {
+    const t = await freshDb();
+    const dir = mkdtempSync(path.join(tmpdir(), 'workers-'));
+    const savedDataDir = process.env.DATA_DIR;
+    process.env.DATA_DIR = dir;
+    try {
+      const boss = await startQueue(t.url);
+      // Every web server and `npm run worker` starts workers: the schedule stays one row.
+      await startWorkers(boss, { pollingIntervalSeconds: 0.5 });
+      await startWorkers(boss, { pollingIntervalSeconds: 0.5 });
+      const schedules = await boss.getSchedules(QUEUES.sweepUploads);
+      expect(schedules.map((s) => [s.cron, s.timezone])).toEqual([[SWEEP_CRON, 'UTC']]);
+      expect(boss.previewSchedule(SWEEP_CRON, { count: 3 }).map((d) => d.getUTCMinutes())).toEqual([17, 17, 17]);
+
+      const id = await boss.send(QUEUES.sweepUploads, {});
+      let state: string | undefined;
+      const deadline = Date.now() + 20_000;
+      while (state !== 'completed' && state !== 'failed' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        state = (await boss.findJobs(QUEUES.sweepUploads, { id: id! }))[0]?.state;
+      }
+      expect(state).toBe('completed');
+    } finally {
+      await stopQueue();
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+      if (savedDataDir === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = savedDataDir;
+    }
   });
 });

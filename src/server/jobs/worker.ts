@@ -1,4 +1,4 @@
-/** The workers of the job queue: media processing, its dead letters, and media removal. */
+/** The workers of the job queue: media processing, its dead letters, media removal, and the hourly upload sweep. */
 import { eq } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
 import { db } from '../db/client.ts';
@@ -8,9 +8,12 @@ import { failUpload } from '../services/studio.ts';
 import { removeUploadFiles } from '../services/uploads.ts';
 import { processUpload, type ProcessJob } from './process-video.ts';
 import { enqueue, QUEUES } from './queue.ts';
+import { sweepUploads } from './sweep-uploads.ts';
 
 /** Encodes running at once in one worker process (each one takes every core ffmpeg can use). */
 const PROCESS_CONCURRENCY = Math.max(1, Number(process.env.WORKER_CONCURRENCY) || 1);
+/** When abandoned uploads are swept: hourly, at minute 17 (UTC). */
+export const SWEEP_CRON = '17 * * * *';
 
 interface RemoveJob {
   keys?: string[];
@@ -45,6 +48,14 @@ export async function startWorkers(boss: PgBoss, options: { pollingIntervalSecon
     await mediaStore().remove(keys, prefixes);
     if (uploadId) await removeUploadFiles(uploadId);
   });
+  await boss.work(QUEUES.sweepUploads, polling, async () => {
+    const started = performance.now();
+    const swept = await sweepUploads();
+    log({ msg: 'jobs.sweep-uploads', ...swept, ms: Math.round(performance.now() - started) });
+  });
+  // The schedule is a row in pg-boss's tables, written again (the same row) by every process that starts workers; one
+  // process's cron pass at a time turns it into one job per hour, which one worker takes: once per cluster.
+  await boss.schedule(QUEUES.sweepUploads, SWEEP_CRON);
   await requeueOrphans();
 }
 
