@@ -112,12 +112,14 @@ export function LoginButton({ variant = 'header', label, pop: text }: Props) {
         onPointerEnter={() => later(true, HOVER_OPEN_MS)}
         onPointerLeave={() => later(false, HOVER_CLOSE_MS)}
         onFocus={(e) => e.target.matches(':focus-visible') && later(true, 0)}
-        onBlur={() => later(false, 0)}
+        // Only focus leaving the area closes it: a press inside (on a link, or the box, which takes focus for that) moves
+        // focus from 登录, and closing then would take the link away before the release, and the click with it.
+        onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && later(false, 0)}
         onKeyDown={(e) => e.key === 'Escape' && setPop(false)}
       >
         {button}
         {pop && (
-          <div role="dialog" aria-labelledby={titleId} className="absolute right-0 top-full z-30 mt-1.5 w-64 rounded-xl border border-line bg-surface p-4 text-sm shadow-xl">
+          <div role="dialog" aria-labelledby={titleId} tabIndex={-1} className="absolute right-0 top-full z-30 mt-1.5 w-64 rounded-xl border border-line bg-surface p-4 text-sm shadow-xl">
             <p id={titleId} className="font-semibold text-primary">
               {text.title}
             </p>

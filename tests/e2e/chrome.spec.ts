@@ -635,3 +635,18 @@ test('the logged-out popover: 快捷键 opens the shortcuts dialog, 直播伴侣
   await pop.getByRole('link', { name: '直播伴侣' }).click();
   await expect(page).toHaveURL(/\/about#/);
 });
+
+test('the logged-out popover keeps a press made while 登录 has focus: the popover stays open until the release, and the link leads on', async ({ page }) => {
+  await page.goto('/discover');
+  const login = banner(page).getByRole('button', { name: '登录', exact: true });
+  await login.hover();
+  const pop = page.getByRole('dialog', { name: '未登录' });
+  await expect(pop).toBeVisible();
+  // Focus on 登录, as a keyboard user or a closing dialog leaves it; the mouse then presses inside the popover for as
+  // long as a person does (the press moves focus, and closing on that used to take the link away before the release).
+  await login.focus();
+  await pop.getByText('登录后即可观看喜欢、收藏的作品').click({ delay: 100 });
+  await expect(pop).toBeVisible();
+  await pop.getByRole('link', { name: '直播伴侣' }).click({ delay: 100 });
+  await expect(page).toHaveURL(/\/about#/);
+});
