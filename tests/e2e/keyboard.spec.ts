@@ -65,6 +65,21 @@ test('the feed’s actions work from the keyboard: Enter on 评论 opens the pan
   await expect(panel).toHaveCount(0);
 });
 
+test('Tab onto 登录 on a fresh page opens its popover at once: the focus that wakes the island is handed to it', async ({ page }) => {
+  await page.goto('/discover');
+  const login = page.getByRole('banner').getByRole('button', { name: '登录', exact: true });
+  // The island has not loaded: its popover is not in the page yet.
+  await expect(page.getByRole('banner').locator('astro-island', { has: page.getByRole('button', { name: '登录', exact: true }) })).toHaveAttribute('ssr', '');
+  let reached = false;
+  for (let i = 0; i < 60 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await login.evaluate((el) => el === document.activeElement);
+  }
+  expect(reached, 'Tab reaches the header’s 登录').toBe(true);
+  await expect(page.getByRole('dialog', { name: '未登录' })).toBeVisible();
+  await expect(login).toBeFocused();
+});
+
 test('the login dialog: Enter opens it with focus inside, Tab stays visible in it, Escape closes it and focus returns', async ({ page }) => {
   await page.goto('/discover');
   const login = page.getByRole('banner').getByRole('button', { name: '登录', exact: true });

@@ -59,6 +59,8 @@ const interact: ClientDirective = (load, options, el) => {
     if (started) return;
     started = true;
     touch = ev?.type === 'touchstart' || (ev instanceof PointerEvent && ev.pointerType === 'touch');
+    // The focus that woke the island came before the listener below: it is handed over too.
+    if (ev?.type === 'focusin') focused = ev.target as HTMLElement;
     triggers.forEach((name) => el.removeEventListener(name, start));
     if (globalEvent) window.removeEventListener(globalEvent, start);
     window.removeEventListener(SESSION_ENDED_EVENT, start);
