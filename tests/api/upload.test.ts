@@ -222,6 +222,11 @@ describe('tus uploads', () => {
     expect(resumed.status).toBe(404);
     expect(await resumed.json()).toEqual({ code: '404', msg: '上传的文件不存在或已过期', data: null });
     expect(stored().filter((f) => f.startsWith(id))).toEqual([]);
+
+    // Published from a tab still open on it: it was never checked, so the answer does not say 未通过检查.
+    const publish = await call('POST', '/studio/work/create', { token, json: { uploadId: id, title: '过期的作品', channelId: 300201 } });
+    expect(publish.status, publish.text).toBe(400);
+    expect(publish.body).toMatchObject({ msg: '上传已过期，请重新上传' });
   });
 });
 

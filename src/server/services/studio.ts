@@ -135,6 +135,8 @@ export async function createWork(userId: number, input: CreateWorkInput): Promis
     .where(and(eq(uploads.id, input.uploadId), eq(uploads.userId, userId), eq(uploads.kind, 'video')));
   if (!upload) throw notFound('error.uploadNotFound');
   if (upload.status === 'uploading') throw conflict('error.uploadNotFinished');
+  // Swept before it was finished: never checked, so not 未通过检查.
+  if (upload.status === 'rejected' && upload.reason === 'error.uploadExpired') throw invalid('error.uploadExpired');
   if (upload.status === 'rejected') {
     throw invalid('error.uploadRejected', { reason: upload.reason ? t(upload.reason as MessageKey, upload.reasonVars ?? undefined) : '' });
   }
