@@ -2,46 +2,27 @@
 // an unreadable header, an upload gone from disk, a failing store) in Family B's envelope, with the tus headers clients
 // read, and without touching what the upload already stored.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handleUpload, serveUpload } from '../../src/server/http/upload.ts';
+import { handleUpload } from '../../src/server/http/upload.ts';
 import { uploadsDir } from '../../src/server/media/paths.ts';
-import { freshDb, type TestDb } from '../setup/test-db.ts';
+import type { TestDb } from '../setup/test-db.ts';
+import { openUploadDoor, type UploadDoor } from '../setup/upload-door.ts';
 import { tokenFor } from './helpers.ts';
 
+let door: UploadDoor;
 let t: TestDb;
-let dir: string;
 let base: string;
-let server: http.Server;
 let token: string;
-const saved = { DATABASE_URL: process.env.DATABASE_URL, DATABASE_DIRECT_URL: process.env.DATABASE_DIRECT_URL, DATA_DIR: process.env.DATA_DIR };
 
 beforeAll(async () => {
-  t = await freshDb();
-  process.env.DATABASE_URL = t.url;
-  delete process.env.DATABASE_DIRECT_URL;
-  dir = mkdtempSync(path.join(tmpdir(), 'upload-errors-'));
-  process.env.DATA_DIR = path.join(dir, 'data');
+  door = await openUploadDoor('upload-errors');
+  ({ t, base } = door);
   token = await tokenFor(1);
-  server = http.createServer((req, res) => void serveUpload(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+afterAll(() => door.close());
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const TUS = { 'Tus-Resumable': '1.0.0' };

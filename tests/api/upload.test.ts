@@ -1,56 +1,39 @@
 // The tus door: who may upload, the cap on the declared length before any byte is stored, the content checks, and
 // resuming after the server is killed or on another server while a stale PATCH holds the upload.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveUpload } from '../../src/server/http/upload.ts';
 import { startQueue, stopQueue } from '../../src/server/jobs/queue.ts';
 import { DEFAULT_UPLOAD_IDLE_MS, sweepUploads } from '../../src/server/jobs/sweep-uploads.ts';
 import { uploadsDir } from '../../src/server/media/paths.ts';
 import { uploadFiles } from '../../src/server/services/uploads.ts';
 import { makeClip, makeFakeVideo } from '../setup/clips.ts';
-import { freshDb, type TestDb } from '../setup/test-db.ts';
+import type { TestDb } from '../setup/test-db.ts';
+import { openUploadDoor, type UploadDoor } from '../setup/upload-door.ts';
 import { call, ok, tokenFor } from './helpers.ts';
 
+let door: UploadDoor;
 let t: TestDb;
 let dir: string;
 let base: string;
-let server: http.Server;
 let token: string;
 let otherToken: string;
 let clip: Buffer;
-const saved = { DATABASE_URL: process.env.DATABASE_URL, DATABASE_DIRECT_URL: process.env.DATABASE_DIRECT_URL, DATA_DIR: process.env.DATA_DIR, UPLOAD_MAX_BYTES: process.env.UPLOAD_MAX_BYTES };
 
 beforeAll(async () => {
-  t = await freshDb();
-  // The upload locks take their own connections to this database (the direct line), as a server's do.
-  process.env.DATABASE_URL = t.url;
-  delete process.env.DATABASE_DIRECT_URL;
-  dir = mkdtempSync(path.join(tmpdir(), 'upload-api-'));
-  process.env.DATA_DIR = path.join(dir, 'data');
+  door = await openUploadDoor('upload-api', ['UPLOAD_MAX_BYTES']);
+  ({ t, dir, base } = door);
   clip = readFileSync(makeClip(dir, 'clip.mp4'));
   await startQueue(t.url);
   token = await tokenFor(1);
   otherToken = await tokenFor(2);
-  server = http.createServer((req, res) => void serveUpload(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
   await stopQueue();
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  await door.close();
 });
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
