@@ -65,6 +65,18 @@ export function changesSharedContent(route: Route): boolean {
   return route.auth && isWrite(route) && !route.ownOnly;
 }
 
+/**
+ * The pages a write wrote to, by the fields of its input: the video's page for a write on a video (a like, a comment,
+ * a danmaku, a work edited or removed in the studio). The page cache makes these stale at once and lets the others
+ * catch up within a second (cache/page-cache.ts).
+ */
+export function writtenPages(input: unknown): string[] {
+  if (typeof input !== 'object' || input === null) return [];
+  const fields = input as { aweme_id?: unknown; workId?: unknown; vid?: unknown; videoId?: unknown };
+  const video = fields.aweme_id ?? fields.workId ?? fields.vid ?? fields.videoId;
+  return (typeof video === 'string' || typeof video === 'number') && /^\d{1,19}$/.test(String(video)) ? [`/video/${video}`] : [];
+}
+
 /** Whether a route changes something, and so counts against the write limits (services/write-limits.ts). */
 export function isWrite(route: Route): boolean {
   return route.method === 'POST' && !route.readOnly;

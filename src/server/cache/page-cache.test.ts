@@ -7,7 +7,7 @@ function page(text: string, status = 200): PageAnswer {
 }
 
 /** A cache on a clock the test moves. */
-function clocked(options: { freshMs?: number; staleMs?: number; maxEntries?: number; maxBytes?: number } = {}) {
+function clocked(options: { freshMs?: number; staleMs?: number; refreshMinMs?: number; maxEntries?: number; maxBytes?: number } = {}) {
   const clock = { now: 1_000_000 };
   const cache = new PageCache({ freshMs: 5_000, staleMs: 25_000, ...options, now: () => clock.now });
   return { cache, clock };
@@ -77,19 +77,75 @@ describe('PageCache', () => {
     expect(cache.lookup('/v')).toMatchObject({ fresh: true, entry: { body: Buffer.from('new') } });
   });
 
-  it('a write makes every entry stale at once, and a render begun before it is kept stale', async () => {
-    const { cache } = clocked();
+  it('a write makes the pages it wrote to stale at once, whatever their query, and the others once a second old', async () => {
+    const { cache, clock } = clocked({ refreshMinMs: 1_000 });
+    await cache.fill('/old', async () => page('old'));
+    clock.now += 2_000;
+    for (const key of ['/video/7', '/video/7?from=feed', '/video/70', '/']) await cache.fill(key, async () => page(key));
+    clock.now += 300;
+    cache.invalidate(['/video/7']);
+    expect(cache.lookup('/video/7')).toMatchObject({ fresh: false });
+    expect(cache.lookup('/video/7?from=feed')).toMatchObject({ fresh: false });
+    // Older than a second: stale at once too.
+    expect(cache.lookup('/old')).toMatchObject({ fresh: false });
+    // Rendered 300 ms ago: served for the rest of its second, then refreshed.
+    expect(cache.lookup('/video/70')).toMatchObject({ fresh: true });
+    expect(cache.lookup('/')).toMatchObject({ fresh: true });
+    clock.now += 699;
+    expect(cache.lookup('/')).toMatchObject({ fresh: true });
+    clock.now += 1;
+    expect(cache.lookup('/')).toMatchObject({ fresh: false });
+    expect(cache.lookup('/video/70')).toMatchObject({ fresh: false });
+  });
+
+  it('keeps a render begun before a write, stale on the same terms', async () => {
+    const { cache, clock } = clocked({ refreshMinMs: 1_000 });
+    const own = deferred();
+    const other = deferred();
+    const ownDone = cache.fill('/video/7', () => own.promise);
+    const otherDone = cache.fill('/hot', () => other.promise);
+    clock.now += 200;
+    cache.invalidate(['/video/7']);
+    own.finish(page('7 before the write'));
+    other.finish(page('hot before the write'));
+    // Those who waited for it get it; the cache keeps it, stale: served while the next visitor's render refreshes it.
+    expect((await ownDone)?.body.toString()).toBe('7 before the write');
+    await otherDone;
+    expect(cache.lookup('/video/7')).toMatchObject({ fresh: false, entry: { body: Buffer.from('7 before the write') } });
+    expect(cache.lookup('/hot')).toMatchObject({ fresh: true });
+    clock.now += 800;
+    expect(cache.lookup('/hot')).toMatchObject({ fresh: false, entry: { body: Buffer.from('hot before the write') } });
+    await cache.fill('/video/7', async () => page('7 after the write'));
+    expect(cache.lookup('/video/7')).toMatchObject({ fresh: true, entry: { body: Buffer.from('7 after the write') } });
+  });
+
+  it('renders a hot page about once a second under steady writes, not once per write', async () => {
+    const renders: Record<number, number> = {};
+    for (const refreshMinMs of [1_000, 0]) {
+      const { cache, clock } = clocked({ refreshMinMs });
+      renders[refreshMinMs] = 0;
+      // Five seconds: a visit every 5 ms and a write (to another page) every 25 ms, 200 writes in all.
+      for (let t = 0; t < 5_000; t += 5) {
+        clock.now += 5;
+        if (t % 25 === 0) cache.invalidate(['/video/1']);
+        if (!cache.lookup('/')?.fresh) await cache.fill('/', async () => page(`render ${++renders[refreshMinMs]!}`));
+      }
+    }
+    expect(renders[1_000]).toBeLessThanOrEqual(6);
+    // Without the minimum age: one render per write.
+    expect(renders[0]).toBeGreaterThanOrEqual(190);
+  });
+
+  it('with no minimum age, a write makes every page stale at once', async () => {
+    const { cache } = clocked({ refreshMinMs: 0 });
     await cache.fill('/a', async () => page('a'));
     const inFlight = deferred();
     const begun = cache.fill('/b', () => inFlight.promise);
     cache.invalidate();
     expect(cache.lookup('/a')).toMatchObject({ fresh: false });
     inFlight.finish(page('b before the write'));
-    // Those who waited for it get it; the cache keeps it stale: served while the next visitor's render refreshes it.
-    expect((await begun)?.body.toString()).toBe('b before the write');
-    expect(cache.lookup('/b')).toMatchObject({ fresh: false, entry: { body: Buffer.from('b before the write') } });
-    await cache.fill('/b', async () => page('b after the write'));
-    expect(cache.lookup('/b')).toMatchObject({ fresh: true, entry: { body: Buffer.from('b after the write') } });
+    await begun;
+    expect(cache.lookup('/b')).toMatchObject({ fresh: false });
   });
 
   it('keeps nothing from a render that may not be shared or that failed, and a later one may try again', async () => {

@@ -2,11 +2,14 @@
  * Rendered anonymous pages, kept briefly in this process: an anonymous page's HTML is the same for every anonymous
  * visitor (the theme applies in the browser, personal state comes through the API), so one render answers them all.
  * An entry is fresh for PAGE_FRESH_MS, then stale for PAGE_STALE_MS more: a stale entry is still handed out while one
- * render refreshes it (stale-while-revalidate), and is dropped after. A write in this process makes every entry stale
- * at once (anonymous-content.ts), so the next visitor starts the render that shows it. A render that was under way
- * when a write came is kept too, but stale: it may predate the write, so the next visitor refreshes it, while the
- * others are still answered from it. Dropping it instead would leave a page with steady writes (tens a second on a
- * busy site) with nothing to serve, every visitor waiting on a render.
+ * render refreshes it (stale-while-revalidate), and is dropped after. A write in this process (anonymous-content.ts)
+ * makes the pages of what it wrote to (a video's page, for a like on it) stale at once, so the next visitor starts the
+ * render that shows it; every other page turns stale once it is PAGE_REFRESH_MIN_MS old. With steady writes (tens a
+ * second on a busy site) each hot page is then rendered at most about once per PAGE_REFRESH_MIN_MS, instead of once
+ * per write, which kept a render of every hot page under way all the time; what it costs is a count on a list page
+ * that lags a write by up to that long. A render that was under way when a write came is kept too, but stale on the
+ * same terms: it may predate the write, so a later visitor refreshes it, while the others are still answered from
+ * it. Dropping it instead would leave a page with steady writes with nothing to serve, every visitor waiting.
  * Pure and clock-driven: the Node door (src/server/http/page-answers.ts) decides who is anonymous and what is served.
  */
 import { createHash } from 'node:crypto';
@@ -16,6 +19,11 @@ import { compressBody, type Encoding } from '../http/encoding.ts';
 export const PAGE_FRESH_MS = 5_000;
 /** How long after that a stale render is still served while one visitor's render refreshes it (`stale-while-revalidate`). */
 export const PAGE_STALE_MS = 25_000;
+/**
+ * How old a page must be before a write to something else makes it stale: the most often a hot page is rendered again
+ * under steady writes. 0 makes every write stale every page at once.
+ */
+export const PAGE_REFRESH_MIN_MS = 1_000;
 /** Pages kept at once, and their bytes (the HTML and its compressed forms): the least recently served goes first. */
 export const PAGE_CACHE_ENTRIES = 500;
 export const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
@@ -31,7 +39,9 @@ export interface PageEntry extends PageAnswer {
   /** The body's hash: the strong ETag of each representation is made from it (page-answers.ts). */
   readonly hash: string;
   readonly storedAt: number;
-  /** Served as it is until then; a write sets it to 0. */
+  /** When its render began: what it shows is at least that recent. */
+  readonly renderedAt: number;
+  /** Served as it is until then; a write brings it forward. */
   freshUntil: number;
   /** Never served after this. */
   readonly staleUntil: number;
@@ -44,6 +54,7 @@ export interface PageEntry extends PageAnswer {
 export interface PageCacheOptions {
   freshMs?: number;
   staleMs?: number;
+  refreshMinMs?: number;
   maxEntries?: number;
   maxBytes?: number;
   now?: () => number;
@@ -53,11 +64,15 @@ export class PageCache {
   private readonly entries = new Map<string, PageEntry>();
   // Renders under way, by key: visitors who miss while one is made wait for it instead of each rendering the page.
   private readonly rendering = new Map<string, Promise<PageEntry | undefined>>();
-  // Bumped by every write: a render begun before it is kept stale.
+  // Bumped by every write: a render begun before it is kept stale. `lastWrite` is the count at the latest write, and
+  // `pageWrites` the count at the latest write to each page's own path (a few seconds' worth, pruned as they age).
   private generation = 0;
+  private lastWrite = 0;
+  private readonly pageWrites = new Map<string, { generation: number; at: number }>();
   private bytes = 0;
   private readonly freshMs: number;
   private readonly staleMs: number;
+  private readonly refreshMinMs: number;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly now: () => number;
@@ -65,6 +80,7 @@ export class PageCache {
   constructor(options: PageCacheOptions = {}) {
     this.freshMs = options.freshMs ?? PAGE_FRESH_MS;
     this.staleMs = options.staleMs ?? PAGE_STALE_MS;
+    this.refreshMinMs = options.refreshMinMs ?? PAGE_REFRESH_MIN_MS;
     this.maxEntries = options.maxEntries ?? PAGE_CACHE_ENTRIES;
     this.maxBytes = options.maxBytes ?? PAGE_CACHE_BYTES;
     this.now = options.now ?? Date.now;
@@ -99,13 +115,15 @@ export class PageCache {
     const pending = this.rendering.get(key);
     if (pending) return pending;
     const begun = this.generation;
+    const renderedAt = this.now();
     const made = Promise.resolve()
       .then(render)
       .then(
         (answer) => {
           if (!answer) return undefined;
-          const entry = this.entry(answer);
-          if (begun !== this.generation) entry.freshUntil = 0;
+          const entry = this.entry(answer, renderedAt);
+          if ((this.pageWrites.get(pathOf(key))?.generation ?? 0) > begun) entry.freshUntil = 0;
+          else if (this.lastWrite > begun) entry.freshUntil = Math.min(entry.freshUntil, renderedAt + this.refreshMinMs);
           this.keep(key, entry);
           return entry;
         },
@@ -118,15 +136,26 @@ export class PageCache {
     return made;
   }
 
-  /** Makes every entry stale (a write changed what pages show), and so the renders under way when they end. */
-  invalidate(): void {
-    this.generation++;
-    for (const entry of this.entries.values()) entry.freshUntil = 0;
+  /**
+   * A write changed what pages show: the entries of `paths` (a page's path, without its query) turn stale now, every
+   * other one once it is PAGE_REFRESH_MIN_MS old, and the renders under way on the same terms when they end.
+   */
+  invalidate(paths: readonly string[] = []): void {
+    const now = this.now();
+    const generation = ++this.generation;
+    this.lastWrite = generation;
+    for (const path of paths) this.pageWrites.set(path, { generation, at: now });
+    this.prunePageWrites(now);
+    const written = new Set(paths);
+    for (const [key, entry] of this.entries) {
+      entry.freshUntil = written.has(pathOf(key)) ? 0 : Math.min(entry.freshUntil, Math.max(now, entry.renderedAt + this.refreshMinMs));
+    }
   }
 
   /** Empties the cache (tests). */
   clear(): void {
     this.generation++;
+    this.pageWrites.clear();
     this.entries.clear();
     this.rendering.clear();
     this.bytes = 0;
@@ -158,12 +187,13 @@ export class PageCache {
   }
 
   /** An entry made of `answer` that is not kept (PAGE_CACHE=off: every visitor's own render, served the same way). */
-  entry(answer: PageAnswer): PageEntry {
+  entry(answer: PageAnswer, renderedAt = this.now()): PageEntry {
     const now = this.now();
     return {
       ...answer,
       hash: createHash('sha256').update(answer.body).digest('base64url').slice(0, 27),
       storedAt: now,
+      renderedAt,
       freshUntil: now + this.freshMs,
       staleUntil: now + this.freshMs + this.staleMs,
       encoded: new Map(),
@@ -180,6 +210,12 @@ export class PageCache {
     this.keys.set(entry, key);
     this.bytes += entry.size;
     this.trim();
+  }
+
+  // A page's own write matters only to renders begun before it, and none runs for long: the old ones are let go.
+  private prunePageWrites(now: number): void {
+    if (this.pageWrites.size <= PAGE_WRITES_KEPT) return;
+    for (const [path, write] of this.pageWrites) if (now - write.at > this.freshMs) this.pageWrites.delete(path);
   }
 
   private trim(): void {
@@ -201,4 +237,13 @@ export class PageCache {
   private keyOf(entry: PageEntry): string | undefined {
     return this.keys.get(entry);
   }
+}
+
+/** Pages' own writes remembered before the old ones are let go. */
+const PAGE_WRITES_KEPT = 1_000;
+
+/** A cache key's path: the page it is, whatever its query. */
+function pathOf(key: string): string {
+  const q = key.indexOf('?');
+  return q === -1 ? key : key.slice(0, q);
 }

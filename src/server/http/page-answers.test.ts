@@ -196,14 +196,26 @@ describe('an anonymous page', () => {
     clock.now += 40_000;
   });
 
-  it('is refreshed by the next visitor after a write in this process', async () => {
+  it('is refreshed by the next visitor after a write to it in this process', async () => {
     await get('/video/3');
     version = 'v2';
-    anonymousContentChanged();
+    anonymousContentChanged(['/video/3']);
     await get('/video/3');
     expect(renders).toBe(2);
     expect((await get('/video/3')).body.toString()).toContain('v2');
     expect(renders).toBe(2);
+  });
+
+  it('shows a write to something else once it is a second old', async () => {
+    await get('/hot');
+    version = 'v2';
+    anonymousContentChanged(['/video/3']);
+    expect((await get('/hot')).body.toString()).toContain('v1');
+    clock.now += 1_000;
+    await get('/hot');
+    expect(renders).toBe(2);
+    expect((await get('/hot')).body.toString()).toContain('v2');
+    clock.now += 40_000;
   });
 
   it.each([

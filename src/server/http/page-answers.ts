@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
-import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
+import { PAGE_FRESH_MS, PAGE_REFRESH_MIN_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
 import { compressBody, pickEncoding } from './encoding.ts';
 import { pageSessionToken, type HeaderSource } from './session-cookie.ts';
 
@@ -335,12 +335,18 @@ export function pageCacheEnabled(value = process.env.PAGE_CACHE): boolean {
   return value?.trim().toLowerCase() !== 'off';
 }
 
+/** PAGE_REFRESH_MIN_MS from the environment (a whole number of ms), or the default. */
+export function pageRefreshMinMs(value = process.env.PAGE_REFRESH_MIN_MS): number {
+  const ms = Number(value?.trim() || Number.NaN);
+  return Number.isSafeInteger(ms) && ms >= 0 ? ms : PAGE_REFRESH_MIN_MS;
+}
+
 /**
  * The page door. With `enabled` false (PAGE_CACHE=off) nothing is kept or shared between requests: every anonymous
  * GET is rendered and compressed for itself, still with the shared headers and ETag (a CDN in front may keep it).
  */
-export function createPageAnswers({ enabled = pageCacheEnabled(), cache = new PageCache(), now = Date.now } = {}): PageAnswers {
-  onAnonymousContentChange(() => cache.invalidate());
+export function createPageAnswers({ enabled = pageCacheEnabled(), cache = new PageCache({ refreshMinMs: pageRefreshMinMs() }), now = Date.now } = {}): PageAnswers {
+  onAnonymousContentChange((pages) => cache.invalidate(pages));
 
   /** Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it went). */
   function renderShared(req: IncomingMessage, res: ServerResponse, render: PageRender, key: string): void {
