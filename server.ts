@@ -13,9 +13,9 @@ import pg from 'pg';
 import { t } from './src/i18n/t.ts';
 import { db, replicaStatus } from './src/server/db/client.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
-import { errorFields } from './src/server/error-fields.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
 import { logPath } from './src/server/http/log-path.ts';
+import { logLine } from './src/server/log.ts';
 import { createMediaHandler } from './src/server/http/media.ts';
 import { isRemoteStore, mediaStore } from './src/server/media/store.ts';
 import { isPageMethod, PAGE_METHODS } from './src/server/http/page-door.ts';
@@ -56,13 +56,8 @@ const QUIET_MAX_MS = 5_000;
  */
 const SERVER_NAME = process.env.SERVER_NAME ?? '';
 if (SERVER_NAME && !/^[\w.-]{1,64}$/.test(SERVER_NAME)) {
-  process.stderr.write(`SERVER_NAME must be 1-64 letters, digits, '.', '_' or '-' (got ${JSON.stringify(SERVER_NAME)})\n`);
+  logLine('error', `SERVER_NAME must be 1-64 letters, digits, '.', '_' or '-' (got ${JSON.stringify(SERVER_NAME)})`);
   process.exit(1);
-}
-
-/** One JSON line on stdout (request log) or stderr (problems). */
-function log(fields: Record<string, unknown>, stream: NodeJS.WriteStream = process.stdout): void {
-  stream.write(`${JSON.stringify({ t: new Date().toISOString(), ...fields })}\n`);
 }
 
 // Request lines are gathered and written once per turn of the event loop: one write for many requests instead of a
@@ -97,20 +92,20 @@ let readyPool: pg.Pool | undefined;
 const inFlight = new Set<ServerResponse>();
 
 process.on('uncaughtException', (error) => {
-  log({ level: 'error', msg: 'uncaughtException', ...errorFields(error) }, process.stderr);
+  logLine('error', 'uncaughtException', { error });
   if (!isPgShutdown(error)) {
     exitCode = 1;
     void shutdown('uncaughtException');
   }
 });
 process.on('unhandledRejection', (reason) => {
-  log({ level: 'error', msg: 'unhandledRejection', ...errorFields(reason) }, process.stderr);
+  logLine('error', 'unhandledRejection', { error: reason });
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (shuttingDown) {
-      log({ level: 'warn', msg: `second ${signal}: exiting now` }, process.stderr);
+      logLine('warn', `second ${signal}: exiting now`);
       process.exit(130);
     }
     void shutdown(signal);
@@ -125,7 +120,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 async function shutdown(reason: string): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
-  log({ level: 'info', msg: `shutting down (${reason})` }, process.stderr);
+  logLine('info', `shutting down (${reason})`);
   if (server) {
     for (const res of inFlight) {
       // Event streams never finish on their own; end them now so the drain is about real requests.
@@ -147,7 +142,7 @@ async function shutdown(reason: string): Promise<void> {
     const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
     const sweep = setInterval(() => server!.closeIdleConnections(), 100);
     const timer = setTimeout(() => {
-      log({ level: 'warn', msg: `still ${inFlight.size} request(s) after ${DRAIN_MS} ms: closing them` }, process.stderr);
+      logLine('warn', `still ${inFlight.size} request(s) after ${DRAIN_MS} ms: closing them`);
       server!.closeAllConnections();
     }, DRAIN_MS);
     await closed;
@@ -156,14 +151,14 @@ async function shutdown(reason: string): Promise<void> {
   }
   await readyPool?.end().catch(() => {});
   // A job being encoded is retried by the next worker to start (its heartbeat stops).
-  await stopQueue().catch((error: unknown) => log({ level: 'warn', msg: 'job queue stop failed', ...errorFields(error) }, process.stderr));
+  await stopQueue().catch((error: unknown) => logLine('warn', 'job queue stop failed', { error }));
   // A signal during start-up waits for the database to be up, so that it can be stopped cleanly.
   const db = database ?? (await databaseStarting?.catch(() => undefined));
   try {
     await db?.stop();
   } catch (error) {
     exitCode = 1;
-    log({ level: 'error', msg: 'database stop failed', ...errorFields(error) }, process.stderr);
+    logLine('error', 'database stop failed', { error });
   }
   process.exit(exitCode);
 }
@@ -219,7 +214,7 @@ async function readiness(res: ServerResponse): Promise<void> {
     json(res, 200, { status: 'ok', database: 'ok', ...(replicas?.length ? { replicas } : {}) });
   } catch (error) {
     // The reason goes to the log, not to whoever asks: it may name hosts, ports or users.
-    log({ level: 'warn', msg: 'readiness: database unavailable', ...errorFields(error), stack: undefined }, process.stderr);
+    logLine('warn', 'readiness: database unavailable', { error, stack: undefined });
     json(res, 503, { status: 'unavailable' });
   }
 }
@@ -235,7 +230,7 @@ function shouldCompress(req: IncomingMessage, res: ServerResponse): boolean {
 
 async function main(): Promise<void> {
   if (!existsSync(ENTRY)) {
-    log({ level: 'error', msg: `${path.relative(process.cwd(), ENTRY)} is missing: run \`npm run build\` (or \`npm start\`, which builds when needed)` }, process.stderr);
+    logLine('error', `${path.relative(process.cwd(), ENTRY)} is missing: run \`npm run build\` (or \`npm start\`, which builds when needed)`);
     process.exit(1);
   }
 
@@ -244,18 +239,16 @@ async function main(): Promise<void> {
   const remoteMedia = isRemoteStore() ? mediaStore() : undefined;
   databaseStarting = startDatabase({
     dataDir,
-    // lifecycle.ts hands over JSON lines of its own; merge them into ours.
-    log: (line: string) => log({ level: 'info', ...parseLine(line) }, process.stderr),
     // The embedded server is restarted with backoff if its postmaster dies; requests meanwhile answer 503.
     supervise: true,
   });
   database = await databaseStarting;
-  log({ level: 'info', msg: database.embedded ? `embedded PostgreSQL under ${dataDir}` : 'PostgreSQL from DATABASE_URL' }, process.stderr);
+  logLine('info', database.embedded ? `embedded PostgreSQL under ${dataDir}` : 'PostgreSQL from DATABASE_URL');
   if (shuttingDown) return;
   process.env.DATABASE_URL = database.url;
   readyPool = new pg.Pool({ connectionString: database.url, max: 2, connectionTimeoutMillis: 2_000, query_timeout: 2_000 });
   readyPool.on('error', (error) => {
-    if (!isPgShutdown(error)) log({ level: 'warn', msg: 'readiness pool error', ...errorFields(error) }, process.stderr);
+    if (!isPgShutdown(error)) logLine('warn', 'readiness pool error', { error });
   });
 
   // Uploads hand their processing to the job queue; this process also works the queue unless WORKERS=0 (then
@@ -366,20 +359,10 @@ async function main(): Promise<void> {
 }
 
 function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-  log({ level: 'error', msg: 'request failed', path: logPath(pathname(req)), ...errorFields(error) }, process.stderr);
+  logLine('error', 'request failed', { path: logPath(pathname(req)), error });
   if (!res.headersSent && isDatabaseUnavailable(error)) unavailable(req, res, UNAVAILABLE_RETRY_AFTER_S);
   else if (!res.headersSent) send(req, res, serverErrorAnswer(pathname(req)));
   else res.destroy();
-}
-
-function parseLine(line: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(line);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // Plain text.
-  }
-  return { msg: line };
 }
 
 /** The URL paths of the files under `dir` (static files and prerendered pages), but for media and the hashed assets. */
@@ -405,7 +388,7 @@ function pathname(req: IncomingMessage): string {
 }
 
 main().catch(async (error: unknown) => {
-  log({ level: 'error', msg: 'start-up failed', ...errorFields(error) }, process.stderr);
+  logLine('error', 'start-up failed', { error });
   exitCode = 1;
   await shutdown('start-up failure');
 });

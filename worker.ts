@@ -7,11 +7,8 @@ import path from 'node:path';
 import { startDatabase } from './src/server/db/lifecycle.ts';
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
 import { startWorkers } from './src/server/jobs/worker.ts';
+import { logLine } from './src/server/log.ts';
 import { mediaStore } from './src/server/media/store.ts';
-
-function log(fields: Record<string, unknown>): void {
-  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), ...fields })}\n`);
-}
 
 let stopping = false;
 let database: Awaited<ReturnType<typeof startDatabase>> | undefined;
@@ -19,7 +16,7 @@ let database: Awaited<ReturnType<typeof startDatabase>> | undefined;
 async function stop(reason: string): Promise<void> {
   if (stopping) process.exit(130);
   stopping = true;
-  log({ level: 'info', msg: `worker stopping (${reason})` });
+  logLine('info', `worker stopping (${reason})`);
   await stopQueue().catch(() => {});
   await database?.stop().catch(() => {});
   process.exit(0);
@@ -30,13 +27,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => vo
 try {
   // A MEDIA_STORE that does not parse stops the start here, with its reason, rather than at the first job.
   mediaStore();
-  database = await startDatabase({ dataDir: path.resolve(process.env.DATA_DIR || 'data'), log: (line) => process.stderr.write(`${line}\n`) });
+  database = await startDatabase({ dataDir: path.resolve(process.env.DATA_DIR || 'data') });
   process.env.DATABASE_URL = database.url;
   const polling = Number(process.env.WORKER_POLL_SECONDS) || undefined;
   await startWorkers(await startQueue(database.url), { pollingIntervalSeconds: polling });
-  log({ level: 'info', msg: 'worker ready' });
+  logLine('info', 'worker ready');
 } catch (error) {
-  log({ level: 'error', msg: 'worker start-up failed', error: error instanceof Error ? error.stack : String(error) });
+  logLine('error', 'worker start-up failed', { error: error instanceof Error ? error.stack : String(error) });
   await database?.stop().catch(() => {});
   process.exit(1);
 }

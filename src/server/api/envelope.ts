@@ -4,7 +4,7 @@ import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from '../db/availability.ts';
 import { A_STATUS_CODE, NOT_LOGGED_IN } from '../../shared/status-code.ts';
-import { errorFields } from '../error-fields.ts';
+import { logLine } from '../log.ts';
 import { ServiceError, type MessageVars, type ServiceErrorKind } from '../services/errors.ts';
 
 export type Family = 'A' | 'B';
@@ -136,7 +136,7 @@ export function errorResponse(family: Family, error: unknown, where: { method: s
   return json(status, errorBody(family, status, message), headers);
 }
 
-/** One JSON line on stderr with the stack (error-fields.ts: no user text, no SQL); the client only ever sees the generic message. */
+/** One log line with the stack (error-fields.ts: no user text, no SQL); the client only ever sees the generic message. */
 function logUnexpected(error: unknown, where: { method: string; path: string }): void {
-  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'error', msg: 'api: unexpected error', ...where, ...errorFields(error) })}\n`);
+  logLine('error', 'api: unexpected error', { ...where, error });
 }

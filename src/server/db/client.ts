@@ -4,6 +4,7 @@
  */
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { logLine } from '../log.ts';
 import { ReplicaSet } from './replicas.ts';
 import { retryTransactions } from './retry.ts';
 import * as schema from './schema.ts';
@@ -69,10 +70,6 @@ export interface ConnectOptions {
   checkMs?: number;
 }
 
-function warn(fields: Record<string, unknown>): void {
-  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'warn', ...fields })}\n`);
-}
-
 /** Opens a Drizzle handle on a new pool for `url` (tests use one per cloned database), with its replicas if any. */
 export function connect(url: string, maxOrOptions: number | ConnectOptions = 10): { db: Db; pool: pg.Pool; replicas?: ReplicaSet } {
   const options = typeof maxOrOptions === 'number' ? { max: maxOrOptions } : maxOrOptions;
@@ -80,7 +77,7 @@ export function connect(url: string, maxOrOptions: number | ConnectOptions = 10)
   const wrap = (p: pg.Pool) => (prepare ? preparePool(p) : p);
   const p = wrap(new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 }));
   // A fast shutdown of PostgreSQL terminates idle clients (57P01); unhandled, that would crash Node.
-  p.on('error', (err) => warn({ msg: 'pg pool error', error: err.message }));
+  p.on('error', (err) => logLine('warn', 'pg pool error', { error: err.message }));
   let set: ReplicaSet | undefined;
   if (replicaUrls.length > 0) {
     set = new ReplicaSet(p, replicaUrls, {
@@ -88,7 +85,7 @@ export function connect(url: string, maxOrOptions: number | ConnectOptions = 10)
       checkMs: options.checkMs ?? 1_000,
       max,
       wrapPool: wrap,
-      log: (fields) => process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), ...fields })}\n`),
+      log: logLine,
     });
     set.route(p);
     // Until the first measurement, reads stay on the primary.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDb, type TestDb } from '../../../tests/setup/test-db.ts';
+import type { Log } from '../log.ts';
 import { startDatabase } from './lifecycle.ts';
 
 describe('startDatabase on a server named by URL', () => {
@@ -10,12 +11,11 @@ describe('startDatabase on a server named by URL', () => {
   afterAll(() => t.close());
 
   it('migrates and seeds an empty database once, even when two processes start together', async () => {
-    const lines: string[] = [];
-    const log = (msg: string) => lines.push(msg);
+    const events: { msg: string; ms?: unknown }[] = [];
+    const log: Log = (_level, msg, fields) => void events.push({ msg, ...fields });
     const [a, b] = await Promise.all([startDatabase({ databaseUrl: t.url, log }), startDatabase({ databaseUrl: t.url, log })]);
     expect(a).toMatchObject({ url: t.url, embedded: false });
     expect(b.embedded).toBe(false);
-    const events = lines.map((line) => JSON.parse(line) as { msg: string; ms?: number });
     expect(events.filter((e) => e.msg === 'db.seed')).toHaveLength(1);
     expect(events.filter((e) => e.msg === 'db.ready')).toHaveLength(2);
     for (const e of events) expect(typeof e.ms).toBe('number');

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
+import { logLine, type Log } from '../log.ts';
 import { mediaStore } from '../media/store.ts';
 import { embeddedUrl, ensureDatabase, startEmbedded } from './embedded.ts';
 import { migrateDb, withLock } from './migrate.ts';
@@ -12,8 +13,8 @@ import { supervise } from './supervisor.ts';
 export interface StartOptions {
   /** Where the embedded cluster lives (`<dataDir>/pg`); default DATA_DIR, else ./data. */
   dataDir?: string;
-  /** Receives one JSON line per step, with its duration. */
-  log?: (msg: string) => void;
+  /** Told of each step, with its duration, and of the embedded server's troubles; default logLine (stderr). */
+  log?: Log;
   /** false skips seeding an empty database. */
   seed?: boolean;
   /** Default DATABASE_URL; an empty string forces the embedded server. */
@@ -38,8 +39,7 @@ const SEED_LOCK = 7_364_021_002;
 
 /** Starts (or attaches to) PostgreSQL, applies migrations and seeds an empty database. Safe to call after a kill -9. */
 export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHandle> {
-  const log = opts.log ?? ((msg: string) => console.log(msg));
-  const emit = (fields: Record<string, unknown>) => log(JSON.stringify(fields));
+  const log = opts.log ?? logLine;
   const since = (t: number) => Math.round(performance.now() - t);
   const started = performance.now();
 
@@ -53,10 +53,10 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
     const server = await startEmbedded({
       databaseDir: path.resolve(dataDir, 'pg'),
       ...(opts.port === undefined ? {} : { port: opts.port }),
-      onError: (detail) => emit({ level: 'error', msg: 'db.postgres', detail }),
+      onError: (detail) => log('error', 'db.postgres', { detail }),
     });
-    emit({ msg: 'db.embedded.start', ms: since(t), port: server.port, initialised: server.initialised, dir: server.databaseDir });
-    const supervisor = opts.supervise ? supervise(server, { log: emit }) : undefined;
+    log('info', 'db.embedded.start', { ms: since(t), port: server.port, initialised: server.initialised, dir: server.databaseDir });
+    const supervisor = opts.supervise ? supervise(server, { log }) : undefined;
     handle = {
       url: embeddedUrl(server.port, DATABASE),
       embedded: true,
@@ -79,7 +79,7 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
   try {
     let t = performance.now();
     await migrateDb(direct);
-    emit({ msg: 'db.migrate', ms: since(t) });
+    log('info', 'db.migrate', { ms: since(t) });
     if (opts.seed !== false) {
       t = performance.now();
       // Under a lock, so that app servers starting together seed once.
@@ -88,12 +88,12 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
         const [row] = await db.select({ n: count() }).from(schema.users);
         return row && row.n > 0 ? undefined : seed(db, { artwork: mediaStore() });
       });
-      if (summary) emit({ msg: 'db.seed', ms: since(t), rows: summary });
+      if (summary) log('info', 'db.seed', { ms: since(t), rows: summary });
     }
   } catch (error) {
     await handle.stop();
     throw error;
   }
-  emit({ msg: 'db.ready', ms: since(started), embedded: handle.embedded });
+  log('info', 'db.ready', { ms: since(started), embedded: handle.embedded });
   return handle;
 }

@@ -5,6 +5,7 @@
  * measures every replica's lag and brings it back when it answers and has caught up.
  */
 import pg from 'pg';
+import type { Log } from '../log.ts';
 import { isDatabaseUnavailable } from './availability.ts';
 import { replicaReadsAllowed, stickToPrimary } from './read-scope.ts';
 
@@ -17,8 +18,8 @@ export interface ReplicaOptions {
   max?: number;
   /** Wraps each replica's pool (client.ts passes its statement preparation). */
   wrapPool?: (pool: pg.Pool) => pg.Pool;
-  /** Receives state changes of a replica (up, down, lagging) as log fields. */
-  log?: (fields: Record<string, unknown>) => void;
+  /** Told of each state change of a replica (up, down, lagging). */
+  log?: Log;
 }
 
 export type ReplicaState = 'unknown' | 'up' | 'down' | 'lagging';
@@ -170,7 +171,7 @@ export class ReplicaSet {
     const was = m.state;
     m.state = state;
     m.lagMs = lagMs;
-    if (was !== state) this.#options.log?.({ level: state === 'up' ? 'info' : 'warn', msg: `db.replica.${state}`, replica: m.name, ...(lagMs === undefined ? {} : { lagMs }), ...(reason ? { reason } : {}) });
+    if (was !== state) this.#options.log?.(state === 'up' ? 'info' : 'warn', `db.replica.${state}`, { replica: m.name, lagMs, ...(reason ? { reason } : {}) });
   }
 
   /** The next replica that is up, round-robin; none when all are down or behind. */

@@ -23,7 +23,7 @@ describe('supervise', () => {
     const server = fakeServer(3);
     const events: string[] = [];
     const started = performance.now();
-    const supervisor = supervise(server, { log: (f) => events.push(String(f.msg)), minDelayMs: 20, maxDelayMs: 50 });
+    const supervisor = supervise(server, { log: (_level, msg) => events.push(msg), minDelayMs: 20, maxDelayMs: 50 });
     server.die();
     expect(supervisor.up).toBe(false);
     while (!supervisor.up) await sleep(5);

@@ -1,4 +1,5 @@
 /** Keeps the embedded PostgreSQL running: when its postmaster exits unasked, it is started again with backoff. */
+import type { Log } from '../log.ts';
 import type { EmbeddedServer } from './embedded.ts';
 
 /** First wait before a restart, doubled after each failed attempt up to RESTART_MAX_MS. */
@@ -13,8 +14,8 @@ export interface Supervisor {
 }
 
 export interface SuperviseOptions {
-  /** One JSON-able record per event (exit, attempt failed, back up). */
-  log: (fields: Record<string, unknown>) => void;
+  /** Told of each event (exit, attempt failed, back up). */
+  log: Log;
   minDelayMs?: number;
   maxDelayMs?: number;
 }
@@ -40,10 +41,10 @@ export function supervise(server: Pick<EmbeddedServer, 'onExit' | 'restart'>, op
         try {
           await server.restart();
           up = true;
-          log({ level: 'info', msg: 'db.postgres.restarted', attempt, downMs: Math.round(performance.now() - down) });
+          log('info', 'db.postgres.restarted', { attempt, downMs: Math.round(performance.now() - down) });
           return;
         } catch (error) {
-          log({ level: 'warn', msg: 'db.postgres.restart_failed', attempt, error: error instanceof Error ? error.message : String(error) });
+          log('warn', 'db.postgres.restart_failed', { attempt, error: error instanceof Error ? error.message : String(error) });
           delay = Math.min(delay * 2, maxDelayMs);
         }
       }
@@ -55,7 +56,7 @@ export function supervise(server: Pick<EmbeddedServer, 'onExit' | 'restart'>, op
   server.onExit((code, signal) => {
     if (stopped) return;
     up = false;
-    log({ level: 'error', msg: 'db.postgres.exited', code, signal });
+    log('error', 'db.postgres.exited', { code, signal });
     void restart();
   });
 

@@ -1,6 +1,6 @@
 /** What a page request must be before any page reads it: GET or HEAD, with a path and query of text a field takes. */
 import { t } from '../../i18n/t.ts';
-import { errorFields } from '../error-fields.ts';
+import { logLine } from '../log.ts';
 import { logPath } from './log-path.ts';
 import { hasForbiddenChar } from '../../shared/text-chars.ts';
 
@@ -43,6 +43,6 @@ export function pageRefusal(request: Request, url: URL): Response | null {
 
 /** The answer to a page that failed while rendering, logged as one JSON line without the error's message (error-fields.ts). */
 export function pageFailure(error: unknown, url: URL): Response {
-  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'error', msg: 'page: unexpected error', path: logPath(url.pathname), ...errorFields(error) })}\n`);
+  logLine('error', 'page: unexpected error', { path: logPath(url.pathname), error });
   return refusal(500, t('error.serverError'));
 }

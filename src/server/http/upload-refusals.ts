@@ -7,6 +7,7 @@ import { ERRORS, Server, type CancellationContext } from '@tus/server';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { errorBody, errorResponse, JSON_HEADERS } from '../api/envelope.ts';
+import { logLine } from '../log.ts';
 import type { MessageVars, ServiceError } from '../services/errors.ts';
 import { logPath } from './log-path.ts';
 
@@ -89,8 +90,7 @@ async function fromTusError(error: unknown, where: { method: string; path: strin
 }
 
 function logFailure(error: { status_code: number; body: string }, where: { method: string; path: string }): void {
-  const line = { t: new Date().toISOString(), level: 'error', msg: 'upload: tus failed', ...where, status: error.status_code, error: error.body.trim() };
-  process.stderr.write(`${JSON.stringify(line)}\n`);
+  logLine('error', 'upload: tus failed', { ...where, status: error.status_code, error: error.body.trim() });
 }
 
 function pathOf(url: string): string {

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, PgBoss, type ConstructorOptions, type Queue } from 'pg-boss';
 import type { DbOrTx } from '../db/recount.ts';
+import { logLine } from '../log.ts';
 
 /** Queue names. */
 export const QUEUES = {
@@ -56,7 +57,7 @@ export function startQueue(url = process.env.DATABASE_URL, options: Partial<Cons
         : typeof (error as { message?: unknown })?.message === 'string' ? (error as { message: string }).message
         : typeof error === 'object' && error !== null ? JSON.stringify(error)
         : String(error);
-      process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'warn', msg: 'jobs: pg-boss error', error: message })}\n`);
+      logLine('warn', 'jobs: pg-boss error', { error: message });
     });
     await instance.start();
     // Dead-letter queues must exist before the queues that name them.

@@ -2,6 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
 import { db } from '../db/client.ts';
+import { logLine } from '../log.ts';
 import { uploads } from '../db/schema.ts';
 import { mediaStore } from '../media/store.ts';
 import { failUpload } from '../services/studio.ts';
@@ -21,10 +22,6 @@ interface RemoveJob {
   uploadId?: string;
 }
 
-function log(fields: Record<string, unknown>): void {
-  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'info', ...fields })}\n`);
-}
-
 /** Whether a web server works the job queue itself: not with WORKERS=0 (or WORKER=off), when `npm run worker` runs apart. */
 export function inProcessWorkers(env: NodeJS.ProcessEnv = process.env): boolean {
   const off = (v: string | undefined) => v !== undefined && /^(0|off|false|no)$/i.test(v.trim());
@@ -37,10 +34,10 @@ export async function startWorkers(boss: PgBoss, options: { pollingIntervalSecon
   await boss.work<ProcessJob>(QUEUES.process, { ...polling, localConcurrency: PROCESS_CONCURRENCY }, async ([job]) => {
     const started = performance.now();
     const result = await processUpload(job!.data.uploadId, job!.signal);
-    log({ msg: 'jobs.process', uploadId: job!.data.uploadId, result, retry: job!.retryCount, ms: Math.round(performance.now() - started) });
+    logLine('info', 'jobs.process', { uploadId: job!.data.uploadId, result, retry: job!.retryCount, ms: Math.round(performance.now() - started) });
   });
   await boss.work<ProcessJob>(QUEUES.processFailed, polling, async ([job]) => {
-    log({ msg: 'jobs.process.gave-up', uploadId: job!.data.uploadId });
+    logLine('info', 'jobs.process.gave-up', { uploadId: job!.data.uploadId });
     await failUpload(job!.data.uploadId);
   });
   await boss.work<RemoveJob>(QUEUES.removeMedia, polling, async ([job]) => {
@@ -51,7 +48,7 @@ export async function startWorkers(boss: PgBoss, options: { pollingIntervalSecon
   await boss.work(QUEUES.sweepUploads, polling, async () => {
     const started = performance.now();
     const swept = await sweepUploads();
-    log({ msg: 'jobs.sweep-uploads', ...swept, ms: Math.round(performance.now() - started) });
+    logLine('info', 'jobs.sweep-uploads', { ...swept, ms: Math.round(performance.now() - started) });
   });
   // The schedule is a row in pg-boss's tables, written again (the same row) by every process that starts workers; one
   // process's cron pass at a time turns it into one job per hour, which one worker takes: once per cluster.

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { db } from '../db/client.ts';
 import { directUrl } from '../db/settings.ts';
+import { logLine } from '../log.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import type { Viewer } from '../services/sessions.ts';
 
@@ -52,8 +53,7 @@ function parse(payload: string | undefined): HubEvent | null {
 }
 
 function warn(msg: string, error?: unknown): void {
-  const detail = error instanceof Error ? { error: error.message } : {};
-  process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'warn', msg, ...detail })}\n`);
+  logLine('warn', msg, error instanceof Error ? { error: error.message } : {});
 }
 
 /** One process's subscriptions, fed by one dedicated LISTEN connection (opened at the first subscribe, re-opened if lost). */

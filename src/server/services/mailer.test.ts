@@ -25,10 +25,10 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Captures what the mailer prints (it writes JSON lines to stdout). */
-function captureStdout(): string[] {
+/** Captures the mailer's log lines (stderr, as every log line but the request log). */
+function captureLog(): string[] {
   const lines: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
     lines.push(String(chunk));
     return true;
   });
@@ -78,7 +78,7 @@ function fakeSmtp(): Promise<{ server: Server; port: number; messages: string[] 
 
 describe('mailer without SMTP_URL (the dev outbox)', () => {
   it('writes the code to DATA_DIR/outbox with mode 0600 and logs a line without the code', async () => {
-    const lines = captureStdout();
+    const lines = captureLog();
     await sendLoginCode('reader@example.com', '042917', 7);
     vi.restoreAllMocks();
     expect(outboxDir()).toBe(path.join(dataDir, 'outbox'));
@@ -99,7 +99,7 @@ describe('mailer without SMTP_URL (the dev outbox)', () => {
   });
 
   it('lastOutboxCode reads the newest code for exactly that email (leading zeros kept)', async () => {
-    captureStdout();
+    captureLog();
     await sendLoginCode('twice@example.com', '111111', 10);
     await sendLoginCode('twice@example.com', '000222', 10);
     await sendLoginCode('twice+x@example.com', '333333', 10);
@@ -111,7 +111,7 @@ describe('mailer without SMTP_URL (the dev outbox)', () => {
   });
 
   it('does not confuse two emails that share a file-safe name', async () => {
-    captureStdout();
+    captureLog();
     await sendLoginCode('a+b@example.com', '444444', 10);
     vi.restoreAllMocks();
     // `a+b` and `a_b` share the file name suffix; the To: line tells them apart.
@@ -140,7 +140,7 @@ describe('mailer with SMTP_URL', () => {
     const smtp = await fakeSmtp();
     process.env.SMTP_URL = `smtp://127.0.0.1:${smtp.port}`;
     try {
-      const lines = captureStdout();
+      const lines = captureLog();
       const before = await readdir(outboxDir());
       await sendLoginCode('smtp@example.com', '765432', 10);
       vi.restoreAllMocks();

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import { t } from '../../i18n/t.ts';
+import { logLine } from '../log.ts';
 
 const SUBJECT = t('mail.loginCode.subject');
 const DEFAULT_FROM = '闪映 <no-reply@shanying.dev>';
@@ -21,10 +22,6 @@ function body(code: string, minutes: number): string {
 // File names keep only characters that are safe everywhere; the `To:` line inside stays exact.
 function safeName(email: string): string {
   return email.toLowerCase().replace(/[^a-z0-9._@-]/g, '_');
-}
-
-function log(fields: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), level: 'info', ...fields })}\n`);
 }
 
 async function smtp(url: string): Promise<Transporter> {
@@ -58,11 +55,11 @@ export async function sendLoginCode(email: string, code: string, minutes: number
   if (url) {
     const transporter = await smtp(url);
     await transporter.sendMail({ from: process.env.MAIL_FROM || DEFAULT_FROM, to: email, subject: SUBJECT, text: body(code, minutes) });
-    log({ msg: 'mailer: login code sent', via: 'smtp' });
+    logLine('info', 'mailer: login code sent', { via: 'smtp' });
     return;
   }
   const file = await writeOutbox(email, code, minutes);
-  log({ msg: 'mailer: login code written to the outbox (SMTP_URL is not set)', file });
+  logLine('info', 'mailer: login code written to the outbox (SMTP_URL is not set)', { file });
 }
 
 /** The code in the newest outbox message to `email`, or null (end-to-end tests read their mail here). */
