@@ -6,6 +6,7 @@ import {
   buildAnswerOnce,
   cachedAnswer,
   cachedAnswerOf,
+  answersChanged,
   clearApiCache,
   rememberAnswer,
 } from './anon-cache.ts';
@@ -136,5 +137,68 @@ describe('building an anonymous answer once', () => {
     expect(new TextDecoder().decode((await late)!.bytes)).toBe('new');
     expect(after).toHaveBeenCalledTimes(1);
     expect(new TextDecoder().decode(cachedAnswer('GET /a')!.bytes)).toBe('new');
+  });
+
+  describe('after a write', () => {
+    const text = (key: string) => {
+      const hit = cachedAnswer(key);
+      return hit && new TextDecoder().decode(hit.bytes);
+    };
+
+    it('drops the answers about the video it wrote to at once, and the others once they are a second old', () => {
+      vi.useFakeTimers({ now: 1_000_000 });
+      rememberAnswer('GET http://x/api/comment/list/?aweme_id=7&cursor=0', 'comments of 7', 2000);
+      rememberAnswer('GET http://x/api/comment/list/?aweme_id=70', 'comments of 70', 2000);
+      rememberAnswer('GET http://x/api/aweme/detail/?aweme_id=7', 'detail of 7', 2000);
+      rememberAnswer('GET http://x/api/feed/?count=10', 'feed', 2000);
+      vi.advanceTimersByTime(300);
+      answersChanged(['/video/7']);
+      expect(text('GET http://x/api/comment/list/?aweme_id=7&cursor=0')).toBeUndefined();
+      expect(text('GET http://x/api/aweme/detail/?aweme_id=7')).toBeUndefined();
+      // 300 ms old: answered for the rest of its second.
+      expect(text('GET http://x/api/comment/list/?aweme_id=70')).toBe('comments of 70');
+      expect(text('GET http://x/api/feed/?count=10')).toBe('feed');
+      vi.advanceTimersByTime(699);
+      expect(text('GET http://x/api/feed/?count=10')).toBe('feed');
+      vi.advanceTimersByTime(1);
+      expect(text('GET http://x/api/feed/?count=10')).toBeUndefined();
+      // Older than a second when a write comes: gone at once.
+      rememberAnswer('GET http://x/api/feed/?count=20', 'feed 20', 2000);
+      vi.advanceTimersByTime(1_200);
+      answersChanged([]);
+      expect(text('GET http://x/api/feed/?count=20')).toBeUndefined();
+    });
+
+    it('keeps an answer begun before it on the same terms', async () => {
+      vi.useFakeTimers({ now: 1_000_000 });
+      const own = slowBuild('comments of 7 before');
+      const other = slowBuild('feed before');
+      const ownDone = buildAnswerOnce('GET http://x/api/comment/list/?aweme_id=7', 2000, own.build);
+      const otherDone = buildAnswerOnce('GET http://x/api/feed/', 2000, other.build);
+      await vi.advanceTimersByTimeAsync(200);
+      answersChanged(['/video/7']);
+      answersChanged(['/video/9']);
+      own.finish();
+      other.finish();
+      // Who asked gets it; the answer about the written video is not kept, the other one until a second after it began.
+      expect(new TextDecoder().decode((await ownDone)!.bytes)).toBe('comments of 7 before');
+      await otherDone;
+      expect(text('GET http://x/api/comment/list/?aweme_id=7')).toBeUndefined();
+      expect(text('GET http://x/api/feed/')).toBe('feed before');
+      await vi.advanceTimersByTimeAsync(800);
+      expect(text('GET http://x/api/feed/')).toBeUndefined();
+    });
+
+    it('makes a hot answer about once a second under steady writes, not once per write', async () => {
+      vi.useFakeTimers({ now: 1_000_000 });
+      let builds = 0;
+      // Five seconds: a read every 5 ms and a write about another video every 25 ms, 200 writes in all.
+      for (let t = 0; t < 5_000; t += 5) {
+        vi.advanceTimersByTime(5);
+        if (t % 25 === 0) answersChanged(['/video/1']);
+        if (!cachedAnswer('GET http://x/api/feed/')) await buildAnswerOnce('GET http://x/api/feed/', 2000, async () => `build ${++builds}`);
+      }
+      expect(builds).toBeLessThanOrEqual(6);
+    });
   });
 });

@@ -1,8 +1,16 @@
 /**
- * Short-lived answers for anonymous viewers of the hottest reads, in this process; any write in this process clears
- * them (anonymous-content.ts). API_ANON_CACHE=off turns it off (tests, and the benchmark's uncached column).
+ * Short-lived answers for anonymous viewers of the hottest reads, in this process. A write in this process
+ * (anonymous-content.ts) drops the answers about the video it wrote to (those whose query names it: its comments, its
+ * danmaku, its detail) at once, and ends every other one once it is ANON_REFRESH_MIN_MS old: under steady writes a
+ * hot read is then made about once a second instead of once per write, and a count in a feed lags a write by at most
+ * that second. API_ANON_CACHE=off turns it off (tests, and the benchmark's uncached column).
  */
 import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
+
+/** How old an answer must be before a write about something else ends it. */
+export const ANON_REFRESH_MIN_MS = 1_000;
+/** Query parameters that name the video an answer is about. */
+const VIDEO_PARAMS = ['aweme_id', 'item_id', 'vid', 'videoId'];
 
 /** Answers kept at once; the oldest goes first. */
 export const ANON_CACHE_LIMIT = 500;
@@ -14,16 +22,30 @@ export const ANON_CACHE_LIMIT = 500;
  */
 export interface CachedAnswer {
   readonly bytes: Uint8Array;
-  readonly expires: number;
+  /** Served until then; a write brings it forward. */
+  expires: number;
   readonly encoded: Map<string, Promise<Uint8Array>>;
 }
 
+/** What the cache knows of a kept answer besides itself: when it began to be made, and the video its query names. */
+interface Kept {
+  readonly madeAt: number;
+  readonly video: string | undefined;
+}
+
 const entries = new Map<string, CachedAnswer>();
+const kept = new WeakMap<CachedAnswer, Kept>();
 // Answers being made, by key: the viewers who miss while one is made wait for it instead of each making their own
 // (when a hot answer expires under load, every connection would otherwise rebuild it at once).
 const building = new Map<string, Promise<CachedAnswer | undefined>>();
-// Bumped by every clear: an answer begun before a write is handed to those who asked for it, never kept.
+// Bumped by every clear: an answer begun before one is handed to those who asked for it, never kept. Writes bump
+// `writes`, and `videoWrites` keeps the count at the latest write about each video (a few seconds' worth): an answer
+// begun before a write is kept on that write's terms.
 let generation = 0;
+let writes = 0;
+const videoWrites = new Map<string, { count: number; at: number }>();
+/** Videos' writes remembered before the old ones are let go. */
+const VIDEO_WRITES_KEPT = 1_000;
 const answers = new WeakMap<Response, CachedAnswer>();
 const utf8 = new TextEncoder();
 
@@ -48,10 +70,23 @@ function answerOf(text: string, ttl: number): CachedAnswer {
   return { bytes: utf8.encode(text), expires: Date.now() + ttl, encoded: new Map() };
 }
 
+/** The video a key's query names, if any. */
+function videoOf(key: string): string | undefined {
+  const q = key.indexOf('?');
+  if (q === -1) return undefined;
+  const params = new URLSearchParams(key.slice(q + 1));
+  for (const name of VIDEO_PARAMS) {
+    const value = params.get(name);
+    if (value) return value;
+  }
+  return undefined;
+}
+
 /** Keeps `text` under `key` for `ttl` ms, making room by dropping the oldest answer when full. */
-export function rememberAnswer(key: string, text: string, ttl: number): CachedAnswer {
+export function rememberAnswer(key: string, text: string, ttl: number, madeAt = Date.now()): CachedAnswer {
   if (entries.size >= ANON_CACHE_LIMIT) entries.delete(entries.keys().next().value!);
   const entry = answerOf(text, ttl);
+  kept.set(entry, { madeAt, video: videoOf(key) });
   entries.set(key, entry);
   return entry;
 }
@@ -65,11 +100,20 @@ export function buildAnswerOnce(key: string, ttl: number, make: () => Promise<st
   const pending = building.get(key);
   if (pending) return pending;
   const begun = generation;
+  const begunWrites = writes;
+  const madeAt = Date.now();
   const made = Promise.resolve()
     .then(make)
     .then((text) => {
       if (text === undefined) return undefined;
-      return begun === generation ? rememberAnswer(key, text, ttl) : answerOf(text, ttl);
+      if (begun !== generation) return answerOf(text, ttl);
+      if (begunWrites === writes) return rememberAnswer(key, text, ttl, madeAt);
+      // Writes came while it was made: kept on the terms of the latest, which also ends it once it is a second old.
+      const video = videoOf(key);
+      if (video !== undefined && (videoWrites.get(video)?.count ?? 0) > begunWrites) return answerOf(text, ttl);
+      const entry = rememberAnswer(key, text, ttl, madeAt);
+      entry.expires = Math.min(entry.expires, madeAt + ANON_REFRESH_MIN_MS);
+      return entry;
     });
   building.set(key, made);
   const done = () => {
@@ -95,11 +139,39 @@ export function cachedAnswerOf(response: Response): CachedAnswer | undefined {
   return answers.get(response);
 }
 
-/** Empties the anonymous answer cache (after writes, and in tests); answers being made are not kept. */
+/** Empties the anonymous answer cache (tests); answers being made are not kept. */
 export function clearApiCache(): void {
   entries.clear();
   building.clear();
   generation++;
 }
 
-onAnonymousContentChange(clearApiCache);
+/**
+ * A write changed what anonymous viewers may read: answers about the videos of `pages` (`/video/<id>`) go now, every
+ * other one once it is ANON_REFRESH_MIN_MS old. Answers being made are kept on the same terms when they are done.
+ */
+export function answersChanged(pages: readonly string[]): void {
+  const now = Date.now();
+  const videos = new Set(pages.map((page) => /^\/video\/(\d+)$/.exec(page)?.[1]).filter((id) => id !== undefined));
+  const count = ++writes;
+  for (const video of videos) videoWrites.set(video, { count, at: now });
+  if (videoWrites.size > VIDEO_WRITES_KEPT) {
+    // Only builds begun before a write look it up, and none runs for long.
+    for (const [video, write] of videoWrites) if (now - write.at > 10_000) videoWrites.delete(video);
+  }
+  for (const [key, entry] of entries) {
+    const about = kept.get(entry);
+    if (about?.video !== undefined && videos.has(about.video)) {
+      entries.delete(key);
+      continue;
+    }
+    entry.expires = Math.min(entry.expires, Math.max(now, (about?.madeAt ?? 0) + ANON_REFRESH_MIN_MS));
+  }
+  // A build under way for a written video would be kept on its old terms if someone joined it: let the next miss start afresh.
+  for (const key of building.keys()) {
+    const video = videoOf(key);
+    if (video !== undefined && videos.has(video)) building.delete(key);
+  }
+}
+
+onAnonymousContentChange(answersChanged);
