@@ -570,6 +570,8 @@ export const zhCN = {
   'studio.pending.progress': '已上传 {percent}%',
   'studio.pending.discard': '放弃',
   'studio.pending.discardLabel': '放弃上传 {name}',
+  'studio.pending.dismiss': '移除',
+  'studio.pending.dismissLabel': '移除 {name}',
   'studio.form.title': '作品描述',
   'studio.form.titlePlaceholder': '添加作品描述，用 #话题 让更多人看到，@朋友 一起来看',
   'studio.form.hashtag': '#话题',

@@ -220,11 +220,11 @@ describe('unfinished uploads from earlier visits', () => {
     parallelUploadUrls: null,
   });
 
-  it('lists this account’s video uploads the server still holds, forgetting finished and missing ones', async () => {
+  it('lists this account’s video uploads the server still holds, silently forgetting finished ones', async () => {
     storage.entries = [
       entry('tus::studio/7/video/a::1', 'half'),
       entry('tus::studio/7/video/b::2', 'done'),
-      entry('tus::studio/7/video/c::3', 'gone'),
+      entry('tus::studio/7/video/c::3', 'ready'),
       entry('tus::studio/7/video/f::6', 'full'),
       entry('tus::studio/8/video/d::4', 'other'),
       entry('tus::studio/7/cover/e::5', 'cover'),
@@ -233,12 +233,14 @@ describe('unfinished uploads from earlier visits', () => {
     vi.stubGlobal('localStorage', { length: keys.length, key: (i: number) => keys[i] ?? null });
     get.mockImplementation(async (_path, query) => {
       const id = (query as { uploadId: string }).uploadId;
-      if (id === 'gone') throw Object.assign(new Error('不存在'), { status: 404 });
       // 'full': every byte arrived and the server is still checking it (its status has not turned yet).
-      return view({ id, status: id === 'done' ? 'processing' : 'uploading', receivedBytes: id === 'full' ? 1000 : 400 });
+      const status = id === 'done' ? 'processing' : id === 'ready' ? 'ready' : 'uploading';
+      return view({ id, status, receivedBytes: id === 'full' ? 1000 : 400 });
     });
     const found = await loadPendingUploads();
-    expect(found).toEqual([{ storageKey: 'tus::studio/7/video/a::1', uploadId: 'half', fileName: 'half.mp4', size: 1000, received: 400, createdAt: expect.any(String) }]);
+    expect(found).toEqual([
+      { storageKey: 'tus::studio/7/video/a::1', uploadId: 'half', fileName: 'half.mp4', size: 1000, received: 400, createdAt: expect.any(String), reason: null },
+    ]);
     expect($pendingUploads.get()).toEqual(found);
     expect(storage.removed.sort()).toEqual(['tus::studio/7/video/b::2', 'tus::studio/7/video/c::3', 'tus::studio/7/video/f::6']);
 
@@ -246,6 +248,33 @@ describe('unfinished uploads from earlier visits', () => {
     expect($pendingUploads.get()).toEqual([]);
     expect(FakeUpload.terminated).toEqual(['/api/upload/half']);
     expect(storage.removed).toContain('tus::studio/7/video/a::1');
+    vi.unstubAllGlobals();
+  });
+
+  it('shows an upload the server ended (swept as expired, refused, gone) with why, until it is dismissed', async () => {
+    storage.entries = [entry('tus::studio/7/video/a::1', 'expired'), entry('tus::studio/7/video/b::2', 'refused'), entry('tus::studio/7/video/c::3', 'gone')];
+    const keys = storage.entries.map((e) => e.urlStorageKey);
+    vi.stubGlobal('localStorage', { length: keys.length, key: (i: number) => keys[i] ?? null });
+    get.mockImplementation(async (_path, query) => {
+      const id = (query as { uploadId: string }).uploadId;
+      if (id === 'gone') throw Object.assign(new Error('不存在'), { status: 404 });
+      return view({ id, status: 'rejected', reason: id === 'expired' ? '上传已过期，请重新上传' : null, receivedBytes: 0 });
+    });
+    const found = await loadPendingUploads();
+    expect(found.map((p) => [p.uploadId, p.reason, p.received])).toEqual([
+      ['expired', '上传已过期，请重新上传', null],
+      ['refused', '视频未通过检查', null],
+      ['gone', '上传的文件不存在或已过期', null],
+    ]);
+    // Remembered until the user has seen why.
+    expect(storage.removed).toEqual([]);
+    expect((await loadPendingUploads()).length).toBe(3);
+
+    await discardPendingUpload('tus::studio/7/video/a::1');
+    expect($pendingUploads.get()!.map((p) => p.uploadId)).toEqual(['refused', 'gone']);
+    expect(storage.removed).toEqual(['tus::studio/7/video/a::1']);
+    // The server holds nothing of it any more: nothing to delete there.
+    expect(FakeUpload.terminated).toEqual([]);
     vi.unstubAllGlobals();
   });
 

@@ -41,7 +41,10 @@ export interface UploadEntry {
   view: UploadView | null;
 }
 
-/** An upload that an earlier visit left unfinished: choosing the same file again continues it. */
+/**
+ * An upload that an earlier visit left unfinished: choosing the same file again continues it, unless the server has
+ * ended it meanwhile (swept after a day without a byte, refused, gone), which the studio says until it is dismissed.
+ */
 export interface PendingUpload {
   storageKey: string;
   uploadId: string;
@@ -50,6 +53,8 @@ export interface PendingUpload {
   /** Bytes the server holds, when it could be asked. */
   received: number | null;
   createdAt: string;
+  /** Why the server ended it, in the server's words; null while it can be continued. */
+  reason: string | null;
 }
 
 /** The page's uploads by key. */
@@ -264,34 +269,41 @@ export async function loadPendingUploads(): Promise<PendingUpload[]> {
     const uploadId = uploadIdOf(p.uploadUrl);
     if (!uploadId || active.has(uploadId)) continue;
     let received: number | null = null;
+    let reason: string | null = null;
     try {
       const view = await studioGet<UploadView>(STUDIO_API.upload, { uploadId }, { quiet: true });
-      // All bytes in: the server is checking it (its status turns a moment after the last byte), nothing to continue.
-      if (view.status !== 'uploading' || view.receivedBytes >= view.sizeBytes) {
-        // Finished or refused since: nothing left to continue.
+      if (view.status === 'rejected') {
+        reason = view.reason ?? t('studio.upload.refused');
+      } else if (view.status !== 'uploading' || view.receivedBytes >= view.sizeBytes) {
+        // Finished since, or all bytes in and being checked (its status turns a moment after the last byte): nothing
+        // to continue, nothing to say.
         await storage.removeUpload(p.urlStorageKey);
         continue;
+      } else {
+        received = view.receivedBytes;
       }
-      received = view.receivedBytes;
     } catch (error) {
-      if ((error as { status?: number }).status === 404) {
-        await storage.removeUpload(p.urlStorageKey);
-        continue;
-      }
+      // Gone altogether: the words the server answers that with.
+      if ((error as { status?: number }).status === 404) reason = t('error.uploadNotFound');
+      // Otherwise the server could not be asked: listed as it was, without its progress.
     }
-    found.push({ storageKey: p.urlStorageKey, uploadId, fileName: p.metadata.filename ?? uploadId, size: p.size ?? 0, received, createdAt: p.creationTime });
+    const fileName = p.metadata.filename ?? uploadId;
+    found.push({ storageKey: p.urlStorageKey, uploadId, fileName, size: p.size ?? 0, received, createdAt: p.creationTime, reason });
   }
   found.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   $pendingUploads.set(found);
   return found;
 }
 
-/** Gives up an unfinished upload from an earlier visit: the server deletes it and this browser forgets it. */
+/**
+ * Gives up an unfinished upload from an earlier visit, or dismisses one the server ended: the server deletes what it
+ * still holds and this browser forgets it.
+ */
 export async function discardPendingUpload(storageKey: string): Promise<void> {
   const pending = $pendingUploads.get() ?? [];
   const item = pending.find((p) => p.storageKey === storageKey);
   $pendingUploads.set(pending.filter((p) => p.storageKey !== storageKey));
   const tus = await loadTus();
-  if (item) await tus.Upload.terminate(`${TUS_ENDPOINT}/${item.uploadId}`, { headers: authHeaders() }).catch(() => {});
+  if (item && item.reason === null) await tus.Upload.terminate(`${TUS_ENDPOINT}/${item.uploadId}`, { headers: authHeaders() }).catch(() => {});
   await tus.defaultOptions.urlStorage.removeUpload(storageKey);
 }

@@ -1,12 +1,14 @@
 // tus's own refusals (a stale offset, a missing protocol version, bytes past the declared length, a wrong body type,
 // an unreadable header, an upload gone from disk, a failing store) in Family B's envelope, with the tus headers clients
-// read, and without touching what the upload already stored.
+// read, and without touching what the upload already stored; a 429 or 503 with its Retry-After.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../../src/server/db/availability.ts';
 import { handleUpload } from '../../src/server/http/upload.ts';
 import { uploadsDir } from '../../src/server/media/paths.ts';
+import { UPLOAD_RATE } from '../../src/server/services/uploads.ts';
 import type { TestDb } from '../setup/test-db.ts';
 import { openUploadDoor, type UploadDoor } from '../setup/upload-door.ts';
 import { tokenFor } from './helpers.ts';
@@ -185,6 +187,45 @@ describe("tus's own refusals", () => {
     for (const text of answers) expect(text).not.toMatch(/ELOOP|uploads|Something went wrong/);
     expect(logged.find((line) => line.includes(full.id))).toContain('Something went wrong receiving the file');
     expect(logged.find((line) => line.includes(loop.id))).toContain('ELOOP');
+  });
+});
+
+describe('refusals that say when to come back', () => {
+  it('429: a new upload past the hourly limit says when the limit lets it through', async () => {
+    const other = await tokenFor(2);
+    const hourMs = 60 * 60 * 1000;
+    await t.pool.query("insert into rate_limits (key, count, reset_at) values ('upload:2', $1, (extract(epoch from clock_timestamp()) * 1000)::bigint + $2)", [
+      UPLOAD_RATE.limit,
+      hourMs,
+    ]);
+    const res = await send('POST', '/api/upload', { Token: other, 'Upload-Length': '100' });
+    await expectEnvelope(res, 429, '操作太频繁，请稍后再试');
+    const wait = Number(res.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(hourMs / 1000 - 60);
+    expect(wait).toBeLessThanOrEqual(hourMs / 1000);
+  });
+
+  it('503: the database failing inside tus (here while it starts up again) answers Retry-After, through either door', async () => {
+    // What PostgreSQL answers while it restarts, raised where tus's creation hook records the upload.
+    await t.pool.query(`create function starting_up() returns trigger language plpgsql as $$
+      begin raise exception 'the database system is starting up' using errcode = '57P03'; end $$`);
+    await t.pool.query('create trigger starting_up before insert on uploads for each row execute function starting_up()');
+    const create = { 'Upload-Length': '100', 'Upload-Metadata': `filename ${b64('片段.mp4')},kind ${b64('video')}` };
+    try {
+      const answers = [
+        await send('POST', '/api/upload', create),
+        await handleUpload(new Request(`${base}/api/upload`, { method: 'POST', headers: { ...TUS, Token: token, ...create } })),
+      ];
+      for (const res of answers) {
+        await expectEnvelope(res, 503, '服务暂时不可用，请稍后再试');
+        expect(res.headers.get('retry-after')).toBe(String(UNAVAILABLE_RETRY_AFTER_S));
+        expect(res.headers.get('access-control-expose-headers')).toMatch(/\bRetry-After\b/);
+      }
+    } finally {
+      await t.pool.query('drop trigger starting_up on uploads; drop function starting_up()');
+    }
+    // Back up: the same request makes its upload.
+    expect((await send('POST', '/api/upload', create)).status).toBe(201);
   });
 });
 

@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import pg from 'pg';
+import { connect, useDb } from '../../src/server/db/client.ts';
+import { DEFAULT_UPLOAD_IDLE_MS, sweepUploads } from '../../src/server/jobs/sweep-uploads.ts';
 import { makeClip, makeFakeVideo } from '../setup/clips.ts';
-import { expect, test, loginDemo, newAccount, signIn, type Session } from './support.ts';
+import { DATA_DIR, e2eDatabaseUrl, expect, test, loginDemo, newAccount, signIn, type Session } from './support.ts';
 
 let dir: string;
 let clip: string;
@@ -178,6 +181,73 @@ test('after a reload, choosing the same file again continues the upload where it
   await expect(page.getByText(/上传完成|视频处理完成/).first()).toBeVisible();
   await page.reload();
   await expect(page.getByRole('region', { name: '未完成的上传' })).toHaveCount(0);
+});
+
+/**
+ * Makes the unfinished uploads of `userId` look idle for longer than the sweep allows (their rows and data files aged
+ * past it), then runs the hourly sweep on the e2e server's database and files, as its worker does; answers the
+ * statuses of that user's uploads after it.
+ */
+async function sweepAfterADay(userId: number): Promise<string[]> {
+  const url = e2eDatabaseUrl();
+  expect(url, 'the e2e server runs on its embedded PostgreSQL').toBeTruthy();
+  const { db, pool } = connect(url!, 1);
+  const client = new pg.Client({ connectionString: url! });
+  const dataDir = process.env.DATA_DIR;
+  try {
+    await client.connect();
+    const past = new Date(Date.now() - DEFAULT_UPLOAD_IDLE_MS - 60 * 60 * 1000);
+    const { rows } = await client.query<{ id: string }>("update uploads set created_at = $2 where user_id = $1 and status = 'uploading' returning id", [userId, past]);
+    for (const { id } of rows) utimesSync(path.join(DATA_DIR, 'uploads', id), past, past);
+    useDb(db);
+    process.env.DATA_DIR = DATA_DIR;
+    await sweepUploads();
+    return (await client.query<{ status: string }>('select status from uploads where user_id = $1', [userId])).rows.map((r) => r.status);
+  } finally {
+    if (dataDir === undefined) delete process.env.DATA_DIR;
+    else process.env.DATA_DIR = dataDir;
+    await client.end();
+    await pool.end();
+  }
+}
+
+test('an unfinished upload the sweep ended since says why on return, until it is dismissed', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const me = await newAccount(request, 'studio-swept');
+  const page = await studioPage(browser, me, 96 * 1024);
+  await page.goto('/post');
+  await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
+  await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
+  const bar = page.getByRole('progressbar', { name: '上传进度' });
+  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(10);
+  page.once('dialog', (d) => void d.accept());
+  await page.reload();
+  const pending = page.getByRole('region', { name: '未完成的上传' });
+  await expect(pending.getByText(/已上传 \d+%/)).toBeVisible({ timeout: 15_000 });
+
+  // A day later: the hourly sweep has ended it (a request still finishing its PATCH would hold it a moment longer).
+  await expect.poll(() => sweepAfterADay(Number(me.user.uid)), { timeout: 15_000 }).toEqual(['rejected']);
+  await page.reload();
+  await expect(pending.getByRole('listitem')).toHaveCount(1, { timeout: 15_000 });
+  await expect(pending.getByRole('listitem')).toContainText('海边日落.mp4');
+  await expect(pending.getByText('上传已过期，请重新上传')).toBeVisible();
+  // Nothing is left to continue: no hint to choose the file again.
+  await expect(pending.getByText('重新选择同一个文件，即可从中断处继续上传')).toHaveCount(0);
+  await page.goto('/post/manage');
+  const row = page.getByRole('list', { name: '我的作品' }).getByRole('listitem').filter({ hasText: '海边日落.mp4' });
+  await expect(row.getByText('上传已过期，请重新上传')).toBeVisible({ timeout: 15_000 });
+  await expect(row.getByRole('link', { name: '继续上传' })).toHaveCount(0);
+
+  await page.goto('/post');
+  await pending.getByRole('button', { name: '移除 海边日落.mp4' }).click();
+  await expect(pending).toHaveCount(0);
+  // Forgotten by this browser: nothing brings it back.
+  const remembered = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tus::')));
+  await expect.poll(remembered).toEqual([]);
+  await page.reload();
+  await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
+  await expect(pending).toHaveCount(0);
+  expect(await remembered()).toEqual([]);
 });
 
 test('a dropped connection is retried from the server’s offset', async ({ browser, request }) => {

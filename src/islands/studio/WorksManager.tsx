@@ -5,7 +5,7 @@ import { t } from '../../i18n/t.ts';
 import { riFolderVideoLine } from '../../shared/icons.ts';
 import type { StudioWork, StudioWorkPage } from '../../shared/studio.ts';
 import { $studioConfig, loadStudioConfig } from '../../stores/studio-config.ts';
-import { $pendingUploads, loadPendingUploads } from '../../stores/studio-uploads.ts';
+import { $pendingUploads, discardPendingUpload, loadPendingUploads } from '../../stores/studio-uploads.ts';
 import { $works, $worksState, deleteWork, loadWorks, seedWorks, watchProcessing } from '../../stores/studio-works.ts';
 import { Icon } from '../Icon.tsx';
 import { ListEnd } from '../ListEnd.tsx';
@@ -97,15 +97,32 @@ export function WorksManager({ initial, publishedId }: Props) {
               </span>
               <div className="flex min-w-0 flex-col gap-1.5">
                 <h2 className="truncate text-sm font-medium text-primary">{p.fileName}</h2>
-                <p className="flex flex-wrap items-center gap-2 text-xs text-secondary">
-                  <StatusTag status="uploading" />
-                  {p.received !== null && p.size > 0 && t('studio.pending.progress', { percent: Math.floor((p.received / p.size) * 100) })}
-                </p>
-                <p className="text-xs text-secondary">{t('studio.manage.uploadingHint')}</p>
+                {p.reason === null ? (
+                  <>
+                    <p className="flex flex-wrap items-center gap-2 text-xs text-secondary">
+                      <StatusTag status="uploading" />
+                      {p.received !== null && p.size > 0 && t('studio.pending.progress', { percent: Math.floor((p.received / p.size) * 100) })}
+                    </p>
+                    <p className="text-xs text-secondary">{t('studio.manage.uploadingHint')}</p>
+                  </>
+                ) : (
+                  <p className="text-xs text-accent-text">{p.reason}</p>
+                )}
               </div>
-              <a href="/post" className={`btn-ghost ${TAP} w-fit border border-line sm:self-center`}>
-                {t('studio.upload.resume')}
-              </a>
+              {p.reason === null ? (
+                <a href="/post" className={`btn-ghost ${TAP} w-fit border border-line sm:self-center`}>
+                  {t('studio.upload.resume')}
+                </a>
+              ) : (
+                <button
+                  type="button"
+                  className={`btn-ghost ${TAP} w-fit border border-line sm:self-center`}
+                  aria-label={t('studio.pending.dismissLabel', { name: p.fileName })}
+                  onClick={() => void discardPendingUpload(p.storageKey)}
+                >
+                  {t('studio.pending.dismiss')}
+                </button>
+              )}
             </li>
           ))}
           {works.map((w) => (

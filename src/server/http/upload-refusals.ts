@@ -1,8 +1,11 @@
 /**
- * The upload door's refusals: Family B's envelope with a catalogue message, thrown to tus (it answers `status_code`
- * with `body`) or answered by the door itself; and tus's own refusals (its protocol checks, its store's failures),
- * which it writes as plain text, mapped to the same envelope. tus clients read only the status and the tus headers.
+ * The upload door's refusals: Family B's envelope with a catalogue message, thrown to tus or answered by the door
+ * itself; and tus's own refusals (its protocol checks, its store's failures), which it writes as plain text, mapped to
+ * the same envelope. tus clients read only the status and the tus headers; a 429 or 503 also says when to come back
+ * (Retry-After), wherever it was raised.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS, Server, type CancellationContext } from '@tus/server';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
@@ -11,7 +14,7 @@ import { logLine } from '../log.ts';
 import type { MessageVars, ServiceError } from '../services/errors.ts';
 import { logPath } from './log-path.ts';
 
-/** A refusal as tus reads one (`status_code`, `body`), with headers the door adds when it answers itself. */
+/** A refusal as tus reads one (`status_code`, `body`), with headers of its own (Retry-After, Allow, Tus-Version). */
 export interface Refusal {
   status_code: number;
   body: string;
@@ -86,7 +89,7 @@ async function fromTusError(error: unknown, where: { method: string; path: strin
     return refusal(error.status_code, TUS_ERROR_KEYS.get(error) ?? refusalKey(error.status_code));
   }
   const answer = errorResponse('B', error, where);
-  return { status_code: answer.status, body: await answer.text() };
+  return { status_code: answer.status, body: await answer.text(), headers: Object.fromEntries(answer.headers) };
 }
 
 function logFailure(error: { status_code: number; body: string }, where: { method: string; path: string }): void {
@@ -101,21 +104,42 @@ function pathOf(url: string): string {
   }
 }
 
+// Per request served: the headers of the refusal it is answered with, from `onResponseError` for `write`.
+const refusalHeaders = new AsyncLocalStorage<{ headers?: Record<string, string> }>();
+
 /**
  * tus's Server with every error answer in the envelope, as JSON. Its hook `onResponseError` maps what its handlers
  * throw; the answers it writes before any handler (412 without Tus-Resumable, 400 for a header it cannot read) skip
  * that hook, and no hook sets a content type. Every error answer goes through `write` (public on Server), the one
- * place that sees them all.
+ * place that sees them all. tus keeps only the status and body of the hook's mapping, so the refusal's own headers
+ * (Retry-After of a 429 or a 503) wait for `write` in the request's async context.
  */
 export class EnvelopeServer extends Server {
   constructor(options: ConstructorParameters<typeof Server>[0]) {
-    super({ ...options, onResponseError: (req, error) => fromTusError(error, { method: req.method, path: pathOf(req.url) }) });
+    super({
+      ...options,
+      exposedHeaders: [...(options.exposedHeaders ?? []), 'Retry-After'],
+      onResponseError: async (req, error) => {
+        const refused = await fromTusError(error, { method: req.method, path: pathOf(req.url) });
+        const slot = refusalHeaders.getStore();
+        if (slot) slot.headers = refused.headers;
+        return refused;
+      },
+    });
+  }
+
+  override handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return refusalHeaders.run({}, () => super.handle(req, res));
+  }
+
+  override handleWeb(req: Request): Promise<Response> {
+    return refusalHeaders.run({}, () => super.handleWeb(req));
   }
 
   override write(context: CancellationContext, headers: Headers, status: number, body = '') {
     if (status >= 400) {
       if (!isEnvelope(body)) body = refusal(status, refusalKey(status)).body;
-      for (const [name, value] of Object.entries(JSON_HEADERS)) headers.set(name, value);
+      for (const [name, value] of Object.entries({ ...refusalHeaders.getStore()?.headers, ...JSON_HEADERS })) headers.set(name, value);
     }
     return super.write(context, headers, status, body);
   }
