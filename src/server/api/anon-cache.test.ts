@@ -152,7 +152,7 @@ describe('building an anonymous answer once', () => {
       rememberAnswer('GET http://x/api/aweme/detail/?aweme_id=7', 'detail of 7', 2000);
       rememberAnswer('GET http://x/api/feed/?count=10', 'feed', 2000);
       vi.advanceTimersByTime(300);
-      answersChanged(['/video/7']);
+      answersChanged([7]);
       expect(text('GET http://x/api/comment/list/?aweme_id=7&cursor=0')).toBeUndefined();
       expect(text('GET http://x/api/aweme/detail/?aweme_id=7')).toBeUndefined();
       // 300 ms old: answered for the rest of its second.
@@ -176,8 +176,8 @@ describe('building an anonymous answer once', () => {
       const ownDone = buildAnswerOnce('GET http://x/api/comment/list/?aweme_id=7', 2000, own.build);
       const otherDone = buildAnswerOnce('GET http://x/api/feed/', 2000, other.build);
       await vi.advanceTimersByTimeAsync(200);
-      answersChanged(['/video/7']);
-      answersChanged(['/video/9']);
+      answersChanged([7]);
+      answersChanged([9]);
       own.finish();
       other.finish();
       // Who asked gets it; the answer about the written video is not kept, the other one until a second after it began.
@@ -195,7 +195,7 @@ describe('building an anonymous answer once', () => {
       // Five seconds: a read every 5 ms and a write about another video every 25 ms, 200 writes in all.
       for (let t = 0; t < 5_000; t += 5) {
         vi.advanceTimersByTime(5);
-        if (t % 25 === 0) answersChanged(['/video/1']);
+        if (t % 25 === 0) answersChanged([1]);
         if (!cachedAnswer('GET http://x/api/feed/')) await buildAnswerOnce('GET http://x/api/feed/', 2000, async () => `build ${++builds}`);
       }
       expect(builds).toBeLessThanOrEqual(6);

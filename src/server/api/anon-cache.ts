@@ -1,14 +1,10 @@
 /**
  * Short-lived answers for anonymous viewers of the hottest reads, in this process. A write in this process
  * (anonymous-content.ts) drops the answers about the video it wrote to (those whose query names it: its comments, its
- * danmaku, its detail) at once, and ends every other one once it is ANON_REFRESH_MIN_MS old: under steady writes a
- * hot read is then made about once a second instead of once per write, and a count in a feed lags a write by at most
- * that second. API_ANON_CACHE=off turns it off (tests, and the benchmark's uncached column).
+ * danmaku, its detail) at once, and ends every other one once it is REFRESH_MIN_MS (a second) old: under steady
+ * writes a hot read is then made about once a second instead of once per write. API_ANON_CACHE=off turns it off (tests, and the benchmark's uncached column).
  */
-import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
-
-/** How old an answer must be before a write about something else ends it. */
-export const ANON_REFRESH_MIN_MS = 1_000;
+import { endAfterWrite, onAnonymousContentChange } from '../cache/anonymous-content.ts';
 /** Query parameters that name the video an answer is about. */
 const VIDEO_PARAMS = ['aweme_id', 'item_id', 'vid', 'videoId'];
 
@@ -112,7 +108,7 @@ export function buildAnswerOnce(key: string, ttl: number, make: () => Promise<st
       const video = videoOf(key);
       if (video !== undefined && (videoWrites.get(video)?.count ?? 0) > begunWrites) return answerOf(text, ttl);
       const entry = rememberAnswer(key, text, ttl, madeAt);
-      entry.expires = Math.min(entry.expires, madeAt + ANON_REFRESH_MIN_MS);
+      entry.expires = endAfterWrite(entry.expires, madeAt, Date.now());
       return entry;
     });
   building.set(key, made);
@@ -147,30 +143,27 @@ export function clearApiCache(): void {
 }
 
 /**
- * A write changed what anonymous viewers may read: answers about the videos of `pages` (`/video/<id>`) go now, every
- * other one once it is ANON_REFRESH_MIN_MS old. Answers being made are kept on the same terms when they are done.
+ * A write changed what anonymous viewers may read: answers about `videos` (their ids) go now, every other one once
+ * it is REFRESH_MIN_MS old. Answers being made are kept on the same terms when they are done.
  */
-export function answersChanged(pages: readonly string[]): void {
+export function answersChanged(videos: readonly number[]): void {
   const now = Date.now();
-  const videos = new Set(pages.map((page) => /^\/video\/(\d+)$/.exec(page)?.[1]).filter((id) => id !== undefined));
+  const written = new Set(videos.map(String));
   const count = ++writes;
-  for (const video of videos) videoWrites.set(video, { count, at: now });
+  for (const video of written) videoWrites.set(video, { count, at: now });
   if (videoWrites.size > VIDEO_WRITES_KEPT) {
     // Only builds begun before a write look it up, and none runs for long.
     for (const [video, write] of videoWrites) if (now - write.at > 10_000) videoWrites.delete(video);
   }
   for (const [key, entry] of entries) {
     const about = kept.get(entry);
-    if (about?.video !== undefined && videos.has(about.video)) {
-      entries.delete(key);
-      continue;
-    }
-    entry.expires = Math.min(entry.expires, Math.max(now, (about?.madeAt ?? 0) + ANON_REFRESH_MIN_MS));
+    if (about?.video !== undefined && written.has(about.video)) entries.delete(key);
+    else entry.expires = endAfterWrite(entry.expires, about?.madeAt ?? 0, now);
   }
   // A build under way for a written video would be kept on its old terms if someone joined it: let the next miss start afresh.
   for (const key of building.keys()) {
     const video = videoOf(key);
-    if (video !== undefined && videos.has(video)) building.delete(key);
+    if (video !== undefined && written.has(video)) building.delete(key);
   }
 }
 

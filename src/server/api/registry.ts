@@ -66,15 +66,14 @@ export function changesSharedContent(route: Route): boolean {
 }
 
 /**
- * The pages a write wrote to, by the fields of its input: the video's page for a write on a video (a like, a comment,
- * a danmaku, a work edited or removed in the studio). The page cache makes these stale at once and lets the others
- * catch up within a second (cache/page-cache.ts).
+ * The videos a write wrote to, by the fields of its input (a like, a comment, a danmaku, a work edited or removed in
+ * the studio): the caches of anonymous answers drop what they hold about them at once (cache/anonymous-content.ts).
  */
-export function writtenPages(input: unknown): string[] {
+export function writtenVideos(input: unknown): number[] {
   if (typeof input !== 'object' || input === null) return [];
   const fields = input as { aweme_id?: unknown; workId?: unknown; vid?: unknown; videoId?: unknown };
   const video = fields.aweme_id ?? fields.workId ?? fields.vid ?? fields.videoId;
-  return (typeof video === 'string' || typeof video === 'number') && /^\d{1,19}$/.test(String(video)) ? [`/video/${video}`] : [];
+  return Number.isSafeInteger(video) && (video as number) > 0 ? [video as number] : [];
 }
 
 /** Whether a route changes something, and so counts against the write limits (services/write-limits.ts). */

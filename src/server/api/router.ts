@@ -8,7 +8,7 @@ import { ApiError, errorResponse, familyOfPath, JSON_HEADERS, zodFields, type Fa
 import { textResponse } from './json-answer.ts';
 import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
 import { enforceWriteLimits } from '../services/write-limits.ts';
-import { bodyCap, changesSharedContent, isWrite, pathKey, writtenPages, type Route } from './registry.ts';
+import { bodyCap, changesSharedContent, isWrite, pathKey, writtenVideos, type Route } from './registry.ts';
 import { sessionToken } from './session-token.ts';
 import { routes } from './routes/index.ts';
 
@@ -143,6 +143,6 @@ async function answer(route: Route, input: unknown, viewer: Viewer | null, reque
   const body = await route.handler({ input, viewer, request, headers, clientAddress });
   // Event streams (routes/live-room.ts) answer a Response of their own.
   if (body instanceof Response) return body;
-  if (changesSharedContent(route)) anonymousContentChanged(writtenPages(input));
+  if (changesSharedContent(route)) anonymousContentChanged(writtenVideos(input));
   return textResponse(JSON.stringify(body), headers, jsonBodies);
 }

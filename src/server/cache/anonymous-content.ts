@@ -1,11 +1,11 @@
 /**
  * The one signal that what anonymous visitors see has changed: a write in this process (the API router raises it
- * after every logged-in write that others can see, registry.ts's `changesSharedContent`), with the pages of what it
- * wrote to when it names them (a like names its video's page). Every cache of anonymous answers listens to it: the
+ * after every logged-in write that others can see, registry.ts's `changesSharedContent`), with the videos it wrote to
+ * when it names them (a like, a comment, a danmaku, a studio edit). Every cache of anonymous answers listens to it: the
  * API's hot reads (anon-cache.ts) and rendered pages (page-cache.ts). Writes made through another app server reach
  * this one only when its entries expire (a few seconds), which is what bounds their lifetime.
  */
-type Listener = (pages: readonly string[]) => void;
+type Listener = (videos: readonly number[]) => void;
 
 const listeners = new Set<Listener>();
 
@@ -15,7 +15,20 @@ export function onAnonymousContentChange(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Tells every anonymous cache that a write changed what it may hold; `pages` are the paths of the pages it wrote to. */
-export function anonymousContentChanged(pages: readonly string[] = []): void {
-  for (const listener of listeners) listener(pages);
+/** Tells every anonymous cache that a write changed what it may hold; `videos` are the ids of the videos it wrote to. */
+export function anonymousContentChanged(videos: readonly number[] = []): void {
+  for (const listener of listeners) listener(videos);
+}
+
+/**
+ * How old a kept anonymous answer must be before a write about something else ends it: what the caches hold about the
+ * written video goes at once, everything else within this. Under steady writes (tens a second on a busy site) a hot
+ * page or read is then made again about once per REFRESH_MIN_MS instead of once per write, and a count on a list lags
+ * a write by at most that long.
+ */
+export const REFRESH_MIN_MS = 1_000;
+
+/** When an answer made at `madeAt`, due to end at `ends`, ends after a write at `now` about something else. */
+export function endAfterWrite(ends: number, madeAt: number, now: number, minMs = REFRESH_MIN_MS): number {
+  return Math.min(ends, Math.max(now, madeAt + minMs));
 }

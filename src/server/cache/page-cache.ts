@@ -4,26 +4,21 @@
  * An entry is fresh for PAGE_FRESH_MS, then stale for PAGE_STALE_MS more: a stale entry is still handed out while one
  * render refreshes it (stale-while-revalidate), and is dropped after. A write in this process (anonymous-content.ts)
  * makes the pages of what it wrote to (a video's page, for a like on it) stale at once, so the next visitor starts the
- * render that shows it; every other page turns stale once it is PAGE_REFRESH_MIN_MS old. With steady writes (tens a
- * second on a busy site) each hot page is then rendered at most about once per PAGE_REFRESH_MIN_MS, instead of once
- * per write, which kept a render of every hot page under way all the time; what it costs is a count on a list page
- * that lags a write by up to that long. A render that was under way when a write came is kept too, but stale on the
+ * render that shows it; every other page turns stale once it is `refreshMinMs` old (REFRESH_MIN_MS, a second). With
+ * steady writes each hot page is then rendered about once a second instead of once per write, which kept a render of
+ * every hot page under way all the time. A render that was under way when a write came is kept too, but stale on the
  * same terms: it may predate the write, so a later visitor refreshes it, while the others are still answered from
  * it. Dropping it instead would leave a page with steady writes with nothing to serve, every visitor waiting.
  * Pure and clock-driven: the Node door (src/server/http/page-answers.ts) decides who is anonymous and what is served.
  */
 import { createHash } from 'node:crypto';
 import { compressBody, type Encoding } from '../http/encoding.ts';
+import { endAfterWrite, REFRESH_MIN_MS } from './anonymous-content.ts';
 
 /** How long a render is served as it is; also the `s-maxage` a CDN in front is told. */
 export const PAGE_FRESH_MS = 5_000;
 /** How long after that a stale render is still served while one visitor's render refreshes it (`stale-while-revalidate`). */
 export const PAGE_STALE_MS = 25_000;
-/**
- * How old a page must be before a write to something else makes it stale: the most often a hot page is rendered again
- * under steady writes. 0 makes every write stale every page at once.
- */
-export const PAGE_REFRESH_MIN_MS = 1_000;
 /** Pages kept at once, and their bytes (the HTML and its compressed forms): the least recently served goes first. */
 export const PAGE_CACHE_ENTRIES = 500;
 export const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
@@ -80,7 +75,7 @@ export class PageCache {
   constructor(options: PageCacheOptions = {}) {
     this.freshMs = options.freshMs ?? PAGE_FRESH_MS;
     this.staleMs = options.staleMs ?? PAGE_STALE_MS;
-    this.refreshMinMs = options.refreshMinMs ?? PAGE_REFRESH_MIN_MS;
+    this.refreshMinMs = options.refreshMinMs ?? REFRESH_MIN_MS;
     this.maxEntries = options.maxEntries ?? PAGE_CACHE_ENTRIES;
     this.maxBytes = options.maxBytes ?? PAGE_CACHE_BYTES;
     this.now = options.now ?? Date.now;
@@ -123,7 +118,7 @@ export class PageCache {
           if (!answer) return undefined;
           const entry = this.entry(answer, renderedAt);
           if ((this.pageWrites.get(pathOf(key))?.generation ?? 0) > begun) entry.freshUntil = 0;
-          else if (this.lastWrite > begun) entry.freshUntil = Math.min(entry.freshUntil, renderedAt + this.refreshMinMs);
+          else if (this.lastWrite > begun) entry.freshUntil = endAfterWrite(entry.freshUntil, renderedAt, this.now(), this.refreshMinMs);
           this.keep(key, entry);
           return entry;
         },
@@ -138,7 +133,7 @@ export class PageCache {
 
   /**
    * A write changed what pages show: the entries of `paths` (a page's path, without its query) turn stale now, every
-   * other one once it is PAGE_REFRESH_MIN_MS old, and the renders under way on the same terms when they end.
+   * other one once it is `refreshMinMs` old, and the renders under way on the same terms when they end.
    */
   invalidate(paths: readonly string[] = []): void {
     const now = this.now();
@@ -148,7 +143,7 @@ export class PageCache {
     this.prunePageWrites(now);
     const written = new Set(paths);
     for (const [key, entry] of this.entries) {
-      entry.freshUntil = written.has(pathOf(key)) ? 0 : Math.min(entry.freshUntil, Math.max(now, entry.renderedAt + this.refreshMinMs));
+      entry.freshUntil = written.has(pathOf(key)) ? 0 : endAfterWrite(entry.freshUntil, entry.renderedAt, now, this.refreshMinMs);
     }
   }
 

@@ -199,7 +199,7 @@ describe('an anonymous page', () => {
   it('is refreshed by the next visitor after a write to it in this process', async () => {
     await get('/video/3');
     version = 'v2';
-    anonymousContentChanged(['/video/3']);
+    anonymousContentChanged([3]);
     await get('/video/3');
     expect(renders).toBe(2);
     expect((await get('/video/3')).body.toString()).toContain('v2');
@@ -209,7 +209,7 @@ describe('an anonymous page', () => {
   it('shows a write to something else once it is a second old', async () => {
     await get('/hot');
     version = 'v2';
-    anonymousContentChanged(['/video/3']);
+    anonymousContentChanged([3]);
     expect((await get('/hot')).body.toString()).toContain('v1');
     clock.now += 1_000;
     await get('/hot');

@@ -11,8 +11,8 @@
  * caching itself (the QR and settings pages, search results).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
-import { PAGE_FRESH_MS, PAGE_REFRESH_MIN_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
+import { onAnonymousContentChange, REFRESH_MIN_MS } from '../cache/anonymous-content.ts';
+import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
 import { compressBody, pickEncoding } from './encoding.ts';
 import { pageSessionToken, type HeaderSource } from './session-cookie.ts';
 
@@ -338,7 +338,7 @@ export function pageCacheEnabled(value = process.env.PAGE_CACHE): boolean {
 /** PAGE_REFRESH_MIN_MS from the environment (a whole number of ms), or the default. */
 export function pageRefreshMinMs(value = process.env.PAGE_REFRESH_MIN_MS): number {
   const ms = Number(value?.trim() || Number.NaN);
-  return Number.isSafeInteger(ms) && ms >= 0 ? ms : PAGE_REFRESH_MIN_MS;
+  return Number.isSafeInteger(ms) && ms >= 0 ? ms : REFRESH_MIN_MS;
 }
 
 /**
@@ -346,7 +346,7 @@ export function pageRefreshMinMs(value = process.env.PAGE_REFRESH_MIN_MS): numbe
  * GET is rendered and compressed for itself, still with the shared headers and ETag (a CDN in front may keep it).
  */
 export function createPageAnswers({ enabled = pageCacheEnabled(), cache = new PageCache({ refreshMinMs: pageRefreshMinMs() }), now = Date.now } = {}): PageAnswers {
-  onAnonymousContentChange((pages) => cache.invalidate(pages));
+  onAnonymousContentChange((videos) => cache.invalidate(videos.map((id) => `/video/${id}`)));
 
   /** Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it went). */
   function renderShared(req: IncomingMessage, res: ServerResponse, render: PageRender, key: string): void {
