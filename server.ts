@@ -31,6 +31,8 @@ import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './src/server/db/availability.ts';
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
 import { inProcessWorkers, startWorkers } from './src/server/jobs/worker.ts';
+import { followOtherServers } from './src/server/cache/shared-writes.ts';
+import { hub } from './src/server/realtime/events.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 // The compression package is typed for Express; it only needs Node's own request and response.
@@ -150,6 +152,8 @@ async function shutdown(reason: string): Promise<void> {
     clearTimeout(timer);
   }
   await readyPool?.end().catch(() => {});
+  // The LISTEN connection goes before the database does, so that its end is not taken for a loss to reconnect from.
+  await hub().close().catch(() => {});
   // A job being encoded is retried by the next worker to start (its heartbeat stops).
   await stopQueue().catch((error: unknown) => logLine('warn', 'job queue stop failed', { error }));
   // A signal during start-up waits for the database to be up, so that it can be stopped cleanly.
@@ -273,6 +277,8 @@ async function main(): Promise<void> {
   // Files the adapter serves as they are: they skip the page cache (pages, prerendered ones too, go through it).
   const files = staticPaths(client);
   const pages = createPageAnswers();
+  // Writes taken by the other app servers on this database make the copies here stale too.
+  followOtherServers();
   const compress = compression({
     filter: shouldCompress as never,
     brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_DYNAMIC_WINDOW } },

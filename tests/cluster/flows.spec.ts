@@ -150,6 +150,35 @@ test('a comment posted through one app server is on the page the other app serve
   await reading.close();
 });
 
+test("a comment through one app server makes the other's cached anonymous copy of the video page stale at once", async () => {
+  const writer = await newAccount(api, 'lb-shared-write');
+  const [taking, caching] = cluster().webs;
+  const url = `${caching!.url}/video/${videoId}`;
+  const total = (html: string) => Number(/data-comment-total="">（(?:<!-- -->)?(\d+)/.exec(html)?.[1] ?? NaN);
+  // An anonymous copy stored just now on one server: fresh there for PAGE_FRESH_MS (5 s) unless a write reaches it.
+  const stored = await fetch(url);
+  expect(stored.headers.get('cache-control')).toMatch(/\bpublic\b/);
+  const before = total(await stored.text());
+  expect(Number((await fetch(url)).headers.get('age'))).toBeLessThan(1);
+  const posted = await fetch(`${taking!.url}/api/aweme/v1/web/comment/publish`, {
+    method: 'POST',
+    headers: { token: writer.token, 'content-type': 'application/x-www-form-urlencoded', origin: taking!.url },
+    body: new URLSearchParams({ aweme_id: videoId, text: `另一台服务器的评论 ${Date.now()}` }),
+  });
+  expect(posted.status).toBe(200);
+  expect(servedBy(posted.headers)).toBe(taking!.name);
+  // Well inside the 5 s the copy would otherwise stay fresh.
+  const started = Date.now();
+  let seen = before;
+  while (seen !== before + 1 && Date.now() - started < 2_000) {
+    const res = await fetch(url);
+    expect(servedBy(res.headers)).toBe(caching!.name);
+    seen = total(await res.text());
+    if (seen !== before + 1) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(seen, `the other server's copy within 2 s of the comment`).toBe(before + 1);
+});
+
 test('a message sent through one app server arrives live on a page whose event stream the other app server holds', async ({ browser, playwright }) => {
   const sender = await newAccount(api, 'lb-dm-a');
   const receiver: Session = await newAccount(api, 'lb-dm-b');

@@ -1,7 +1,7 @@
 /** The framework-free API door: one Request in, one Response out, for every route of the registry. */
 import { withReplicaReads } from '../db/read-scope.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
-import { anonymousContentChanged } from '../cache/anonymous-content.ts';
+import { announceWrite } from '../cache/shared-writes.ts';
 import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer } from './anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, familyOfPath, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
@@ -143,6 +143,6 @@ async function answer(route: Route, input: unknown, viewer: Viewer | null, reque
   const body = await route.handler({ input, viewer, request, headers, clientAddress });
   // Event streams (routes/live-room.ts) answer a Response of their own.
   if (body instanceof Response) return body;
-  if (changesSharedContent(route)) anonymousContentChanged(writtenVideos(input));
+  if (changesSharedContent(route)) announceWrite(writtenVideos(input));
   return textResponse(JSON.stringify(body), headers, jsonBodies);
 }

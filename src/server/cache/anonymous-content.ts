@@ -1,9 +1,10 @@
 /**
- * The one signal that what anonymous visitors see has changed: a write in this process (the API router raises it
- * after every logged-in write that others can see, registry.ts's `changesSharedContent`), with the videos it wrote to
- * when it names them (a like, a comment, a danmaku, a studio edit). Every cache of anonymous answers listens to it: the
- * API's hot reads (anon-cache.ts) and rendered pages (page-cache.ts). Writes made through another app server reach
- * this one only when its entries expire (a few seconds), which is what bounds their lifetime.
+ * The one signal that what anonymous visitors see has changed: a write (the API router raises it through
+ * shared-writes.ts after every logged-in write that others can see, registry.ts's `changesSharedContent`, here and on
+ * every other app server on the database), with the videos it wrote to when it names them (a like, a comment, a
+ * danmaku, a studio edit). Every cache of anonymous answers listens to it: the API's hot reads (anon-cache.ts) and
+ * rendered pages (page-cache.ts). A notification from another server lost on the way costs no more than the entries'
+ * own expiry (a few seconds), which still bounds their lifetime.
  */
 type Listener = (videos: readonly number[]) => void;
 

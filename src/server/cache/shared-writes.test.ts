@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
+import { EventHub, publish } from '../realtime/events.ts';
+import { onAnonymousContentChange } from './anonymous-content.ts';
+import { announceWrite, followOtherServers, WRITES_TOPIC } from './shared-writes.ts';
+
+let testDb: TestDb;
+// Each hub is one app server's LISTEN connection.
+let other: EventHub;
+let self: EventHub;
+
+beforeAll(async () => {
+  testDb = await freshDb();
+  other = new EventHub(testDb.url);
+  self = new EventHub(testDb.url);
+  await Promise.all([other.ready(), self.ready()]);
+});
+
+afterAll(async () => {
+  await Promise.all([other.close(), self.close()]);
+  await testDb.close();
+});
+
+/** The signals raised in this process while `act` runs, and for `ms` after it. */
+async function signals(act: () => unknown, ms = 400): Promise<(readonly number[])[]> {
+  const seen: (readonly number[])[] = [];
+  const stop = onAnonymousContentChange((videos) => seen.push(videos));
+  try {
+    await act();
+    await new Promise((r) => setTimeout(r, ms));
+  } finally {
+    stop();
+  }
+  return seen;
+}
+
+describe('writes shared between app servers', () => {
+  it('raises a write here at once, and on another server when its notification arrives', async () => {
+    const stop = followOtherServers(other, 'another server');
+    const seen = await signals(() => {
+      const atOnce: (readonly number[])[] = [];
+      const stopSeeing = onAnonymousContentChange((videos) => atOnce.push(videos));
+      announceWrite([7]);
+      stopSeeing();
+      // Raised here before the notification could have gone out.
+      expect(atOnce).toEqual([[7]]);
+    });
+    stop();
+    expect(seen).toEqual([[7], [7]]);
+  });
+
+  it('skips its own writes when they come back on the channel', async () => {
+    const stop = followOtherServers(self);
+    const seen = await signals(() => announceWrite([8]));
+    stop();
+    expect(seen).toEqual([[8]]);
+  });
+
+  it('ignores a notification on the topic that is not a write, and stops when told', async () => {
+    const stop = followOtherServers(other, 'another server');
+    const malformed = await signals(async () => {
+      for (const data of [null, 'x', { videos: 'all' }, { videos: [1, -2] }, { videos: [1.5] }, { videos: Array.from({ length: 101 }, (_, i) => i + 1) }]) {
+        await publish(WRITES_TOPIC, { type: 'changed', data });
+      }
+    });
+    expect(malformed).toEqual([]);
+    stop();
+    const after = await signals(() => publish(WRITES_TOPIC, { type: 'changed', data: { from: 'a third server', videos: [9] } }));
+    expect(after).toEqual([]);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * Writes told to every app server on the database, not only the one that took them: a write's signal
+ * (anonymous-content.ts) is raised here at once and published on the real-time channel (realtime/events.ts,
+ * pg_notify), and each server that follows the channel raises it for the writes of the others. Without it a comment
+ * taken by one server showed on another's cached pages only once their copies expired (5 s fresh, then a visit).
+ * Delivery is best effort: a notification lost while a server's LISTEN connection is down costs no more than that
+ * expiry, which still bounds how long a copy lives.
+ */
+import { randomUUID } from 'node:crypto';
+import { hub, publish, type EventHub } from '../realtime/events.ts';
+import { logLine } from '../log.ts';
+import { anonymousContentChanged } from './anonymous-content.ts';
+
+/** The channel's topic of writes that change what anonymous visitors see. */
+export const WRITES_TOPIC = 'anonymous-content';
+/** Video ids one notification carries at most (a write names one; more would be a malformed payload). */
+const MAX_VIDEOS = 100;
+
+/** This process, so that it skips its own writes when they come back on the channel. */
+const PROCESS_ID = randomUUID();
+
+/** Raises a write's signal here, then on every other app server. `videos` are the ids of the videos it wrote to. */
+export function announceWrite(videos: readonly number[]): void {
+  anonymousContentChanged(videos);
+  publish(WRITES_TOPIC, { type: 'changed', data: { from: PROCESS_ID, videos } }).catch((error: unknown) =>
+    logLine('warn', 'shared writes: could not tell the other servers', { error }),
+  );
+}
+
+/** The video ids of a notification's data, or undefined when it is not one of ours. */
+function videosOf(data: unknown): number[] | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { videos } = data as { videos?: unknown };
+  if (!Array.isArray(videos) || videos.length > MAX_VIDEOS) return undefined;
+  return videos.every((id) => Number.isSafeInteger(id) && id > 0) ? (videos as number[]) : undefined;
+}
+
+/** Raises the signal here for every write another app server announces, until the returned function is called. */
+export function followOtherServers(events: EventHub = hub(), self: string = PROCESS_ID): () => void {
+  return events.subscribe([WRITES_TOPIC], (event) => {
+    if ((event.data as { from?: unknown } | null)?.from === self) return;
+    const videos = videosOf(event.data);
+    if (videos) anonymousContentChanged(videos);
+  });
+}
