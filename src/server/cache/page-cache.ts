@@ -59,10 +59,9 @@ export class PageCache {
   private readonly entries = new Map<string, PageEntry>();
   // Renders under way, by key: visitors who miss while one is made wait for it instead of each rendering the page.
   private readonly rendering = new Map<string, Promise<PageEntry | undefined>>();
-  // Bumped by every write: a render begun before it is kept stale. `lastWrite` is the count at the latest write, and
-  // `pageWrites` the count at the latest write to each page's own path (a few seconds' worth, pruned as they age).
+  // Bumped by every write: a render begun before one is kept on its terms. `pageWrites` holds the count at the latest
+  // write to each page's own path (a few seconds' worth, pruned as they age).
   private generation = 0;
-  private lastWrite = 0;
   private readonly pageWrites = new Map<string, { generation: number; at: number }>();
   private bytes = 0;
   private readonly freshMs: number;
@@ -118,7 +117,7 @@ export class PageCache {
           if (!answer) return undefined;
           const entry = this.entry(answer, renderedAt);
           if ((this.pageWrites.get(pathOf(key))?.generation ?? 0) > begun) entry.freshUntil = 0;
-          else if (this.lastWrite > begun) entry.freshUntil = endAfterWrite(entry.freshUntil, renderedAt, this.now(), this.refreshMinMs);
+          else if (this.generation > begun) entry.freshUntil = endAfterWrite(entry.freshUntil, renderedAt, this.now(), this.refreshMinMs);
           this.keep(key, entry);
           return entry;
         },
@@ -138,7 +137,6 @@ export class PageCache {
   invalidate(paths: readonly string[] = []): void {
     const now = this.now();
     const generation = ++this.generation;
-    this.lastWrite = generation;
     for (const path of paths) this.pageWrites.set(path, { generation, at: now });
     this.prunePageWrites(now);
     const written = new Set(paths);
