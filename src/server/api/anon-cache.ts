@@ -2,9 +2,11 @@
  * Short-lived answers for anonymous viewers of the hottest reads, in this process. A write in this process
  * (anonymous-content.ts) drops the answers about the video it wrote to (those whose query names it: its comments, its
  * danmaku, its detail) at once, and ends every other one once it is REFRESH_MIN_MS (a second) old: under steady
- * writes a hot read is then made about once a second instead of once per write. API_ANON_CACHE=off turns it off (tests, and the benchmark's uncached column).
+ * writes a hot read is then made about once a second instead of once per write. API_ANON_CACHE=off turns it off
+ * (tests, and the benchmark's uncached column).
  */
 import { endAfterWrite, onAnonymousContentChange } from '../cache/anonymous-content.ts';
+
 /** Query parameters that name the video an answer is about. */
 const VIDEO_PARAMS = ['aweme_id', 'item_id', 'vid', 'videoId'];
 
@@ -21,16 +23,13 @@ export interface CachedAnswer {
   /** Served until then; a write brings it forward. */
   expires: number;
   readonly encoded: Map<string, Promise<Uint8Array>>;
-}
-
-/** What the cache knows of a kept answer besides itself: when it began to be made, and the video its query names. */
-interface Kept {
+  /** When it began to be made: what it says is at least that recent. */
   readonly madeAt: number;
+  /** The video its query names, if any: a write about it drops the answer at once. */
   readonly video: string | undefined;
 }
 
 const entries = new Map<string, CachedAnswer>();
-const kept = new WeakMap<CachedAnswer, Kept>();
 // Answers being made, by key: the viewers who miss while one is made wait for it instead of each making their own
 // (when a hot answer expires under load, every connection would otherwise rebuild it at once).
 const building = new Map<string, Promise<CachedAnswer | undefined>>();
@@ -62,8 +61,8 @@ export function cachedAnswer(key: string): CachedAnswer | undefined {
   return undefined;
 }
 
-function answerOf(text: string, ttl: number): CachedAnswer {
-  return { bytes: utf8.encode(text), expires: Date.now() + ttl, encoded: new Map() };
+function answerOf(text: string, ttl: number, madeAt = Date.now(), video?: string): CachedAnswer {
+  return { bytes: utf8.encode(text), expires: Date.now() + ttl, encoded: new Map(), madeAt, video };
 }
 
 /** The video a key's query names, if any. */
@@ -81,8 +80,7 @@ function videoOf(key: string): string | undefined {
 /** Keeps `text` under `key` for `ttl` ms, making room by dropping the oldest answer when full. */
 export function rememberAnswer(key: string, text: string, ttl: number, madeAt = Date.now()): CachedAnswer {
   if (entries.size >= ANON_CACHE_LIMIT) entries.delete(entries.keys().next().value!);
-  const entry = answerOf(text, ttl);
-  kept.set(entry, { madeAt, video: videoOf(key) });
+  const entry = answerOf(text, ttl, madeAt, videoOf(key));
   entries.set(key, entry);
   return entry;
 }
@@ -156,9 +154,8 @@ export function answersChanged(videos: readonly number[]): void {
     for (const [video, write] of videoWrites) if (now - write.at > 10_000) videoWrites.delete(video);
   }
   for (const [key, entry] of entries) {
-    const about = kept.get(entry);
-    if (about?.video !== undefined && written.has(about.video)) entries.delete(key);
-    else entry.expires = endAfterWrite(entry.expires, about?.madeAt ?? 0, now);
+    if (entry.video !== undefined && written.has(entry.video)) entries.delete(key);
+    else entry.expires = endAfterWrite(entry.expires, entry.madeAt, now);
   }
   // A build under way for a written video would be kept on its old terms if someone joined it: let the next miss start afresh.
   for (const key of building.keys()) {
