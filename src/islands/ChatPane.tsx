@@ -25,8 +25,11 @@ function errorText(e: ChatError): string {
   return e.text;
 }
 
-/** The reply pane: 退出会话, 关注, 更多, the messages (300 px, newest at the bottom, older on scrolling up), the composer. */
-export function ChatPane() {
+/**
+ * The reply pane: 退出会话, 关注, 更多, the messages (300 px, newest at the bottom, older on scrolling up), the composer.
+ * 240 px wide beside the list, or with `fill` (a phone) all the room the list's avatar rail leaves.
+ */
+export function ChatPane({ fill = false }: { fill?: boolean }) {
   const chat = useStore($chat);
   const follow = useStore($followStatus);
   const [menu, setMenu] = useState(false);
@@ -49,9 +52,9 @@ export function ChatPane() {
   };
 
   return (
-    <section className="relative flex min-w-0 flex-1 flex-col" style={{ maxWidth: PANE_WIDTH, flexBasis: PANE_WIDTH }} aria-label={peer ? peer.nickname : t('dm.messages')} data-chat={chat.peer}>
+    <section className="relative flex min-w-0 flex-1 flex-col" style={fill ? undefined : { maxWidth: PANE_WIDTH, flexBasis: PANE_WIDTH }} aria-label={peer ? peer.nickname : t('dm.messages')} data-chat={chat.peer}>
       <header className="flex h-12 shrink-0 items-center gap-1 border-b border-line px-1">
-        <button type="button" className="focus-ring flex h-8 shrink-0 items-center rounded-md px-1 text-xs text-secondary hover:(bg-hover text-primary)" onClick={exit}>
+        <button type="button" className="focus-ring tap-target flex h-8 shrink-0 items-center rounded-md px-1 text-xs text-secondary hover:(bg-hover text-primary)" onClick={exit}>
           <Icon svg={riArrowLeftSLine} className="text-base" />
           {t('dm.exit')}
         </button>
@@ -63,13 +66,13 @@ export function ChatPane() {
           <span className="flex-1" />
         )}
         {peer && status === 0 && (
-          <button type="button" className="btn-accent !h-7 shrink-0 !px-2 text-xs" onClick={() => void toggleFollow(peer.sec_uid, 0)}>
+          <button type="button" className="btn-accent tap-target !h-7 shrink-0 !px-2 text-xs" onClick={() => void toggleFollow(peer.sec_uid, 0)}>
             {t('dm.follow')}
           </button>
         )}
         <button
           type="button"
-          className="focus-ring flex h-8 w-8 shrink-0 items-center justify-center rounded-md text-secondary hover:(bg-hover text-primary)"
+          className="focus-ring tap-target flex h-8 w-8 shrink-0 items-center justify-center rounded-md text-secondary hover:(bg-hover text-primary)"
           aria-label={t('dm.more')}
           aria-haspopup="menu"
           aria-expanded={menu}
@@ -257,13 +260,13 @@ function Composer() {
         onKeyDown={onKey}
       />
       <div className="mt-1 flex items-center gap-1">
-        <button type="button" className="focus-ring flex h-7 w-7 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)" aria-label={t('dm.emoji')} aria-expanded={emoji} onClick={() => setEmoji(!emoji)}>
+        <button type="button" className="focus-ring tap-target flex h-7 w-7 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)" aria-label={t('dm.emoji')} aria-expanded={emoji} onClick={() => setEmoji(!emoji)}>
           <Icon svg={riEmotionLaughLine} className="text-base" />
         </button>
         <span className={`ml-auto text-[11px] ${length > MESSAGE_MAX ? 'text-accent-text' : 'text-secondary'}`} aria-live="polite">
           {length > MESSAGE_MAX * 0.8 ? t('dm.counter', { count: length, max: MESSAGE_MAX }) : ''}
         </span>
-        <button type="button" className="btn-accent !h-7 !px-3 text-xs" disabled={disabled || !text.trim()} onClick={() => void send()}>
+        <button type="button" className="btn-accent tap-target !h-7 !px-3 text-xs" disabled={disabled || !text.trim()} onClick={() => void send()}>
           {t('dm.send')}
         </button>
       </div>

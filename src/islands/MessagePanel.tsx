@@ -20,8 +20,9 @@ export function MessagePanel({ popoverId }: Props) {
   const panel = useStore($dmPanel);
   const chat = useStore($chat);
   const narrow = useNarrow();
-  // A phone has no room for both columns: with a chat open, the list shrinks to its avatar rail.
-  const expanded = panel.expand && !(narrow && chat.peer);
+  // A phone has no room for both columns: the list takes the whole panel, and with a chat open it shrinks to its
+  // avatar rail beside the chat, which takes the rest.
+  const expanded = narrow ? !chat.peer : panel.expand;
 
   useEffect(() => {
     const pop = document.getElementById(popoverId);
@@ -46,8 +47,14 @@ export function MessagePanel({ popoverId }: Props) {
 
   return (
     <div className="flex h-[460px] max-h-[calc(100vh-var(--header-h)-24px)] max-w-[calc(100vw-16px)]" data-dm-panel>
-      <ConversationList expanded={expanded} width={expanded ? panel.widthPx : LIST_WIDTH.collapsed} active={chat.state?.conversation_id ?? null} activePeer={chat.peer} />
-      {chat.peer && <ChatPane />}
+      <ConversationList
+        expanded={expanded}
+        width={narrow && expanded ? undefined : expanded ? panel.widthPx : LIST_WIDTH.collapsed}
+        foldable={!narrow}
+        active={chat.state?.conversation_id ?? null}
+        activePeer={chat.peer}
+      />
+      {chat.peer && <ChatPane fill={narrow} />}
     </div>
   );
 }
@@ -80,7 +87,20 @@ function consumePendingOpen(): OpenDmDetail | undefined {
   return secUid ? { secUid, draft } : undefined;
 }
 
-function ConversationList({ expanded, width, active, activePeer }: { expanded: boolean; width: number; active: string | null; activePeer: string | null }) {
+/** The conversations: `width` in px, or the whole panel when undefined; `foldable` offers the fold button (not on a phone). */
+function ConversationList({
+  expanded,
+  width,
+  foldable,
+  active,
+  activePeer,
+}: {
+  expanded: boolean;
+  width: number | undefined;
+  foldable: boolean;
+  active: string | null;
+  activePeer: string | null;
+}) {
   const items = useStore($conversations);
   const state = useStore($conversationsState);
   const end = useRef<HTMLLIElement>(null);
@@ -89,18 +109,24 @@ function ConversationList({ expanded, width, active, activePeer }: { expanded: b
   useNearEnd(end, scroller, () => void loadConversations(), [items.length, state.hasMore]);
 
   return (
-    <section className="flex shrink-0 flex-col border-r border-line transition-[width] duration-200 motion-reduce:transition-none" style={{ width }} aria-label={t('dm.title')}>
+    <section
+      className={`flex flex-col transition-[width] duration-200 motion-reduce:transition-none ${width === undefined ? 'min-w-0 flex-1' : 'shrink-0 border-r border-line'}`}
+      style={{ width }}
+      aria-label={t('dm.title')}
+    >
       <header className={`flex h-12 shrink-0 items-center px-3 ${expanded ? 'justify-between' : 'justify-center'}`}>
         {expanded && <h2 className="text-base font-semibold">{t('dm.title')}</h2>}
-        <button
-          type="button"
-          className="focus-ring flex h-8 w-8 items-center justify-center rounded-md text-secondary hover:(bg-hover text-primary)"
-          aria-label={expanded ? t('dm.collapse') : t('dm.expand')}
-          aria-expanded={expanded}
-          onClick={() => setExpanded(!expanded)}
-        >
-          <Icon svg={expanded ? riMenuFoldLine : riMenuUnfoldLine} className="text-lg" />
-        </button>
+        {foldable && (
+          <button
+            type="button"
+            className="focus-ring flex h-8 w-8 items-center justify-center rounded-md text-secondary hover:(bg-hover text-primary)"
+            aria-label={expanded ? t('dm.collapse') : t('dm.expand')}
+            aria-expanded={expanded}
+            onClick={() => setExpanded(!expanded)}
+          >
+            <Icon svg={expanded ? riMenuFoldLine : riMenuUnfoldLine} className="text-lg" />
+          </button>
+        )}
       </header>
       <ul ref={scroller} className="flex-1 overflow-y-auto overflow-x-hidden" aria-busy={state.loading}>
         {items.map((c) => (

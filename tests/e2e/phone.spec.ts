@@ -105,6 +105,34 @@ test('the tab bar leads to each tab and marks the current one; 消息 opens the 
   await expect(page.locator('#pop-message').getByRole('heading', { name: '私信' })).toBeVisible();
 });
 
+test('the messages fill their panel on a phone: the list alone, then its avatar rail beside the chat, with thumb-sized buttons', async ({ page, context }) => {
+  await signIn(context, demo);
+  await page.goto('/discover');
+  await tabBar(page).getByRole('button', { name: '消息' }).tap();
+  const panel = page.locator('#pop-message [data-dm-panel]');
+  const list = panel.getByRole('region', { name: '私信' });
+  const first = list.locator('[data-conversation]').first();
+  await expect(first).toBeVisible();
+  // No chat open: the list is the whole panel, and there is nothing to fold it for.
+  const whole = await box(panel);
+  expect((await box(list)).width).toBeGreaterThanOrEqual(whole.width - 1);
+  await expect(list.getByRole('button', { name: '收起会话列表' })).toHaveCount(0);
+
+  await first.tap();
+  const chat = panel.locator('[data-chat]');
+  await expect(chat.getByRole('textbox')).toBeVisible();
+  const rail = await box(list);
+  const pane = await box(chat);
+  expect(rail.width).toBeLessThanOrEqual(80);
+  // The chat takes everything the rail leaves, up to the panel's edge.
+  expect(pane.x + pane.width).toBeGreaterThanOrEqual(whole.x + whole.width - 1);
+  // The pane's own controls. A message's actions, shown when it is tapped, sit beside its bubble at their own size.
+  for (const name of ['退出会话', '更多', '表情', '发送']) {
+    const b = await box(chat.getByRole('button', { name, exact: true }));
+    expect(Math.min(b.width, b.height), name).toBeGreaterThanOrEqual(44);
+  }
+});
+
 test('logged out, 我 opens the login dialog', async ({ page }) => {
   await page.goto('/discover');
   await tabBar(page).getByRole('link', { name: '我', exact: true }).tap();
