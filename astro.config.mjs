@@ -19,7 +19,14 @@ const INLINE_SCRIPTS = new URL('./src/components/inline/', import.meta.url);
 const inlineScript = (file) => minifySync(path.basename(file), readFileSync(file, 'utf8')).code;
 const inlineScriptHashes = readdirSync(INLINE_SCRIPTS)
   .filter((name) => name.endsWith('.js'))
-  .map((name) => /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(inlineScript(fileURLToPath(new URL(name, INLINE_SCRIPTS)))).digest('base64')}`));
+  .map(
+    (name) =>
+      /** @type {`sha256-${string}`} */ (
+        `sha256-${createHash('sha256')
+          .update(inlineScript(fileURLToPath(new URL(name, INLINE_SCRIPTS))))
+          .digest('base64')}`
+      ),
+  );
 
 /** `import x from './inline/name.js?raw'` gives the minified text the hashes above are of. */
 function minifiedInlineScripts() {
@@ -40,7 +47,10 @@ function minifiedInlineScripts() {
 // that carries it, so browsers may keep them as immutable and a new build is fetched anew.
 const SRC = new URL('./src/', import.meta.url);
 const sourceHash = createHash('sha256');
-for (const file of readdirSync(SRC, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort()) {
+for (const file of readdirSync(SRC, { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile())
+  .map((e) => path.join(e.parentPath, e.name))
+  .sort()) {
   sourceHash.update(path.relative(fileURLToPath(SRC), file)).update(readFileSync(file));
 }
 

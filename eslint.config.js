@@ -9,7 +9,16 @@ import { defineConfig } from 'eslint/config';
 
 export default defineConfig(
   {
-    ignores: ['dist/', '.astro/', 'node_modules/', 'data/', 'public/', 'test-results/', 'playwright-report/', '.e2e-data/'],
+    ignores: [
+      'dist/',
+      '.astro/',
+      'node_modules/',
+      'data/',
+      'public/',
+      'test-results/',
+      'playwright-report/',
+      '.e2e-data/',
+    ],
   },
   {
     files: ['**/*.{js,mjs,ts,tsx}'],
@@ -19,7 +28,10 @@ export default defineConfig(
       // Inline head scripts wrap storage access in try/catch and keep the default when it is blocked.
       'no-empty': ['error', { allowEmptyCatch: true }],
       // A leading underscore marks a parameter a signature needs but the body does not.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {

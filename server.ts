@@ -153,7 +153,9 @@ async function shutdown(reason: string): Promise<void> {
   }
   await readyPool?.end().catch(() => {});
   // The LISTEN connection goes before the database does, so that its end is not taken for a loss to reconnect from.
-  await hub().close().catch(() => {});
+  await hub()
+    .close()
+    .catch(() => {});
   // A job being encoded is retried by the next worker to start (its heartbeat stops).
   await stopQueue().catch((error: unknown) => logLine('warn', 'job queue stop failed', { error }));
   // A signal during start-up waits for the database to be up, so that it can be stopped cleanly.
@@ -214,7 +216,10 @@ async function readiness(res: ServerResponse): Promise<void> {
     // Read replicas, in the order DATABASE_REPLICA_URLS names them, by state and lag only (no host names): one down
     // or lagging leaves this server ready, since the primary answers their reads.
     db();
-    const replicas = replicaStatus()?.replicas.map(({ state, lagMs }) => ({ state, ...(lagMs === undefined ? {} : { lagMs }) }));
+    const replicas = replicaStatus()?.replicas.map(({ state, lagMs }) => ({
+      state,
+      ...(lagMs === undefined ? {} : { lagMs }),
+    }));
     json(res, 200, { status: 'ok', database: 'ok', ...(replicas?.length ? { replicas } : {}) });
   } catch (error) {
     // The reason goes to the log, not to whoever asks: it may name hosts, ports or users.
@@ -234,7 +239,10 @@ function shouldCompress(req: IncomingMessage, res: ServerResponse): boolean {
 
 async function main(): Promise<void> {
   if (!existsSync(ENTRY)) {
-    logLine('error', `${path.relative(process.cwd(), ENTRY)} is missing: run \`npm run build\` (or \`npm start\`, which builds when needed)`);
+    logLine(
+      'error',
+      `${path.relative(process.cwd(), ENTRY)} is missing: run \`npm run build\` (or \`npm start\`, which builds when needed)`,
+    );
     process.exit(1);
   }
 
@@ -250,7 +258,12 @@ async function main(): Promise<void> {
   logLine('info', database.embedded ? `embedded PostgreSQL under ${dataDir}` : 'PostgreSQL from DATABASE_URL');
   if (shuttingDown) return;
   process.env.DATABASE_URL = database.url;
-  readyPool = new pg.Pool({ connectionString: database.url, max: 2, connectionTimeoutMillis: 2_000, query_timeout: 2_000 });
+  readyPool = new pg.Pool({
+    connectionString: database.url,
+    max: 2,
+    connectionTimeoutMillis: 2_000,
+    query_timeout: 2_000,
+  });
   readyPool.on('error', (error) => {
     if (!isPgShutdown(error)) logLine('warn', 'readiness pool error', { error });
   });
@@ -291,7 +304,11 @@ async function main(): Promise<void> {
     if (where.startsWith('/media/')) return void media(req, res).catch((error: unknown) => fail(req, res, error));
     // Static files and prerendered pages never reach the middleware's own check (page-door.ts).
     if (!isPageMethod(req.method)) {
-      res.writeHead(405, { Allow: PAGE_METHODS.join(', '), 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.writeHead(405, {
+        Allow: PAGE_METHODS.join(', '),
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
       return void res.end(t('error.methodNotAllowed'));
     }
     astro.handler(req, res);
@@ -309,7 +326,11 @@ async function main(): Promise<void> {
       }
     });
   const isPage = (where: string) =>
-    !where.startsWith('/media/') && !where.startsWith(ASSETS_PREFIX) && where !== '/healthz' && where !== '/readyz' && !files.has(where);
+    !where.startsWith('/media/') &&
+    !where.startsWith(ASSETS_PREFIX) &&
+    where !== '/healthz' &&
+    where !== '/readyz' &&
+    !files.has(where);
 
   const limits = serverLimits();
   server = http.createServer(

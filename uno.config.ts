@@ -55,7 +55,8 @@ export default defineConfig({
     // The player's box on the video, live and theatre pages: on a phone it spans the width and stands taller.
     'player-box':
       'relative overflow-hidden rounded-2xl bg-black aspect-video lt-tablet:-mx-4 lt-tablet:aspect-[3/4] lt-tablet:rounded-none',
-    'card-grid': 'grid gap-4 grid-cols-[repeat(auto-fill,minmax(200px,1fr))] lt-tablet:grid-cols-2 lt-tablet:gap-x-2 lt-tablet:gap-y-3',
+    'card-grid':
+      'grid gap-4 grid-cols-[repeat(auto-fill,minmax(200px,1fr))] lt-tablet:grid-cols-2 lt-tablet:gap-x-2 lt-tablet:gap-y-3',
     'page-pad': 'px-4 md:px-6 pb-10',
     'section-title': 'text-lg font-semibold text-primary',
     // A thumb-sized target on a phone (44 px, as the platforms' guidelines ask); no change at pointer widths.

@@ -29,7 +29,9 @@ const TARGET_P99 = 50;
 
 function load(url, duration, headers) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1, headers }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1, headers }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
@@ -58,7 +60,11 @@ async function paired(name, url, helloUrl, headers = {}, beforeUrl = undefined) 
     errors: mine.reduce((a, r) => a + r.errors + r.timeouts, 0),
     hello: mean(hello, (r) => r.requests.average),
     before: beforeUrl
-      ? { rps: mean(before, (r) => r.requests.average), p99: Math.max(...before.map((r) => r.latency.p99)), non2xx: before.reduce((a, r) => a + r.non2xx, 0) }
+      ? {
+          rps: mean(before, (r) => r.requests.average),
+          p99: Math.max(...before.map((r) => r.latency.p99)),
+          non2xx: before.reduce((a, r) => a + r.non2xx, 0),
+        }
       : undefined,
   };
 }
@@ -66,7 +72,14 @@ async function paired(name, url, helloUrl, headers = {}, beforeUrl = undefined) 
 async function measure(name, url, headers = {}) {
   await load(url, WARMUP, headers);
   const r = await load(url, DURATION, headers);
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  return {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
 }
 
 const HELLO = `
@@ -92,7 +105,9 @@ function table(title, base, rows) {
   const pad = (s, n) => String(s).padEnd(n);
   const lpad = (s, n) => String(s).padStart(n);
   console.log(`\n${title}`);
-  console.log(`${pad('endpoint', 26)}${lpad('req/s', 10)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('hello', 9)}${lpad('vs hello', 10)}  target (>= 25%, p99 < 50 ms)`);
+  console.log(
+    `${pad('endpoint', 26)}${lpad('req/s', 10)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('hello', 9)}${lpad('vs hello', 10)}  target (>= 25%, p99 < 50 ms)`,
+  );
   for (const r of [base, ...rows]) {
     const hello = r.hello ?? base.rps;
     const ratio = r.rps / hello;
@@ -126,11 +141,21 @@ async function main() {
     const id = await busiestVideo(app);
     const was = (p) => (baseline ? `${baseline.base}${p}` : undefined);
 
-    console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections x ${DURATION} s each (after ${WARMUP} s warm-up), aweme_id ${id}`);
+    console.log(
+      `node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections x ${DURATION} s each (after ${WARMUP} s warm-up), aweme_id ${id}`,
+    );
     const base = await measure('hello-world (node:http)', helloUrl);
     const rows = [];
     for (const [name, p] of READS(id)) rows.push(await paired(name, `${app}${p}`, helloUrl, {}, was(p)));
-    rows.push(await paired('tab/feed, br (browser)', `${app}${READS(id)[0][1]}`, helloUrl, { 'accept-encoding': 'br, gzip' }, was(READS(id)[0][1])));
+    rows.push(
+      await paired(
+        'tab/feed, br (browser)',
+        `${app}${READS(id)[0][1]}`,
+        helloUrl,
+        { 'accept-encoding': 'br, gzip' },
+        was(READS(id)[0][1]),
+      ),
+    );
     table('node server.ts, anonymous (the 2 s anonymous cache on, as shipped)', base, rows);
     await server.close();
     await baseline?.close();
@@ -141,8 +166,13 @@ async function main() {
       if (BASELINE) baseline = await startServer({ ...asShipped, API_ANON_CACHE: 'off' }, path.resolve(BASELINE));
       const url = server.base;
       const uncachedRows = [];
-      for (const [name, p] of READS(await busiestVideo(url))) uncachedRows.push(await paired(name, `${url}${p}`, helloUrl, {}, was(p)));
-      table('the same reads with API_ANON_CACHE=off (every answer from PostgreSQL, as for a logged-in viewer)', base, uncachedRows);
+      for (const [name, p] of READS(await busiestVideo(url)))
+        uncachedRows.push(await paired(name, `${url}${p}`, helloUrl, {}, was(p)));
+      table(
+        'the same reads with API_ANON_CACHE=off (every answer from PostgreSQL, as for a logged-in viewer)',
+        base,
+        uncachedRows,
+      );
     }
   } finally {
     await server?.close();

@@ -40,7 +40,13 @@ async function mix(base) {
 function load(base, paths, seconds) {
   return new Promise((resolve, reject) => {
     autocannon(
-      { url: base, connections: CONNECTIONS, duration: seconds, timeout: 30, requests: paths.map((p) => ({ method: 'GET', path: p })) },
+      {
+        url: base,
+        connections: CONNECTIONS,
+        duration: seconds,
+        timeout: 30,
+        requests: paths.map((p) => ({ method: 'GET', path: p })),
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
@@ -51,9 +57,13 @@ async function main() {
   const cluster = await startCluster({ dir: path.join(ROOT, '.cluster', 'bench'), log: () => {} });
   try {
     const paths = await mix(cluster.url);
-    console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), shared by HAProxy, the app servers, PgBouncer, PostgreSQL and this load generator`);
+    console.log(
+      `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), shared by HAProxy, the app servers, PgBouncer, PostgreSQL and this load generator`,
+    );
     console.log(`mix of ${paths.length} anonymous GETs in turn: ${paths.map((p) => p.split('?')[0]).join(' ')}`);
-    console.log(`${CONNECTIONS} connections x ${SECONDS} s per run, ${ROUNDS} rounds, one and two app servers alternating\n`);
+    console.log(
+      `${CONNECTIONS} connections x ${SECONDS} s per run, ${ROUNDS} rounds, one and two app servers alternating\n`,
+    );
     // Warm both servers' caches and JIT before measuring.
     await load(cluster.url, paths, 4);
 
@@ -75,7 +85,9 @@ async function main() {
     await cluster.setWebState('web2', 'ready');
     const one = median(runs.one.map((r) => r.requests.average));
     const two = median(runs.two.map((r) => r.requests.average));
-    console.log(`\nmedian req/s: one app server ${one.toFixed(0)}, two ${two.toFixed(0)}; ratio two/one ${(two / one).toFixed(2)}`);
+    console.log(
+      `\nmedian req/s: one app server ${one.toFixed(0)}, two ${two.toFixed(0)}; ratio two/one ${(two / one).toFixed(2)}`,
+    );
     console.log(
       `median p99 ms: one ${median(runs.one.map((r) => r.latency.p99))}, two ${median(runs.two.map((r) => r.latency.p99))}`,
     );

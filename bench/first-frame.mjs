@@ -36,7 +36,15 @@ const BASELINE = process.env.BENCH_BASELINE;
 const TARGET_PRELOADED_P50 = 100;
 const TARGET_COLD_P95 = 400;
 const TARGET_FIRST_P50 = 100;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const CONTEXT = { locale: 'zh-CN', viewport: { width: 1440, height: 900 } };
 /** The like button's label and its list's (src/i18n/zh-CN.ts: video.likes, video.actions). */
 const LIKE = '点赞';
@@ -75,7 +83,9 @@ function watchMainThread() {
   window.__seen = seen;
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (window.__firstFrame !== undefined && e.startTime + e.duration > window.__firstFrame) seen.longest = Math.max(seen.longest, e.duration);
+      for (const e of list.getEntries())
+        if (window.__firstFrame !== undefined && e.startTime + e.duration > window.__firstFrame)
+          seen.longest = Math.max(seen.longest, e.duration);
     }).observe({ type: 'longtask', buffered: true });
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (!e.hadRecentInput) seen.shift += e.value;
@@ -88,7 +98,10 @@ function watchMainThread() {
 /** `promise`, or undefined after `timeout` ms. */
 async function within(promise, timeout) {
   let timer;
-  const out = await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, timeout, undefined)))]);
+  const out = await Promise.race([
+    promise,
+    new Promise((resolve) => (timer = setTimeout(resolve, timeout, undefined))),
+  ]);
   clearTimeout(timer);
   return out;
 }
@@ -115,7 +128,10 @@ async function visit(browser, url, session, watch = true) {
   const context = await browser.newContext(CONTEXT);
   if (session) {
     await context.addCookies([{ name: 'sy_session', value: session.token, url }]);
-    await context.addInitScript(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [session.token, session.user]);
+    await context.addInitScript(
+      ([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })),
+      [session.token, session.user],
+    );
   }
   const page = await context.newPage();
   let report;
@@ -151,7 +167,8 @@ const hydrated = (page, selector) =>
   }, selector);
 
 /** Whether the video of slide `i` can play on (HAVE_FUTURE_DATA). */
-const preloaded = (page, i) => until(page, (n) => (document.querySelector(`article[data-index="${n}"] video`)?.readyState ?? 0) >= 3, i);
+const preloaded = (page, i) =>
+  until(page, (n) => (document.querySelector(`article[data-index="${n}"] video`)?.readyState ?? 0) >= 3, i);
 
 /** ↓ → first frame of the video of slide `index`; null if there is no such slide or no frame within 10 s. */
 async function swipe(page, index) {
@@ -208,7 +225,10 @@ async function firstSwipe(browser, base) {
     if (frame === undefined) return null;
     await reachFor(page, frame);
     await preloaded(page, 1);
-    const before = { ...(await seen(page)), hydrated: await hydrated(page, 'section[aria-roledescription="carousel"]') };
+    const before = {
+      ...(await seen(page)),
+      hydrated: await hydrated(page, 'section[aria-roledescription="carousel"]'),
+    };
     const first = await swipe(page, 1);
     await sleep(700);
     await preloaded(page, 2);
@@ -227,7 +247,9 @@ async function firstSwipe(browser, base) {
 async function clickLike(page, list, to) {
   const box = await page.evaluate(
     ([sel, label, want]) => {
-      const button = [...(document.querySelector(sel)?.querySelectorAll('button[aria-pressed]') ?? [])].find((b) => b.querySelector('.sr-only')?.textContent === label);
+      const button = [...(document.querySelector(sel)?.querySelectorAll('button[aria-pressed]') ?? [])].find(
+        (b) => b.querySelector('.sr-only')?.textContent === label,
+      );
       if (!button) return null;
       const state = { t0: undefined, t1: undefined };
       window.__like = state;
@@ -247,7 +269,9 @@ async function clickLike(page, list, to) {
   );
   if (!box) return null;
   if (box.pressed === String(to)) return 'already';
-  const answered = page.waitForResponse((r) => r.url().includes('/commit/item/digg/'), { timeout: 10_000 }).catch(() => null);
+  const answered = page
+    .waitForResponse((r) => r.url().includes('/commit/item/digg/'), { timeout: 10_000 })
+    .catch(() => null);
   await page.mouse.click(box.x, box.y);
   const done = await until(page, () => window.__like.t1 !== undefined, undefined, 10_000);
   const out = done ? await page.evaluate(() => window.__like.t1 - window.__like.t0) : null;
@@ -277,19 +301,33 @@ async function firstLike(browser, url, list, session) {
 async function demoSession(base) {
   const demo = await (await fetch(`${base}/api/passport/demo`)).json();
   if (!demo.email) throw new Error('the server has no demo account to like with');
-  const login = await fetch(`${base}/api/passport/login/password`, { method: 'POST', body: new URLSearchParams({ email: demo.email, password: demo.password }) });
+  const login = await fetch(`${base}/api/passport/login/password`, {
+    method: 'POST',
+    body: new URLSearchParams({ email: demo.email, password: demo.password }),
+  });
   if (!login.ok) throw new Error(`demo login: ${login.status}`);
   return login.json();
 }
 
 /** Everything one server is measured on, gathered visit by visit. */
 function collector() {
-  return { coldFeed: [], coldVideo: [], first: { swipe: [], likeFeed: [], likeVideo: [] }, later: { swipe: [], likeFeed: [], likeVideo: [] }, visits: { swipe: [], likeFeed: [], likeVideo: [] } };
+  return {
+    coldFeed: [],
+    coldVideo: [],
+    first: { swipe: [], likeFeed: [], likeVideo: [] },
+    later: { swipe: [], likeFeed: [], likeVideo: [] },
+    visits: { swipe: [], likeFeed: [], likeVideo: [] },
+  };
 }
 
 async function prepare(base) {
   const feed = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=1`)).json();
-  return { base, videoRoute: `/video/${feed.aweme_list[0].aweme_id}`, session: await demoSession(base), out: collector() };
+  return {
+    base,
+    videoRoute: `/video/${feed.aweme_list[0].aweme_id}`,
+    session: await demoSession(base),
+    out: collector(),
+  };
 }
 
 const push = (xs, x) => x !== undefined && x !== null && xs.push(x);
@@ -316,11 +354,35 @@ async function round(browser, t, i) {
 }
 
 function table(rows, withBefore) {
-  const header = ['measure', 'n', 'p50 ms', 'p95 ms', 'min ms', 'max ms', 'target', 'met', ...(withBefore ? ['before p50', 'before p95', 'p50 vs before'] : [])];
+  const header = [
+    'measure',
+    'n',
+    'p50 ms',
+    'p95 ms',
+    'min ms',
+    'max ms',
+    'target',
+    'met',
+    ...(withBefore ? ['before p50', 'before p95', 'p50 vs before'] : []),
+  ];
   console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => ' --- ').join('|')}|`);
   for (const [name, xs, target, met, was] of rows) {
-    const cells = [name, xs.length, ms(quantile(xs, 0.5)), ms(quantile(xs, 0.95)), ms(Math.min(...xs)), ms(Math.max(...xs)), target, target === '' ? '' : met ? 'yes' : 'NO'];
-    if (withBefore) cells.push(...(was ? [ms(quantile(was, 0.5)), ms(quantile(was, 0.95)), `${(quantile(xs, 0.5) / quantile(was, 0.5)).toFixed(2)}x`] : ['', '', '']));
+    const cells = [
+      name,
+      xs.length,
+      ms(quantile(xs, 0.5)),
+      ms(quantile(xs, 0.95)),
+      ms(Math.min(...xs)),
+      ms(Math.max(...xs)),
+      target,
+      target === '' ? '' : met ? 'yes' : 'NO',
+    ];
+    if (withBefore)
+      cells.push(
+        ...(was
+          ? [ms(quantile(was, 0.5)), ms(quantile(was, 0.95)), `${(quantile(xs, 0.5) / quantile(was, 0.5)).toFixed(2)}x`]
+          : ['', '', '']),
+      );
     console.log(`| ${cells.join(' | ')} |`);
   }
 }
@@ -336,11 +398,19 @@ function visitsNote(label, visits) {
 async function main() {
   ensureBuild();
   const server = await startServer();
-  const baseline = BASELINE ? await startServer({}, path.resolve(BASELINE)).catch((error) => (server.close(), Promise.reject(error))) : null;
+  const baseline = BASELINE
+    ? await startServer({}, path.resolve(BASELINE)).catch((error) => (server.close(), Promise.reject(error)))
+    : null;
   let browser;
   try {
-    console.log(`server ready in ${server.seconds.toFixed(1)} s on ${server.base}${baseline ? `; baseline (${BASELINE}) on ${baseline.base}` : ''}`);
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ARGS });
+    console.log(
+      `server ready in ${server.seconds.toFixed(1)} s on ${server.base}${baseline ? `; baseline (${BASELINE}) on ${baseline.base}` : ''}`,
+    );
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ARGS,
+    });
 
     const targets = [await prepare(server.base), ...(baseline ? [await prepare(baseline.base)] : [])];
     // One throwaway load each, so the server's first-request costs (JIT, pool) do not count as "cold".
@@ -357,19 +427,43 @@ async function main() {
     const [now, was] = targets.map((t) => t.out);
     const [swipe, swipeWas] = preloadedSwipes;
     const { videoRoute } = targets[0];
-    const firstRow = (name, xs, before) => [name, xs, `p50 ≤ ${TARGET_FIRST_P50} ms`, quantile(xs, 0.5) <= TARGET_FIRST_P50, before];
+    const firstRow = (name, xs, before) => [
+      name,
+      xs,
+      `p50 ≤ ${TARGET_FIRST_P50} ms`,
+      quantile(xs, 0.5) <= TARGET_FIRST_P50,
+      before,
+    ];
     const laterRow = (name, xs, before) => [name, xs, '', true, before];
     table(
       [
-        ['swipe ↓ → first frame (preloaded)', swipe.times, `p50 ≤ ${TARGET_PRELOADED_P50} ms`, quantile(swipe.times, 0.5) <= TARGET_PRELOADED_P50, swipeWas?.times],
-        firstRow('first swipe ↓ → next video\'s first frame: /', now.first.swipe, was?.first.swipe),
-        laterRow('later swipe ↓ → next video\'s first frame: /', now.later.swipe, was?.later.swipe),
+        [
+          'swipe ↓ → first frame (preloaded)',
+          swipe.times,
+          `p50 ≤ ${TARGET_PRELOADED_P50} ms`,
+          quantile(swipe.times, 0.5) <= TARGET_PRELOADED_P50,
+          swipeWas?.times,
+        ],
+        firstRow("first swipe ↓ → next video's first frame: /", now.first.swipe, was?.first.swipe),
+        laterRow("later swipe ↓ → next video's first frame: /", now.later.swipe, was?.later.swipe),
         firstRow('first like click → UI updated: /', now.first.likeFeed, was?.first.likeFeed),
         laterRow('later like click → UI updated: /', now.later.likeFeed, was?.later.likeFeed),
         firstRow(`first like click → UI updated: ${videoRoute}`, now.first.likeVideo, was?.first.likeVideo),
         laterRow(`later like click → UI updated: ${videoRoute}`, now.later.likeVideo, was?.later.likeVideo),
-        ['navigation → first frame, cold: /', now.coldFeed, `p95 ≤ ${TARGET_COLD_P95} ms`, quantile(now.coldFeed, 0.95) <= TARGET_COLD_P95, was?.coldFeed],
-        [`navigation → first frame, cold: ${videoRoute}`, now.coldVideo, `p95 ≤ ${TARGET_COLD_P95} ms`, quantile(now.coldVideo, 0.95) <= TARGET_COLD_P95, was?.coldVideo],
+        [
+          'navigation → first frame, cold: /',
+          now.coldFeed,
+          `p95 ≤ ${TARGET_COLD_P95} ms`,
+          quantile(now.coldFeed, 0.95) <= TARGET_COLD_P95,
+          was?.coldFeed,
+        ],
+        [
+          `navigation → first frame, cold: ${videoRoute}`,
+          now.coldVideo,
+          `p95 ≤ ${TARGET_COLD_P95} ms`,
+          quantile(now.coldVideo, 0.95) <= TARGET_COLD_P95,
+          was?.coldVideo,
+        ],
       ],
       !!was,
     );
@@ -378,11 +472,21 @@ async function main() {
         ` cold p95 on / ${ms(quantile(now.coldFeed, 0.95))} ms = ${(quantile(now.coldFeed, 0.95) / TARGET_COLD_P95).toFixed(2)}x its target;` +
         ` first swipe p50 ${ms(quantile(now.first.swipe, 0.5))} ms = ${(quantile(now.first.swipe, 0.5) / TARGET_FIRST_P50).toFixed(2)}x its target`,
     );
-    console.log(`swipes whose next video had not reached HAVE_FUTURE_DATA: ${swipe.notPreloaded} of ${swipe.times.length}; first inputs at least ${REACTION_MS} ms after the first frame`);
-    for (const [label, t] of [['this checkout', now], ['before', was]]) {
+    console.log(
+      `swipes whose next video had not reached HAVE_FUTURE_DATA: ${swipe.notPreloaded} of ${swipe.times.length}; first inputs at least ${REACTION_MS} ms after the first frame`,
+    );
+    for (const [label, t] of [
+      ['this checkout', now],
+      ['before', was],
+    ]) {
       if (!t) continue;
       console.log(`${label}:`);
-      for (const [kind, name] of [['swipe', 'first swipe on /'], ['likeFeed', 'first like on /'], ['likeVideo', `first like on ${videoRoute}`]]) console.log(`  ${visitsNote(name, t.visits[kind])}`);
+      for (const [kind, name] of [
+        ['swipe', 'first swipe on /'],
+        ['likeFeed', 'first like on /'],
+        ['likeVideo', `first like on ${videoRoute}`],
+      ])
+        console.log(`  ${visitsNote(name, t.visits[kind])}`);
     }
   } finally {
     await browser?.close();

@@ -79,7 +79,19 @@ async function measure(browser, base, route) {
   const html = (await response?.text().catch(() => '')) ?? '';
   await context.close();
 
-  const row = { route, status: response?.status() ?? 0, htmlRaw: Buffer.byteLength(html), htmlBr: await transferBytes(base + route, 'br'), files: 0, jsRaw: 0, jsGzip: 0, cssRaw: 0, cssGzip: 0, laterFiles: 0, laterJsGzip: 0 };
+  const row = {
+    route,
+    status: response?.status() ?? 0,
+    htmlRaw: Buffer.byteLength(html),
+    htmlBr: await transferBytes(base + route, 'br'),
+    files: 0,
+    jsRaw: 0,
+    jsGzip: 0,
+    cssRaw: 0,
+    cssGzip: 0,
+    laterFiles: 0,
+    laterJsGzip: 0,
+  };
   for (const [url, asset] of assets) {
     if (!gzipCache.has(url)) gzipCache.set(url, await transferBytes(url));
     const gz = gzipCache.get(url) || asset.raw;
@@ -114,7 +126,9 @@ async function firstHref(browser, url, prefix) {
   try {
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     const hrefs = await page.$$eval(`a[href^="${prefix}"]`, (links) => links.map((a) => a.getAttribute('href') ?? ''));
-    return hrefs.find((href) => /^[^?#]+$/.test(href) && !href.endsWith('/self') && href.length > prefix.length) ?? null;
+    return (
+      hrefs.find((href) => /^[^?#]+$/.test(href) && !href.endsWith('/self') && href.length > prefix.length) ?? null
+    );
   } finally {
     await page.close();
   }
@@ -131,7 +145,15 @@ async function main() {
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
 
     const video = (await firstHref(browser, `${base}/discover`, '/video/')) ?? '/video/1';
@@ -156,7 +178,21 @@ async function main() {
     const rows = [];
     for (const route of routes) rows.push(await measure(browser, base, route));
 
-    const header = ['route', 'status', 'HTML raw KB', 'HTML br KB', 'JS files', 'JS raw KB', 'JS gzip KB', 'CSS raw KB', 'CSS gzip KB', 'JS ≤ 80 KB gzip', 'HTML in budget', 'after load: JS files', 'after load: JS gzip KB'];
+    const header = [
+      'route',
+      'status',
+      'HTML raw KB',
+      'HTML br KB',
+      'JS files',
+      'JS raw KB',
+      'JS gzip KB',
+      'CSS raw KB',
+      'CSS gzip KB',
+      'JS ≤ 80 KB gzip',
+      'HTML in budget',
+      'after load: JS files',
+      'after load: JS gzip KB',
+    ];
     const lines = rows.map((r) => [
       decodeURIComponent(r.route),
       String(r.status),

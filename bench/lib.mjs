@@ -31,7 +31,13 @@ export async function waitReady(url, child, output) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${output()}`);
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`not ready within 120 s: ${url}\n${output()}`);
@@ -41,7 +47,10 @@ export async function waitReady(url, child, output) {
 export function ensureBuild() {
   if (existsSync(path.join(ROOT, 'dist', 'server', 'entry.mjs'))) return;
   console.log('No build yet: running astro build…');
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) throw new Error('astro build failed');
 }
 
@@ -85,7 +94,11 @@ export async function startServer(env = {}, root = ROOT) {
   const base = `http://127.0.0.1:${port}`;
   const dataDir = tempDataDir();
   const started = Date.now();
-  const server = startProcess(SERVER_ARGS, { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: undefined }, root);
+  const server = startProcess(
+    SERVER_ARGS,
+    { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: undefined },
+    root,
+  );
   const close = async () => {
     await stop(server.child);
     rmSync(dataDir, { recursive: true, force: true });

@@ -21,7 +21,15 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const PRESETS = (process.env.PRESETS ?? 'mobile,desktop').split(',');
 const ONLY = process.env.ROUTES?.split(',');
 const DETAILS = Boolean(process.env.DETAILS);
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 // Personal pages, measured again logged in as the demo account (logged out they show a login prompt).
 const PERSONAL = ['/', '/follow', '/friend', '/user/self', '/settings', '/post', '/post/manage', '/post/data'];
 
@@ -31,7 +39,16 @@ async function pageRoutes(base) {
   const aweme = feed.aweme_list[0];
   const idOf = async (listPath, pattern) => (await (await fetch(`${base}${listPath}`)).text()).match(pattern)?.[1];
   const ids = {
-    'channel/[id]': ['/channel/300201', '/channel/300203', '/channel/300204', '/channel/300205', '/channel/300206', '/channel/300207', '/channel/300208', '/channel/300209'],
+    'channel/[id]': [
+      '/channel/300201',
+      '/channel/300203',
+      '/channel/300204',
+      '/channel/300205',
+      '/channel/300206',
+      '/channel/300207',
+      '/channel/300208',
+      '/channel/300209',
+    ],
     'live/[id]': [`/live/${await idOf('/live', /href="\/live\/(\d+)"/)}`],
     'search/[keyword]': [`/search/${encodeURIComponent('美食')}`],
     'user/[id]': [`/user/${aweme.author.sec_uid}`],
@@ -73,7 +90,10 @@ async function logIn(base, port) {
     await context.addCookies([{ name: 'sy_session', value: session.token, url: base }]);
     const page = await context.newPage();
     await page.goto(`${base}/404`);
-    await page.evaluate(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [session.token, session.user]);
+    await page.evaluate(
+      ([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })),
+      [session.token, session.user],
+    );
     await page.close();
   } finally {
     // Disconnects only: the browser belongs to chrome-launcher.
@@ -91,11 +111,20 @@ async function audit(url, port, preset, loggedIn) {
   const value = (id) => lhr.audits[id]?.numericValue;
   const failed = Object.values(lhr.categories.accessibility?.auditRefs ?? [])
     .map((ref) => lhr.audits[ref.id])
-    .filter((a) => a && a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')
+    .filter(
+      (a) =>
+        a &&
+        a.score !== null &&
+        a.score < 1 &&
+        a.scoreDisplayMode !== 'informative' &&
+        a.scoreDisplayMode !== 'notApplicable',
+    )
     .map((a) => a.id);
   if (DETAILS) {
     for (const id of failed) {
-      const nodes = (lhr.audits[id].details?.items ?? []).map((item) => `${item.node?.selector ?? ''} ${item.node?.explanation?.split('\n')[1] ?? ''}`.trim());
+      const nodes = (lhr.audits[id].details?.items ?? []).map((item) =>
+        `${item.node?.selector ?? ''} ${item.node?.explanation?.split('\n')[1] ?? ''}`.trim(),
+      );
       console.log(`${preset} ${url} ${id}:\n  ${nodes.slice(0, 12).join('\n  ')}`);
     }
   }
@@ -118,12 +147,30 @@ async function main() {
   let chrome;
   try {
     console.log(`server ready in ${server.seconds.toFixed(1)} s on ${base}`);
-    chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+    chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromeFlags: CHROME_FLAGS,
+    });
     const routes = (await pageRoutes(base)).filter((r) => !ONLY || ONLY.includes(decodeURIComponent(r)));
     const personal = PERSONAL.filter((r) => !ONLY || ONLY.includes(r));
     // Logged-out runs first: each starts from cleared storage; logging in then keeps the session for the rest.
-    const runs = [...routes.map((route) => ({ route, loggedIn: false })), ...personal.map((route) => ({ route, loggedIn: true }))];
-    const header = ['preset', 'route', 'viewer', 'perf', 'a11y', 'best-pr.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'a11y audits failed'];
+    const runs = [
+      ...routes.map((route) => ({ route, loggedIn: false })),
+      ...personal.map((route) => ({ route, loggedIn: true })),
+    ];
+    const header = [
+      'preset',
+      'route',
+      'viewer',
+      'perf',
+      'a11y',
+      'best-pr.',
+      'SEO',
+      'LCP ms',
+      'CLS',
+      'TBT ms',
+      'a11y audits failed',
+    ];
     const rows = [];
     for (const preset of PRESETS) {
       let loggedIn = false;
@@ -132,23 +179,37 @@ async function main() {
           await logIn(base, chrome.port);
           loggedIn = true;
         }
-        const r = await audit(`${base}${run.route}`, chrome.port, preset, run.loggedIn).catch((error) => ({ error: error.message }));
+        const r = await audit(`${base}${run.route}`, chrome.port, preset, run.loggedIn).catch((error) => ({
+          error: error.message,
+        }));
         const row = [preset, decodeURIComponent(run.route), run.loggedIn ? 'in' : 'out'];
         if (!r || !r.scores) row.push('-', '-', '-', '-', '-', '-', '-', `error: ${r?.error ?? 'no result'}`);
-        else row.push(...r.scores, fmt(r.lcp), fmt(r.cls, 3), fmt(r.tbt), [r.error, ...r.failed].filter(Boolean).join(' ') || '');
+        else
+          row.push(
+            ...r.scores,
+            fmt(r.lcp),
+            fmt(r.cls, 3),
+            fmt(r.tbt),
+            [r.error, ...r.failed].filter(Boolean).join(' ') || '',
+          );
         rows.push(row);
         process.stderr.write(`${row.slice(0, 8).join(' ')}\n`);
       }
       // The next preset starts logged out again.
       if (loggedIn) {
         await chrome.kill();
-        chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+        chrome = await chromeLauncher.launch({
+          chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          chromeFlags: CHROME_FLAGS,
+        });
       }
     }
     console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => ' --- ').join('|')}|`);
     for (const row of rows) console.log(`| ${row.join(' | ')} |`);
     const a11y = rows.map((r) => Number(r[4])).filter((x) => !Number.isNaN(x));
-    console.log(`\naccessibility: ${a11y.filter((x) => x === 100).length} of ${a11y.length} runs at 100, lowest ${Math.min(...a11y)}`);
+    console.log(
+      `\naccessibility: ${a11y.filter((x) => x === 100).length} of ${a11y.length} runs at 100, lowest ${Math.min(...a11y)}`,
+    );
   } finally {
     await chrome?.kill();
     await server.close();

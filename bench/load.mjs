@@ -37,7 +37,12 @@ async function openSessions(pgPort, n) {
   const { sql } = await import('drizzle-orm');
   const { rows } = await db().execute(sql`select id, sec_uid from users order by id offset 1 limit ${n}`);
   const users = [];
-  for (const row of rows) users.push({ id: Number(row.id), secUid: row.sec_uid, token: (await createSession(Number(row.id), 'bench/load')).token });
+  for (const row of rows)
+    users.push({
+      id: Number(row.id),
+      secUid: row.sec_uid,
+      token: (await createSession(Number(row.id), 'bench/load')).token,
+    });
   await closeDb();
   return users;
 }
@@ -64,7 +69,14 @@ function nextRequest({ videos, authors }, users, base) {
     const form = { 'content-type': 'application/x-www-form-urlencoded', origin };
     if (r < MIX.page) {
       context.kind = 'page';
-      const path = pick(['/', `/video/${video}`, `/user/${pick(authors)}`, '/discover', '/hot', `/search/${encodeURIComponent('音乐')}`]);
+      const path = pick([
+        '/',
+        `/video/${video}`,
+        `/user/${pick(authors)}`,
+        '/discover',
+        '/hot',
+        `/search/${encodeURIComponent('音乐')}`,
+      ]);
       return { ...request, method: 'GET', path, headers: { 'accept-encoding': 'br, gzip' }, body: undefined };
     }
     if (r < MIX.page + MIX.read) {
@@ -85,14 +97,32 @@ function nextRequest({ videos, authors }, users, base) {
     const w = Math.random();
     seq++;
     if (w < 0.4) {
-      return { ...request, method: 'POST', path: '/api/aweme/v1/web/commit/item/digg/', headers, body: `aweme_id=${video}&type=${seq % 2}` };
+      return {
+        ...request,
+        method: 'POST',
+        path: '/api/aweme/v1/web/commit/item/digg/',
+        headers,
+        body: `aweme_id=${video}&type=${seq % 2}`,
+      };
     }
     if (w < 0.7) {
       const target = pick(users.filter((u) => u !== user));
-      return { ...request, method: 'POST', path: '/api/aweme/v1/web/commit/follow/user/', headers, body: `sec_user_id=${target.secUid}&type=${seq % 2}` };
+      return {
+        ...request,
+        method: 'POST',
+        path: '/api/aweme/v1/web/commit/follow/user/',
+        headers,
+        body: `sec_user_id=${target.secUid}&type=${seq % 2}`,
+      };
     }
     const text = encodeURIComponent(`压测评论 ${seq}`);
-    return { ...request, method: 'POST', path: '/api/aweme/v1/web/comment/publish', headers, body: `aweme_id=${video}&text=${text}` };
+    return {
+      ...request,
+      method: 'POST',
+      path: '/api/aweme/v1/web/comment/publish',
+      headers,
+      body: `aweme_id=${video}&text=${text}`,
+    };
   };
 }
 
@@ -112,7 +142,9 @@ function run(base, setup) {
         // A shared machine's tail can pass autocannon's 10 s default: wait longer and report it as latency instead.
         timeout: 30,
         // A request that timed out comes back without a status; autocannon counts it among its time-outs.
-        requests: [{ setupRequest: setup, onResponse: (status, _body, context) => status && count(context.kind, status) }],
+        requests: [
+          { setupRequest: setup, onResponse: (status, _body, context) => status && count(context.kind, status) },
+        ],
       },
       (error, result) => (error ? reject(error) : resolve({ result, counts })),
     );
@@ -120,17 +152,29 @@ function run(base, setup) {
 }
 
 function report(label, { result, counts }) {
-  const all = Object.entries(counts).flatMap(([kind, row]) => Object.entries(row).map(([status, n]) => ({ kind, status, n })));
+  const all = Object.entries(counts).flatMap(([kind, row]) =>
+    Object.entries(row).map(([status, n]) => ({ kind, status, n })),
+  );
   const total = all.reduce((a, r) => a + r.n, 0);
   const writes429 = all.filter((r) => r.kind === 'write' && r.status === '429').reduce((a, r) => a + r.n, 0);
-  const failed = all.filter((r) => Number(r.status) >= 400 && !(r.kind === 'write' && r.status === '429')).reduce((a, r) => a + r.n, 0);
+  const failed = all
+    .filter((r) => Number(r.status) >= 400 && !(r.kind === 'write' && r.status === '429'))
+    .reduce((a, r) => a + r.n, 0);
   console.log(`\n${label}`);
-  console.log(`  ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${total} answers`);
+  console.log(
+    `  ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${total} answers`,
+  );
   for (const [kind, row] of Object.entries(counts)) {
-    console.log(`  ${kind.padEnd(9)} ${Object.entries(row).map(([s, n]) => `${s}: ${n}`).join(', ')}`);
+    console.log(
+      `  ${kind.padEnd(9)} ${Object.entries(row)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', ')}`,
+    );
   }
   // autocannon's errors are connection failures and time-outs (no answer within 10 s); statuses are counted above.
-  console.log(`  errors: ${failed} answers >= 400 other than write 429s, ${result.errors} without an answer (${result.timeouts} time-outs); write 429s: ${writes429}`);
+  console.log(
+    `  errors: ${failed} answers >= 400 other than write 429s, ${result.errors} without an answer (${result.timeouts} time-outs); write 429s: ${writes429}`,
+  );
 }
 
 async function main() {
@@ -138,12 +182,21 @@ async function main() {
   const pgPort = await freePort();
   // Every connection comes from 127.0.0.1 here, standing for many visitors: per-address limits (searches are limited per
   // address) scale as for a site behind one proxy address; the per-account limits the writers meet stay as shipped.
-  const server = await startServer({ NODE_ENV: 'production', API_ANON_CACHE: undefined, PG_PORT: String(pgPort), RATE_LIMIT_IP_FACTOR: '1000' });
+  const server = await startServer({
+    NODE_ENV: 'production',
+    API_ANON_CACHE: undefined,
+    PG_PORT: String(pgPort),
+    RATE_LIMIT_IP_FACTOR: '1000',
+  });
   try {
     const users = await openSessions(pgPort, USERS);
     const setup = nextRequest(await targets(server.base), users, server.base);
-    console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections x ${DURATION} s, ${users.length} writers`);
-    console.log(`mix: ${MIX.page * 100}% anonymous pages, ${MIX.read * 100}% anonymous API reads, ${MIX.write * 100}% logged-in writes`);
+    console.log(
+      `node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections x ${DURATION} s, ${users.length} writers`,
+    );
+    console.log(
+      `mix: ${MIX.page * 100}% anonymous pages, ${MIX.read * 100}% anonymous API reads, ${MIX.write * 100}% logged-in writes`,
+    );
     const rss = [['before', rssMiB(server.pid)]];
     for (let i = 1; i <= RUNS; i++) {
       report(`run ${i}`, await run(server.base, setup));

@@ -19,8 +19,15 @@ const login = () =>
 const { token } = await (await login()).json();
 
 async function pages(label) {
-  const r = await autocannon({ url: `${base}/discover`, connections: 4, duration: 8, headers: { token, 'accept-encoding': 'br' } });
-  console.log(`${label}: pages ${r.requests.average} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, non-2xx ${r.non2xx}`);
+  const r = await autocannon({
+    url: `${base}/discover`,
+    connections: 4,
+    duration: 8,
+    headers: { token, 'accept-encoding': 'br' },
+  });
+  console.log(
+    `${label}: pages ${r.requests.average} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, non-2xx ${r.non2xx}`,
+  );
 }
 
 await pages('warm-up');
@@ -39,4 +46,6 @@ await pages(`with ${storm} logins at once`);
 on = false;
 await Promise.all(loops);
 took.sort((a, b) => a - b);
-console.log(`logins: ${took.length}, p50 ${Math.round(took[took.length >> 1] ?? 0)} ms, max ${Math.round(took.at(-1) ?? 0)} ms`);
+console.log(
+  `logins: ${took.length}, p50 ${Math.round(took[took.length >> 1] ?? 0)} ms, max ${Math.round(took.at(-1) ?? 0)} ms`,
+);

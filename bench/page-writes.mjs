@@ -26,7 +26,14 @@ async function hotPages(base) {
   const videos = [...feed.aweme_list].sort((a, b) => b.statistics.comment_count - a.statistics.comment_count);
   const channel = (await (await fetch(`${base}/discover`)).text()).match(/href="\/channel\/(\d+)"/)?.[1] ?? '300201';
   return {
-    paths: ['/', '/discover', '/hot', `/channel/${channel}`, `/user/${videos[0].author.sec_uid}`, ...videos.slice(0, 5).map((v) => `/video/${v.aweme_id}`)],
+    paths: [
+      '/',
+      '/discover',
+      '/hot',
+      `/channel/${channel}`,
+      `/user/${videos[0].author.sec_uid}`,
+      ...videos.slice(0, 5).map((v) => `/video/${v.aweme_id}`),
+    ],
     targets: videos.slice(5, 25).map((v) => v.aweme_id),
   };
 }
@@ -74,7 +81,13 @@ function writer(base, token, targets) {
 function load(base, paths, duration) {
   return new Promise((resolve, reject) => {
     autocannon(
-      { url: base, connections: CONNECTIONS, duration, headers: ENCODING, requests: paths.map((path) => ({ method: 'GET', path })) },
+      {
+        url: base,
+        connections: CONNECTIONS,
+        duration,
+        headers: ENCODING,
+        requests: paths.map((path) => ({ method: 'GET', path })),
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
@@ -108,7 +121,13 @@ try {
         const result = await load(server.base, setup.paths, DURATION);
         const written = stopWriting ? await stopWriting() : { done: 0, refused: 0 };
         const key = `${name}|${writes ? 'writes' : 'none'}`;
-        (rows[key] ??= []).push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, ...written });
+        (rows[key] ??= []).push({
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          non2xx: result.non2xx,
+          ...written,
+        });
       }
     }
   }
@@ -116,7 +135,11 @@ try {
   const summary = {};
   for (const [key, list] of Object.entries(rows)) {
     const [name, writes] = key.split('|');
-    const row = { rps: median(list.map((r) => r.rps)), p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)) };
+    const row = {
+      rps: median(list.map((r) => r.rps)),
+      p50: median(list.map((r) => r.p50)),
+      p99: median(list.map((r) => r.p99)),
+    };
     summary[key] = row;
     const done = list.reduce((s, r) => s + r.done, 0);
     const refused = list.reduce((s, r) => s + r.refused, 0);
@@ -127,7 +150,9 @@ try {
   }
   const ratio = (a, b) => `${((summary[a].rps / summary[b].rps) * 100).toFixed(1)}%`;
   console.log(`\nunder writes, req/s as shipped vs PAGE_REFRESH_MIN_MS=0: ${ratio('shipped|writes', 'min 0|writes')}`);
-  console.log(`under writes vs none, as shipped: ${ratio('shipped|writes', 'shipped|none')}; with PAGE_REFRESH_MIN_MS=0: ${ratio('min 0|writes', 'min 0|none')}`);
+  console.log(
+    `under writes vs none, as shipped: ${ratio('shipped|writes', 'shipped|none')}; with PAGE_REFRESH_MIN_MS=0: ${ratio('min 0|writes', 'min 0|none')}`,
+  );
 } finally {
   await Promise.all(Object.values(servers).map((s) => s.close()));
 }

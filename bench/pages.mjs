@@ -64,7 +64,9 @@ function routes(ids) {
 
 function load(url, duration, headers) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1, headers }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1, headers }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
@@ -172,7 +174,7 @@ async function seedIds(base) {
     user: video.author.sec_uid,
     live: await first('/live', /href="\/live\/(\d+)"/),
     vs: await first('/vs', /href="\/vs\/(\d+)"/),
-    channel: await first('/discover', /href="\/channel\/(\d+)"/) ?? '300201',
+    channel: (await first('/discover', /href="\/channel\/(\d+)"/)) ?? '300201',
   };
 }
 
@@ -200,8 +202,21 @@ async function measureMode(mode, app, list, headers) {
       const [name, p] = list[i];
       const answer = answers[i];
       const perRequest = mode !== 'cached' && answer.headers['content-encoding'] === 'br';
-      const row = await paired(`${app}${p}`, baseline.url(i), headers, perRequest ? baseline.compressing(i) : undefined);
-      rows.push({ mode, name, status: answer.status, bytes: answer.body.byteLength, encoding: answer.headers['content-encoding'] ?? 'none', cache: answer.headers['cache-control'] ?? '', ...row });
+      const row = await paired(
+        `${app}${p}`,
+        baseline.url(i),
+        headers,
+        perRequest ? baseline.compressing(i) : undefined,
+      );
+      rows.push({
+        mode,
+        name,
+        status: answer.status,
+        bytes: answer.body.byteLength,
+        encoding: answer.headers['content-encoding'] ?? 'none',
+        cache: answer.headers['cache-control'] ?? '',
+        ...row,
+      });
       printRow(rows.at(-1));
     }
   } finally {
@@ -221,7 +236,10 @@ function header() {
 
 function printRow(r) {
   const ratio = r.rps / r.base;
-  const met = ratio >= TARGETS[r.mode] && r.p99 <= TARGET_P99 ? 'met' : `MISSED (>= ${TARGETS[r.mode] * 100}%, p99 <= ${TARGET_P99} ms)`;
+  const met =
+    ratio >= TARGETS[r.mode] && r.p99 <= TARGET_P99
+      ? 'met'
+      : `MISSED (>= ${TARGETS[r.mode] * 100}%, p99 <= ${TARGET_P99} ms)`;
   const errors = r.errors ? `  ${r.errors} errors` : '';
   const ceiling = r.ceiling ? `${((r.ceiling / r.base) * 100).toFixed(1)}%` : '';
   console.log(
@@ -237,8 +255,13 @@ function summary(rows) {
     const ratios = mine.map((r) => r.rps / r.base).sort((a, b) => a - b);
     const met = mine.filter((r) => r.rps / r.base >= TARGETS[mode] && r.p99 <= TARGET_P99).length;
     const median = ratios[Math.floor(ratios.length / 2)];
-    const ceilings = mine.filter((r) => r.ceiling).map((r) => r.ceiling / r.base).sort((a, b) => a - b);
-    const ceiling = ceilings.length ? `; ceiling (compression alone) median ${(ceilings[Math.floor(ceilings.length / 2)] * 100).toFixed(1)}%` : '';
+    const ceilings = mine
+      .filter((r) => r.ceiling)
+      .map((r) => r.ceiling / r.base)
+      .sort((a, b) => a - b);
+    const ceiling = ceilings.length
+      ? `; ceiling (compression alone) median ${(ceilings[Math.floor(ceilings.length / 2)] * 100).toFixed(1)}%`
+      : '';
     console.log(
       `  ${pad(mode, 7)} ratio min ${(ratios[0] * 100).toFixed(1)}%, median ${(median * 100).toFixed(1)}%; p99 max ${Math.max(...mine.map((r) => r.p99))}; targets met on ${met}/${mine.length} routes${ceiling}`,
     );
@@ -251,7 +274,9 @@ async function main() {
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, Accept-Encoding: br; ${DURATION} s per row in ${ROUNDS} rounds interleaved with its static copy (after ${WARMUP} s warm-up)`,
   );
-  console.log('static copy: node:http answering the bytes this server sent for that route in that mode (brotli as sent, same status and headers)');
+  console.log(
+    'static copy: node:http answering the bytes this server sent for that route in that mode (brotli as sent, same status and headers)',
+  );
   const rows = [];
   header();
   if (MODES.includes('cached') || MODES.includes('login')) {

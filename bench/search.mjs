@@ -32,9 +32,18 @@ const words = [...new Set(channels.flatMap((c) => [...c.a.slice(0, 4), ...c.b.sl
 const SEARCHES = [
   ...words,
   ...channels.map((c) => `${c.nickPrefixes[0]}${NICK_SUFFIXES[0]}`),
-  '的', '一', '美', 'vlog', '周末和柯基一起去海边', '三分钟讲清楚黑洞', '不存在的关键词组合', 'zzz',
+  '的',
+  '一',
+  '美',
+  'vlog',
+  '周末和柯基一起去海边',
+  '三分钟讲清楚黑洞',
+  '不存在的关键词组合',
+  'zzz',
 ];
-const PREFIXES = [...new Set([...words.map((w) => [...w][0]), ...words.map((w) => [...w].slice(0, 2).join('')), 'v', '周末', '不存在'])];
+const PREFIXES = [
+  ...new Set([...words.map((w) => [...w][0]), ...words.map((w) => [...w].slice(0, 2).join('')), 'v', '周末', '不存在']),
+];
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))];
@@ -52,23 +61,50 @@ async function measure(inputs, rounds, fn) {
     }
   }
   times.sort((a, b) => a - b);
-  return { calls: times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: times[times.length - 1] };
+  return {
+    calls: times.length,
+    p50: percentile(times, 0.5),
+    p99: percentile(times, 0.99),
+    max: times[times.length - 1],
+  };
 }
 
 async function run(label, db) {
-  const counts = (await db.execute(sql`select (select count(*) from videos)::int as videos, (select count(*) from search_log)::int as searches`)).rows[0];
+  const counts = (
+    await db.execute(
+      sql`select (select count(*) from videos)::int as videos, (select count(*) from search_log)::int as searches`,
+    )
+  ).rows[0];
   const rows = [];
-  const add = (op, target, m) => rows.push({ dataset: `${label} (${counts.videos} videos, ${counts.searches} searches)`, op, target, ...m });
+  const add = (op, target, m) =>
+    rows.push({ dataset: `${label} (${counts.videos} videos, ${counts.searches} searches)`, op, target, ...m });
   add('search videos (page of 20)', TARGET.search, await measure(SEARCHES, 6, (q) => searchVideos(q, { count: 20 })));
-  add('search videos, page 3', TARGET.search, await measure(SEARCHES, 2, (q) => searchVideos(q, { cursor: 40, count: 20 })));
+  add(
+    'search videos, page 3',
+    TARGET.search,
+    await measure(SEARCHES, 2, (q) => searchVideos(q, { cursor: 40, count: 20 })),
+  );
   add('search users', TARGET.users, await measure(SEARCHES, 3, (q) => searchUsers(q, { count: 20 })));
   add('suggestions (search/sug)', TARGET.suggest, await measure(PREFIXES, 8, (p) => suggestByPrefix(p)));
-  const viewers = [[null, 0], [null, 1], [1, 0], [2, 3]];
-  add('猜你想搜 (visitor and users, several rounds)', undefined, await measure(viewers, 10, ([viewer, round]) => guessWords(viewer, { round, count: 6 })));
-  add('热搜, uncached (every 10 s)', undefined, await measure([0], 10, async () => {
-    clearHotWords();
-    await hotSearchWords(6);
-  }));
+  const viewers = [
+    [null, 0],
+    [null, 1],
+    [1, 0],
+    [2, 3],
+  ];
+  add(
+    '猜你想搜 (visitor and users, several rounds)',
+    undefined,
+    await measure(viewers, 10, ([viewer, round]) => guessWords(viewer, { round, count: 6 })),
+  );
+  add(
+    '热搜, uncached (every 10 s)',
+    undefined,
+    await measure([0], 10, async () => {
+      clearHotWords();
+      await hotSearchWords(6);
+    }),
+  );
   return rows;
 }
 
@@ -76,8 +112,12 @@ async function run(label, db) {
 async function generate(db, n) {
   const authors = (await db.execute(sql`select id, nickname from users order by id`)).rows;
   const tags = new Map((await db.execute(sql`select id, name from hashtags`)).rows.map((r) => [r.name, r.id]));
-  const { rows: [{ max }] } = await db.execute(sql`select coalesce(max(id), 0)::int as max from videos`);
-  const clip = (await db.execute(sql`select media, poster, duration_ms, width, height, size_bytes from videos order by id limit 1`)).rows[0];
+  const {
+    rows: [{ max }],
+  } = await db.execute(sql`select coalesce(max(id), 0)::int as max from videos`);
+  const clip = (
+    await db.execute(sql`select media, poster, duration_ms, width, height, size_bytes from videos order by id limit 1`)
+  ).rows[0];
   const now = Date.now();
   for (let start = 0; start < n; start += CHUNK) {
     const cols = { id: [], author: [], channel: [], desc: [], tokens: [], digg: [], play: [], created: [] };
@@ -142,7 +182,9 @@ async function main() {
     const rows = await run('seeded', db);
     const t = performance.now();
     await generate(db, GENERATED);
-    console.log(`generated ${GENERATED} videos and ${GENERATED} searches in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `generated ${GENERATED} videos and ${GENERATED} searches in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
     clearHotWords();
     clearSuggestCache();
     rows.push(...(await run('generated', db)));
@@ -151,7 +193,9 @@ async function main() {
     console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const r of rows) {
       const met = r.target === undefined ? '' : r.p99 < r.target ? 'yes' : 'NO';
-      console.log(`| ${r.dataset} | ${r.op} | ${r.calls} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.target ? `< ${r.target}` : ''} | ${met} |`);
+      console.log(
+        `| ${r.dataset} | ${r.op} | ${r.calls} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.target ? `< ${r.target}` : ''} | ${met} |`,
+      );
     }
   } finally {
     await pool.end();

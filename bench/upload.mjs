@@ -52,7 +52,11 @@ function readChunk(file, offset, length) {
 }
 
 async function startUploadServer(env) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'tests', 'setup', 'upload-server.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'tests', 'setup', 'upload-server.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise((resolve, reject) => {
     child.stdout.once('data', (d) => resolve(String(d).trim()));
     child.once('exit', (code) => reject(new Error(`upload server exited with ${code}`)));
@@ -67,7 +71,11 @@ async function tusUpload(base, token, file) {
   const t0 = performance.now();
   const created = await fetch(`${base}/api/upload`, {
     method: 'POST',
-    headers: { ...tus, 'Upload-Length': String(size), 'Upload-Metadata': `filename ${Buffer.from('bench.bin').toString('base64')}` },
+    headers: {
+      ...tus,
+      'Upload-Length': String(size),
+      'Upload-Metadata': `filename ${Buffer.from('bench.bin').toString('base64')}`,
+    },
   });
   if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
   const location = created.headers.get('location');
@@ -91,7 +99,9 @@ try {
   process.env.DATABASE_URL = database.url;
   await startQueue(database.url);
   // One creator, enough for both measurements.
-  const { rows } = await db().execute(sql`insert into users (sec_uid, nickname, avatar) values ('bench', '基准测试', 'avatars/a01.webp') returning id`);
+  const { rows } = await db().execute(
+    sql`insert into users (sec_uid, nickname, avatar) values ('bench', '基准测试', 'avatars/a01.webp') returning id`,
+  );
   const userId = Number(rows[0].id);
   const { token } = await createSession(userId);
 
@@ -114,10 +124,29 @@ try {
   // ---------------------------------------------------------------- transcoding
   const clip = path.join(dir, 'clip-1080.mp4');
   execFileSync(toolPath('ffmpeg'), [
-    '-hide_banner', '-nostdin', '-y', '-v', 'error',
-    '-f', 'lavfi', '-i', `testsrc2=size=1080x1920:rate=30:duration=${SECONDS}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${SECONDS}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip,
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=1080x1920:rate=30:duration=${SECONDS}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${SECONDS}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    clip,
   ]);
   const plainDir = path.join(dir, 'plain');
   mkdirSync(plainDir, { recursive: true });
@@ -133,7 +162,9 @@ try {
   const result = await processUpload(id);
   const pipeSeconds = seconds(pipeT0);
   const perMinute = (s) => round((s / SECONDS) * 60, 1);
-  console.log(`\ntranscode a ${SECONDS} s 1080x1920 clip to 540/720/1080 (seconds per source minute; ${process.env.WORKER_CONCURRENCY ?? 1} job at a time)`);
+  console.log(
+    `\ntranscode a ${SECONDS} s 1080x1920 clip to 540/720/1080 (seconds per source minute; ${process.env.WORKER_CONCURRENCY ?? 1} job at a time)`,
+  );
   console.log(`  pipeline       ${perMinute(pipeSeconds)} s/min (checks, encode, poster, store: ${result})`);
   console.log(`  plain ffmpeg   ${perMinute(plainSeconds)} s/min (same ladder arguments)`);
   console.log(`  ratio          pipeline / ffmpeg = ${round(pipeSeconds / plainSeconds, 2)}`);

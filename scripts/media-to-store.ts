@@ -20,7 +20,9 @@ try {
   const counts = await copyToStore(s3Store(target), [path.join(ROOT, 'public', 'media'), mediaDir()]);
   for (const c of counts) {
     const mb = (c.bytes / 1024 / 1024).toFixed(1);
-    process.stdout.write(`${path.relative(process.cwd(), c.dir) || '.'} → ${where}: ${c.files} files, ${c.copied} copied (${mb} MB), ${c.skipped} already there\n`);
+    process.stdout.write(
+      `${path.relative(process.cwd(), c.dir) || '.'} → ${where}: ${c.files} files, ${c.copied} copied (${mb} MB), ${c.skipped} already there\n`,
+    );
   }
 } catch (error) {
   process.stderr.write(`media:to-store failed: ${error instanceof Error ? error.message : String(error)}\n`);

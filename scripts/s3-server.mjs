@@ -28,13 +28,28 @@ import account from 's3rver/lib/models/account.js';
  * @param {{ port?: number, host?: string, dir: string, bucket?: string, accessKey?: string, secretKey?: string, silent?: boolean }} options
  * @returns {Promise<{ endpoint: string, port: number, bucket: string, close(): Promise<void> }>}
  */
-export async function startS3Server({ port = 0, host = '127.0.0.1', dir, bucket = 'shanying', accessKey = 'S3RVER', secretKey = 'S3RVER', silent = true }) {
+export async function startS3Server({
+  port = 0,
+  host = '127.0.0.1',
+  dir,
+  bucket = 'shanying',
+  accessKey = 'S3RVER',
+  secretKey = 'S3RVER',
+  silent = true,
+}) {
   mkdirSync(dir, { recursive: true });
   // s3rver knows one built-in key pair (S3RVER/S3RVER); others are added to its one account.
   if (accessKey !== 'S3RVER') account.DUMMY_ACCOUNT.createKeyPair(accessKey, secretKey);
   // Path-style only: otherwise s3rver reads any Host that is not an IP or localhost (a proxy passing the site's name)
   // as a bucket name.
-  const server = new S3rver({ port, address: host, directory: path.resolve(dir), silent, vhostBuckets: false, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port,
+    address: host,
+    directory: path.resolve(dir),
+    silent,
+    vhostBuckets: false,
+    configureBuckets: [{ name: bucket }],
+  });
   const address = await server.run();
   return {
     endpoint: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
@@ -65,7 +80,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     secretKey: values['secret-key'],
     silent: !values.verbose,
   });
-  process.stdout.write(`${JSON.stringify({ msg: 's3 ready', endpoint: started.endpoint, bucket: started.bucket, dir: path.resolve(values.dir) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ msg: 's3 ready', endpoint: started.endpoint, bucket: started.bucket, dir: path.resolve(values.dir) })}\n`,
+  );
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => void started.close().finally(() => process.exit(0)));
   }

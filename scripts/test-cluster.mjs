@@ -20,11 +20,16 @@ rmSync(REPORT, { force: true });
 const started = performance.now();
 const child = spawnSync(
   process.execPath,
-  [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', 'playwright.cluster.config.ts', ...process.argv.slice(2)],
+  [
+    path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'),
+    'test',
+    '-c',
+    'playwright.cluster.config.ts',
+    ...process.argv.slice(2),
+  ],
   { cwd: ROOT, stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: REPORT } },
 );
 const status = child.status ?? 1;
-
 
 let report;
 try {
@@ -45,5 +50,7 @@ if (status !== 0 && summary.failed === 0) summary.failed = 1;
 writeFileSync(SUMMARY, `${JSON.stringify(summary, null, 2)}\n`);
 for (const failure of summary.failures) console.log(`✘ ${failure}`);
 console.log(`cluster: ${summary.seconds} s`);
-console.log(`${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
+console.log(
+  `${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`,
+);
 process.exit(summary.failed > 0 ? 1 : 0);

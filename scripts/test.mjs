@@ -61,7 +61,8 @@ function vitestCounts(status) {
     failures: (report.testResults ?? []).flatMap((file) => {
       const where = path.relative(ROOT, file.name ?? '');
       const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
-      if (file.status === 'failed' && failedTests.length === 0) return [`${where}: ${String(file.message ?? 'failed to load').split('\n')[0]}`];
+      if (file.status === 'failed' && failedTests.length === 0)
+        return [`${where}: ${String(file.message ?? 'failed to load').split('\n')[0]}`];
       return failedTests.map((t) => `${where} › ${t.fullName ?? t.title}`);
     }),
   };
@@ -81,12 +82,14 @@ function playwrightCounts(status) {
     failed: (stats.unexpected ?? 0) + (report.errors ?? []).length,
     skipped: stats.skipped ?? 0,
     status,
-    failures: [...unexpectedTests(report.suites ?? []), ...(report.errors ?? []).map((e) => `error: ${String(e.message ?? e).split('\n')[0]}`)],
+    failures: [
+      ...unexpectedTests(report.suites ?? []),
+      ...(report.errors ?? []).map((e) => `error: ${String(e.message ?? e).split('\n')[0]}`),
+    ],
   };
   if (status !== 0 && counts.failed === 0) counts.failed = 1;
   return counts;
 }
-
 
 /**
  * Runs one gate, echoing its output; it passes on exit 0 and, when `mustPrint` is given, only if the output matches it
@@ -95,7 +98,11 @@ function playwrightCounts(status) {
 function gate(name, script, scriptArgs, mustPrint) {
   console.log(`\n▶ Gate: ${name}`);
   const started = performance.now();
-  const child = spawnSync(process.execPath, [script, ...scriptArgs], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const child = spawnSync(process.execPath, [script, ...scriptArgs], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   process.stdout.write(child.stdout ?? '');
   process.stderr.write(child.stderr ?? '');
   if (child.error) console.error(child.error.message);
@@ -105,7 +112,16 @@ function gate(name, script, scriptArgs, mustPrint) {
   console.log(`${ok ? '✓' : '✗'} ${name} (${seconds} s)`);
   const note = silent ? `exited ${child.status} without printing ${mustPrint}` : undefined;
   const failures = ok ? [] : [note ?? `exited ${child.status}`];
-  return { name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, status: child.status ?? 1, seconds: Number(seconds), failures, ...(note ? { note } : {}) };
+  return {
+    name,
+    passed: ok ? 1 : 0,
+    failed: ok ? 0 : 1,
+    skipped: 0,
+    status: child.status ?? 1,
+    seconds: Number(seconds),
+    failures,
+    ...(note ? { note } : {}),
+  };
 }
 
 const parts = [];
@@ -118,7 +134,10 @@ if (!unitOnly) {
         `Install it with: sudo apt-get install -y chromium fonts-noto-cjk\n` +
         `(or point CHROMIUM_PATH at a Chromium binary).`,
     );
-    writeFileSync(SUMMARY, `${JSON.stringify({ passed: 0, failed: 1, skipped: 0, parts: [], error: 'chromium missing' }, null, 2)}\n`);
+    writeFileSync(
+      SUMMARY,
+      `${JSON.stringify({ passed: 0, failed: 1, skipped: 0, parts: [], error: 'chromium missing' }, null, 2)}\n`,
+    );
     console.log('0 passed, 1 failed');
     process.exit(1);
   }
@@ -137,16 +156,26 @@ const vitestStatus = run('Unit tests (Vitest)', bin('vitest', 'vitest.mjs'), [
 parts.push(vitestCounts(vitestStatus));
 
 if (!unitOnly) {
-  // The same commands as `npm run check`, `npm run typecheck` and `npm run lint`, read from package.json.
+  // The same commands as `npm run check`, `npm run typecheck`, `npm run lint` and `npm run format:check`, read from
+  // package.json.
   const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
   const argsOf = (script) => scripts[script].split(/\s+/).slice(1);
   parts.push(gate('npm run check', bin('astro', 'bin/astro.mjs'), argsOf('check'), /\b0 errors\b/));
   parts.push(gate('npm run typecheck', bin('typescript', 'bin/tsc'), argsOf('typecheck')));
   parts.push(gate('npm run lint', bin('eslint', 'bin/eslint.js'), argsOf('lint')));
+  parts.push(gate('npm run format:check', bin('prettier', 'bin/prettier.cjs'), argsOf('format:check')));
 
   const buildStatus = run('Build (astro build)', bin('astro', 'bin/astro.mjs'), ['build']);
   if (buildStatus !== 0) {
-    parts.push({ name: 'build', passed: 0, failed: 1, skipped: 0, status: buildStatus, note: 'astro build failed; browser tests not run', failures: ['astro build failed'] });
+    parts.push({
+      name: 'build',
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      status: buildStatus,
+      note: 'astro build failed; browser tests not run',
+      failures: ['astro build failed'],
+    });
   } else {
     const pwStatus = run('Browser tests (Playwright)', bin('@playwright/test', 'cli.js'), ['test'], {
       PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_JSON,
@@ -157,12 +186,21 @@ if (!unitOnly) {
 
 const total = (key) => parts.reduce((sum, part) => sum + part[key], 0);
 const failures = parts.flatMap((part) => (part.failures ?? []).map((failure) => `${part.name}: ${failure}`));
-const summary = { passed: total('passed'), failed: total('failed'), skipped: total('skipped'), unitOnly, failures, parts };
+const summary = {
+  passed: total('passed'),
+  failed: total('failed'),
+  skipped: total('skipped'),
+  unitOnly,
+  failures,
+  parts,
+};
 writeFileSync(SUMMARY, `${JSON.stringify(summary, null, 2)}\n`);
 
 for (const part of parts) {
   if (part.note) console.error(`${part.name}: ${part.note}`);
 }
 for (const failure of failures) console.log(`✘ ${failure}`);
-console.log(`${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`);
+console.log(
+  `${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`,
+);
 process.exit(summary.failed > 0 ? 1 : 0);

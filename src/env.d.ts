@@ -7,6 +7,5 @@ declare namespace App {
   }
 }
 
-
 /** A hash of the source tree at build time (astro.config.mjs). */
 declare const __SOURCE_HASH__: string;

@@ -54,4 +54,9 @@ export interface Cluster {
 
 export function haproxyCommand(socketPath: string, command: string): Promise<string>;
 
-export function startCluster(options: { dir: string; port?: number; appEnv?: Record<string, string>; log?: (line: string) => void }): Promise<Cluster>;
+export function startCluster(options: {
+  dir: string;
+  port?: number;
+  appEnv?: Record<string, string>;
+  log?: (line: string) => void;
+}): Promise<Cluster>;

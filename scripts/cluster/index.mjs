@@ -79,7 +79,14 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
 
     step(`PgBouncer on ${ports.pgbouncer}`);
     services.push(
-      await startPgBouncer({ root: ROOT, dir: path.join(dir, 'pgbouncer'), logDir, port: ports.pgbouncer, primaryPort: ports.primary, users: { shanying: passwords.app } }),
+      await startPgBouncer({
+        root: ROOT,
+        dir: path.join(dir, 'pgbouncer'),
+        logDir,
+        port: ports.pgbouncer,
+        primaryPort: ports.primary,
+        users: { shanying: passwords.app },
+      }),
     );
 
     step(`S3-compatible store on ${ports.s3}`);
@@ -125,10 +132,14 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       };
     });
     const ready = (web) =>
-      waitFor(`${web.name} is ready`, async () => {
-        if (!web.service.running) throw new Error(`${web.name} exited`);
-        return (await fetch(`${web.url}/readyz`).catch(() => null))?.status === 200;
-      }, { timeoutMs: 120_000, detail: () => web.service.tail() });
+      waitFor(
+        `${web.name} is ready`,
+        async () => {
+          if (!web.service.running) throw new Error(`${web.name} exited`);
+          return (await fetch(`${web.url}/readyz`).catch(() => null))?.status === 200;
+        },
+        { timeoutMs: 120_000, detail: () => web.service.tail() },
+      );
 
     // The first server migrates and seeds; the others then start on a ready database.
     step(`app server web1 on ${webs[0].port} (migrations, seed)`);
@@ -136,7 +147,11 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
     await ready(webs[0]);
     step(`app server web2 on ${webs[1].port}, worker`);
     for (const web of webs.slice(1)) services.push(web.service.start());
-    const worker = new Service('worker', process.execPath, ['worker.ts'], { env: { ...env, WORKER_POLL_SECONDS: '1' }, cwd: ROOT, logFile: path.join(logDir, 'worker.log') });
+    const worker = new Service('worker', process.execPath, ['worker.ts'], {
+      env: { ...env, WORKER_POLL_SECONDS: '1' },
+      cwd: ROOT,
+      logFile: path.join(logDir, 'worker.log'),
+    });
     services.push(worker.start());
     await Promise.all(webs.slice(1).map(ready));
 
@@ -161,10 +176,17 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
     });
     services.push(haproxy.start());
     const url = `http://127.0.0.1:${ports.lb}`;
-    const up = async (name) => (await haproxyCommand(adminSocket, 'show stat')).split('\n').some((row) => row.startsWith(`app,${name},`) && row.split(',')[17] === 'UP');
-    await waitFor('HAProxy sees both app servers up', async () => existsSync(adminSocket) && (await up('web1')) && (await up('web2')), {
-      detail: () => haproxy.tail(),
-    });
+    const up = async (name) =>
+      (await haproxyCommand(adminSocket, 'show stat'))
+        .split('\n')
+        .some((row) => row.startsWith(`app,${name},`) && row.split(',')[17] === 'UP');
+    await waitFor(
+      'HAProxy sees both app servers up',
+      async () => existsSync(adminSocket) && (await up('web1')) && (await up('web2')),
+      {
+        detail: () => haproxy.tail(),
+      },
+    );
 
     const cluster = {
       dir,
@@ -206,7 +228,11 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
           logDir,
           webs: webs.map(({ name, url: webUrl, service }) => ({ name, url: webUrl, pid: service.pid })),
           worker: { pid: worker.pid },
-          database: { primary: db.superuserUrl(ports.primary), replica: db.superuserUrl(ports.replica), app: env.DATABASE_DIRECT_URL },
+          database: {
+            primary: db.superuserUrl(ports.primary),
+            replica: db.superuserUrl(ports.replica),
+            app: env.DATABASE_DIRECT_URL,
+          },
           s3: store.env,
         };
       },

@@ -56,9 +56,14 @@ export interface PgCluster {
 export function postgresBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+    : [];
   const newest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
-  if (!newest) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: apt-get install -y postgresql (or set PG_BIN)');
+  if (!newest)
+    throw new Error(
+      'PostgreSQL server binaries not found under /usr/lib/postgresql: apt-get install -y postgresql (or set PG_BIN)',
+    );
   return path.join(root, newest, 'bin');
 }
 
@@ -82,7 +87,11 @@ function run(cmd: string, args: string[]): Promise<void> {
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(cmd)} ${args.join(' ')} exited ${code}: ${output.trim()}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${path.basename(cmd)} ${args.join(' ')} exited ${code}: ${output.trim()}`)),
+    );
   });
 }
 
@@ -107,7 +116,10 @@ async function ownedByPostgres(dir: string): Promise<void> {
   await chown(dir, uid, gid);
 }
 
-const urlOf = (port: number) => (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
+const urlOf =
+  (port: number) =>
+  (database = 'postgres') =>
+    `postgres://postgres@127.0.0.1:${port}/${database}`;
 
 async function queryOn<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
@@ -144,7 +156,16 @@ function server(bin: string, dataDir: string, port: number): PgServer {
     query: (text, database) => queryOn(url(database), text),
     async start() {
       if (running) return;
-      await run(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-l', path.join(dataDir, 'server.log'), '-w', '-t', '60', 'start']);
+      await run(path.join(bin, 'pg_ctl'), [
+        '-D',
+        dataDir,
+        '-l',
+        path.join(dataDir, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        'start',
+      ]);
       running = true;
       await waitReady(url());
     },
@@ -176,7 +197,17 @@ export async function startPrimary(dir: string, port?: number): Promise<PgServer
   const dataDir = path.join(dir, 'primary');
   await ownedByPostgres(dataDir);
   const p = port ?? (await freePort());
-  await run(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  await run(path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+  ]);
   await appendFile(path.join(dataDir, 'postgresql.conf'), CONFIG(p, dataDir));
   const s = server(bin, dataDir, p);
   await s.start();
@@ -189,7 +220,22 @@ export async function startReplica(primary: PgServer, dir: string, port?: number
   const dataDir = path.join(dir, `replica-${primary.port}-${Date.now()}`);
   await ownedByPostgres(dataDir);
   const p = port ?? (await freePort());
-  await run(path.join(bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '--no-sync', '-c', 'fast']);
+  await run(path.join(bin, 'pg_basebackup'), [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'postgres',
+    '-D',
+    dataDir,
+    '-R',
+    '-X',
+    'stream',
+    '--no-sync',
+    '-c',
+    'fast',
+  ]);
   // The copied configuration names the primary's port and socket; the last setting of a file wins.
   await appendFile(path.join(dataDir, 'postgresql.conf'), `\nport = ${p}\nunix_socket_directories = '${dataDir}'\n`);
   await rm(path.join(dataDir, 'postmaster.pid'), { force: true });
@@ -203,7 +249,11 @@ export async function startReplica(primary: PgServer, dir: string, port?: number
 }
 
 /** PgBouncer in front of `target` in `dir`: transaction pooling by default, any user logs in as postgres. */
-export async function startPgBouncer(target: { port: number }, dir: string, options: { port?: number; poolMode?: 'session' | 'transaction' | 'statement'; poolSize?: number } = {}): Promise<PgBouncer> {
+export async function startPgBouncer(
+  target: { port: number },
+  dir: string,
+  options: { port?: number; poolMode?: 'session' | 'transaction' | 'statement'; poolSize?: number } = {},
+): Promise<PgBouncer> {
   const bin = pgbouncerBin();
   const home = path.join(dir, `pgbouncer-${target.port}`);
   await ownedByPostgres(home);
@@ -260,7 +310,9 @@ ignore_startup_parameters = extra_float_digits,options
 }
 
 /** A primary, `replicas` streaming replicas, and PgBouncer (transaction mode) in front of the primary when asked. */
-export async function startPgCluster(options: { replicas?: number; pgbouncer?: boolean; poolSize?: number } = {}): Promise<PgCluster> {
+export async function startPgCluster(
+  options: { replicas?: number; pgbouncer?: boolean; poolSize?: number } = {},
+): Promise<PgCluster> {
   // Check both binaries before starting anything.
   postgresBin();
   if (options.pgbouncer) pgbouncerBin();
@@ -316,7 +368,11 @@ async function committedLsn(primary: PgServer): Promise<string> {
 }
 
 /** Waits until every replica has replayed every transaction the primary has committed so far. */
-export async function waitCaughtUp(primary: PgServer, replicas: readonly PgServer[], timeoutMs = 30_000): Promise<void> {
+export async function waitCaughtUp(
+  primary: PgServer,
+  replicas: readonly PgServer[],
+  timeoutMs = 30_000,
+): Promise<void> {
   const lsn = await committedLsn(primary);
   const until = Date.now() + timeoutMs;
   for (const r of replicas) {

@@ -11,7 +11,9 @@ import { envFor, isListening, runAs, Service, waitFor } from './processes.mjs';
  * its section (a setting the shipped file lacks would be one this cluster does not prove). Comments stay as they are.
  */
 export function overrideIni(ini, overrides) {
-  const missing = new Set(Object.entries(overrides).flatMap(([section, keys]) => Object.keys(keys).map((key) => `${section}.${key}`)));
+  const missing = new Set(
+    Object.entries(overrides).flatMap(([section, keys]) => Object.keys(keys).map((key) => `${section}.${key}`)),
+  );
   let section = '';
   const lines = ini.split('\n').map((line) => {
     const header = /^\s*\[([^\]]+)\]\s*$/.exec(line);
@@ -36,7 +38,13 @@ export async function startPgBouncer({ root, dir, logDir, port, primaryPort, dat
   const as = runAs('postgres');
   mkdirSync(dir, { recursive: true });
   const userlist = path.join(dir, 'userlist.txt');
-  writeFileSync(userlist, Object.entries(users).map(([name, password]) => `"${name}" "${password}"\n`).join(''), { mode: 0o600 });
+  writeFileSync(
+    userlist,
+    Object.entries(users)
+      .map(([name, password]) => `"${name}" "${password}"\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
   const config = path.join(dir, 'pgbouncer.ini');
   const shipped = readFileSync(path.join(root, 'deploy', 'pgbouncer.ini'), 'utf8');
   writeFileSync(

@@ -12,9 +12,12 @@ import { envFor, runAs, runSync, Service, waitFor } from './processes.mjs';
 export function postgresBin() {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'postgres'))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'postgres')))
+    : [];
   const newest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
-  if (!newest) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: apt-get install postgresql');
+  if (!newest)
+    throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: apt-get install postgresql');
   return path.join(root, newest, 'bin');
 }
 
@@ -31,7 +34,8 @@ hot_standby = on
 hot_standby_feedback = on
 `;
 
-const url = (user, password, port, database) => `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+const url = (user, password, port, database) =>
+  `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
 async function query(connectionString, sql, params = []) {
   const client = new pg.Client({ connectionString });
@@ -61,7 +65,23 @@ export async function startPostgres({ dir, logDir, ports, passwords, appRole = '
   const pwFile = path.join(dir, 'superuser.pw');
   writeFileSync(pwFile, `${passwords.postgres}\n`, { mode: 0o600 });
   owned(pwFile);
-  runSync(path.join(bin, 'initdb'), ['-D', primaryDir, '-U', 'postgres', `--pwfile=${pwFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], { as, cwd: dir });
+  runSync(
+    path.join(bin, 'initdb'),
+    [
+      '-D',
+      primaryDir,
+      '-U',
+      'postgres',
+      `--pwfile=${pwFile}`,
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+      '--no-sync',
+    ],
+    { as, cwd: dir },
+  );
   appendFileSync(path.join(primaryDir, 'postgresql.conf'), `${PRIMARY_CONF}unix_socket_directories = '${socketDir}'\n`);
 
   const service = (name, dataDir, port) =>
@@ -75,9 +95,14 @@ export async function startPostgres({ dir, logDir, ports, passwords, appRole = '
     });
   const primary = service('pg-primary', primaryDir, ports.primary).start();
   const superuser = (port) => url('postgres', passwords.postgres, port, 'postgres');
-  await waitFor('the primary accepts connections', () => query(superuser(ports.primary), 'SELECT 1'), { detail: () => primary.tail() });
+  await waitFor('the primary accepts connections', () => query(superuser(ports.primary), 'SELECT 1'), {
+    detail: () => primary.tail(),
+  });
 
-  await query(superuser(ports.primary), `CREATE ROLE replicator WITH REPLICATION LOGIN PASSWORD '${passwords.replicator}'`);
+  await query(
+    superuser(ports.primary),
+    `CREATE ROLE replicator WITH REPLICATION LOGIN PASSWORD '${passwords.replicator}'`,
+  );
   await query(superuser(ports.primary), `CREATE ROLE ${appRole} WITH LOGIN PASSWORD '${passwords.app}'`);
   await query(superuser(ports.primary), `CREATE DATABASE ${database} OWNER ${appRole}`);
 
@@ -85,13 +110,34 @@ export async function startPostgres({ dir, logDir, ports, passwords, appRole = '
   // WAL the replica has not received yet (so a stopped replica catches up when it comes back).
   runSync(
     path.join(bin, 'pg_basebackup'),
-    ['-h', '127.0.0.1', '-p', String(ports.primary), '-U', 'replicator', '-D', replicaDir, '-X', 'stream', '-R', '-C', '-S', 'replica1', '--checkpoint=fast', '--no-sync'],
+    [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(ports.primary),
+      '-U',
+      'replicator',
+      '-D',
+      replicaDir,
+      '-X',
+      'stream',
+      '-R',
+      '-C',
+      '-S',
+      'replica1',
+      '--checkpoint=fast',
+      '--no-sync',
+    ],
     { as, cwd: dir, env: envFor(as, { PGPASSWORD: passwords.replicator }) },
   );
   const replica = service('pg-replica', replicaDir, ports.replica).start();
-  await waitFor('the replica is a hot standby', async () => (await query(superuser(ports.replica), 'SELECT pg_is_in_recovery() AS r'))[0].r, {
-    detail: () => replica.tail(),
-  });
+  await waitFor(
+    'the replica is a hot standby',
+    async () => (await query(superuser(ports.replica), 'SELECT pg_is_in_recovery() AS r'))[0].r,
+    {
+      detail: () => replica.tail(),
+    },
+  );
 
   return {
     primary,
@@ -112,7 +158,9 @@ export async function startPostgres({ dir, logDir, ports, passwords, appRole = '
     async startReplica() {
       if (replica.running) return;
       replica.start();
-      await waitFor('the replica is back', () => query(superuser(ports.replica), 'SELECT 1'), { detail: () => replica.tail() });
+      await waitFor('the replica is back', () => query(superuser(ports.replica), 'SELECT 1'), {
+        detail: () => replica.tail(),
+      });
     },
     async stop() {
       await replica.stop();

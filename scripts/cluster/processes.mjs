@@ -57,7 +57,9 @@ export function runAs(user) {
 
 /** An environment for a program run as `as`: no root HOME it cannot read, a UTF-8 locale. */
 export function envFor(as, extra = {}) {
-  const home = as ? (spawnSync('sh', ['-c', `getent passwd ${as.user} | cut -d: -f6`], { encoding: 'utf8' }).stdout.trim() || '/tmp') : process.env.HOME;
+  const home = as
+    ? spawnSync('sh', ['-c', `getent passwd ${as.user} | cut -d: -f6`], { encoding: 'utf8' }).stdout.trim() || '/tmp'
+    : process.env.HOME;
   return { PATH: process.env.PATH, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', HOME: home, ...extra };
 }
 
@@ -70,7 +72,9 @@ export function runSync(command, args, { as, env, cwd } = {}) {
     ...(as ? { uid: as.uid, gid: as.gid } : {}),
   });
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed (${result.error?.message ?? result.signal ?? `exit ${result.status}`}):\n${result.stdout}${result.stderr}`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed (${result.error?.message ?? result.signal ?? `exit ${result.status}`}):\n${result.stdout}${result.stderr}`,
+    );
   }
   return result.stdout;
 }

@@ -13,7 +13,19 @@ export async function startObjectStore({ root, dir, logDir, port, bucket = 'shan
   const service = new Service(
     's3',
     process.execPath,
-    [path.join(root, 'scripts', 's3-server.mjs'), '--port', String(port), '--dir', dir, '--bucket', bucket, '--access-key', accessKey, '--secret-key', secretKey],
+    [
+      path.join(root, 'scripts', 's3-server.mjs'),
+      '--port',
+      String(port),
+      '--dir',
+      dir,
+      '--bucket',
+      bucket,
+      '--access-key',
+      accessKey,
+      '--secret-key',
+      secretKey,
+    ],
     // The key pair is on the command line (anyone on the machine can read it there): it is made for this run and
     // dies with it. A store that outlives a run takes its keys from a file or the environment instead.
     { env: { PATH: process.env.PATH, HOME: process.env.HOME }, cwd: root, logFile: path.join(logDir, 's3.log') },

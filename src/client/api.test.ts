@@ -18,12 +18,16 @@ vi.stubGlobal('fetch', fetchMock);
 
 function reply(status: number, body?: unknown, headers: Record<string, string> = {}): void {
   const text = body === undefined ? '' : JSON.stringify(body);
-  fetchMock.mockResolvedValueOnce(new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } }));
+  fetchMock.mockResolvedValueOnce(
+    new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } }),
+  );
 }
 
 function lastRequest(): { url: string; init: RequestInit; headers: Record<string, string> } {
   const [url, init = {}] = fetchMock.mock.calls.at(-1)!;
-  const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+  const headers = Object.fromEntries(
+    Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+  );
   return { url: String(url), init, headers };
 }
 
@@ -116,7 +120,10 @@ describe('the error catalogue', () => {
     reply(401, { status_code: 8, status_msg: '请先登录' });
     reply(401, { status_code: 8, status_msg: '请先登录' });
     const key = $auth.get().routerKey;
-    await Promise.all([failureOf(apiPost('/aweme/v1/web/aweme/collect/')), failureOf(apiPost('/aweme/v1/web/history/write/'))]);
+    await Promise.all([
+      failureOf(apiPost('/aweme/v1/web/aweme/collect/')),
+      failureOf(apiPost('/aweme/v1/web/history/write/')),
+    ]);
     expect(toastMock).toHaveBeenCalledTimes(1);
     expect($loginOpen.get()).toBe(false);
     expect(ended).toHaveBeenCalledTimes(1);

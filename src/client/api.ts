@@ -74,7 +74,12 @@ function parseBody(text: string): unknown {
 }
 
 /** Applies the error mapping to one failure of a call sent with `sentToken`, and returns the error to reject with. */
-async function mapFailure(error: unknown, path: string, options: CallOptions, sentToken: string | null): Promise<ApiFailure> {
+async function mapFailure(
+  error: unknown,
+  path: string,
+  options: CallOptions,
+  sentToken: string | null,
+): Promise<ApiFailure> {
   if (error instanceof ApiFailure) return error;
   const wretchError = error as Partial<WretchError>;
   if (typeof wretchError.status !== 'number') {
@@ -124,7 +129,8 @@ async function unwrap<T>(body: unknown, path: string, options: CallOptions, sent
   if (typeof body !== 'object' || body === null) throw new ApiFailure(200, await text('toast.failed'));
   const { status_code, code } = body as Envelope;
   // douyin.com's "not logged in" may come with HTTP 200 (user/profile/self/): the session rule is the 401's.
-  if (status_code === NOT_LOGGED_IN) throw await mapFailure({ status: 401, message: JSON.stringify(body) }, path, options, sentToken);
+  if (status_code === NOT_LOGGED_IN)
+    throw await mapFailure({ status: 401, message: JSON.stringify(body) }, path, options, sentToken);
   if (typeof status_code === 'number' && status_code !== 0) {
     throw new ApiFailure(200, serverMessage(body) ?? (await text('toast.failed')), { statusCode: status_code });
   }
@@ -140,7 +146,9 @@ async function send<T>(path: string, run: (w: typeof api) => Promise<string>, op
   // The token the call goes out with (read the same way as the Token header), to judge a 401 by.
   const sentToken = $user.get().token;
   try {
-    const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(API_TIMEOUT_MS)]) : AbortSignal.timeout(API_TIMEOUT_MS);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, AbortSignal.timeout(API_TIMEOUT_MS)])
+      : AbortSignal.timeout(API_TIMEOUT_MS);
     body = parseBody(await run(api.url(path).options({ signal })));
   } catch (error) {
     throw await mapFailure(error, path, options, sentToken);

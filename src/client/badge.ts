@@ -32,7 +32,8 @@ export function setBadge(el: HTMLElement, count: number): void {
 
 /** Shows `count` on every badge named `name` (notice, message). */
 export function showBadge(name: string, count: number, root: ParentNode = document): void {
-  for (const el of root.querySelectorAll<HTMLElement>(`[data-badge="${CSS.escape(String(name))}"]`)) setBadge(el, Number(count));
+  for (const el of root.querySelectorAll<HTMLElement>(`[data-badge="${CSS.escape(String(name))}"]`))
+    setBadge(el, Number(count));
 }
 
 /** Keeps every `[data-badge]` element in step with `sy:badge` events. */

@@ -28,12 +28,27 @@ export async function fetchComments(awemeId: string, cursor: number): Promise<Co
 
 /** A page of the replies under one top-level comment, oldest first. */
 export async function fetchReplies(awemeId: string, rootId: string, cursor: number): Promise<CommentPage> {
-  return page(await apiGet<ApiList>(`${W}/comment/list/reply/`, { item_id: awemeId, comment_id: rootId, cursor, count: REPLY_PAGE }));
+  return page(
+    await apiGet<ApiList>(`${W}/comment/list/reply/`, {
+      item_id: awemeId,
+      comment_id: rootId,
+      cursor,
+      count: REPLY_PAGE,
+    }),
+  );
 }
 
 /** Publishes a comment, or a reply to `replyTo` (a top-level comment or a reply); answers it and the video's new total. */
-export async function sendComment(awemeId: string, text: string, replyTo?: string): Promise<{ comment: CommentData; total: number }> {
-  const body = await apiPost<{ comment: ApiComment; comment_count: number }>(`${W}/comment/publish`, { aweme_id: awemeId, text, reply_id: replyTo });
+export async function sendComment(
+  awemeId: string,
+  text: string,
+  replyTo?: string,
+): Promise<{ comment: CommentData; total: number }> {
+  const body = await apiPost<{ comment: ApiComment; comment_count: number }>(`${W}/comment/publish`, {
+    aweme_id: awemeId,
+    text,
+    reply_id: replyTo,
+  });
   return { comment: fromApi(body.comment), total: body.comment_count };
 }
 
@@ -43,13 +58,25 @@ export async function sendDelete(cid: string): Promise<number> {
 }
 
 /** Likes or unlikes a comment; answers the server's state. */
-export async function sendCommentLike(awemeId: string, cid: string, liked: boolean): Promise<{ liked: boolean; diggCount: number }> {
-  const body = await apiPost<{ user_digged: 0 | 1; digg_count: number }>(`${W}/comment/digg`, { cid, aweme_id: awemeId, digg_type: liked ? 1 : 0 });
+export async function sendCommentLike(
+  awemeId: string,
+  cid: string,
+  liked: boolean,
+): Promise<{ liked: boolean; diggCount: number }> {
+  const body = await apiPost<{ user_digged: 0 | 1; digg_count: number }>(`${W}/comment/digg`, {
+    cid,
+    aweme_id: awemeId,
+    digg_type: liked ? 1 : 0,
+  });
   return { liked: body.user_digged === 1, diggCount: body.digg_count };
 }
 
 /** Nickname → sec_uid of the users `names` name; names nobody has are left out. */
 export async function resolveNicknames(names: string[]): Promise<Map<string, string>> {
-  const body = await apiGet<{ users: { nickname: string; sec_uid: string }[] }>(`${W}/comment/mention/resolve/`, { nicknames: names.join(' ') }, { quiet: true });
+  const body = await apiGet<{ users: { nickname: string; sec_uid: string }[] }>(
+    `${W}/comment/mention/resolve/`,
+    { nicknames: names.join(' ') },
+    { quiet: true },
+  );
   return new Map(body.users.map((u) => [u.nickname, u.sec_uid]));
 }

@@ -64,7 +64,9 @@ export function startLiveRoom(root: HTMLElement): void {
     addEventListener('pagehide', () => source.close());
   }
 
-  root.querySelector('[data-chat-login]')?.addEventListener('click', () => void import('../stores/auth.ts').then((m) => m.openLogin()));
+  root
+    .querySelector('[data-chat-login]')
+    ?.addEventListener('click', () => void import('../stores/auth.ts').then((m) => m.openLogin()));
 
   const form = root.querySelector<HTMLFormElement>('[data-chat-form]');
   if (!form) return;

@@ -14,7 +14,8 @@ const GAP = 6;
 /** How the open popover was opened: one opened by hover or a mouse click closes when the pointer leaves it; one opened by a key stays until dismissed. */
 type Via = 'hover' | 'pointer' | 'key';
 
-const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href],button:not([disabled]),input:not([disabled]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
 
 function focusables(pop: HTMLElement): HTMLElement[] {
   return [...pop.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.checkVisibility?.() ?? true);
@@ -127,7 +128,12 @@ export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
     if (target.matches('input, textarea, select, [role="radio"]')) return;
     const items = focusables(pop);
     const at = items.indexOf(target);
-    const next = e.key === 'Home' ? 0 : e.key === 'End' ? items.length - 1 : (at + (e.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
+    const next =
+      e.key === 'Home'
+        ? 0
+        : e.key === 'End'
+          ? items.length - 1
+          : (at + (e.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
     items[next]?.focus();
     e.preventDefault();
   });
@@ -166,7 +172,8 @@ export function bindPopover(trigger: HTMLElement, pop: HTMLElement): void {
     }
     // Give focus back only when it would otherwise be lost, never away from what an outside click focused.
     const active = document.activeElement;
-    if (focusInside && (!active || active === document.body || pop.contains(active))) trigger.focus({ preventScroll: true });
+    if (focusInside && (!active || active === document.body || pop.contains(active)))
+      trigger.focus({ preventScroll: true });
     focusInside = false;
   });
 

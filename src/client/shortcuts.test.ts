@@ -7,11 +7,26 @@ const s = await import('./shortcuts.ts');
 const { $loginOpen } = await import('../stores/auth.ts');
 const player = await import('../stores/player.ts');
 
-const key = (k: string, extra: Partial<KeyboardEvent> = {}) => ({ key: k, code: '', shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, ...extra });
+const key = (k: string, extra: Partial<KeyboardEvent> = {}) => ({
+  key: k,
+  code: '',
+  shiftKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  ...extra,
+});
 
 /** An element-like target for ownsKey. */
 function el(tag: string, props: Record<string, unknown> = {}) {
-  return { tagName: tag, isContentEditable: false, closest: () => null, getAttribute: () => null, hasAttribute: () => false, ...props } as unknown as EventTarget;
+  return {
+    tagName: tag,
+    isContentEditable: false,
+    closest: () => null,
+    getAttribute: () => null,
+    hasAttribute: () => false,
+    ...props,
+  } as unknown as EventTarget;
 }
 
 describe('which key means what', () => {
@@ -63,24 +78,50 @@ describe('which key means what', () => {
   it('the dialog lists 22 rows in order', () => {
     expect(s.SHORTCUTS).toHaveLength(22);
     expect(s.SHORTCUTS.map((r) => r.keys)).toEqual([
-      'Z', 'X', 'B', 'C', 'V', 'J', 'K', 'R', 'F', 'G', 'Shift+F', 'Shift+Q', '↑/↓', '←/→', 'shortcuts.space', 'Y', 'H', 'L', 'Shift+/Shift-', '?', 'Esc', 'N',
+      'Z',
+      'X',
+      'B',
+      'C',
+      'V',
+      'J',
+      'K',
+      'R',
+      'F',
+      'G',
+      'Shift+F',
+      'Shift+Q',
+      '↑/↓',
+      '←/→',
+      'shortcuts.space',
+      'Y',
+      'H',
+      'L',
+      'Shift+/Shift-',
+      '?',
+      'Esc',
+      'N',
     ]);
   });
 });
 
 describe('typing is never a shortcut', () => {
   it('fields, editable content and selects own every key', () => {
-    for (const type of ['text', 'search', 'email', 'password', 'number']) expect(s.ownsKey(el('INPUT', { type }), 'z')).toBe(true);
+    for (const type of ['text', 'search', 'email', 'password', 'number'])
+      expect(s.ownsKey(el('INPUT', { type }), 'z')).toBe(true);
     expect(s.ownsKey(el('TEXTAREA'), ' ')).toBe(true);
     expect(s.ownsKey(el('SELECT'), 'ArrowDown')).toBe(true);
     expect(s.ownsKey(el('DIV', { isContentEditable: true }), 'z')).toBe(true);
-    expect(s.ownsKey(el('SPAN', { closest: (q: string) => (q.includes('contenteditable') ? {} : null) }), 'z')).toBe(true);
+    expect(s.ownsKey(el('SPAN', { closest: (q: string) => (q.includes('contenteditable') ? {} : null) }), 'z')).toBe(
+      true,
+    );
   });
 
   it('sliders keep their arrows, buttons their space; other keys pass', () => {
     expect(s.ownsKey(el('INPUT', { type: 'range' }), 'ArrowLeft')).toBe(true);
     expect(s.ownsKey(el('INPUT', { type: 'range' }), 'z')).toBe(false);
-    expect(s.ownsKey(el('INPUT', { type: 'range', hasAttribute: (a: string) => a === 'data-seek' }), 'ArrowLeft')).toBe(false);
+    expect(s.ownsKey(el('INPUT', { type: 'range', hasAttribute: (a: string) => a === 'data-seek' }), 'ArrowLeft')).toBe(
+      false,
+    );
     expect(s.ownsKey(el('BUTTON'), ' ')).toBe(true);
     expect(s.ownsKey(el('BUTTON'), 'z')).toBe(false);
     expect(s.ownsKey(el('DIV'), ' ')).toBe(false);
@@ -90,9 +131,30 @@ describe('typing is never a shortcut', () => {
 
 describe('running a shortcut', () => {
   const page = { comments: vi.fn(), related: vi.fn(), removed: vi.fn() };
-  const item = { id: '9', desc: 'd', src: '', poster: '', duration: 8000, createdAt: 0, author: { secUid: 'a', nickname: 'n', avatar: '', follow: 0 as const }, digg: 1, comment: 0, collect: 0, share: 0, liked: false, collected: false, renditions: [] };
+  const item = {
+    id: '9',
+    desc: 'd',
+    src: '',
+    poster: '',
+    duration: 8000,
+    createdAt: 0,
+    author: { secUid: 'a', nickname: 'n', avatar: '', follow: 0 as const },
+    digg: 1,
+    comment: 0,
+    collect: 0,
+    share: 0,
+    liked: false,
+    collected: false,
+    renditions: [],
+  };
   const video = { currentTime: 2, duration: 8, paused: false, play: vi.fn(async () => {}), pause: vi.fn() };
-  const host = { item, video: () => video as unknown as HTMLVideoElement, root: () => null, page: vi.fn(), burst: vi.fn() };
+  const host = {
+    item,
+    video: () => video as unknown as HTMLVideoElement,
+    root: () => null,
+    page: vi.fn(),
+    burst: vi.fn(),
+  };
 
   beforeEach(() => {
     player.$host.set(host);
@@ -159,7 +221,7 @@ describe('running a shortcut', () => {
     expect(s.takePendingKey()).toBeNull();
   });
 
-  it('tells the player\'s inline script while the keys are bound, so it keeps a key for the island until then', () => {
+  it("tells the player's inline script while the keys are bound, so it keeps a key for the island until then", () => {
     const w = globalThis as Record<string, unknown>;
     vi.stubGlobal('window', new EventTarget());
     expect(w[s.SHORTCUTS_BOUND]).toBeUndefined();

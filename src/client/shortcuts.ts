@@ -113,7 +113,8 @@ export function commandFor(e: KeyLike): Command | null {
   if (e.shiftKey && (e.key === '=' || e.code === 'Equal')) return 'volUp';
   if (e.shiftKey && (e.key === '-' || e.code === 'Minus')) return 'volDown';
   // Letters by key (the layout's letter); by physical key when an input method reports something else.
-  const letter = e.key.length === 1 ? e.key.toLowerCase() : /^Key[A-Z]$/.test(e.code) ? e.code.slice(3).toLowerCase() : '';
+  const letter =
+    e.key.length === 1 ? e.key.toLowerCase() : /^Key[A-Z]$/.test(e.code) ? e.code.slice(3).toLowerCase() : '';
   if (e.shiftKey) return letter === 'f' ? 'search' : letter === 'q' ? 'close' : null;
   return LETTERS[letter] ?? null;
 }
@@ -169,7 +170,9 @@ export function closeTop(): void {
 }
 
 function focusSearch(): void {
-  const box = document.querySelector<HTMLInputElement>('#header-search-input, [role="searchbox"], input[type="search"]');
+  const box = document.querySelector<HTMLInputElement>(
+    '#header-search-input, [role="searchbox"], input[type="search"]',
+  );
   box?.focus();
   box?.select();
 }
@@ -271,7 +274,12 @@ export function bindShortcuts(page: ShortcutPage): () => void {
   const replay = early ? setTimeout(() => run(early, page), 0) : undefined;
   const onKey = (e: KeyboardEvent) => {
     // Held keys repeat only where repeating means something (seeking).
-    if (e.defaultPrevented || (e.repeat && !e.key.startsWith('ArrowL') && !e.key.startsWith('ArrowR')) || ownsKey(e.target, e.key)) return;
+    if (
+      e.defaultPrevented ||
+      (e.repeat && !e.key.startsWith('ArrowL') && !e.key.startsWith('ArrowR')) ||
+      ownsKey(e.target, e.key)
+    )
+      return;
     // The dialog is modal: Esc belongs to it, and nothing else should act behind it.
     if ($shortcutsOpen.get()) return;
     const command = commandFor(e);

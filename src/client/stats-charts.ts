@@ -45,7 +45,13 @@ function drawNarrow(chart: HTMLElement): void {
   const kind = chart.dataset.kind === 'bar' ? 'bar' : 'line';
   const { points, format } = figuresOf(chart);
   // svgChart escapes every text it writes; the figures and names are the page's own.
-  slot.innerHTML = svgChart(points, { ...NARROW, kind, title: chart.dataset.title ?? '', description: chart.dataset.description, format });
+  slot.innerHTML = svgChart(points, {
+    ...NARROW,
+    kind,
+    title: chart.dataset.title ?? '',
+    description: chart.dataset.description,
+    format,
+  });
 }
 
 /** The day under the pointer in a drawing, by its band on the plot; undefined outside the plot. */
@@ -66,7 +72,8 @@ function tooltip(chart: HTMLElement): HTMLElement {
     tip.dataset.tip = '';
     // The table already gives screen readers every figure.
     tip.setAttribute('aria-hidden', 'true');
-    tip.className = 'pointer-events-none absolute z-10 rounded-md bg-raised px-2 py-1 text-xs text-primary shadow-md whitespace-nowrap';
+    tip.className =
+      'pointer-events-none absolute z-10 rounded-md bg-raised px-2 py-1 text-xs text-primary shadow-md whitespace-nowrap';
     tip.hidden = true;
     chart.append(tip);
   }

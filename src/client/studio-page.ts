@@ -42,5 +42,6 @@ export function watchStudioPage(): void {
     // Only while the zone is shown: a drop on the publish form does not replace the video.
     if (zone()) pickFile(e.dataTransfer.files[0]);
   });
-  if (document.querySelector('[data-studio-wake]') || hasResumableUploads(browserStorage('local'))) dispatchEvent(new Event(STUDIO_WAKE_EVENT));
+  if (document.querySelector('[data-studio-wake]') || hasResumableUploads(browserStorage('local')))
+    dispatchEvent(new Event(STUDIO_WAKE_EVENT));
 }

@@ -4,7 +4,9 @@ import { t } from '../i18n/t.ts';
 
 describe('side navigation', () => {
   it('has the 16 entries in order with the divider after 我的', () => {
-    expect(NAV.map((e) => t(e.key)).join(' ')).toBe('首页 推荐 关注 朋友 我的 直播 放映厅 知识 热点 游戏 娱乐 二次元 音乐 美食 体育 时尚');
+    expect(NAV.map((e) => t(e.key)).join(' ')).toBe(
+      '首页 推荐 关注 朋友 我的 直播 放映厅 知识 热点 游戏 娱乐 二次元 音乐 美食 体育 时尚',
+    );
     expect(t(NAV[NAV_DIVIDER_AFTER]!.key)).toBe('我的');
   });
   it('activates the entry that follows the path', () => {
@@ -21,7 +23,9 @@ describe('side navigation', () => {
 describe('phone navigation', () => {
   it('has the five tabs and a strip of the sections they leave out', () => {
     expect(TABS.map((e) => t(e.key)).join(' ')).toBe('首页 朋友 投稿 消息 我');
-    expect(PHONE_SECTIONS.map((e) => t(e.key)).join(' ')).toBe('推荐 精选 关注 直播 放映厅 知识 热点 游戏 娱乐 二次元 音乐 美食 体育 时尚');
+    expect(PHONE_SECTIONS.map((e) => t(e.key)).join(' ')).toBe(
+      '推荐 精选 关注 直播 放映厅 知识 热点 游戏 娱乐 二次元 音乐 美食 体育 时尚',
+    );
     expect(PHONE_SECTIONS.find((e) => e.key === 'phone.discover')?.href).toBe('/discover');
   });
   it.each([

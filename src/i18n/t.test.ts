@@ -5,7 +5,13 @@ import { zhCN } from './zh-CN.ts';
 
 describe('catalogue', () => {
   it('holds only non-empty strings with well-formed placeholders', () => {
-    const schema = z.record(z.string().regex(/^[a-z][\w]*(\.[\w]+)+$/), z.string().min(1).refine((s) => !/\{(?!\w+\})/.test(s)));
+    const schema = z.record(
+      z.string().regex(/^[a-z][\w]*(\.[\w]+)+$/),
+      z
+        .string()
+        .min(1)
+        .refine((s) => !/\{(?!\w+\})/.test(s)),
+    );
     expect(() => schema.parse(zhCN)).not.toThrow();
   });
   it('fills placeholders and leaves unknown ones visible', () => {

@@ -173,7 +173,8 @@ export const zhCN = {
 
   'qr.title': '扫码登录',
   'qr.confirmTitle': '确认登录闪映网页版？',
-  'qr.confirmHint': '发起登录的电脑浏览器将以「{nickname}」的身份登录闪映网页版。如果不是你本人刚刚在电脑上扫码，请点击取消。',
+  'qr.confirmHint':
+    '发起登录的电脑浏览器将以「{nickname}」的身份登录闪映网页版。如果不是你本人刚刚在电脑上扫码，请点击取消。',
   'qr.confirm': '确认登录',
   'qr.cancel': '取消',
   'qr.done': '已确认，可以回到电脑上继续',

@@ -37,17 +37,34 @@ export function ChatMenu({ onClose }: { onClose: () => void }) {
       document.querySelector<HTMLElement>('[data-chat] [aria-haspopup="menu"]')?.focus();
     }
   };
-  const item = 'focus-ring flex h-10 w-full items-center rounded-md px-3 text-left text-sm hover:bg-hover disabled:(opacity-50 cursor-not-allowed)';
+  const item =
+    'focus-ring flex h-10 w-full items-center rounded-md px-3 text-left text-sm hover:bg-hover disabled:(opacity-50 cursor-not-allowed)';
 
   return (
     // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- Escape and arrow keys from the menu's buttons bubble up to this container
-    <div ref={box} className="absolute right-1 top-11 z-20 w-44 rounded-lg border border-line bg-raised p-1 shadow-xl" onKeyDown={onKey}>
+    <div
+      ref={box}
+      className="absolute right-1 top-11 z-20 w-44 rounded-lg border border-line bg-raised p-1 shadow-xl"
+      onKeyDown={onKey}
+    >
       {view === 'menu' && (
         <div role="menu" aria-label={t('dm.more')}>
-          <button type="button" role="menuitem" className={item} disabled={!exists} onClick={() => void setMute(state.mute === 0).then(() => onClose())}>
+          <button
+            type="button"
+            role="menuitem"
+            className={item}
+            disabled={!exists}
+            onClick={() => void setMute(state.mute === 0).then(() => onClose())}
+          >
             {state.mute ? t('dm.unmute') : t('dm.mute')}
           </button>
-          <button type="button" role="menuitem" className={item} disabled={!exists} onClick={() => void setPinned(state.stick_on_top === 0).then(() => onClose())}>
+          <button
+            type="button"
+            role="menuitem"
+            className={item}
+            disabled={!exists}
+            onClick={() => void setPinned(state.stick_on_top === 0).then(() => onClose())}
+          >
             {state.stick_on_top ? t('dm.unpin') : t('dm.pin')}
           </button>
           <button type="button" role="menuitem" className={item} disabled={!exists} onClick={() => setView('confirm')}>
@@ -56,19 +73,32 @@ export function ChatMenu({ onClose }: { onClose: () => void }) {
           <button type="button" role="menuitem" className={item} onClick={() => setView('report')}>
             {t('dm.report')}
           </button>
-          <button type="button" role="menuitem" className={`${item} text-accent-text`} onClick={() => void setBlocked(!iBlocked).then((ok) => done(ok, iBlocked ? t('dm.unblocked') : t('dm.blocked')))}>
+          <button
+            type="button"
+            role="menuitem"
+            className={`${item} text-accent-text`}
+            onClick={() =>
+              void setBlocked(!iBlocked).then((ok) => done(ok, iBlocked ? t('dm.unblocked') : t('dm.blocked')))
+            }
+          >
             {iBlocked ? t('dm.unblock') : t('dm.block')}
           </button>
         </div>
       )}
       {view === 'confirm' && (
         <div role="alertdialog" aria-modal="false" aria-labelledby="dm-clear-title" className="p-2">
-          <p id="dm-clear-title" className="mb-3 text-sm">{t('dm.clearConfirm')}</p>
+          <p id="dm-clear-title" className="mb-3 text-sm">
+            {t('dm.clearConfirm')}
+          </p>
           <div className="flex justify-end gap-2">
             <button type="button" className="btn-ghost !h-7 text-xs" onClick={onClose}>
               {t('dm.cancel')}
             </button>
-            <button type="button" className="btn-accent !h-7 !px-3 text-xs" onClick={() => void clearChat().then(() => onClose())}>
+            <button
+              type="button"
+              className="btn-accent !h-7 !px-3 text-xs"
+              onClick={() => void clearChat().then(() => onClose())}
+            >
               {t('dm.clearOk')}
             </button>
           </div>
@@ -84,10 +114,19 @@ export function ChatMenu({ onClose }: { onClose: () => void }) {
           }}
         >
           <fieldset>
-            <legend id="dm-report-title" className="mb-2 text-sm font-medium">{t('dm.reportTitle')}</legend>
+            <legend id="dm-report-title" className="mb-2 text-sm font-medium">
+              {t('dm.reportTitle')}
+            </legend>
             {REPORT_REASONS.map((r) => (
               <label key={r} className="flex h-8 cursor-pointer items-center gap-2 text-sm">
-                <input type="radio" name="dm-report-reason" value={r} checked={reason === r} onChange={() => setReason(r)} className="accent-[var(--c-accent)]" />
+                <input
+                  type="radio"
+                  name="dm-report-reason"
+                  value={r}
+                  checked={reason === r}
+                  onChange={() => setReason(r)}
+                  className="accent-[var(--c-accent)]"
+                />
                 {t(`dm.reason.${r}`)}
               </label>
             ))}

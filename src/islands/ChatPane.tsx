@@ -2,9 +2,27 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { formatMessageTime, t } from '../i18n/t.ts';
 import { MESSAGE_MAX, type ImMessage } from '../shared/messaging.ts';
-import { riArrowLeftSLine, riDeleteBinLine, riEmotionLaughLine, riHeart3Fill, riHeart3Line, riMoreFill, riReplyLine } from '../shared/icons.ts';
+import {
+  riArrowLeftSLine,
+  riDeleteBinLine,
+  riEmotionLaughLine,
+  riHeart3Fill,
+  riHeart3Line,
+  riMoreFill,
+  riReplyLine,
+} from '../shared/icons.ts';
 import { $followStatus, seedFollowStatus, toggleFollow } from '../stores/follow.ts';
-import { $chat, clearChatError, closeChat, deleteMessage, loadOlder, sendMessage, setReplyTo, toggleMessageLike, type ChatError } from '../stores/messages.ts';
+import {
+  $chat,
+  clearChatError,
+  closeChat,
+  deleteMessage,
+  loadOlder,
+  sendMessage,
+  setReplyTo,
+  toggleMessageLike,
+  type ChatError,
+} from '../stores/messages.ts';
 import { ChatMenu } from './ChatMenu.tsx';
 import { Icon } from './Icon.tsx';
 import { useNearEnd } from './useNearEnd.ts';
@@ -15,7 +33,32 @@ const PANE_WIDTH = 240;
 const LIST_HEIGHT = 300;
 /** A time label goes above a message sent this long after the one before it. */
 const TIME_GAP_MS = 5 * 60_000;
-const EMOJI = ['😀', '😂', '🥰', '😍', '😎', '🤔', '😭', '😡', '👍', '👏', '🙏', '💪', '🎉', '❤️', '🔥', '🌹', '😅', '😴', '🤣', '😘', '👌', '✌️', '🙌', '💯'];
+const EMOJI = [
+  '😀',
+  '😂',
+  '🥰',
+  '😍',
+  '😎',
+  '🤔',
+  '😭',
+  '😡',
+  '👍',
+  '👏',
+  '🙏',
+  '💪',
+  '🎉',
+  '❤️',
+  '🔥',
+  '🌹',
+  '😅',
+  '😴',
+  '🤣',
+  '😘',
+  '👌',
+  '✌️',
+  '🙌',
+  '💯',
+];
 
 const clock = (ms: number) => formatMessageTime(new Date(ms));
 
@@ -46,27 +89,45 @@ export function ChatPane({ fill = false }: { fill?: boolean }) {
     const id = chat.state?.conversation_id;
     closeChat();
     requestAnimationFrame(() => {
-      const row = document.querySelector<HTMLElement>(`[data-dm-panel] [data-conversation="${id}"]`) ?? document.querySelector<HTMLElement>('[data-dm-panel] [data-conversation]');
+      const row =
+        document.querySelector<HTMLElement>(`[data-dm-panel] [data-conversation="${id}"]`) ??
+        document.querySelector<HTMLElement>('[data-dm-panel] [data-conversation]');
       row?.focus({ preventScroll: true });
     });
   };
 
   return (
-    <section className="relative flex min-w-0 flex-1 flex-col" style={fill ? undefined : { maxWidth: PANE_WIDTH, flexBasis: PANE_WIDTH }} aria-label={peer ? peer.nickname : t('dm.messages')} data-chat={chat.peer}>
+    <section
+      className="relative flex min-w-0 flex-1 flex-col"
+      style={fill ? undefined : { maxWidth: PANE_WIDTH, flexBasis: PANE_WIDTH }}
+      aria-label={peer ? peer.nickname : t('dm.messages')}
+      data-chat={chat.peer}
+    >
       <header className="flex h-12 shrink-0 items-center gap-1 border-b border-line px-1">
-        <button type="button" className="focus-ring tap-target flex h-8 shrink-0 items-center rounded-md px-1 text-xs text-secondary hover:(bg-hover text-primary)" onClick={exit}>
+        <button
+          type="button"
+          className="focus-ring tap-target flex h-8 shrink-0 items-center rounded-md px-1 text-xs text-secondary hover:(bg-hover text-primary)"
+          onClick={exit}
+        >
           <Icon svg={riArrowLeftSLine} className="text-base" />
           {t('dm.exit')}
         </button>
         {peer ? (
-          <a href={`/user/${encodeURIComponent(peer.sec_uid)}`} className="focus-ring min-w-0 flex-1 truncate text-sm font-medium hover:underline">
+          <a
+            href={`/user/${encodeURIComponent(peer.sec_uid)}`}
+            className="focus-ring min-w-0 flex-1 truncate text-sm font-medium hover:underline"
+          >
             {peer.nickname}
           </a>
         ) : (
           <span className="flex-1" />
         )}
         {peer && status === 0 && (
-          <button type="button" className="btn-accent tap-target !h-7 shrink-0 !px-2 text-xs" onClick={() => void toggleFollow(peer.sec_uid, 0)}>
+          <button
+            type="button"
+            className="btn-accent tap-target !h-7 shrink-0 !px-2 text-xs"
+            onClick={() => void toggleFollow(peer.sec_uid, 0)}
+          >
             {t('dm.follow')}
           </button>
         )}
@@ -110,12 +171,25 @@ function Messages() {
   }, [newest, oldest, chat.peer]);
 
   // Older messages load as the top nears, once the list is taller than its box (a short chat has nothing above).
-  useNearEnd(top, box, () => box.current!.scrollHeight > box.current!.clientHeight && void loadOlder(), [chat.peer, oldest, chat.hasMore], '40px');
+  useNearEnd(
+    top,
+    box,
+    () => box.current!.scrollHeight > box.current!.clientHeight && void loadOlder(),
+    [chat.peer, oldest, chat.hasMore],
+    '40px',
+  );
 
   const restricted = chat.state?.restricted === 1;
   const firstAt = chat.messages[0]?.create_time ?? Date.now();
   return (
-    <div ref={box} className="overflow-y-auto px-2 py-2" style={{ height: LIST_HEIGHT }} role="log" aria-label={t('dm.messages')} aria-busy={chat.loading || chat.loadingOlder}>
+    <div
+      ref={box}
+      className="overflow-y-auto px-2 py-2"
+      style={{ height: LIST_HEIGHT }}
+      role="log"
+      aria-label={t('dm.messages')}
+      aria-busy={chat.loading || chat.loadingOlder}
+    >
       <div ref={top} className="h-px" aria-hidden="true" />
       {chat.loadingOlder && <p className="py-1 text-center text-xs text-secondary">{t('common.loading')}</p>}
       {chat.loading && <p className="py-8 text-center text-xs text-secondary">{t('common.loading')}</p>}
@@ -130,7 +204,9 @@ function Messages() {
             </>
           )}
           <p>{t('dm.polite')}</p>
-          {chat.messages.length === 0 && chat.state && <p className="mt-2 text-xs text-secondary">{t('dm.start', { nickname: chat.state.peer.nickname })}</p>}
+          {chat.messages.length === 0 && chat.state && (
+            <p className="mt-2 text-xs text-secondary">{t('dm.start', { nickname: chat.state.peer.nickname })}</p>
+          )}
         </div>
       )}
       {chat.messages.map((m, i) => {
@@ -150,31 +226,64 @@ function Messages() {
 function MessageRow({ m, avatar }: { m: ImMessage; avatar: string | null | undefined }) {
   const mine = m.is_self === 1;
   return (
-    <div className={`group relative mb-2 flex items-end gap-1.5 ${mine ? 'flex-row-reverse' : ''}`} data-message={m.message_id} tabIndex={-1}>
-      {!mine && <img src={avatar ?? ''} alt="" width="24" height="24" className="h-6 w-6 shrink-0 rounded-full object-cover" />}
+    <div
+      className={`group relative mb-2 flex items-end gap-1.5 ${mine ? 'flex-row-reverse' : ''}`}
+      data-message={m.message_id}
+      tabIndex={-1}
+    >
+      {!mine && (
+        <img src={avatar ?? ''} alt="" width="24" height="24" className="h-6 w-6 shrink-0 rounded-full object-cover" />
+      )}
       <div className={`relative max-w-[160px] ${mine ? 'items-end' : 'items-start'} flex flex-col`}>
         {m.reply_to && (
-          <p className="mb-0.5 max-w-full truncate rounded bg-hover px-1.5 text-[11px] text-secondary">{t('dm.quoted', { nickname: m.reply_to.nickname, text: m.reply_to.text })}</p>
+          <p className="mb-0.5 max-w-full truncate rounded bg-hover px-1.5 text-[11px] text-secondary">
+            {t('dm.quoted', { nickname: m.reply_to.nickname, text: m.reply_to.text })}
+          </p>
         )}
-        <p className={`whitespace-pre-wrap break-words rounded-xl px-2.5 py-1.5 text-sm ${mine ? 'bg-accent-fill text-white' : 'bg-hover text-primary'}`}>{m.text}</p>
+        <p
+          className={`whitespace-pre-wrap break-words rounded-xl px-2.5 py-1.5 text-sm ${mine ? 'bg-accent-fill text-white' : 'bg-hover text-primary'}`}
+        >
+          {m.text}
+        </p>
         {m.digg === 1 && (
-          <span className="mt-0.5 flex items-center text-[11px] text-accent-text" title={mine ? t('dm.liked') : t('dm.likedByMe')}>
+          <span
+            className="mt-0.5 flex items-center text-[11px] text-accent-text"
+            title={mine ? t('dm.liked') : t('dm.likedByMe')}
+          >
             <Icon svg={riHeart3Fill} />
             <span className="sr-only">{mine ? t('dm.liked') : t('dm.likedByMe')}</span>
           </span>
         )}
       </div>
       {/* Hover (or keyboard focus inside the row) shows the actions; they stay in the tab order for keyboard users. */}
-      <div className={`flex shrink-0 gap-0.5 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 motion-reduce:transition-none`}>
+      <div
+        className={`flex shrink-0 gap-0.5 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 motion-reduce:transition-none`}
+      >
         {!mine && (
-          <button type="button" className="focus-ring flex h-6 w-6 items-center justify-center rounded text-secondary hover:(bg-hover text-accent)" aria-label={m.digg ? t('dm.unlike') : t('dm.like')} aria-pressed={m.digg === 1} onClick={() => void toggleMessageLike(m)}>
+          <button
+            type="button"
+            className="focus-ring flex h-6 w-6 items-center justify-center rounded text-secondary hover:(bg-hover text-accent)"
+            aria-label={m.digg ? t('dm.unlike') : t('dm.like')}
+            aria-pressed={m.digg === 1}
+            onClick={() => void toggleMessageLike(m)}
+          >
             <Icon svg={m.digg ? riHeart3Fill : riHeart3Line} />
           </button>
         )}
-        <button type="button" className="focus-ring flex h-6 w-6 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)" aria-label={t('dm.reply')} onClick={() => setReplyTo(m)}>
+        <button
+          type="button"
+          className="focus-ring flex h-6 w-6 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)"
+          aria-label={t('dm.reply')}
+          onClick={() => setReplyTo(m)}
+        >
           <Icon svg={riReplyLine} />
         </button>
-        <button type="button" className="focus-ring flex h-6 w-6 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)" aria-label={t('dm.delete')} onClick={() => void deleteMessage(m)}>
+        <button
+          type="button"
+          className="focus-ring flex h-6 w-6 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)"
+          aria-label={t('dm.delete')}
+          onClick={() => void deleteMessage(m)}
+        >
           <Icon svg={riDeleteBinLine} />
         </button>
       </div>
@@ -230,20 +339,33 @@ function Composer() {
       {chat.replyTo && (
         <div className="mb-1 flex items-center gap-1 rounded bg-hover px-1.5 py-0.5 text-[11px] text-secondary">
           <span className="min-w-0 flex-1 truncate">
-            {t('dm.replying', { nickname: chat.replyTo.is_self ? t('dm.me') : (state?.peer.nickname ?? ''), text: chat.replyTo.text })}
+            {t('dm.replying', {
+              nickname: chat.replyTo.is_self ? t('dm.me') : (state?.peer.nickname ?? ''),
+              text: chat.replyTo.text,
+            })}
           </span>
-          <button type="button" className="focus-ring shrink-0 rounded px-1 hover:text-primary" onClick={() => setReplyTo(null)}>
+          <button
+            type="button"
+            className="focus-ring shrink-0 rounded px-1 hover:text-primary"
+            onClick={() => setReplyTo(null)}
+          >
             {t('dm.cancelReply')}
           </button>
         </div>
       )}
-      {notice && <p className="mb-1 text-[11px] text-accent-text" role="status">{notice}</p>}
+      {notice && (
+        <p className="mb-1 text-[11px] text-accent-text" role="status">
+          {notice}
+        </p>
+      )}
       {chat.error && (
         <p className="mb-1 text-[11px] text-accent-text" role="alert" data-dm-error>
           {errorText(chat.error)}
         </p>
       )}
-      <label className="sr-only" htmlFor="dm-composer">{t('dm.placeholder')}</label>
+      <label className="sr-only" htmlFor="dm-composer">
+        {t('dm.placeholder')}
+      </label>
       <textarea
         id="dm-composer"
         ref={field}
@@ -260,20 +382,43 @@ function Composer() {
         onKeyDown={onKey}
       />
       <div className="mt-1 flex items-center gap-1">
-        <button type="button" className="focus-ring tap-target flex h-7 w-7 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)" aria-label={t('dm.emoji')} aria-expanded={emoji} onClick={() => setEmoji(!emoji)}>
+        <button
+          type="button"
+          className="focus-ring tap-target flex h-7 w-7 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)"
+          aria-label={t('dm.emoji')}
+          aria-expanded={emoji}
+          onClick={() => setEmoji(!emoji)}
+        >
           <Icon svg={riEmotionLaughLine} className="text-base" />
         </button>
-        <span className={`ml-auto text-[11px] ${length > MESSAGE_MAX ? 'text-accent-text' : 'text-secondary'}`} aria-live="polite">
+        <span
+          className={`ml-auto text-[11px] ${length > MESSAGE_MAX ? 'text-accent-text' : 'text-secondary'}`}
+          aria-live="polite"
+        >
           {length > MESSAGE_MAX * 0.8 ? t('dm.counter', { count: length, max: MESSAGE_MAX }) : ''}
         </span>
-        <button type="button" className="btn-accent tap-target !h-7 !px-3 text-xs" disabled={disabled || !text.trim()} onClick={() => void send()}>
+        <button
+          type="button"
+          className="btn-accent tap-target !h-7 !px-3 text-xs"
+          disabled={disabled || !text.trim()}
+          onClick={() => void send()}
+        >
           {t('dm.send')}
         </button>
       </div>
       {emoji && (
-        <div className="absolute bottom-10 left-2 z-10 grid grid-cols-6 gap-0.5 rounded-lg border border-line bg-raised p-1 shadow-lg" role="group" aria-label={t('dm.emoji')}>
+        <div
+          className="absolute bottom-10 left-2 z-10 grid grid-cols-6 gap-0.5 rounded-lg border border-line bg-raised p-1 shadow-lg"
+          role="group"
+          aria-label={t('dm.emoji')}
+        >
           {EMOJI.map((e) => (
-            <button key={e} type="button" className="focus-ring h-8 w-8 rounded text-lg hover:bg-hover" onClick={() => insert(e)}>
+            <button
+              key={e}
+              type="button"
+              className="focus-ring h-8 w-8 rounded text-lg hover:bg-hover"
+              onClick={() => insert(e)}
+            >
               {e}
             </button>
           ))}

@@ -58,7 +58,16 @@ function useMounted(): boolean {
  * A video's comments: paged by cursor as the list scrolls, replies on demand, posting a comment or a reply, optimistic
  * likes, deleting one's own, 作者 and 作者赞过 marks, counts kept in step. The list lives in the comment store.
  */
-export function Comments({ awemeId, variant, onClose, initial, mentions, renderedAt, authorSecUid, viewerSecUid = null }: CommentsProps) {
+export function Comments({
+  awemeId,
+  variant,
+  onClose,
+  initial,
+  mentions,
+  renderedAt,
+  authorSecUid,
+  viewerSecUid = null,
+}: CommentsProps) {
   const mounted = useMounted();
   const user = useStore($user);
   const { routerKey } = useStore($auth);
@@ -163,7 +172,9 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
               className="focus-ring tap-target flex items-center gap-1 rounded text-secondary hover:text-primary"
             >
               <span className="inline-block h-px w-5 bg-line" aria-hidden="true"></span>
-              {th.open && th.loaded ? t('comment.moreReplies') : t('video.replies', { count: formatCount(th.open ? hidden : root.replyTotal) })}
+              {th.open && th.loaded
+                ? t('comment.moreReplies')
+                : t('video.replies', { count: formatCount(th.open ? hidden : root.replyTotal) })}
               <Icon svg={riArrowDownSLine} />
             </button>
           ) : null}
@@ -183,7 +194,12 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
   };
 
   const composer = (
-    <CommentsComposer loggedIn={loggedIn} replyTo={replyTo} onCancelReply={() => cancelReply(awemeId)} onSubmit={publish} />
+    <CommentsComposer
+      loggedIn={loggedIn}
+      replyTo={replyTo}
+      onCancelReply={() => cancelReply(awemeId)}
+      onSubmit={publish}
+    />
   );
   const panel = variant === 'panel';
   const titleId = `comments-title-${awemeId}`;
@@ -202,7 +218,13 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
           : undefined
       }
     >
-      <header className={panel ? 'flex items-center justify-between border-b border-line px-4 py-3' : 'mb-3 flex items-center justify-between'}>
+      <header
+        className={
+          panel
+            ? 'flex items-center justify-between border-b border-line px-4 py-3'
+            : 'mb-3 flex items-center justify-between'
+        }
+      >
         <h2 id={titleId} ref={heading} tabIndex={-1} className="section-title outline-none">
           {t('video.commentsTitle')}
           <span className="text-secondary" data-comment-total="">
@@ -210,7 +232,12 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
           </span>
         </h2>
         {panel && onClose && (
-          <button type="button" onClick={onClose} aria-label={t('comment.close')} className="btn-ghost tap-target h-8 w-8 px-0">
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label={t('comment.close')}
+            className="btn-ghost tap-target h-8 w-8 px-0"
+          >
             <Icon svg={riCloseLine} className="text-lg" />
           </button>
         )}
@@ -218,7 +245,11 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
       {!panel && <div className="mb-2">{composer}</div>}
       <div ref={scroller} className={panel ? 'min-h-0 flex-1 overflow-y-auto px-4' : ''}>
         {items.length > 0 && (
-          <ul aria-label={t('comment.list')} aria-busy={phase === 'loading' || undefined} className="divide-y divide-line">
+          <ul
+            aria-label={t('comment.list')}
+            aria-busy={phase === 'loading' || undefined}
+            className="divide-y divide-line"
+          >
             {items.map((c) => (
               <li key={c.cid}>
                 <CommentsItem comment={c} canDelete={canDelete(c)} {...itemProps}>
@@ -235,12 +266,30 @@ export function Comments({ awemeId, variant, onClose, initial, mentions, rendere
             <p>{t('video.noComments')}</p>
           </div>
         )}
-        <div ref={sentinel} data-comments-end={phase === 'idle' ? 'more' : phase} className="flex min-h-12 flex-col items-center justify-center gap-2 py-4 text-xs text-muted">
-          <p role="status" aria-live="polite" className={phase === 'done' && items.length > 0 ? undefined : phase === 'error' ? undefined : 'sr-only'}>
-            {phase === 'loading' ? t('common.loading') : phase === 'error' ? t('profile.list.failed') : phase === 'done' && items.length > 0 ? t('comment.end') : ''}
+        <div
+          ref={sentinel}
+          data-comments-end={phase === 'idle' ? 'more' : phase}
+          className="flex min-h-12 flex-col items-center justify-center gap-2 py-4 text-xs text-muted"
+        >
+          <p
+            role="status"
+            aria-live="polite"
+            className={phase === 'done' && items.length > 0 ? undefined : phase === 'error' ? undefined : 'sr-only'}
+          >
+            {phase === 'loading'
+              ? t('common.loading')
+              : phase === 'error'
+                ? t('profile.list.failed')
+                : phase === 'done' && items.length > 0
+                  ? t('comment.end')
+                  : ''}
           </p>
           {(phase === 'idle' || phase === 'error') && (
-            <button type="button" className="btn-ghost tap-target h-7 border border-line text-xs" onClick={() => void loadComments(awemeId, items.length === 0)}>
+            <button
+              type="button"
+              className="btn-ghost tap-target h-7 border border-line text-xs"
+              onClick={() => void loadComments(awemeId, items.length === 0)}
+            >
               {phase === 'error' ? t('profile.list.retry') : t('common.loadMore')}
             </button>
           )}

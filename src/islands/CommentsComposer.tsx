@@ -62,7 +62,11 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
       {replyTo && (
         <p className="flex items-center justify-between gap-2 text-xs text-secondary">
           <span className="truncate">{t('comment.replying', { nickname: replyTo.nickname })}</span>
-          <button type="button" onClick={onCancelReply} className="focus-ring tap-target shrink-0 rounded text-muted hover:text-primary">
+          <button
+            type="button"
+            onClick={onCancelReply}
+            className="focus-ring tap-target shrink-0 rounded text-muted hover:text-primary"
+          >
             {t('comment.cancelReply')}
           </button>
         </p>
@@ -74,8 +78,12 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
           rows={2}
           // Enter sends; client:interact also keeps an Enter pressed here before the island woke, for it to send.
           enterKeyHint="send"
-          aria-label={replyTo ? t('comment.replyPlaceholder', { nickname: replyTo.nickname }) : t('comment.placeholder')}
-          placeholder={replyTo ? t('comment.replyPlaceholder', { nickname: replyTo.nickname }) : t('comment.placeholder')}
+          aria-label={
+            replyTo ? t('comment.replyPlaceholder', { nickname: replyTo.nickname }) : t('comment.placeholder')
+          }
+          placeholder={
+            replyTo ? t('comment.replyPlaceholder', { nickname: replyTo.nickname }) : t('comment.placeholder')
+          }
           aria-invalid={over || undefined}
           aria-describedby={counterId}
           onChange={(e) => setText(e.target.value)}
@@ -94,10 +102,18 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
           className="max-h-40 min-h-10 flex-1 resize-none bg-transparent text-sm leading-5 text-primary outline-none placeholder:text-muted"
         />
         <div className="flex shrink-0 flex-col items-end gap-1">
-          <span id={counterId} className={`text-xs tabular-nums ${over ? 'font-medium text-accent-text' : 'text-muted'}`}>
+          <span
+            id={counterId}
+            className={`text-xs tabular-nums ${over ? 'font-medium text-accent-text' : 'text-muted'}`}
+          >
             {t('comment.counter', { count: length, max: COMMENT_MAX })}
           </span>
-          <button type="submit" disabled={!ready} aria-busy={sending || undefined} className="btn-accent tap-target h-7 px-3 text-xs">
+          <button
+            type="submit"
+            disabled={!ready}
+            aria-busy={sending || undefined}
+            className="btn-accent tap-target h-7 px-3 text-xs"
+          >
             {t('comment.send')}
           </button>
         </div>

@@ -26,7 +26,11 @@ export function CommentText({ text, links }: { text: string; links: Record<strin
         if (!('mention' in part)) return part.text;
         const secUid = links[part.mention];
         return secUid ? (
-          <a key={i} href={`/user/${encodeURIComponent(secUid)}`} className="focus-ring text-accent-text hover:underline">
+          <a
+            key={i}
+            href={`/user/${encodeURIComponent(secUid)}`}
+            className="focus-ring text-accent-text hover:underline"
+          >
             @{part.mention}
           </a>
         ) : (
@@ -61,20 +65,35 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
   return (
     <article className="flex gap-3 py-3" data-cid={c.cid} aria-label={c.user.nickname}>
       <a href={profile} className="focus-ring shrink-0 self-start rounded-full" tabIndex={-1} aria-hidden="true">
-        <img src={c.user.avatar} alt="" width={36} height={36} loading="lazy" decoding="async" className={`${size} rounded-full bg-raised object-cover`} />
+        <img
+          src={c.user.avatar}
+          alt=""
+          width={36}
+          height={36}
+          loading="lazy"
+          decoding="async"
+          className={`${size} rounded-full bg-raised object-cover`}
+        />
       </a>
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted">
           <a href={profile} className="focus-ring tap-target hover:text-primary">
             {c.user.nickname}
           </a>
-          {c.isAuthor && <span className="rounded-sm bg-accent-fill px-1 text-[10px] leading-4 text-white">{t('video.authorTag')}</span>}
+          {c.isAuthor && (
+            <span className="rounded-sm bg-accent-fill px-1 text-[10px] leading-4 text-white">
+              {t('video.authorTag')}
+            </span>
+          )}
         </p>
         <p className="mt-1 whitespace-pre-wrap break-words text-sm leading-6 text-primary">
           {c.replyTo && (
             <span className="text-muted">
               {t('comment.replyTo')}{' '}
-              <a href={`/user/${encodeURIComponent(c.replyTo.secUid)}`} className="focus-ring text-secondary hover:text-accent-text">
+              <a
+                href={`/user/${encodeURIComponent(c.replyTo.secUid)}`}
+                className="focus-ring text-secondary hover:text-accent-text"
+              >
                 @{c.replyTo.nickname}
               </a>
               ：
@@ -83,7 +102,9 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
           <CommentText text={c.text} links={links} />
         </p>
         <div className="mt-1 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted">
-          <time dateTime={new Date(c.createdAt).toISOString()}>{formatRelative(new Date(c.createdAt), new Date(Math.max(now, c.createdAt)))}</time>
+          <time dateTime={new Date(c.createdAt).toISOString()}>
+            {formatRelative(new Date(c.createdAt), new Date(Math.max(now, c.createdAt)))}
+          </time>
           <button
             type="button"
             aria-pressed={c.liked}
@@ -99,7 +120,12 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
           </button>
           {c.authorLiked && <span className="text-accent-text">{t('comment.authorLiked')}</span>}
           {canDelete && !confirming && (
-            <button ref={deleteRef} type="button" onClick={() => setConfirming(true)} className="focus-ring tap-target rounded hover:text-primary">
+            <button
+              ref={deleteRef}
+              type="button"
+              onClick={() => setConfirming(true)}
+              className="focus-ring tap-target rounded hover:text-primary"
+            >
               {t('comment.delete')}
             </button>
           )}

@@ -52,13 +52,17 @@ export function DanmakuLayer({ video, item }: LayerProps) {
       node.className = `danmaku-item${still ? ' danmaku-still' : ''}${own ? ' danmaku-own' : ''}`;
       el.append(node);
       const speed = width / (CROSS_S * 1000);
-      const lane = still ? holdLane(lanes.current, performance.now(), HOLD_MS) : planLane(lanes.current, performance.now(), node.offsetWidth, speed);
+      const lane = still
+        ? holdLane(lanes.current, performance.now(), HOLD_MS)
+        : planLane(lanes.current, performance.now(), node.offsetWidth, speed);
       if (lane < 0) return node.remove();
       node.style.top = `${lane * LINE_PX}px`;
       // Web Animations are not CSS animations: the reduced-motion rule of theme.css does not reach them, so a viewer who
       // asked for less motion gets danmaku that stand still and fade instead of flying across.
       const anim = still
-        ? node.animate([{ opacity: 0 }, { opacity: 1, offset: 0.08 }, { opacity: 1, offset: 0.92 }, { opacity: 0 }], { duration: HOLD_MS })
+        ? node.animate([{ opacity: 0 }, { opacity: 1, offset: 0.08 }, { opacity: 1, offset: 0.92 }, { opacity: 0 }], {
+            duration: HOLD_MS,
+          })
         : node.animate([{ transform: `translateX(${width}px)` }, { transform: `translateX(${-node.offsetWidth}px)` }], {
             duration: (width + node.offsetWidth) / speed,
             easing: 'linear',
@@ -103,7 +107,13 @@ export function DanmakuLayer({ video, item }: LayerProps) {
     if (sent?.videoId === item.id) launch.current(sent.bullet, true);
   }, [sent, item.id]);
 
-  return <div ref={box} className="danmaku-layer pointer-events-none absolute inset-x-0 top-2 z-10 h-1/3 overflow-hidden" aria-hidden="true" />;
+  return (
+    <div
+      ref={box}
+      className="danmaku-layer pointer-events-none absolute inset-x-0 top-2 z-10 h-1/3 overflow-hidden"
+      aria-hidden="true"
+    />
+  );
 }
 
 interface InputProps {
@@ -124,7 +134,10 @@ export function DanmakuInput({ video, item }: InputProps) {
     setBusy(false);
   };
   return (
-    <form onSubmit={submit} className="flex h-8 min-w-0 max-w-72 flex-1 items-center overflow-hidden rounded-full bg-white/15 focus-within:bg-white/25">
+    <form
+      onSubmit={submit}
+      className="flex h-8 min-w-0 max-w-72 flex-1 items-center overflow-hidden rounded-full bg-white/15 focus-within:bg-white/25"
+    >
       <label className="sr-only" htmlFor={`danmaku-${item.id}`}>
         {t('danmaku.label')}
       </label>
@@ -137,7 +150,11 @@ export function DanmakuInput({ video, item }: InputProps) {
         placeholder={t('danmaku.placeholder')}
         className="h-full min-w-0 flex-1 bg-transparent px-3 text-xs text-white outline-none placeholder:text-white/60"
       />
-      <button type="submit" disabled={busy || !text.trim()} className="focus-ring h-full shrink-0 bg-accent-fill px-3 text-xs text-white disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={busy || !text.trim()}
+        className="focus-ring h-full shrink-0 bg-accent-fill px-3 text-xs text-white disabled:opacity-60"
+      >
         {t('danmaku.send')}
       </button>
     </form>

@@ -47,7 +47,8 @@ interface Burst {
   y: number;
 }
 
-const NAV_BTN = 'focus-ring flex h-10 w-10 items-center justify-center rounded-full bg-raised text-primary hover:bg-hover disabled:opacity-30';
+const NAV_BTN =
+  'focus-ring flex h-10 w-10 items-center justify-center rounded-full bg-raised text-primary hover:bg-hover disabled:opacity-30';
 
 /** Where the related videos of `item` are (N). */
 const relatedHref = (item: VideoItem) => `/video/${item.id}#related`;
@@ -133,7 +134,13 @@ export function Feed({ data, count }: Props) {
         void v.play().catch(() => {});
       });
     }
-    $host.set({ item, video: () => videos.current.get(item.id) ?? null, root: () => root.current, page, burst: () => burst() });
+    $host.set({
+      item,
+      video: () => videos.current.get(item.id) ?? null,
+      root: () => root.current,
+      page,
+      burst: () => burst(),
+    });
   }, [item, page, burst]);
 
   // The next page loads before the end is reached; a page of videos already shown (the ranking moved) moves the
@@ -191,7 +198,14 @@ export function Feed({ data, count }: Props) {
   }, [page]);
 
   // Drag and swipe with pointer events; a tap pauses, a double tap likes.
-  const gesture = useRef({ id: -1, y: 0, t: 0, moved: false, clicks: 0, timer: 0 as ReturnType<typeof setTimeout> | 0 });
+  const gesture = useRef({
+    id: -1,
+    y: 0,
+    t: 0,
+    moved: false,
+    clicks: 0,
+    timer: 0 as ReturnType<typeof setTimeout> | 0,
+  });
   const onPointerDown = (e: React.PointerEvent) => {
     if ((e.target as HTMLElement).closest('button, a, input, textarea, [data-scroll-own]') || e.button !== 0) return;
     gesture.current = { ...gesture.current, id: e.pointerId, y: e.clientY, t: e.timeStamp, moved: false };
@@ -259,7 +273,9 @@ export function Feed({ data, count }: Props) {
           : 'feed flex h-screen gap-3 p-4 pt-[calc(var(--header-h)+4px)] lt-tablet:relative lt-tablet:h-[calc(100dvh-var(--tabbar-h))] lt-tablet:p-0'
       }
     >
-      <div className={`relative isolate min-w-0 flex-1 overflow-hidden bg-black ${webFull ? '' : 'rounded-2xl lt-tablet:rounded-none'}`}>
+      <div
+        className={`relative isolate min-w-0 flex-1 overflow-hidden bg-black ${webFull ? '' : 'rounded-2xl lt-tablet:rounded-none'}`}
+      >
         <div
           className="absolute inset-0 touch-none select-none"
           onPointerDown={onPointerDown}
@@ -303,9 +319,14 @@ export function Feed({ data, count }: Props) {
                     playsInline
                     aria-label={v.desc}
                   />
-                  <div className={`pointer-events-none absolute inset-x-0 bottom-12 z-10 p-5 pr-24 text-white transition-opacity lt-tablet:(p-3 pr-20) ${clear ? 'opacity-0' : ''}`}>
+                  <div
+                    className={`pointer-events-none absolute inset-x-0 bottom-12 z-10 p-5 pr-24 text-white transition-opacity lt-tablet:(p-3 pr-20) ${clear ? 'opacity-0' : ''}`}
+                  >
                     <div className="pointer-events-auto flex items-center gap-3">
-                      <a href={`/user/${v.author.secUid}`} className="focus-ring min-w-0 truncate text-lg font-semibold drop-shadow">
+                      <a
+                        href={`/user/${v.author.secUid}`}
+                        className="focus-ring min-w-0 truncate text-lg font-semibold drop-shadow"
+                      >
                         @{v.author.nickname}
                       </a>
                       <Follow item={v} labels={text.follow} className="lt-tablet:hidden" />
@@ -316,13 +337,32 @@ export function Feed({ data, count }: Props) {
                       </a>
                     </p>
                   </div>
-                  <div className={`absolute bottom-20 right-3 z-10 flex flex-col items-center gap-4 transition-opacity ${clear ? 'pointer-events-none opacity-0' : ''}`}>
-                    <a href={`/user/${v.author.secUid}`} className="focus-ring block rounded-full border-2 border-white" aria-label={v.author.nickname}>
-                      <img src={v.author.avatar} alt="" width="44" height="44" className="h-11 w-11 rounded-full object-cover" />
+                  <div
+                    className={`absolute bottom-20 right-3 z-10 flex flex-col items-center gap-4 transition-opacity ${clear ? 'pointer-events-none opacity-0' : ''}`}
+                  >
+                    <a
+                      href={`/user/${v.author.secUid}`}
+                      className="focus-ring block rounded-full border-2 border-white"
+                      aria-label={v.author.nickname}
+                    >
+                      <img
+                        src={v.author.avatar}
+                        alt=""
+                        width="44"
+                        height="44"
+                        className="h-11 w-11 rounded-full object-cover"
+                      />
                     </a>
                     {/* On a phone 关注 sits on the avatar's lower edge, as in the apps; beside the name on a wide screen. */}
                     <Follow item={v} labels={text.follow} size="badge" className="-mb-2 -mt-9 tablet:hidden" />
-                    <VideoActions item={v} text={text} variant="column" onComment={openComments} onNotInterested={notInterested} onLiked={() => burst()} />
+                    <VideoActions
+                      item={v}
+                      text={text}
+                      variant="column"
+                      onComment={openComments}
+                      onNotInterested={notInterested}
+                      onLiked={() => burst()}
+                    />
                   </div>
                   {active && prefs.danmaku && (
                     <Suspense fallback={null}>
@@ -343,22 +383,44 @@ export function Feed({ data, count }: Props) {
             })}
           </div>
           {bursts.map((b) => (
-            <Icon key={b.key} svg={riHeart3Fill} className="like-burst pointer-events-none absolute z-30 text-7xl text-accent" style={{ left: b.x, top: b.y }} />
+            <Icon
+              key={b.key}
+              svg={riHeart3Fill}
+              className="like-burst pointer-events-none absolute z-30 text-7xl text-accent"
+              style={{ left: b.x, top: b.y }}
+            />
           ))}
         </div>
       </div>
       {/* A phone pages by swiping: no room beside the video for the buttons. */}
-      <div className={`flex shrink-0 flex-col justify-center gap-3 lt-tablet:hidden ${webFull ? 'absolute right-3 top-1/2 z-20 -translate-y-1/2' : ''} ${clear ? 'invisible' : ''}`}>
-        <button type="button" aria-label={text.prev} disabled={index === 0} onClick={() => page(-1)} className={NAV_BTN}>
+      <div
+        className={`flex shrink-0 flex-col justify-center gap-3 lt-tablet:hidden ${webFull ? 'absolute right-3 top-1/2 z-20 -translate-y-1/2' : ''} ${clear ? 'invisible' : ''}`}
+      >
+        <button
+          type="button"
+          aria-label={text.prev}
+          disabled={index === 0}
+          onClick={() => page(-1)}
+          className={NAV_BTN}
+        >
           <Icon svg={riArrowUpSLine} className="text-2xl" />
         </button>
-        <button type="button" aria-label={text.next} disabled={index >= items.length - 1} onClick={() => page(1)} className={NAV_BTN}>
+        <button
+          type="button"
+          aria-label={text.next}
+          disabled={index >= items.length - 1}
+          onClick={() => page(1)}
+          className={NAV_BTN}
+        >
           <Icon svg={riArrowDownSLine} className="text-2xl" />
         </button>
       </div>
       {panel === 'comments' && (
         // On a phone the comments rise over the lower part of the video, as a sheet.
-        <aside className="w-[380px] shrink-0 overflow-hidden rounded-2xl bg-surface lt-tablet:(absolute inset-x-0 bottom-0 z-30 h-[70%] w-auto rounded-b-none)" data-scroll-own>
+        <aside
+          className="w-[380px] shrink-0 overflow-hidden rounded-2xl bg-surface lt-tablet:(absolute inset-x-0 bottom-0 z-30 h-[70%] w-auto rounded-b-none)"
+          data-scroll-own
+        >
           <Suspense fallback={null}>
             <Comments key={item.id} awemeId={item.id} variant="panel" onClose={() => $panel.set(null)} />
           </Suspense>

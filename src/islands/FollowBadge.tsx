@@ -9,8 +9,17 @@ interface BadgeProps {
 /** The follow button as a pill under an avatar: the button is a thumb's size, the pill inside it small. */
 export function FollowBadge({ status, pending, label, onClick }: BadgeProps) {
   return (
-    <button type="button" aria-busy={pending || undefined} onClick={onClick} className="focus-ring inline-flex h-11 min-w-11 items-center justify-center rounded-full">
-      <span className={`whitespace-nowrap rounded-full px-2 text-xs leading-5 ${status === 0 ? 'bg-accent-fill text-white' : 'bg-white/90 text-black/70'}`}>{label}</span>
+    <button
+      type="button"
+      aria-busy={pending || undefined}
+      onClick={onClick}
+      className="focus-ring inline-flex h-11 min-w-11 items-center justify-center rounded-full"
+    >
+      <span
+        className={`whitespace-nowrap rounded-full px-2 text-xs leading-5 ${status === 0 ? 'bg-accent-fill text-white' : 'bg-white/90 text-black/70'}`}
+      >
+        {label}
+      </span>
     </button>
   );
 }

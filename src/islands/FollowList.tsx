@@ -53,7 +53,12 @@ export function FollowList({ kind, secUid, title, titleId, viewerSecUid, onClose
         <h2 id={titleId} className="text-base font-semibold">
           {title}
         </h2>
-        <button type="button" className="btn-ghost h-8 w-8 px-0" aria-label={t('profile.followList.close')} onClick={onClose}>
+        <button
+          type="button"
+          className="btn-ghost h-8 w-8 px-0"
+          aria-label={t('profile.followList.close')}
+          onClick={onClose}
+        >
           <Icon svg={riCloseLine} className="text-xl" />
         </button>
       </div>
@@ -61,9 +66,19 @@ export function FollowList({ kind, secUid, title, titleId, viewerSecUid, onClose
         <ul aria-labelledby={titleId}>
           {users.map((u) => (
             <li key={u.sec_uid} className="flex items-center gap-3 rounded-lg px-3 py-2 hover:bg-hover">
-              <img src={u.avatar_thumb.url_list[0]} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 shrink-0 rounded-full object-cover" />
+              <img
+                src={u.avatar_thumb.url_list[0]}
+                alt=""
+                width={48}
+                height={48}
+                loading="lazy"
+                className="h-12 w-12 shrink-0 rounded-full object-cover"
+              />
               <div className="min-w-0 flex-1">
-                <a href={`/user/${u.sec_uid}`} className="focus-ring block truncate text-sm font-medium text-primary hover:text-accent-text">
+                <a
+                  href={`/user/${u.sec_uid}`}
+                  className="focus-ring block truncate text-sm font-medium text-primary hover:text-accent-text"
+                >
                   {u.nickname}
                 </a>
                 <p className="truncate text-xs text-muted">{u.signature || t('user.noSignature')}</p>

@@ -18,7 +18,13 @@ const loadList = () => import('./FollowList.tsx');
 const FollowList = lazy(() =>
   loadList().then(
     (m) => ({ default: m.FollowList }),
-    () => ({ default: () => <p role="alert" className="px-5 py-10 text-center text-sm text-muted">{t('profile.list.failed')}</p> }),
+    () => ({
+      default: () => (
+        <p role="alert" className="px-5 py-10 text-center text-sm text-muted">
+          {t('profile.list.failed')}
+        </p>
+      ),
+    }),
   ),
 );
 

@@ -25,7 +25,15 @@ export function FollowToggle({ secUid, status: rendered, labels, size = 'md' }: 
   const status = statuses[secUid] ?? rendered;
   useEffect(() => seedFollowStatus(secUid, rendered), [secUid, rendered]);
 
-  if (size === 'badge') return <FollowBadge status={status} pending={pending} label={labels[status]} onClick={() => void toggleFollow(secUid, status)} />;
+  if (size === 'badge')
+    return (
+      <FollowBadge
+        status={status}
+        pending={pending}
+        label={labels[status]}
+        onClick={() => void toggleFollow(secUid, status)}
+      />
+    );
   const box = size === 'md' ? 'h-9 min-w-24 px-6' : 'h-8 min-w-20 px-4';
   return (
     <button

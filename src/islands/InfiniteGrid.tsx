@@ -22,15 +22,36 @@ interface Props {
 }
 
 /** A row of the 热点 list: rank (1-3 highlighted), poster, title, author and heat. Also rendered statically by hot.astro. */
-export function HotRow({ video, rank, eager = false }: { video: VideoCardItem & { heat?: number }; rank: number; eager?: boolean }) {
+export function HotRow({
+  video,
+  rank,
+  eager = false,
+}: {
+  video: VideoCardItem & { heat?: number };
+  rank: number;
+  eager?: boolean;
+}) {
   return (
     <a href={`/video/${video.id}`} className="focus-ring flex items-center gap-4 rounded-xl p-2 hover:bg-hover">
-      <span className={`w-8 shrink-0 text-center text-lg font-bold ${rank <= 3 ? 'text-accent-text' : 'text-muted'}`} data-rank={rank}>
+      <span
+        className={`w-8 shrink-0 text-center text-lg font-bold ${rank <= 3 ? 'text-accent-text' : 'text-muted'}`}
+        data-rank={rank}
+      >
         {rank}
       </span>
       <span className="relative h-24 w-18 shrink-0 overflow-hidden rounded-lg bg-raised">
-        <img src={video.poster} alt="" width={72} height={96} loading={eager ? 'eager' : 'lazy'} decoding="async" className="h-24 w-18 object-cover" />
-        <span className="absolute bottom-1 right-1 text-[10px] text-white drop-shadow">{formatDuration(video.duration)}</span>
+        <img
+          src={video.poster}
+          alt=""
+          width={72}
+          height={96}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          className="h-24 w-18 object-cover"
+        />
+        <span className="absolute bottom-1 right-1 text-[10px] text-white drop-shadow">
+          {formatDuration(video.duration)}
+        </span>
       </span>
       <span className="min-w-0 flex-1">
         <span className="line-clamp-2 text-sm text-primary">{video.desc}</span>
@@ -103,7 +124,8 @@ export function InfiniteGrid({ source, channelId, cursor, listId, pageSize = 24 
                 {ranked ? <HotRow video={v} rank={shownBefore.current + i + 1} /> : <VideoCardView video={v} />}
               </li>
             ))}
-            {phase === 'loading' && Array.from({ length: ranked ? 4 : SKELETONS }, (_, i) => <Skeleton key={`s${i}`} />)}
+            {phase === 'loading' &&
+              Array.from({ length: ranked ? 4 : SKELETONS }, (_, i) => <Skeleton key={`s${i}`} />)}
           </>,
           list,
         )}

@@ -14,9 +14,18 @@ interface Props {
 /** The foot of a continued list: its status for screen readers (加载中, 没有更多了, failure) and 加载更多 or 重试. */
 export function ListEnd({ phase, sentinel, onMore, tone = 'muted' }: Props) {
   return (
-    <div ref={sentinel} className={`flex min-h-16 flex-col items-center justify-center gap-2 py-6 text-sm ${tone === 'muted' ? 'text-muted' : 'text-secondary'}`}>
+    <div
+      ref={sentinel}
+      className={`flex min-h-16 flex-col items-center justify-center gap-2 py-6 text-sm ${tone === 'muted' ? 'text-muted' : 'text-secondary'}`}
+    >
       <p role="status" aria-live="polite" className={phase === 'idle' ? 'sr-only' : undefined}>
-        {phase === 'loading' ? t('common.loading') : phase === 'done' ? t('profile.list.end') : phase === 'error' ? t('profile.list.failed') : ''}
+        {phase === 'loading'
+          ? t('common.loading')
+          : phase === 'done'
+            ? t('profile.list.end')
+            : phase === 'error'
+              ? t('profile.list.failed')
+              : ''}
       </p>
       {(phase === 'idle' || phase === 'error') && (
         <button type="button" className="btn-ghost border border-line" onClick={onMore}>

@@ -119,7 +119,12 @@ export function LoginButton({ variant = 'header', label, pop: text }: Props) {
       >
         {button}
         {pop && (
-          <div role="dialog" aria-labelledby={titleId} tabIndex={-1} className="absolute right-0 top-full z-30 mt-1.5 w-64 rounded-xl border border-line bg-surface p-4 text-sm shadow-xl">
+          <div
+            role="dialog"
+            aria-labelledby={titleId}
+            tabIndex={-1}
+            className="absolute right-0 top-full z-30 mt-1.5 w-64 rounded-xl border border-line bg-surface p-4 text-sm shadow-xl"
+          >
             <p id={titleId} className="font-semibold text-primary">
               {text.title}
             </p>

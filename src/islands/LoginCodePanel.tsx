@@ -74,7 +74,12 @@ export function LoginCodePanel({ email, setEmail, idPrefix }: Props) {
             value={code}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
           />
-          <button type="button" className="btn-ghost h-11 shrink-0 whitespace-nowrap border border-line px-3" disabled={countdown > 0 || sending} onClick={requestCode}>
+          <button
+            type="button"
+            className="btn-ghost h-11 shrink-0 whitespace-nowrap border border-line px-3"
+            disabled={countdown > 0 || sending}
+            onClick={requestCode}
+          >
             {countdown > 0 ? t('login.code.resend', { n: countdown }) : t('login.code.send')}
           </button>
         </div>

@@ -64,7 +64,15 @@ export function LoginDialog() {
   const onKeyTabs = (e: KeyboardEvent<HTMLDivElement>) => {
     const i = TABS.findIndex((x) => x.id === tab);
     const next =
-      e.key === 'ArrowRight' ? (i + 1) % TABS.length : e.key === 'ArrowLeft' ? (i + TABS.length - 1) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -1;
+      e.key === 'ArrowRight'
+        ? (i + 1) % TABS.length
+        : e.key === 'ArrowLeft'
+          ? (i + TABS.length - 1) % TABS.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? TABS.length - 1
+              : -1;
     if (next < 0) return;
     e.preventDefault();
     setTab(TABS[next]!.id);
@@ -103,7 +111,12 @@ export function LoginDialog() {
 
         <section className="flex flex-col">
           {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus -- arrow keys move focus among the tab buttons (roving tabindex); the tablist itself is no tab stop */}
-          <div role="tablist" aria-label={t('login.tabs')} className="mb-5 flex gap-6 border-b border-line" onKeyDown={onKeyTabs}>
+          <div
+            role="tablist"
+            aria-label={t('login.tabs')}
+            className="mb-5 flex gap-6 border-b border-line"
+            onKeyDown={onKeyTabs}
+          >
             {TABS.map((x) => (
               <button
                 key={x.id}
@@ -127,7 +140,12 @@ export function LoginDialog() {
             <LoginCodePanel email={email} setEmail={setEmail} idPrefix={`${baseId}-code`} />
           </Panel>
           <Panel id={`${baseId}-panel-password`} tabId={`${baseId}-tab-password`} hidden={tab !== 'password'}>
-            <LoginPasswordPanel email={email} setEmail={setEmail} demoPassword={demoPassword} idPrefix={`${baseId}-pw`} />
+            <LoginPasswordPanel
+              email={email}
+              setEmail={setEmail}
+              demoPassword={demoPassword}
+              idPrefix={`${baseId}-pw`}
+            />
           </Panel>
         </section>
 
@@ -148,7 +166,10 @@ export function LoginDialog() {
 function focusFirst(root: HTMLElement): void {
   const panel = root.querySelector<HTMLElement>('[role="tabpanel"]:not([hidden])');
   const empty = [...(panel?.querySelectorAll<HTMLInputElement>('input') ?? [])].find((i) => !i.value);
-  const target = empty ?? panel?.querySelector<HTMLElement>('button[type="submit"]:not(:disabled)') ?? root.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
+  const target =
+    empty ??
+    panel?.querySelector<HTMLElement>('button[type="submit"]:not(:disabled)') ??
+    root.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
   target?.focus();
 }
 

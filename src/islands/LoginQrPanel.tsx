@@ -83,15 +83,25 @@ export function LoginQrPanel() {
             dangerouslySetInnerHTML={{ __html: qr.svg }}
           />
         )}
-        {status === 'loading' && <p className="absolute inset-0 flex items-center justify-center text-sm text-[#161823]/60">{t('login.qr.loading')}</p>}
+        {status === 'loading' && (
+          <p className="absolute inset-0 flex items-center justify-center text-sm text-[#161823]/60">
+            {t('login.qr.loading')}
+          </p>
+        )}
         {status === 'scanned' && (
-          <p className="absolute inset-0 flex flex-col items-center justify-center gap-2 px-4 text-center text-sm font-medium text-[#161823]" role="status">
+          <p
+            className="absolute inset-0 flex flex-col items-center justify-center gap-2 px-4 text-center text-sm font-medium text-[#161823]"
+            role="status"
+          >
             <Icon svg={riCheckboxCircleFill} className="text-3xl text-accent" />
             {t('login.qr.scanned')}
           </p>
         )}
         {(status === 'expired' || status === 'failed') && (
-          <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 text-sm text-[#161823]" role="status">
+          <div
+            className="absolute inset-0 flex flex-col items-center justify-center gap-3 text-sm text-[#161823]"
+            role="status"
+          >
             <span>{status === 'expired' ? t('login.qr.expired') : t('login.qr.failed')}</span>
             <button type="button" className="btn-accent" onClick={() => setRound((r) => r + 1)}>
               <Icon svg={riRefreshLine} />

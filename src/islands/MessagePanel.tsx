@@ -5,7 +5,18 @@ import { formatNoticeDate, t } from '../i18n/t.ts';
 import type { ImConversation } from '../shared/messaging.ts';
 import { riMenuFoldLine, riMenuUnfoldLine, riNotificationOffLine, riPushpinFill } from '../shared/icons.ts';
 import { DM_POPOVER_ID, OPEN_DM_EVENT, type OpenDmDetail } from '../client/open-dm.ts';
-import { $chat, $conversations, $conversationsState, $dmPanel, LIST_WIDTH, followDmEvents, loadConversations, openChat, setExpanded, setPanelShown } from '../stores/messages.ts';
+import {
+  $chat,
+  $conversations,
+  $conversationsState,
+  $dmPanel,
+  LIST_WIDTH,
+  followDmEvents,
+  loadConversations,
+  openChat,
+  setExpanded,
+  setPanelShown,
+} from '../stores/messages.ts';
 import { ChatPane } from './ChatPane.tsx';
 import { Icon } from './Icon.tsx';
 import { useNearEnd } from './useNearEnd.ts';
@@ -130,7 +141,12 @@ function ConversationList({
       </header>
       <ul ref={scroller} className="flex-1 overflow-y-auto overflow-x-hidden" aria-busy={state.loading}>
         {items.map((c) => (
-          <ConversationItem key={c.conversation_id} c={c} expanded={expanded} current={c.conversation_id === active || c.peer.sec_uid === activePeer} />
+          <ConversationItem
+            key={c.conversation_id}
+            c={c}
+            expanded={expanded}
+            current={c.conversation_id === active || c.peer.sec_uid === activePeer}
+          />
         ))}
         {state.loading && items.length === 0 && [0, 1, 2].map((i) => <SkeletonRow key={i} expanded={expanded} />)}
         {state.loaded && !state.loading && items.length === 0 && expanded && (
@@ -160,13 +176,24 @@ function ConversationItem({ c, expanded, current }: { c: ImConversation; expande
         onClick={() => void openChat(c.peer.sec_uid)}
       >
         <span className="relative shrink-0">
-          <img src={c.peer.avatar_thumb.url_list[0]} alt="" width="44" height="44" className="h-11 w-11 rounded-full object-cover" />
+          <img
+            src={c.peer.avatar_thumb.url_list[0]}
+            alt=""
+            width="44"
+            height="44"
+            className="h-11 w-11 rounded-full object-cover"
+          />
           {badge && (
-            <span className="absolute -right-1 -top-1 min-w-4 rounded-full bg-accent-fill px-1 text-center text-[10px] leading-4 text-white" aria-hidden="true">
+            <span
+              className="absolute -right-1 -top-1 min-w-4 rounded-full bg-accent-fill px-1 text-center text-[10px] leading-4 text-white"
+              aria-hidden="true"
+            >
               {badge}
             </span>
           )}
-          {!badge && c.mute === 1 && c.unread_count > 0 && <span className="absolute right-0 top-0 h-2 w-2 rounded-full bg-secondary" aria-hidden="true" />}
+          {!badge && c.mute === 1 && c.unread_count > 0 && (
+            <span className="absolute right-0 top-0 h-2 w-2 rounded-full bg-secondary" aria-hidden="true" />
+          )}
         </span>
         <span className={expanded ? 'min-w-0 flex-1' : 'sr-only'}>
           <span className="flex items-center gap-1">
@@ -176,9 +203,13 @@ function ConversationItem({ c, expanded, current }: { c: ImConversation; expande
             {c.mute === 1 && <Icon svg={riNotificationOffLine} className="shrink-0 text-xs text-secondary" />}
             {c.mute === 1 && <span className="sr-only">，{t('dm.mutedTag')}</span>}
             {badge && <span className="sr-only">，{t('dm.unreadCount', { count: badge })}，</span>}
-            <span className="ml-auto shrink-0 text-[11px] text-secondary">{formatNoticeDate(new Date(c.update_time))}</span>
+            <span className="ml-auto shrink-0 text-[11px] text-secondary">
+              {formatNoticeDate(new Date(c.update_time))}
+            </span>
           </span>
-          <span className="mt-0.5 block truncate text-xs text-secondary">{last ? (last.is_self ? `${t('dm.me')}：${last.text}` : last.text) : ''}</span>
+          <span className="mt-0.5 block truncate text-xs text-secondary">
+            {last ? (last.is_self ? `${t('dm.me')}：${last.text}` : last.text) : ''}
+          </span>
         </span>
       </button>
     </li>

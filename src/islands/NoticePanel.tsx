@@ -46,9 +46,13 @@ export function NoticePanel({ popoverId }: Props) {
         {state.loading && items.length === 0 && <Skeleton />}
         <li ref={end} className="h-px" aria-hidden="true" />
       </ul>
-      {state.loaded && !state.loading && items.length === 0 && <p className="px-4 pb-8 pt-4 text-center text-sm text-secondary">{t('notice.empty')}</p>}
+      {state.loaded && !state.loading && items.length === 0 && (
+        <p className="px-4 pb-8 pt-4 text-center text-sm text-secondary">{t('notice.empty')}</p>
+      )}
       {state.error && <p className="px-4 pb-3 text-center text-sm text-secondary">{t('toast.failed')}</p>}
-      {state.loaded && !state.hasMore && items.length > 0 && <p className="pb-3 text-center text-xs text-secondary">{t('notice.end')}</p>}
+      {state.loaded && !state.hasMore && items.length > 0 && (
+        <p className="pb-3 text-center text-xs text-secondary">{t('notice.end')}</p>
+      )}
     </section>
   );
 }
@@ -106,7 +110,12 @@ function GroupFilter({ value, onChange }: { value: NoticeGroup; onChange: (g: No
         <Icon svg={riArrowDownSLine} className={open ? 'rotate-180 transition-transform' : 'transition-transform'} />
       </button>
       {open && (
-        <div id={listId} role="listbox" aria-label={t('notice.filter')} className="absolute right-0 top-8 z-10 w-32 rounded-lg border border-line bg-raised p-1 shadow-lg">
+        <div
+          id={listId}
+          role="listbox"
+          aria-label={t('notice.filter')}
+          className="absolute right-0 top-8 z-10 w-32 rounded-lg border border-line bg-raised p-1 shadow-lg"
+        >
           {NOTICE_GROUP_NAMES.map((g, i) => (
             <button
               key={g}
@@ -135,18 +144,29 @@ function NoticeItem({ n }: { n: Notice }) {
   return (
     <li className="flex gap-3 rounded-lg px-2 py-3 hover:bg-hover" data-notice={n.type}>
       <a href={profile} className="focus-ring shrink-0 rounded-full" tabIndex={-1} aria-hidden="true">
-        <img src={n.actor.avatar_thumb.url_list[0]} alt="" width="40" height="40" className="h-10 w-10 rounded-full object-cover" loading="lazy" />
+        <img
+          src={n.actor.avatar_thumb.url_list[0]}
+          alt=""
+          width="40"
+          height="40"
+          className="h-10 w-10 rounded-full object-cover"
+          loading="lazy"
+        />
       </a>
       <div className="min-w-0 flex-1 text-sm">
         <p className="flex flex-wrap items-center gap-x-1">
           <a href={profile} className="focus-ring truncate font-medium hover:underline">
             {n.actor.nickname}
           </a>
-          {n.actor.follow_status !== 0 && <span className="rounded bg-hover px-1 text-[11px] leading-4 text-secondary">{t('notice.followed')}</span>}
+          {n.actor.follow_status !== 0 && (
+            <span className="rounded bg-hover px-1 text-[11px] leading-4 text-secondary">{t('notice.followed')}</span>
+          )}
         </p>
         <p className="mt-0.5 text-secondary">
           {t(`notice.action.${n.type}`)}
-          {n.is_read === 0 && <span className="ml-1 inline-block h-1.5 w-1.5 rounded-full bg-accent align-middle" aria-hidden="true" />}
+          {n.is_read === 0 && (
+            <span className="ml-1 inline-block h-1.5 w-1.5 rounded-full bg-accent align-middle" aria-hidden="true" />
+          )}
         </p>
         {n.content && <p className="mt-1 line-clamp-2 break-words text-primary">{n.content}</p>}
         <p className="mt-1 text-xs text-secondary">
@@ -154,8 +174,19 @@ function NoticeItem({ n }: { n: Notice }) {
         </p>
       </div>
       {n.aweme && (
-        <a href={`/video/${n.aweme.aweme_id}`} className="focus-ring shrink-0 self-start rounded" aria-label={t('notice.work')}>
-          <img src={n.aweme.cover.url_list[0]} alt="" width="48" height="64" className="h-16 w-12 rounded object-cover" loading="lazy" />
+        <a
+          href={`/video/${n.aweme.aweme_id}`}
+          className="focus-ring shrink-0 self-start rounded"
+          aria-label={t('notice.work')}
+        >
+          <img
+            src={n.aweme.cover.url_list[0]}
+            alt=""
+            width="48"
+            height="64"
+            className="h-16 w-12 rounded object-cover"
+            loading="lazy"
+          />
         </a>
       )}
     </li>

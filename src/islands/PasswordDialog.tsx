@@ -21,7 +21,13 @@ const loadForm = () => import('./PasswordForm.tsx');
 const PasswordForm = lazy(() =>
   loadForm().then(
     (m) => ({ default: m.PasswordForm }),
-    () => ({ default: ({ failed }: { failed: string }) => <p role="alert" className="px-6 py-10 text-center text-sm text-muted">{failed}</p> }),
+    () => ({
+      default: ({ failed }: { failed: string }) => (
+        <p role="alert" className="px-6 py-10 text-center text-sm text-muted">
+          {failed}
+        </p>
+      ),
+    }),
   ),
 );
 

@@ -109,7 +109,12 @@ export function PasswordForm({ title, titleId, hasPassword, onCancel, onDone }: 
         )}
       </div>
       <label className="flex w-fit cursor-pointer items-center gap-2 text-sm text-secondary">
-        <input type="checkbox" className="accent-[var(--c-accent)]" checked={reveal} onChange={(e) => setReveal(e.target.checked)} />
+        <input
+          type="checkbox"
+          className="accent-[var(--c-accent)]"
+          checked={reveal}
+          onChange={(e) => setReveal(e.target.checked)}
+        />
         {t('profile.password.show')}
       </label>
       <p role="alert" className="min-h-5 text-sm text-accent-text">

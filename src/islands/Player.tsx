@@ -24,7 +24,10 @@ const RELATED = '#related, main aside';
 function reveal(selector: string, field = false): void {
   const section = document.querySelector<HTMLElement>(selector);
   if (!section) return;
-  section.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
+  section.scrollIntoView({
+    behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+    block: 'start',
+  });
   const target = field ? section.querySelector<HTMLElement>('textarea, input, [contenteditable="true"]') : null;
   if (target) target.focus({ preventScroll: true });
   else {
@@ -73,7 +76,12 @@ export function Player({ data, loop = false, live = false }: Props) {
 
   useEffect(() => {
     restorePrefs();
-    $host.set({ item: live ? undefined : item, video: () => frame.current?.querySelector('video') ?? null, root: () => frame.current, burst: () => burst() });
+    $host.set({
+      item: live ? undefined : item,
+      video: () => frame.current?.querySelector('video') ?? null,
+      root: () => frame.current,
+      burst: () => burst(),
+    });
     const unbind = bindShortcuts({ comments: () => reveal('#comments', true), related: () => reveal(RELATED) });
     // The feed's N lands here with #related.
     if (location.hash === '#related') reveal(RELATED);
@@ -170,7 +178,12 @@ export function Player({ data, loop = false, live = false }: Props) {
           </Suspense>
         )}
         {bursts.map((b) => (
-          <Icon key={b.key} svg={riHeart3Fill} className="like-burst pointer-events-none absolute z-30 text-7xl text-accent" style={{ left: b.x, top: b.y }} />
+          <Icon
+            key={b.key}
+            svg={riHeart3Fill}
+            className="like-burst pointer-events-none absolute z-30 text-7xl text-accent"
+            style={{ left: b.x, top: b.y }}
+          />
         ))}
         {mini ? (
           <button

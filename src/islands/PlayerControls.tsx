@@ -60,8 +60,14 @@ function useMedia(video: HTMLVideoElement | null, fallback: number): Media {
     const read = () => {
       const t = video.currentTime;
       let buffered = 0;
-      for (let i = 0; i < video.buffered.length; i++) if (video.buffered.start(i) <= t + 0.5) buffered = video.buffered.end(i);
-      setMedia({ time: t, duration: video.duration > 0 && Number.isFinite(video.duration) ? video.duration : fallback, buffered, paused: video.paused });
+      for (let i = 0; i < video.buffered.length; i++)
+        if (video.buffered.start(i) <= t + 0.5) buffered = video.buffered.end(i);
+      setMedia({
+        time: t,
+        duration: video.duration > 0 && Number.isFinite(video.duration) ? video.duration : fallback,
+        buffered,
+        paused: video.paused,
+      });
     };
     read();
     for (const e of MEDIA_EVENTS) video.addEventListener(e, read);
@@ -108,7 +114,8 @@ export function usePlayback(video: HTMLVideoElement | null, item: VideoItem, liv
 const pct = (part: number, whole: number) => `${whole > 0 ? Math.min(100, (part / whole) * 100) : 0}%`;
 
 // A phone's thumb needs 44 px targets.
-const ICON_BTN = 'focus-ring flex h-8 min-w-8 items-center justify-center rounded px-1 hover:bg-white/15 lt-tablet:(h-11 min-w-11)';
+const ICON_BTN =
+  'focus-ring flex h-8 min-w-8 items-center justify-center rounded px-1 hover:bg-white/15 lt-tablet:(h-11 min-w-11)';
 
 interface SwitchProps {
   label: string;
@@ -118,9 +125,20 @@ interface SwitchProps {
 
 function Switch({ label, on, onClick }: SwitchProps) {
   return (
-    <button type="button" role="switch" aria-checked={on} onClick={onClick} className="focus-ring flex h-8 items-center gap-1.5 whitespace-nowrap rounded px-1 text-xs hover:bg-white/15 lt-tablet:h-11">
-      <span className={`relative h-4 w-7 rounded-full transition-colors ${on ? 'bg-accent' : 'bg-white/35'}`} aria-hidden="true">
-        <span className={`absolute top-0.5 h-3 w-3 rounded-full bg-white transition-all ${on ? 'left-3.5' : 'left-0.5'}`} />
+    <button
+      type="button"
+      role="switch"
+      aria-checked={on}
+      onClick={onClick}
+      className="focus-ring flex h-8 items-center gap-1.5 whitespace-nowrap rounded px-1 text-xs hover:bg-white/15 lt-tablet:h-11"
+    >
+      <span
+        className={`relative h-4 w-7 rounded-full transition-colors ${on ? 'bg-accent' : 'bg-white/35'}`}
+        aria-hidden="true"
+      >
+        <span
+          className={`absolute top-0.5 h-3 w-3 rounded-full bg-white transition-all ${on ? 'left-3.5' : 'left-0.5'}`}
+        />
       </span>
       {label}
     </button>
@@ -175,12 +193,23 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
           {text.unmute}
         </button>
       )}
-      <div role="group" aria-label={text.controls} className="player-bar absolute inset-x-0 bottom-0 z-20 bg-gradient-to-t from-black/65 to-transparent px-3 pb-1.5 pt-8 text-white">
+      <div
+        role="group"
+        aria-label={text.controls}
+        className="player-bar absolute inset-x-0 bottom-0 z-20 bg-gradient-to-t from-black/65 to-transparent px-3 pb-1.5 pt-8 text-white"
+      >
         {/* The line stays slim; on a phone the range around it is a thumb's height. */}
         <div className="group/p relative flex h-4 items-center rounded focus-within:(outline-2 outline-solid outline-accent) lt-tablet:h-8">
-          <div className="absolute inset-x-0 h-1 overflow-hidden rounded-full bg-white/25 transition-all group-hover/p:h-1.5" aria-hidden="true">
+          <div
+            className="absolute inset-x-0 h-1 overflow-hidden rounded-full bg-white/25 transition-all group-hover/p:h-1.5"
+            aria-hidden="true"
+          >
             <div className="absolute inset-y-0 left-0 bg-white/40" style={{ width: pct(buffered, duration) }} />
-            <div data-fill className="absolute inset-y-0 left-0 bg-white transition-[width] duration-200 ease-linear" style={{ width: pct(time, duration) }} />
+            <div
+              data-fill
+              className="absolute inset-y-0 left-0 bg-white transition-[width] duration-200 ease-linear"
+              style={{ width: pct(time, duration) }}
+            />
           </div>
           <input
             type="range"
@@ -207,35 +236,51 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
           {/* On a phone the bar keeps play, time, volume and fullscreen; the rest opens from ⋯ above it. */}
           <div
             id={moreId}
-            className={more ? 'contents lt-tablet:(absolute bottom-full right-2 flex flex-col items-start rounded-xl bg-black/80 p-2)' : 'contents lt-tablet:hidden'}
+            className={
+              more
+                ? 'contents lt-tablet:(absolute bottom-full right-2 flex flex-col items-start rounded-xl bg-black/80 p-2)'
+                : 'contents lt-tablet:hidden'
+            }
           >
-          {!live && <Switch label={text.danmaku} on={prefs.danmaku} onClick={toggleDanmaku} />}
-          {feed && <Switch label={text.autoNext} on={prefs.autoNext} onClick={toggleAutoNext} />}
-          {feed && (
-            <button type="button" aria-pressed={clear} onClick={toggleClear} className={`${ICON_BTN} text-xs`}>
-              {text.clear}
-            </button>
-          )}
-          <div className="group/s relative">
-            <button type="button" aria-haspopup="true" className={`${ICON_BTN} text-xs`}>
-              {prefs.rate === 1 ? text.speed : `${prefs.rate}x`}
-            </button>
-            <div className="absolute bottom-full left-1/2 hidden -translate-x-1/2 pb-2 group-hover/s:block group-focus-within/s:block">
-              <ul className="flex flex-col rounded-lg bg-black/80 py-1" aria-label={text.speed}>
-                {RATES.map((r) => (
-                  <li key={r}>
-                    <button type="button" aria-pressed={prefs.rate === r} onClick={() => setRate(r)} className={`focus-ring block w-16 py-1 text-xs hover:bg-white/15 ${prefs.rate === r ? 'text-accent' : ''}`}>
-                      {r}x
-                    </button>
-                  </li>
-                ))}
-              </ul>
+            {!live && <Switch label={text.danmaku} on={prefs.danmaku} onClick={toggleDanmaku} />}
+            {feed && <Switch label={text.autoNext} on={prefs.autoNext} onClick={toggleAutoNext} />}
+            {feed && (
+              <button type="button" aria-pressed={clear} onClick={toggleClear} className={`${ICON_BTN} text-xs`}>
+                {text.clear}
+              </button>
+            )}
+            <div className="group/s relative">
+              <button type="button" aria-haspopup="true" className={`${ICON_BTN} text-xs`}>
+                {prefs.rate === 1 ? text.speed : `${prefs.rate}x`}
+              </button>
+              <div className="absolute bottom-full left-1/2 hidden -translate-x-1/2 pb-2 group-hover/s:block group-focus-within/s:block">
+                <ul className="flex flex-col rounded-lg bg-black/80 py-1" aria-label={text.speed}>
+                  {RATES.map((r) => (
+                    <li key={r}>
+                      <button
+                        type="button"
+                        aria-pressed={prefs.rate === r}
+                        onClick={() => setRate(r)}
+                        className={`focus-ring block w-16 py-1 text-xs hover:bg-white/15 ${prefs.rate === r ? 'text-accent' : ''}`}
+                      >
+                        {r}x
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </div>
             </div>
-          </div>
-          {item.renditions.length > 0 && <QualityMenu renditions={item.renditions} quality={quality} playing={playing} text={text} />}
+            {item.renditions.length > 0 && (
+              <QualityMenu renditions={item.renditions} quality={quality} playing={playing} text={text} />
+            )}
           </div>
           <div className="group/v flex items-center">
-            <button type="button" className={ICON_BTN} aria-label={muted ? text.unmute : text.mute} onClick={toggleMute}>
+            <button
+              type="button"
+              className={ICON_BTN}
+              aria-label={muted ? text.unmute : text.mute}
+              onClick={toggleMute}
+            >
               <Icon svg={muted ? riVolumeMuteLine : riVolumeUpLine} className="text-lg" />
             </button>
             <input
@@ -249,14 +294,32 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
               className="w-0 accent-accent opacity-0 transition-all group-hover/v:(w-20 opacity-100) focus:(w-20 opacity-100) lt-tablet:hidden"
             />
           </div>
-          <button type="button" className={`${ICON_BTN} tablet:hidden`} aria-label={text.more} aria-expanded={more} aria-controls={moreId} onClick={() => setMore(!more)}>
+          <button
+            type="button"
+            className={`${ICON_BTN} tablet:hidden`}
+            aria-label={text.more}
+            aria-expanded={more}
+            aria-controls={moreId}
+            onClick={() => setMore(!more)}
+          >
             <Icon svg={riMoreFill} className="text-lg" />
           </button>
           {/* On a phone the page is the screen: 网页全屏 repeats 全屏 (and Y still toggles it), and the bar has no room for both. */}
-          <button type="button" className={`${ICON_BTN} lt-tablet:hidden`} aria-pressed={webFull} aria-label={webFull ? text.exitWebFull : text.webFull} onClick={toggleWebFull}>
+          <button
+            type="button"
+            className={`${ICON_BTN} lt-tablet:hidden`}
+            aria-pressed={webFull}
+            aria-label={webFull ? text.exitWebFull : text.webFull}
+            onClick={toggleWebFull}
+          >
             <Icon svg={webFull ? riCollapseDiagonalLine : riExpandDiagonalLine} className="text-lg" />
           </button>
-          <button type="button" className={ICON_BTN} aria-label={full ? text.exitFull : text.full} onClick={toggleFullscreen}>
+          <button
+            type="button"
+            className={ICON_BTN}
+            aria-label={full ? text.exitFull : text.full}
+            onClick={toggleFullscreen}
+          >
             <Icon svg={full ? riFullscreenExitLine : riFullscreenLine} className="text-lg" />
           </button>
         </div>

@@ -21,7 +21,13 @@ const loadForm = () => import('./ProfileEditForm.tsx');
 const ProfileEditForm = lazy(() =>
   loadForm().then(
     (m) => ({ default: m.ProfileEditForm }),
-    () => ({ default: ({ failed }: { failed: string }) => <p role="alert" className="px-6 py-10 text-center text-sm text-muted">{failed}</p> }),
+    () => ({
+      default: ({ failed }: { failed: string }) => (
+        <p role="alert" className="px-6 py-10 text-center text-sm text-muted">
+          {failed}
+        </p>
+      ),
+    }),
   ),
 );
 
@@ -61,7 +67,12 @@ export function ProfileEditDialog({ profile, text }: Props) {
       >
         {open && (
           <Suspense fallback={<p className="px-6 py-10 text-center text-sm text-muted">{text.loading}</p>}>
-            <ProfileEditForm title={text.open} profile={profile} failed={text.failed} onCancel={() => dialog.current?.close()} />
+            <ProfileEditForm
+              title={text.open}
+              profile={profile}
+              failed={text.failed}
+              onCancel={() => dialog.current?.close()}
+            />
           </Suspense>
         )}
       </dialog>

@@ -89,16 +89,18 @@ export function ProfileEditForm({ title, profile, onCancel }: ProfileEditFormPro
     if (field) form.current?.querySelector<HTMLElement>(`[data-field="${field}"]`)?.focus();
   };
 
-  const pick = (field: 'avatar' | 'cover', cap: number, set: (f: File | null) => void) => (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0] ?? null;
-    event.target.value = '';
-    if (!file) return;
-    const what = t(field === 'avatar' ? 'profile.edit.avatar' : 'profile.edit.cover');
-    if (file.size > cap) return fail(field, t('error.imageTooLarge', { what, max: formatBytes(cap) }));
-    setInvalid(null);
-    setError('');
-    set(file);
-  };
+  const pick =
+    (field: 'avatar' | 'cover', cap: number, set: (f: File | null) => void) =>
+    (event: ChangeEvent<HTMLInputElement>) => {
+      const file = event.target.files?.[0] ?? null;
+      event.target.value = '';
+      if (!file) return;
+      const what = t(field === 'avatar' ? 'profile.edit.avatar' : 'profile.edit.cover');
+      if (file.size > cap) return fail(field, t('error.imageTooLarge', { what, max: formatBytes(cap) }));
+      setInvalid(null);
+      setError('');
+      set(file);
+    };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -123,13 +125,19 @@ export function ProfileEditForm({ title, profile, onCancel }: ProfileEditFormPro
     }
   };
 
-  const described = (field: Field, extra?: string) => [invalid === field ? `${id}-error` : '', extra ?? ''].join(' ').trim() || undefined;
+  const described = (field: Field, extra?: string) =>
+    [invalid === field ? `${id}-error` : '', extra ?? ''].join(' ').trim() || undefined;
 
   return (
     <form ref={form} className="flex flex-col" onSubmit={submit} noValidate>
       <div className="flex items-center justify-between px-6 pb-2 pt-5">
         <h2 className="text-lg font-semibold">{title}</h2>
-        <button type="button" className="btn-ghost h-9 w-9 p-0 text-lg lt-tablet:(h-11 w-11)" aria-label={t('profile.edit.close')} onClick={onCancel}>
+        <button
+          type="button"
+          className="btn-ghost h-9 w-9 p-0 text-lg lt-tablet:(h-11 w-11)"
+          aria-label={t('profile.edit.close')}
+          onClick={onCancel}
+        >
           <Icon svg={riCloseLine} />
         </button>
       </div>
@@ -137,24 +145,50 @@ export function ProfileEditForm({ title, profile, onCancel }: ProfileEditFormPro
         <div>
           <div className="relative overflow-hidden rounded-xl bg-hover">
             <img src={coverUrl} alt="" width={1500} height={500} className="block aspect-[3/1] w-full object-cover" />
-            <label className={`absolute bottom-2 right-2 flex h-9 items-center gap-1 rounded-full bg-black/60 px-3 text-xs text-white ${PICK}`}>
+            <label
+              className={`absolute bottom-2 right-2 flex h-9 items-center gap-1 rounded-full bg-black/60 px-3 text-xs text-white ${PICK}`}
+            >
               <Icon svg={riCameraLine} />
               {t('profile.edit.coverChange')}
-              <input type="file" accept={IMAGE_ACCEPT} className="sr-only" data-field="cover" aria-invalid={invalid === 'cover' || undefined} aria-describedby={described('cover', `${id}-hint`)} onChange={pick('cover', COVER_MAX_BYTES, setCover)} />
+              <input
+                type="file"
+                accept={IMAGE_ACCEPT}
+                className="sr-only"
+                data-field="cover"
+                aria-invalid={invalid === 'cover' || undefined}
+                aria-describedby={described('cover', `${id}-hint`)}
+                onChange={pick('cover', COVER_MAX_BYTES, setCover)}
+              />
             </label>
           </div>
           <div className="-mt-10 ml-4 flex items-end gap-3">
-            <label className={`relative block h-20 w-20 shrink-0 overflow-hidden rounded-full border-4 border-surface bg-hover ${PICK}`}>
+            <label
+              className={`relative block h-20 w-20 shrink-0 overflow-hidden rounded-full border-4 border-surface bg-hover ${PICK}`}
+            >
               <img src={avatarUrl} alt="" width={80} height={80} className="h-full w-full object-cover" />
-              <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center bg-black/35 text-xl text-white">
+              <span
+                aria-hidden="true"
+                className="absolute inset-0 flex items-center justify-center bg-black/35 text-xl text-white"
+              >
                 <Icon svg={riCameraLine} />
               </span>
               <span className="sr-only">{t('profile.edit.avatarChange')}</span>
-              <input type="file" accept={IMAGE_ACCEPT} className="sr-only" data-field="avatar" aria-invalid={invalid === 'avatar' || undefined} aria-describedby={described('avatar', `${id}-hint`)} onChange={pick('avatar', AVATAR_MAX_BYTES, setAvatar)} />
+              <input
+                type="file"
+                accept={IMAGE_ACCEPT}
+                className="sr-only"
+                data-field="avatar"
+                aria-invalid={invalid === 'avatar' || undefined}
+                aria-describedby={described('avatar', `${id}-hint`)}
+                onChange={pick('avatar', AVATAR_MAX_BYTES, setAvatar)}
+              />
             </label>
           </div>
           <p id={`${id}-hint`} className="mt-2 text-xs text-muted">
-            {t('profile.edit.imageHint', { avatarMax: formatBytes(AVATAR_MAX_BYTES), coverMax: formatBytes(COVER_MAX_BYTES) })}
+            {t('profile.edit.imageHint', {
+              avatarMax: formatBytes(AVATAR_MAX_BYTES),
+              coverMax: formatBytes(COVER_MAX_BYTES),
+            })}
           </p>
         </div>
 
@@ -207,7 +241,14 @@ export function ProfileEditForm({ title, profile, onCancel }: ProfileEditFormPro
           <div className="flex flex-wrap gap-2">
             {GENDERS.map((g) => (
               <label key={g}>
-                <input type="radio" name={`${id}-gender`} value={g} checked={gender === g} onChange={() => setGender(g)} className="peer sr-only" />
+                <input
+                  type="radio"
+                  name={`${id}-gender`}
+                  value={g}
+                  checked={gender === g}
+                  onChange={() => setGender(g)}
+                  className="peer sr-only"
+                />
                 <span className={PILL}>{t(`profile.edit.gender.${g}` as MessageKey)}</span>
               </label>
             ))}

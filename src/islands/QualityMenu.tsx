@@ -56,7 +56,14 @@ export function QualityMenu({ renditions, quality, playing, text }: Props) {
     const all = items();
     const at = all.indexOf(document.activeElement as HTMLElement);
     // A row on a phone, a column above: either pair of arrows moves.
-    const go = { ArrowDown: at + 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowLeft: at - 1, Home: 0, End: all.length - 1 }[e.key];
+    const go = {
+      ArrowDown: at + 1,
+      ArrowRight: at + 1,
+      ArrowUp: at - 1,
+      ArrowLeft: at - 1,
+      Home: 0,
+      End: all.length - 1,
+    }[e.key];
     if (go !== undefined) all[(go + all.length) % all.length]?.focus();
     else if (e.key === 'Escape') close(true);
     else if (e.key === 'Tab') setVia(null);
@@ -92,8 +99,17 @@ export function QualityMenu({ renditions, quality, playing, text }: Props) {
         {label(checked)}
       </button>
       {/* A phone's player is too short for a column of 44 px entries above the bar: there they make a row. */}
-      <div className={`absolute bottom-full right-2 pb-2 sm:(right-auto left-1/2 -translate-x-1/2) ${open ? '' : 'hidden'}`}>
-        <ul ref={menu} id={id} role="menu" aria-label={text.quality} onKeyDown={onMenuKey} className="flex rounded-lg bg-black/80 sm:(flex-col py-1)">
+      <div
+        className={`absolute bottom-full right-2 pb-2 sm:(right-auto left-1/2 -translate-x-1/2) ${open ? '' : 'hidden'}`}
+      >
+        <ul
+          ref={menu}
+          id={id}
+          role="menu"
+          aria-label={text.quality}
+          onKeyDown={onMenuKey}
+          className="flex rounded-lg bg-black/80 sm:(flex-col py-1)"
+        >
           {entries.map((q) => (
             <li key={q} role="none">
               <button

@@ -51,7 +51,12 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
         <h2 id="related-title" className="section-title">
           {t('video.related')}
         </h2>
-        <button type="button" onClick={() => void refresh()} aria-busy={loading || undefined} className="btn-ghost h-7 px-2 text-xs">
+        <button
+          type="button"
+          onClick={() => void refresh()}
+          aria-busy={loading || undefined}
+          className="btn-ghost h-7 px-2 text-xs"
+        >
           <Icon
             svg={riRefreshLine}
             className="transition-transform duration-200 motion-reduce:transition-none"
@@ -63,7 +68,12 @@ export function Related({ awemeId, initial, count = 12, renderedAt }: Props) {
       {items.length === 0 ? (
         <p className="py-8 text-center text-sm text-muted">{t('related.empty')}</p>
       ) : (
-        <ul ref={list} aria-busy={loading || undefined} className={`grid grid-cols-2 gap-3 transition-opacity ${loading ? 'opacity-60' : ''}`} data-related="">
+        <ul
+          ref={list}
+          aria-busy={loading || undefined}
+          className={`grid grid-cols-2 gap-3 transition-opacity ${loading ? 'opacity-60' : ''}`}
+          data-related=""
+        >
           {/* Beside the player in the first screen, yet after its first frame (src/client/lazy-images.ts). */}
           {items.map((v) => (
             <li key={v.id}>

@@ -120,14 +120,25 @@ export function SearchBox({ mode = 'header', initial = '', inputId, text }: Prop
             <Icon svg={riCloseCircleFill} />
           </button>
         )}
-        <button type="submit" className="focus-ring flex shrink-0 items-center gap-1 px-4 text-sm text-primary hover:text-accent-text">
+        <button
+          type="submit"
+          className="focus-ring flex shrink-0 items-center gap-1 px-4 text-sm text-primary hover:text-accent-text"
+        >
           <Icon svg={riSearchLine} />
           {text.button}
         </button>
       </form>
       {open && (
         <Suspense fallback={null}>
-          <SearchPopup root={root} input={input} query={normalizeQuery(value)} text={text} onSearch={search} onState={setPopup} onClose={() => setOpen(false)} />
+          <SearchPopup
+            root={root}
+            input={input}
+            query={normalizeQuery(value)}
+            text={text}
+            onSearch={search}
+            onState={setPopup}
+            onClose={() => setOpen(false)}
+          />
         </Suspense>
       )}
     </div>

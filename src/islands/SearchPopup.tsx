@@ -9,7 +9,17 @@ import {
   riRefreshLine,
   riSearchLine,
 } from '../shared/icons.ts';
-import { $guesses, $hotWords, $suggestions, closeSuggestions, HOT_SHOWN, loadPanel, nextGuesses, stopSuggesting, suggest } from '../stores/search-panel.ts';
+import {
+  $guesses,
+  $hotWords,
+  $suggestions,
+  closeSuggestions,
+  HOT_SHOWN,
+  loadPanel,
+  nextGuesses,
+  stopSuggesting,
+  suggest,
+} from '../stores/search-panel.ts';
 import { $searchHistory, clearHistory, HISTORY_FOLDED, removeHistory } from '../stores/search-history.ts';
 import { Icon } from './Icon.tsx';
 import { Marked } from './Marked.tsx';
@@ -190,8 +200,15 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
           </div>
           <ul className="flex flex-wrap items-center gap-2">
             {shownHistory.map((e) => (
-              <li key={e.id} className="group flex max-w-full items-center rounded-full bg-raised text-secondary hover:bg-hover">
-                <button type="button" className="focus-ring max-w-48 truncate rounded-full py-1 pl-3 pr-1 hover:text-primary" onClick={() => onSearch(e.text)}>
+              <li
+                key={e.id}
+                className="group flex max-w-full items-center rounded-full bg-raised text-secondary hover:bg-hover"
+              >
+                <button
+                  type="button"
+                  className="focus-ring max-w-48 truncate rounded-full py-1 pl-3 pr-1 hover:text-primary"
+                  onClick={() => onSearch(e.text)}
+                >
                   {e.text}
                 </button>
                 <button
@@ -235,14 +252,21 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
             className="focus-ring flex items-center gap-1 rounded text-xs text-secondary hover:text-primary"
             onClick={refreshGuesses}
           >
-            <Icon svg={riRefreshLine} style={{ transform: `rotate(${turns * 360}deg)`, transition: `transform ${SPIN_MS}ms linear` }} />
+            <Icon
+              svg={riRefreshLine}
+              style={{ transform: `rotate(${turns * 360}deg)`, transition: `transform ${SPIN_MS}ms linear` }}
+            />
             {text.refresh}
           </button>
         </div>
         <ul className="grid grid-cols-2 gap-x-4 gap-y-1" aria-labelledby={`${id}-guess`}>
           {guesses.map((word) => (
             <li key={word} className="min-w-0">
-              <button type="button" className="focus-ring w-full truncate rounded py-1 text-left text-primary hover:text-accent-text" onClick={() => onSearch(word)}>
+              <button
+                type="button"
+                className="focus-ring w-full truncate rounded py-1 text-left text-primary hover:text-accent-text"
+                onClick={() => onSearch(word)}
+              >
                 {word}
               </button>
             </li>
@@ -267,7 +291,9 @@ export function SearchPopup({ root, input, query, text, onSearch, onState, onClo
                   className="focus-ring flex w-full items-center gap-3 rounded py-1 text-left text-primary hover:text-accent-text"
                   onClick={() => onSearch(w.word)}
                 >
-                  <span className={`w-4 shrink-0 text-center font-semibold ${top ? 'text-accent-text' : 'text-secondary'}`}>
+                  <span
+                    className={`w-4 shrink-0 text-center font-semibold ${top ? 'text-accent-text' : 'text-secondary'}`}
+                  >
                     <span className="sr-only">{text.rank.replace('{rank}', String(i + 1))}</span>
                     <span aria-hidden="true">{i + 1}</span>
                   </span>

@@ -22,7 +22,11 @@ export function SharePanel({ item }: { item: VideoItem }) {
 
   const send = (c: Contact) => openDm(c.secUid, t('share.draft', { desc: item.desc, url: shareUrl(item) }));
   return (
-    <div role="group" aria-label={t('share.title')} className="w-64 rounded-xl border border-line bg-raised p-3 text-primary shadow-xl">
+    <div
+      role="group"
+      aria-label={t('share.title')}
+      className="w-64 rounded-xl border border-line bg-raised p-3 text-primary shadow-xl"
+    >
       <p className="mb-2 text-xs text-secondary">{t('share.friends')}</p>
       {!loggedIn ? (
         <button type="button" className="btn-ghost w-full" onClick={openLogin}>
@@ -36,7 +40,12 @@ export function SharePanel({ item }: { item: VideoItem }) {
         <ul className="grid grid-cols-4 gap-1">
           {contacts.map((c) => (
             <li key={c.secUid}>
-              <button type="button" className="focus-ring flex w-full flex-col items-center gap-1 rounded-lg p-1 hover:bg-hover" aria-label={t('share.to', { nickname: c.nickname })} onClick={() => send(c)}>
+              <button
+                type="button"
+                className="focus-ring flex w-full flex-col items-center gap-1 rounded-lg p-1 hover:bg-hover"
+                aria-label={t('share.to', { nickname: c.nickname })}
+                onClick={() => send(c)}
+              >
                 <img src={c.avatar} alt="" width="40" height="40" className="h-10 w-10 rounded-full object-cover" />
                 <span className="w-full truncate text-center text-[11px]" aria-hidden="true">
                   {c.nickname}
@@ -46,7 +55,11 @@ export function SharePanel({ item }: { item: VideoItem }) {
           ))}
         </ul>
       )}
-      <button type="button" className="focus-ring mt-2 flex h-10 w-full items-center gap-2 rounded-lg px-2 text-sm hover:bg-hover" onClick={() => void share(item)}>
+      <button
+        type="button"
+        className="focus-ring mt-2 flex h-10 w-full items-center gap-2 rounded-lg px-2 text-sm hover:bg-hover"
+        onClick={() => void share(item)}
+      >
         <Icon svg={riLink} className="text-base" />
         {t('share.copyLink')}
       </button>

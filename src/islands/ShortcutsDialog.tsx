@@ -22,7 +22,9 @@ export function ShortcutsDialog() {
 
   useEffect(() => {
     if (!open || loaded) return;
-    void Promise.all([import('../i18n/t.ts'), import('../client/shortcuts.ts')]).then(([i18n, keys]) => setLoaded({ t: i18n.t, rows: keys.SHORTCUTS }));
+    void Promise.all([import('../i18n/t.ts'), import('../client/shortcuts.ts')]).then(([i18n, keys]) =>
+      setLoaded({ t: i18n.t, rows: keys.SHORTCUTS }),
+    );
   }, [open, loaded]);
 
   useEffect(() => {
@@ -48,7 +50,12 @@ export function ShortcutsDialog() {
         <h2 id="shortcuts-title" className="text-lg font-semibold">
           {t('shortcuts.title')}
         </h2>
-        <button type="button" onClick={closeShortcuts} className="btn-ghost h-8 w-8 px-0" aria-label={t('shortcuts.dismiss')}>
+        <button
+          type="button"
+          onClick={closeShortcuts}
+          className="btn-ghost h-8 w-8 px-0"
+          aria-label={t('shortcuts.dismiss')}
+        >
           <Icon svg={riCloseLine} className="text-xl" />
         </button>
       </div>

@@ -37,7 +37,6 @@ const HOVER_CLOSE_MS = 250;
 const NO_USER = atom<{ userInfo: null }>({ userInfo: null });
 const SAVE_DEFAULT = atom(true);
 
-
 /** The header's avatar popover: who is logged in, their counts, their tabs, and logout. */
 export function UserMenu({ nickname, avatar, text }: Props) {
   const [stores, setStores] = useState<UserStores | null>(null);
@@ -78,7 +77,8 @@ export function UserMenu({ nickname, avatar, text }: Props) {
     clearTimeout(timer.current);
     pinned.current = pinned.current || pin;
     setOpen(true);
-    if (moveFocus) requestAnimationFrame(() => panel.current?.querySelector<HTMLElement>('a:not([tabindex="-1"]), button')?.focus());
+    if (moveFocus)
+      requestAnimationFrame(() => panel.current?.querySelector<HTMLElement>('a:not([tabindex="-1"]), button')?.focus());
   }
 
   function close(returnFocus: boolean) {
@@ -131,7 +131,9 @@ export function UserMenu({ nickname, avatar, text }: Props) {
         >
           <img src={avatar} alt="" width={36} height={36} className="block h-9 w-9 rounded-full object-cover" />
         </button>
-        {open && <Panel id={panelId} panelRef={panel} stores={stores} nickname={nickname} avatar={avatar} text={text} />}
+        {open && (
+          <Panel id={panelId} panelRef={panel} stores={stores} nickname={nickname} avatar={avatar} text={text} />
+        )}
       </div>
       <LoginHost />
     </>
@@ -168,7 +170,11 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
           <img src={shownAvatar} alt="" width={48} height={48} className="block h-12 w-12 rounded-full object-cover" />
         </a>
         <div className="min-w-0">
-          <a id={nameId} href="/user/self" className="focus-ring block truncate text-base font-semibold hover:text-accent-text">
+          <a
+            id={nameId}
+            href="/user/self"
+            className="focus-ring block truncate text-base font-semibold hover:text-accent-text"
+          >
             {userInfo?.nickname ?? nickname}
           </a>
           {/* Following, then followers: each its own field (the spec's crossed wiring is a defect, not copied). */}
@@ -197,7 +203,10 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
         ))}
         {text.orders && (
           <li>
-            <a href={text.orders.href} className="focus-ring flex h-10 items-center gap-3 rounded-lg px-2 hover:bg-hover">
+            <a
+              href={text.orders.href}
+              className="focus-ring flex h-10 items-center gap-3 rounded-lg px-2 hover:bg-hover"
+            >
               <Icon svg={riFileList3Line} className="text-lg text-secondary" />
               <span>{text.orders.label}</span>
             </a>
@@ -227,8 +236,13 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
           onClick={() => stores?.$saveLoginInfo.set(!saveLoginInfo)}
         >
           {text.saveLoginInfo}
-          <span aria-hidden="true" className={`relative h-4 w-7 rounded-full transition-colors ${saveLoginInfo ? 'bg-accent' : 'border border-line bg-raised'}`}>
-            <span className={`absolute top-0.5 h-3 w-3 rounded-full bg-white shadow transition-all ${saveLoginInfo ? 'left-3.5' : 'left-0.5'}`} />
+          <span
+            aria-hidden="true"
+            className={`relative h-4 w-7 rounded-full transition-colors ${saveLoginInfo ? 'bg-accent' : 'border border-line bg-raised'}`}
+          >
+            <span
+              className={`absolute top-0.5 h-3 w-3 rounded-full bg-white shadow transition-all ${saveLoginInfo ? 'left-3.5' : 'left-0.5'}`}
+            />
           </span>
         </button>
       </div>

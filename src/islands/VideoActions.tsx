@@ -54,17 +54,22 @@ export function Follow({ item, labels, size = 'sm', className = '' }: FollowProp
     want();
     void loadFollow().then((m) => m.toggleFollow(item.author.secUid, item.author.follow));
   };
-  const fallback = size === 'badge' ? (
-    <FollowBadge status={item.author.follow} label={labels[item.author.follow]} onClick={wake} />
-  ) : (
-    <button
-      type="button"
-      className={item.author.follow ? 'focus-ring h-8 min-w-20 rounded-md bg-raised px-4 text-sm text-secondary' : 'btn-accent h-8 min-w-20 px-4'}
-      onClick={wake}
-    >
-      {labels[item.author.follow]}
-    </button>
-  );
+  const fallback =
+    size === 'badge' ? (
+      <FollowBadge status={item.author.follow} label={labels[item.author.follow]} onClick={wake} />
+    ) : (
+      <button
+        type="button"
+        className={
+          item.author.follow
+            ? 'focus-ring h-8 min-w-20 rounded-md bg-raised px-4 text-sm text-secondary'
+            : 'btn-accent h-8 min-w-20 px-4'
+        }
+        onClick={wake}
+      >
+        {labels[item.author.follow]}
+      </button>
+    );
   return (
     <span
       ref={span}
@@ -82,14 +87,33 @@ export function Follow({ item, labels, size = 'sm', className = '' }: FollowProp
       }}
       className={`inline-flex ${className}`}
     >
-      {Toggle ? <Toggle secUid={item.author.secUid} status={item.author.follow} labels={labels} size={size} /> : fallback}
+      {Toggle ? (
+        <Toggle secUid={item.author.secUid} status={item.author.follow} labels={labels} size={size} />
+      ) : (
+        fallback
+      )}
     </span>
   );
 }
 
-function MenuEntry({ label, icon, pressed, onClick }: { label: string; icon: string; pressed?: boolean; onClick: () => void }) {
+function MenuEntry({
+  label,
+  icon,
+  pressed,
+  onClick,
+}: {
+  label: string;
+  icon: string;
+  pressed?: boolean;
+  onClick: () => void;
+}) {
   return (
-    <button type="button" aria-pressed={pressed} onClick={onClick} className="focus-ring flex h-9 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm hover:bg-white/15">
+    <button
+      type="button"
+      aria-pressed={pressed}
+      onClick={onClick}
+      className="focus-ring flex h-9 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm hover:bg-white/15"
+    >
       <Icon svg={icon} className={`text-lg ${pressed ? 'text-sky-400' : ''}`} />
       {label}
     </button>
@@ -130,7 +154,14 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
     : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover lt-tablet:h-11';
   const icon = column ? 'text-[34px]' : 'text-lg';
   const [shareWanted, setShareWanted] = useState(false);
-  const action = (label: string, svg: string, onClick: () => void, count?: number, pressed?: boolean, tint = 'text-accent') => (
+  const action = (
+    label: string,
+    svg: string,
+    onClick: () => void,
+    count?: number,
+    pressed?: boolean,
+    tint = 'text-accent',
+  ) => (
     <button type="button" className={btn} aria-pressed={pressed} onClick={onClick}>
       <Icon svg={svg} className={`${icon} ${pressed ? tint : ''}`} />
       {count === undefined ? (
@@ -145,7 +176,10 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
   );
   const entry = (...args: Parameters<typeof action>) => <li>{action(...args)}</li>;
   return (
-    <ul className={column ? 'flex flex-col items-center gap-4' : 'flex flex-wrap items-center gap-2'} aria-label={text.actions}>
+    <ul
+      className={column ? 'flex flex-col items-center gap-4' : 'flex flex-wrap items-center gap-2'}
+      aria-label={text.actions}
+    >
       {!column && (
         <li>
           <Follow item={item} labels={text.follow} />
@@ -157,7 +191,9 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
       <li className="group/s relative" onPointerEnter={() => setShareWanted(true)} onFocus={() => setShareWanted(true)}>
         {action(text.share, riShareForwardFill, () => void share(item), s.share)}
         {shareWanted && (
-          <div className={`absolute z-20 hidden group-hover/s:block group-focus-within/s:block ${column ? 'right-full top-1/2 -translate-y-1/2 pr-2' : 'left-0 top-full pt-2'}`}>
+          <div
+            className={`absolute z-20 hidden group-hover/s:block group-focus-within/s:block ${column ? 'right-full top-1/2 -translate-y-1/2 pr-2' : 'left-0 top-full pt-2'}`}
+          >
             <Suspense fallback={null}>
               <SharePanel item={item} />
             </Suspense>
@@ -172,8 +208,15 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
           </button>
           <ul className="absolute right-full top-1/2 hidden -translate-y-1/2 pr-2 group-hover/m:block group-focus-within/m:block">
             <li className="flex flex-col gap-1 rounded-xl bg-black/75 p-2 text-white">
-              <MenuEntry label={text.later} icon={riTimeLine} pressed={s.later} onClick={() => void toggleWatchLater(item)} />
-              {onNotInterested && <MenuEntry label={text.notInterested} icon={riEmotionUnhappyLine} onClick={onNotInterested} />}
+              <MenuEntry
+                label={text.later}
+                icon={riTimeLine}
+                pressed={s.later}
+                onClick={() => void toggleWatchLater(item)}
+              />
+              {onNotInterested && (
+                <MenuEntry label={text.notInterested} icon={riEmotionUnhappyLine} onClick={onNotInterested} />
+              )}
             </li>
           </ul>
         </li>

@@ -32,7 +32,9 @@ export function VideoCardView({ video, rank, eager = false, keyword, tone = 'mut
       <a href={href} className="card-poster">
         <img {...image} alt={video.desc} width={540} height={720} className="card-img" />
         {rank !== undefined && (
-          <span className={`absolute left-2 top-2 min-w-6 h-6 px-1 rounded-md text-center text-sm font-bold leading-6 text-white ${rank <= 3 ? 'bg-accent-fill' : 'bg-black/50'}`}>
+          <span
+            className={`absolute left-2 top-2 min-w-6 h-6 px-1 rounded-md text-center text-sm font-bold leading-6 text-white ${rank <= 3 ? 'bg-accent-fill' : 'bg-black/50'}`}
+          >
             {rank}
           </span>
         )}
@@ -50,7 +52,13 @@ export function VideoCardView({ video, rank, eager = false, keyword, tone = 'mut
       </a>
       <div className={`flex items-center gap-1 text-xs ${tone === 'muted' ? 'text-muted' : 'text-secondary'} min-w-0`}>
         <a href={`/user/${video.author.secUid}`} className="card-author">
-          {keyword === undefined ? `@${video.author.nickname}` : <>@<Marked text={video.author.nickname} keyword={keyword} /></>}
+          {keyword === undefined ? (
+            `@${video.author.nickname}`
+          ) : (
+            <>
+              @<Marked text={video.author.nickname} keyword={keyword} />
+            </>
+          )}
         </a>
         <span aria-hidden="true">·</span>
         <time dateTime={created.toISOString()} className="shrink-0">
@@ -76,5 +84,7 @@ export function VideoCardSkeleton() {
 
 /** Ids of the videos `list` links to: an island continuing the list skips them. */
 export function videoIdsIn(list: ParentNode): string[] {
-  return [...list.querySelectorAll('a[href^="/video/"]')].flatMap((a) => a.getAttribute('href')?.match(/^\/video\/(\d+)/)?.[1] ?? []);
+  return [...list.querySelectorAll('a[href^="/video/"]')].flatMap(
+    (a) => a.getAttribute('href')?.match(/^\/video\/(\d+)/)?.[1] ?? [],
+  );
 }

@@ -32,7 +32,10 @@ const sameUrl = (a: string, b: string) => !!b && new URL(a, location.href).href 
  * bandwidth, again when the element is resized) and switches the source to it. Returns the remembered choice and the
  * rendition playing; both stay at their server-rendered values (智能, none) until `video` is known, so hydration matches.
  */
-export function useRendition(video: HTMLVideoElement | null, item: Pick<VideoItem, 'src' | 'renditions'>): { quality: Quality; playing?: Rendition } {
+export function useRendition(
+  video: HTMLVideoElement | null,
+  item: Pick<VideoItem, 'src' | 'renditions'>,
+): { quality: Quality; playing?: Rendition } {
   const { src, renditions } = item;
   const quality = useStore($quality);
   const bandwidth = useStore($bandwidth);

@@ -9,7 +9,9 @@ function queryFailure(): Error {
     detail: 'Key (email)=(someone@example.com) already exists.',
     routine: 'pg_strtoint32_safe',
   });
-  const wrapped = new Error('Failed query: select * from users where nickname = $1\nparams: secret words', { cause: pg });
+  const wrapped = new Error('Failed query: select * from users where nickname = $1\nparams: secret words', {
+    cause: pg,
+  });
   wrapped.name = 'DrizzleQueryError';
   return wrapped;
 }
@@ -18,14 +20,25 @@ describe('errorFields', () => {
   it('keeps a query failure to its kind, SQLSTATE and stack: no SQL, parameters, values or detail', () => {
     const fields = errorFields(queryFailure());
     const line = JSON.stringify(fields);
-    expect(fields).toMatchObject({ error: 'DrizzleQueryError', code: '22P02', severity: 'ERROR', routine: 'pg_strtoint32_safe' });
+    expect(fields).toMatchObject({
+      error: 'DrizzleQueryError',
+      code: '22P02',
+      severity: 'ERROR',
+      routine: 'pg_strtoint32_safe',
+    });
     expect(line).not.toMatch(/secret words|someone@example|select \*|params/);
     expect(String(fields.stack)).toMatch(/^\s+at /);
   });
 
   it('keeps the message of a failure of the server itself, which quotes no data', () => {
-    const down = Object.assign(new Error('terminating connection due to administrator command'), { severity: 'FATAL', code: '57P01' });
-    expect(errorFields(down)).toMatchObject({ code: '57P01', message: 'terminating connection due to administrator command' });
+    const down = Object.assign(new Error('terminating connection due to administrator command'), {
+      severity: 'FATAL',
+      code: '57P01',
+    });
+    expect(errorFields(down)).toMatchObject({
+      code: '57P01',
+      message: 'terminating connection due to administrator command',
+    });
   });
 
   it('drops what JSON.parse quotes of its input', () => {

@@ -24,7 +24,11 @@ function frames(error: Error): string | undefined {
 
 /** The database error inside `error` (Drizzle wraps pg's), if any. */
 function pgErrorOf(error: unknown): Record<string, unknown> | undefined {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (typeof (e as { severity?: unknown }).severity === 'string') return e as Record<string, unknown>;
   }
   return undefined;
@@ -36,10 +40,12 @@ export function errorFields(error: unknown): Record<string, unknown> {
   const state = sqlState(error);
   const code = state ?? (error as { code?: unknown }).code;
   const pg = pgErrorOf(error);
-  const quotesInput = pg !== undefined || state !== undefined || error.name === 'DrizzleQueryError' || error instanceof SyntaxError;
+  const quotesInput =
+    pg !== undefined || state !== undefined || error.name === 'DrizzleQueryError' || error instanceof SyntaxError;
   const fields: Record<string, unknown> = { error: error.name };
   if (!quotesInput) fields.message = error.message.slice(0, MAX_MESSAGE);
-  else if (pg && state && SERVER_CLASSES.has(state.slice(0, 2))) fields.message = String(pg.message).slice(0, MAX_MESSAGE);
+  else if (pg && state && SERVER_CLASSES.has(state.slice(0, 2)))
+    fields.message = String(pg.message).slice(0, MAX_MESSAGE);
   if (code !== undefined) fields.code = code;
   for (const key of PG_NAMES) if (pg && typeof pg[key] === 'string') fields[key] = pg[key];
   fields.stack = frames(error);

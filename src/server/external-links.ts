@@ -19,6 +19,9 @@ export function httpUrl(value: string | undefined): string | undefined {
 }
 
 /** The configured address of an outside service, or undefined when this deployment has none. */
-export function externalLink(name: keyof typeof EXTERNAL_LINKS, env: Record<string, string | undefined> = process.env): string | undefined {
+export function externalLink(
+  name: keyof typeof EXTERNAL_LINKS,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
   return httpUrl(env[EXTERNAL_LINKS[name]]);
 }

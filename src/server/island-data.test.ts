@@ -19,7 +19,14 @@ describe('videos as the islands get them from a page', () => {
   });
 
   it('a card with a ladder carries every rendition, highest first, with its URL', () => {
-    const step = (gear: 540 | 720, bitRate: number) => ({ gear, width: gear, height: (gear * 16) / 9, bitRate, path: `works/9/${gear}.mp4`, sizeBytes: 1 });
+    const step = (gear: 540 | 720, bitRate: number) => ({
+      gear,
+      width: gear,
+      height: (gear * 16) / 9,
+      bitRate,
+      path: `works/9/${gear}.mp4`,
+      sizeBytes: 1,
+    });
     expect(toVideoItem(card, {}, [step(720, 2_000_000), step(540, 900_000)]).renditions).toEqual([
       { gear: 720, width: 720, height: 1280, bitRate: 2_000_000, url: '/media/works/9/720.mp4' },
       { gear: 540, width: 540, height: 960, bitRate: 900_000, url: '/media/works/9/540.mp4' },
@@ -42,9 +49,24 @@ describe('videos as the islands get them from a page', () => {
 describe('videos loaded for a page', () => {
   it('load the renditions of each video and the viewer’s marks, as the API’s awemes carry them', async () => {
     const [liked] = await db.select({ videoId: likes.targetId, userId: likes.userId }).from(likes).limit(1);
-    const [viewer] = await db.select({ id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar }).from(users).where(eq(users.id, liked!.userId));
-    const [other] = await db.select({ id: videos.id }).from(videos).where(sql`${videos.id} <> ${liked!.videoId} and ${videos.deletedAt} is null and ${videos.media} <> ''`).limit(1);
-    const ladder = ([1080, 720, 540] as const).map((gear) => ({ videoId: liked!.videoId, gear, width: gear, height: (gear * 16) / 9, bitRate: gear * 4000, path: `works/x/${gear}.mp4`, sizeBytes: gear * 1000 }));
+    const [viewer] = await db
+      .select({ id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar })
+      .from(users)
+      .where(eq(users.id, liked!.userId));
+    const [other] = await db
+      .select({ id: videos.id })
+      .from(videos)
+      .where(sql`${videos.id} <> ${liked!.videoId} and ${videos.deletedAt} is null and ${videos.media} <> ''`)
+      .limit(1);
+    const ladder = ([1080, 720, 540] as const).map((gear) => ({
+      videoId: liked!.videoId,
+      gear,
+      width: gear,
+      height: (gear * 16) / 9,
+      bitRate: gear * 4000,
+      path: `works/x/${gear}.mp4`,
+      sizeBytes: gear * 1000,
+    }));
     await db.insert(videoRenditions).values(ladder);
     // A studio work's media lives under works/, which is what tells the loader there is a ladder to look up.
     await db.update(videos).set({ media: 'works/x/720.mp4' }).where(eq(videos.id, liked!.videoId));

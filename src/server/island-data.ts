@@ -47,7 +47,12 @@ export function toVideoItem(v: PlayerCard, mark: Mark, ladder?: LadderStep[]): V
     poster: mediaUrl(v.poster),
     duration: v.durationMs,
     createdAt: v.createdAt.getTime(),
-    author: { secUid: v.author.secUid, nickname: v.author.nickname, avatar: mediaUrl(v.author.avatar), follow: mark.follow ?? 0 },
+    author: {
+      secUid: v.author.secUid,
+      nickname: v.author.nickname,
+      avatar: mediaUrl(v.author.avatar),
+      follow: mark.follow ?? 0,
+    },
     digg: v.diggCount,
     comment: v.commentCount,
     collect: v.collectCount,
@@ -67,7 +72,15 @@ export async function loadVideoItem(v: PlayerCard, mark: Mark): Promise<VideoIte
 export async function loadVideoItems(viewer: Viewer | null, cards: VideoCard[]): Promise<VideoItem[]> {
   const state = await stateFor(viewer, cards);
   return cards.map((c) =>
-    toVideoItem(c, { liked: state.liked.has(c.id), collected: state.collected.has(c.id), follow: followStatusFor(state.relations.get(c.author.id)) }, state.ladders?.get(c.id)),
+    toVideoItem(
+      c,
+      {
+        liked: state.liked.has(c.id),
+        collected: state.collected.has(c.id),
+        follow: followStatusFor(state.relations.get(c.author.id)),
+      },
+      state.ladders?.get(c.id),
+    ),
   );
 }
 

@@ -48,7 +48,9 @@ describe('formatLine', () => {
   it('puts t, level and msg first, then the fields in their order, leaving undefined ones out', () => {
     const line = formatLine('info', 'db.ready', { ms: 12, embedded: true, gone: undefined, port: 5432 }, NOW);
     expect(Object.keys(parsed(line))).toEqual(['t', 'level', 'msg', 'ms', 'embedded', 'port']);
-    expect(line).toBe('{"t":"2025-03-04T05:06:07.089Z","level":"info","msg":"db.ready","ms":12,"embedded":true,"port":5432}\n');
+    expect(line).toBe(
+      '{"t":"2025-03-04T05:06:07.089Z","level":"info","msg":"db.ready","ms":12,"embedded":true,"port":5432}\n',
+    );
   });
 
   it('keeps t, level and msg whatever the fields say', () => {
@@ -77,9 +79,13 @@ describe('formatLine', () => {
     expect(line).toEqual({ t: NOW.toISOString(), level: 'warn', msg: 'readiness', error: 'Error', message: 'down' });
   });
 
-  it('keeps a string under `error` (the caller\'s words) and gives anything else thrown by its type only', () => {
-    expect(parsed(formatLine('warn', 'pg pool error', { error: 'connection lost' }, NOW)).error).toBe('connection lost');
-    const thrown = parsed(formatLine('error', 'unhandledRejection', { error: { status_code: 500, body: 'secret path' } }, NOW));
+  it("keeps a string under `error` (the caller's words) and gives anything else thrown by its type only", () => {
+    expect(parsed(formatLine('warn', 'pg pool error', { error: 'connection lost' }, NOW)).error).toBe(
+      'connection lost',
+    );
+    const thrown = parsed(
+      formatLine('error', 'unhandledRejection', { error: { status_code: 500, body: 'secret path' } }, NOW),
+    );
     expect(thrown.error).toBe('object');
     expect(JSON.stringify(thrown)).not.toContain('secret');
   });
@@ -113,6 +119,11 @@ describe('formatLine', () => {
       },
     };
     const line = parsed(formatLine('error', 'kept', { hostile }, NOW));
-    expect(line).toEqual({ t: NOW.toISOString(), level: 'error', msg: 'kept', logError: 'fields could not be serialised' });
+    expect(line).toEqual({
+      t: NOW.toISOString(),
+      level: 'error',
+      msg: 'kept',
+      logError: 'fields could not be serialised',
+    });
   });
 });

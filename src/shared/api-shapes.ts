@@ -130,7 +130,12 @@ export const aweme = z.object({
     part_see: bit,
     review_result: z.object({ review_status: n() }),
   }),
-  aweme_control: z.object({ can_forward: z.boolean(), can_share: z.boolean(), can_comment: z.boolean(), can_show_comment: z.boolean() }),
+  aweme_control: z.object({
+    can_forward: z.boolean(),
+    can_share: z.boolean(),
+    can_comment: z.boolean(),
+    can_show_comment: z.boolean(),
+  }),
   /** The video page's address on this site. */
   share_url: z.string(),
   share_info: z.object({ share_url: z.string(), share_title: z.string(), share_link_desc: z.string() }),

@@ -4,13 +4,26 @@
  * Each place takes the best-ranked row that still leaves the rest a way to be spread: plain "next other author" ran
  * into a tail of one author ([B, A, A] stayed as is; [A, B, A] was at hand).
  */
-export function spreadAuthors<T>(rows: readonly T[], authorOf: (row: T) => string | number, before: readonly T[] = []): T[] {
+export function spreadAuthors<T>(
+  rows: readonly T[],
+  authorOf: (row: T) => string | number,
+  before: readonly T[] = [],
+): T[] {
   const rest = [...rows];
   const out = [...before];
   while (rest.length) {
     const last = out.length ? authorOf(out[out.length - 1]!) : undefined;
     const others = rest.flatMap((r, i) => (authorOf(r) !== last ? [i] : []));
-    const i = others.find((k) => canSpread(rest.filter((_, j) => j !== k), authorOf, authorOf(rest[k]!))) ?? others[0] ?? 0;
+    const i =
+      others.find((k) =>
+        canSpread(
+          rest.filter((_, j) => j !== k),
+          authorOf,
+          authorOf(rest[k]!),
+        ),
+      ) ??
+      others[0] ??
+      0;
     out.push(...rest.splice(i, 1));
   }
   return out;

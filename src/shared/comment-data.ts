@@ -45,7 +45,8 @@ export function fromApi(c: ApiComment): CommentData {
     authorLiked: c.is_author_digged,
     isAuthor: c.label_type === 1,
     user: { secUid: c.user.sec_uid, nickname: c.user.nickname, avatar: c.user.avatar_thumb.url_list[0] ?? '' },
-    replyTo: c.reply_to_sec_uid && c.reply_to_username ? { secUid: c.reply_to_sec_uid, nickname: c.reply_to_username } : null,
+    replyTo:
+      c.reply_to_sec_uid && c.reply_to_username ? { secUid: c.reply_to_sec_uid, nickname: c.reply_to_username } : null,
   };
 }
 

@@ -58,5 +58,7 @@ export function statsWorkId(value: string | null | undefined): number | undefine
 /** What a page passes to the 作品数据 view from its query string (`?days=7|30&workId=`). */
 export function statsQuery(params: URLSearchParams): { days: StatsRange; workId?: number } {
   const workId = statsWorkId(params.get('workId'));
-  return workId === undefined ? { days: statsRange(params.get('days')) } : { days: statsRange(params.get('days')), workId };
+  return workId === undefined
+    ? { days: statsRange(params.get('days')) }
+    : { days: statsRange(params.get('days')), workId };
 }

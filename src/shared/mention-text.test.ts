@@ -5,7 +5,13 @@ describe('splitMentions', () => {
   it('cuts text into plain runs and mentions that join back to the text', () => {
     const text = '好看 @小明 同意@阿花，哈哈 @';
     const parts = splitMentions(text);
-    expect(parts).toEqual([{ text: '好看 ' }, { mention: '小明' }, { text: ' 同意' }, { mention: '阿花，哈哈' }, { text: ' @' }]);
+    expect(parts).toEqual([
+      { text: '好看 ' },
+      { mention: '小明' },
+      { text: ' 同意' },
+      { mention: '阿花，哈哈' },
+      { text: ' @' },
+    ]);
     expect(parts.map((p) => ('mention' in p ? `@${p.mention}` : p.text)).join('')).toBe(text);
   });
 
@@ -28,6 +34,7 @@ describe('MENTION_NAME', () => {
   });
 
   it('accepts every name a text can mention', () => {
-    for (const name of mentionedNames('@一二三四五六七八九十一二三四五六七八九十一二 @<script>alert(1)</script> @😀😀')) expect(MENTION_NAME.test(name)).toBe(true);
+    for (const name of mentionedNames('@一二三四五六七八九十一二三四五六七八九十一二 @<script>alert(1)</script> @😀😀'))
+      expect(MENTION_NAME.test(name)).toBe(true);
   });
 });

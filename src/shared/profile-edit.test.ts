@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, birthdayProblem, chinaToday, cleanNickname, cleanSignature, nicknameProblem, signatureProblem } from './profile-edit.ts';
+import {
+  ageOn,
+  birthdayProblem,
+  chinaToday,
+  cleanNickname,
+  cleanSignature,
+  nicknameProblem,
+  signatureProblem,
+} from './profile-edit.ts';
 
 describe('birthdayProblem', () => {
   it.each([
@@ -34,13 +42,13 @@ describe('nickname and bio', () => {
     expect(nicknameProblem('a\tb')?.key).toBe('error.nicknameInvalid');
   });
 
-  it('keeps a bio\'s line breaks and refuses other controls', () => {
+  it("keeps a bio's line breaks and refuses other controls", () => {
     expect(cleanSignature(' 一\r\n二 ')).toBe('一\n二');
     expect(signatureProblem('一\n二')).toBeNull();
     expect(signatureProblem('一\u0000二')?.key).toBe('error.signatureInvalid');
   });
 });
 
-it('chinaToday follows China\'s calendar', () => {
+it("chinaToday follows China's calendar", () => {
   expect(chinaToday(new Date('2024-05-31T16:30:00Z'))).toBe('2024-06-01');
 });

@@ -64,7 +64,8 @@ export function cleanSignature(raw: string): string {
 export function signatureProblem(signature: string): Problem | null {
   if (CONTROL_BUT_NEWLINE.test(signature)) return { key: 'error.signatureInvalid' };
   if (length(signature) > SIGNATURE_MAX) return { key: 'error.signatureTooLong', vars: { max: SIGNATURE_MAX } };
-  if (signature.split('\n').length > SIGNATURE_MAX_LINES) return { key: 'error.signatureTooManyLines', vars: { max: SIGNATURE_MAX_LINES } };
+  if (signature.split('\n').length > SIGNATURE_MAX_LINES)
+    return { key: 'error.signatureTooManyLines', vars: { max: SIGNATURE_MAX_LINES } };
   return null;
 }
 

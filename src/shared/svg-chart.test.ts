@@ -8,11 +8,20 @@ const base = { title: '播放量趋势（近7天）', width: 560, height: 220 };
 
 describe('yTicks', () => {
   it.each([
-    [[3, 0, 7, 12, 5], [0, 5, 10, 15]],
-    [[0, 0, 0], [0, 1]],
+    [
+      [3, 0, 7, 12, 5],
+      [0, 5, 10, 15],
+    ],
+    [
+      [0, 0, 0],
+      [0, 1],
+    ],
     [[1], [0, 1]],
     [[3], [0, 1, 2, 3]],
-    [[-2, 1], [-2, -1, 0, 1]],
+    [
+      [-2, 1],
+      [-2, -1, 0, 1],
+    ],
     [[12_345], [0, 5000, 10_000, 15_000]],
   ])('%j → %j', (values, ticks) => {
     expect(yTicks(values)).toEqual(ticks);
@@ -44,7 +53,10 @@ describe('svgChart', () => {
 
   it('draws one bar per day (flat for a zero), a negative day hanging below the zero line', () => {
     const svg = svgChart([...week, { label: '11-25', value: -2 }], { ...base, kind: 'bar' });
-    const bars = [...svg.matchAll(/<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({ y: Number(m[1]), h: Number(m[2]) }));
+    const bars = [...svg.matchAll(/<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({
+      y: Number(m[1]),
+      h: Number(m[2]),
+    }));
     expect(bars).toHaveLength(8);
     expect(bars[1]!.h, 'the day with 0').toBe(0);
     const zero = Number(/<path class="text-muted"[^>]* d="M[\d.]+ ([\d.]+)H[\d.]+"/.exec(svg)![1]);
@@ -73,12 +85,18 @@ describe('svgChart', () => {
   });
 
   it('formats values, escapes text and survives an all-zero or empty series', () => {
-    const svg = svgChart([{ label: '<b>', value: 12_000 }], { ...base, kind: 'bar', title: 'A & B', format: (n) => `${n / 10_000}万` });
+    const svg = svgChart([{ label: '<b>', value: 12_000 }], {
+      ...base,
+      kind: 'bar',
+      title: 'A & B',
+      format: (n) => `${n / 10_000}万`,
+    });
     expect(svg).toContain('&lt;b&gt;');
     expect(svg).toContain('<title>A &amp; B</title>');
     expect(svg).toContain('>1.2万</text>');
     for (const points of [week.map((p) => ({ ...p, value: 0 })), []]) {
-      for (const kind of ['line', 'bar'] as const) expect(svgChart(points, { ...base, kind })).not.toMatch(/NaN|Infinity/);
+      for (const kind of ['line', 'bar'] as const)
+        expect(svgChart(points, { ...base, kind })).not.toMatch(/NaN|Infinity/);
     }
   });
 });

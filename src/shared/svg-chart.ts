@@ -101,7 +101,8 @@ export function svgChart(points: ChartPoint[], opts: ChartOptions): string {
   out.push(`<path class="text-muted" stroke="currentColor" d="${across(0)}"/>`);
   out.push(`<g class="text-secondary" fill="currentColor" text-anchor="middle">`);
   points.forEach((p, i) => {
-    if ((points.length - 1 - i) % stride === 0) out.push(`<text x="${r1(x(i))}" y="${height - 8}">${esc(p.label)}</text>`);
+    if ((points.length - 1 - i) % stride === 0)
+      out.push(`<text x="${r1(x(i))}" y="${height - 8}">${esc(p.label)}</text>`);
   });
   out.push('</g>');
 
@@ -113,7 +114,9 @@ export function svgChart(points: ChartPoint[], opts: ChartOptions): string {
     // The axis always holds zero (yTicks), so the area closes on the zero line.
     const base = r1(y(0));
     out.push(`<path d="${path}L${r1(x(points.length - 1))} ${base}L${r1(x(0))} ${base}Z" fill-opacity="0.1"/>`);
-    out.push(`<path d="${path}" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`);
+    out.push(
+      `<path d="${path}" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`,
+    );
     if (marked) {
       out.push('<g stroke="currentColor">');
       points.forEach((p, i) => out.push(`<circle cx="${r1(x(i))}" cy="${r1(y(p.value))}" r="3.5"/>`));
@@ -121,9 +124,14 @@ export function svgChart(points: ChartPoint[], opts: ChartOptions): string {
     }
   } else if (kind === 'bar') {
     const barW = Math.max(1, Math.min(28, band * 0.6));
-    const bars = points.map((p, i) => ({ left: r1(x(i) - barW / 2), top: r1(Math.min(y(p.value), y(0))), h: r1(Math.abs(y(p.value) - y(0))) }));
+    const bars = points.map((p, i) => ({
+      left: r1(x(i) - barW / 2),
+      top: r1(Math.min(y(p.value), y(0))),
+      h: r1(Math.abs(y(p.value) - y(0))),
+    }));
     // Many thin bars as one path: a rectangle each, corners square (they would not show at that width).
-    if (marked) for (const b of bars) out.push(`<rect x="${b.left}" y="${b.top}" width="${r1(barW)}" height="${b.h}" rx="2"/>`);
+    if (marked)
+      for (const b of bars) out.push(`<rect x="${b.left}" y="${b.top}" width="${r1(barW)}" height="${b.h}" rx="2"/>`);
     else out.push(`<path d="${bars.map((b) => `M${b.left} ${b.top}h${r1(barW)}v${b.h}h-${r1(barW)}Z`).join('')}"/>`);
   }
   out.push('</g>');
@@ -131,7 +139,9 @@ export function svgChart(points: ChartPoint[], opts: ChartOptions): string {
   const peak = points.reduce((best, p, i) => (p.value > (points[best]?.value ?? 0) ? i : best), -1);
   if (showValues || peak >= 0) {
     // A halo of the card's colour keeps a value readable where it crosses the line.
-    out.push(`<g class="text-secondary stroke-surface" fill="currentColor" stroke-width="3" paint-order="stroke" text-anchor="middle">`);
+    out.push(
+      `<g class="text-secondary stroke-surface" fill="currentColor" stroke-width="3" paint-order="stroke" text-anchor="middle">`,
+    );
     points.forEach((p, i) => {
       if (!showValues && i !== peak) return;
       const above = p.value >= 0;

@@ -88,7 +88,9 @@ describe('videos as the browser holds them', () => {
   it('reads a missing address as empty rather than failing', () => {
     const a = testAweme();
     const empty = { uri: '', url_list: [], width: 1, height: 1 };
-    const bare = testAweme({ video: { ...a.video, play_addr: { ...empty, data_size: 0 }, bit_rate: [], cover: empty } });
+    const bare = testAweme({
+      video: { ...a.video, play_addr: { ...empty, data_size: 0 }, bit_rate: [], cover: empty },
+    });
     expect(fromAweme(bare)).toMatchObject({ src: '', poster: '' });
   });
 });

@@ -54,7 +54,8 @@ export function renditionsOf(bitRates: Aweme['video']['bit_rate']): Rendition[] 
   for (const b of bitRates) {
     const gear = gearOfName(b.gear_name);
     const url = b.play_addr.url_list[0];
-    if (gear !== null && url) out.push({ gear, width: b.play_addr.width, height: b.play_addr.height, bitRate: b.bit_rate, url });
+    if (gear !== null && url)
+      out.push({ gear, width: b.play_addr.width, height: b.play_addr.height, bitRate: b.bit_rate, url });
   }
   return out.sort((a, b) => b.gear - a.gear);
 }
@@ -68,7 +69,12 @@ export function fromAweme(a: Aweme): VideoItem {
     poster: a.video.cover.url_list[0] ?? '',
     duration: a.video.duration,
     createdAt: a.create_time * 1000,
-    author: { secUid: a.author.sec_uid, nickname: a.author.nickname, avatar: a.author.avatar_thumb.url_list[0] ?? '', follow: a.author.follow_status },
+    author: {
+      secUid: a.author.sec_uid,
+      nickname: a.author.nickname,
+      avatar: a.author.avatar_thumb.url_list[0] ?? '',
+      follow: a.author.follow_status,
+    },
     digg: a.statistics.digg_count,
     comment: a.statistics.comment_count,
     collect: a.statistics.collect_count,

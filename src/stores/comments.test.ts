@@ -30,7 +30,10 @@ const apiComment = (over: Record<string, unknown> = {}) => ({
 });
 
 /** A comment as the store holds it. */
-const data = (cid: string, over: Partial<import('./comments.ts').CommentData> = {}): import('./comments.ts').CommentData => ({
+const data = (
+  cid: string,
+  over: Partial<import('./comments.ts').CommentData> = {},
+): import('./comments.ts').CommentData => ({
   cid,
   rootId: '0',
   text: `评论${cid}`,
@@ -151,7 +154,12 @@ describe('reply threads', () => {
     await c.openComments('5', first);
     get.mockResolvedValueOnce(list(['11'], { cursor: 1, hasMore: true, total: 3 }, '1'));
     await c.expandReplies('5', '1');
-    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/comment/list/reply/', { item_id: '5', comment_id: '1', cursor: 0, count: 10 });
+    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/comment/list/reply/', {
+      item_id: '5',
+      comment_id: '1',
+      cursor: 0,
+      count: 10,
+    });
     expect(state().threads['1']).toMatchObject({ open: true, loaded: true, loading: false, hasMore: true, cursor: 1 });
     // The thread's count follows the server's.
     expect(state().items[0]!.replyTotal).toBe(3);
@@ -164,7 +172,12 @@ describe('reply threads', () => {
 
     get.mockResolvedValueOnce(list(['11', '12'], { cursor: 3, hasMore: false, total: 3 }, '1'));
     await c.expandReplies('5', '1');
-    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/comment/list/reply/', { item_id: '5', comment_id: '1', cursor: 1, count: 10 });
+    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/comment/list/reply/', {
+      item_id: '5',
+      comment_id: '1',
+      cursor: 1,
+      count: 10,
+    });
     expect(c.shownReplies(state().threads['1']!).map((x) => x.cid)).toEqual(['11', '12']);
   });
 
@@ -182,7 +195,10 @@ describe('publishing and deleting', () => {
     login();
     c.startReply('5', first.items[0]!);
     expect(state().replyTo).toEqual({ cid: '1', nickname: '用户1' });
-    post.mockResolvedValue({ comment: apiComment({ cid: '20', reply_id: '1', reply_to_username: '阿花', reply_to_sec_uid: 'S8' }), comment_count: 12 });
+    post.mockResolvedValue({
+      comment: apiComment({ cid: '20', reply_id: '1', reply_to_username: '阿花', reply_to_sec_uid: 'S8' }),
+      comment_count: 12,
+    });
     // Node has no window: a plain EventTarget stands in for it.
     const win = new EventTarget();
     vi.stubGlobal('dispatchEvent', win.dispatchEvent.bind(win));
@@ -190,7 +206,11 @@ describe('publishing and deleting', () => {
     win.addEventListener(c.COMMENT_COUNT_EVENT, (e) => heard.push((e as CustomEvent).detail));
     const comment = await c.publishComment('5', '你好 @阿花');
     vi.unstubAllGlobals();
-    expect(post).toHaveBeenCalledWith('/aweme/v1/web/comment/publish', { aweme_id: '5', text: '你好 @阿花', reply_id: '1' });
+    expect(post).toHaveBeenCalledWith('/aweme/v1/web/comment/publish', {
+      aweme_id: '5',
+      text: '你好 @阿花',
+      reply_id: '1',
+    });
     expect(heard).toEqual([{ awemeId: '5', count: 12 }]);
     expect(comment).toEqual({
       cid: '20',
@@ -220,7 +240,11 @@ describe('publishing and deleting', () => {
     expect(post).not.toHaveBeenCalled();
     post.mockResolvedValue({ comment: apiComment({ cid: '30' }), comment_count: 10 });
     await c.publishComment('5', '评论');
-    expect(post).toHaveBeenCalledWith('/aweme/v1/web/comment/publish', { aweme_id: '5', text: '评论', reply_id: undefined });
+    expect(post).toHaveBeenCalledWith('/aweme/v1/web/comment/publish', {
+      aweme_id: '5',
+      text: '评论',
+      reply_id: undefined,
+    });
     expect(state().items.map((x) => x.cid)).toEqual(['30', '1', '2']);
   });
 
@@ -251,7 +275,7 @@ describe('publishing and deleting', () => {
     expect(state().total).toBe(11);
   });
 
-  it("a page holding the comment just posted, with a count read before it, does not take the count back", async () => {
+  it('a page holding the comment just posted, with a count read before it, does not take the count back', async () => {
     login();
     const page = later<unknown>();
     get.mockReturnValueOnce(page.promise);

@@ -4,13 +4,24 @@
  */
 import { map } from 'nanostores';
 import { fetchComments, fetchReplies, sendComment, sendCommentLike, sendDelete } from '../client/comment-api.ts';
-import { COMMENT_COUNT_EVENT, type CommentCountDetail, type CommentData, type CommentPage } from '../shared/comment-data.ts';
+import {
+  COMMENT_COUNT_EVENT,
+  type CommentCountDetail,
+  type CommentData,
+  type CommentPage,
+} from '../shared/comment-data.ts';
 import { canPublish } from '../shared/comment-text.ts';
 import { requireLogin } from './auth.ts';
 import { resolveMentionLinks } from './mention-links.ts';
 import { enqueueWrite } from './write-queue.ts';
 
-export { COMMENT_COUNT_EVENT, type CommentCountDetail, type CommentData, type CommentPage, type CommentUser } from '../shared/comment-data.ts';
+export {
+  COMMENT_COUNT_EVENT,
+  type CommentCountDetail,
+  type CommentData,
+  type CommentPage,
+  type CommentUser,
+} from '../shared/comment-data.ts';
 
 export type CommentsPhase = 'idle' | 'loading' | 'error' | 'done';
 
@@ -47,7 +58,15 @@ export interface CommentsState {
   replyTo: ReplyTarget | null;
 }
 
-export const EMPTY_THREAD: ReplyThread = { items: [], cursor: 0, hasMore: true, loaded: false, open: false, loading: false, posted: [] };
+export const EMPTY_THREAD: ReplyThread = {
+  items: [],
+  cursor: 0,
+  hasMore: true,
+  loaded: false,
+  open: false,
+  loading: false,
+  posted: [],
+};
 
 /** Comment lists by video id, while a comment island shows them. */
 export const $comments = map<Record<string, CommentsState>>({});
@@ -95,12 +114,19 @@ function patchComment(awemeId: string, cid: string, fn: (c: CommentData) => Comm
   update(awemeId, (s) => ({
     ...s,
     items: each(s.items),
-    threads: Object.fromEntries(Object.entries(s.threads).map(([root, th]) => [root, { ...th, items: each(th.items), posted: each(th.posted) }])),
+    threads: Object.fromEntries(
+      Object.entries(s.threads).map(([root, th]) => [root, { ...th, items: each(th.items), posted: each(th.posted) }]),
+    ),
   }));
 }
 
 function findComment(s: CommentsState, cid: string): CommentData | undefined {
-  return s.items.find((c) => c.cid === cid) ?? Object.values(s.threads).flatMap(shownReplies).find((c) => c.cid === cid);
+  return (
+    s.items.find((c) => c.cid === cid) ??
+    Object.values(s.threads)
+      .flatMap(shownReplies)
+      .find((c) => c.cid === cid)
+  );
 }
 
 /** Tells the page (counts beside the player, the heading) that a video now has `count` comments. */
@@ -172,7 +198,14 @@ export async function expandReplies(awemeId: string, rootId: string): Promise<vo
     void resolveMentionLinks(page.items.map((c) => c.text));
     updateThread(awemeId, rootId, (x) => {
       const seen = new Set(x.items.map((c) => c.cid));
-      return { ...x, items: [...x.items, ...page.items.filter((c) => !seen.has(c.cid))], cursor: page.cursor, hasMore: page.hasMore, loaded: true, loading: false };
+      return {
+        ...x,
+        items: [...x.items, ...page.items.filter((c) => !seen.has(c.cid))],
+        cursor: page.cursor,
+        hasMore: page.hasMore,
+        loaded: true,
+        loading: false,
+      };
     });
     // The thread's count may have moved since the list was read.
     patchComment(awemeId, rootId, (x) => ({ ...x, replyTotal: page.total }));
@@ -209,7 +242,12 @@ export async function publishComment(awemeId: string, text: string): Promise<Com
   void resolveMentionLinks([comment.text]);
   announceCount(awemeId, total);
   // A first page answered while this was on its way may already hold the comment.
-  update(awemeId, (s) => ({ ...s, total, replyTo: null, items: comment.rootId === '0' ? [comment, ...s.items.filter((c) => c.cid !== comment.cid)] : s.items }));
+  update(awemeId, (s) => ({
+    ...s,
+    total,
+    replyTo: null,
+    items: comment.rootId === '0' ? [comment, ...s.items.filter((c) => c.cid !== comment.cid)] : s.items,
+  }));
   if (comment.rootId !== '0') {
     updateThread(awemeId, comment.rootId, (x) => ({ ...x, open: true, posted: [...x.posted, comment] }));
     patchComment(awemeId, comment.rootId, (x) => ({ ...x, replyTotal: x.replyTotal + 1 }));
@@ -223,9 +261,17 @@ export async function deleteComment(awemeId: string, c: CommentData): Promise<vo
   announceCount(awemeId, total);
   update(awemeId, (s) => ({ ...s, total, replyTo: s.replyTo?.cid === c.cid ? null : s.replyTo }));
   if (c.rootId === '0') {
-    update(awemeId, ({ threads: { [c.cid]: _gone, ...threads }, ...s }) => ({ ...s, threads, items: s.items.filter((x) => x.cid !== c.cid) }));
+    update(awemeId, ({ threads: { [c.cid]: _gone, ...threads }, ...s }) => ({
+      ...s,
+      threads,
+      items: s.items.filter((x) => x.cid !== c.cid),
+    }));
   } else {
-    updateThread(awemeId, c.rootId, (x) => ({ ...x, items: x.items.filter((r) => r.cid !== c.cid), posted: x.posted.filter((r) => r.cid !== c.cid) }));
+    updateThread(awemeId, c.rootId, (x) => ({
+      ...x,
+      items: x.items.filter((r) => r.cid !== c.cid),
+      posted: x.posted.filter((r) => r.cid !== c.cid),
+    }));
     patchComment(awemeId, c.rootId, (x) => ({ ...x, replyTotal: Math.max(0, x.replyTotal - 1) }));
   }
 }

@@ -48,7 +48,11 @@ export const $sentDanmaku = atom<{ videoId: string; bullet: Bullet } | null>(nul
 export async function sendDanmaku(item: VideoItem, text: string, atMs: number): Promise<boolean> {
   if (!requireLogin()) return false;
   try {
-    const answer = await apiPost<{ danmaku: Row }>('/aweme/v1/web/danmaku/send/', { aweme_id: item.id, text, offset_ms: Math.round(atMs) });
+    const answer = await apiPost<{ danmaku: Row }>('/aweme/v1/web/danmaku/send/', {
+      aweme_id: item.id,
+      text,
+      offset_ms: Math.round(atMs),
+    });
     $sentDanmaku.set({ videoId: item.id, bullet: toBullet(answer.danmaku) });
     return true;
   } catch {

@@ -42,7 +42,9 @@ describe('feedPages', () => {
   it('drops videos already shown (the ranking moved) and those marked 不感兴趣, and spreads authors at the seam', async () => {
     const feed = feedPages({ items: [video('1', 'a'), video('2', 'b')], hasMore: true }, 5);
     feed.remove('1');
-    get.mockResolvedValueOnce(answer([aweme('1', 'a'), aweme('2', 'b'), aweme('3', 'b'), aweme('4', 'b'), aweme('5', 'c')]));
+    get.mockResolvedValueOnce(
+      answer([aweme('1', 'a'), aweme('2', 'b'), aweme('3', 'b'), aweme('4', 'b'), aweme('5', 'c')]),
+    );
     await feed.load();
     expect(ids(feed)).toEqual(['2', '5', '3', '4']);
   });

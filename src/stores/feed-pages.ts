@@ -13,12 +13,16 @@ interface FeedPage {
 export async function fetchFeed(refreshIndex: number, count: number): Promise<FeedPage> {
   // The API client loads with the first page asked for, not with the player.
   const { apiGet } = await import('../client/api.ts');
-  const body = await apiGet<{ aweme_list: Aweme[]; has_more: 0 | 1 }>('/aweme/v1/web/tab/feed/', { count, refresh_index: refreshIndex });
+  const body = await apiGet<{ aweme_list: Aweme[]; has_more: 0 | 1 }>('/aweme/v1/web/tab/feed/', {
+    count,
+    refresh_index: refreshIndex,
+  });
   return { items: body.aweme_list.map(fromAweme), hasMore: body.has_more === 1 };
 }
 
 /** A page joined to the feed: no author twice in a row where another is at hand, seam included (as the server spreads a page). */
-const appendSpread = (list: VideoItem[], next: VideoItem[]): VideoItem[] => spreadAuthors(next, (v) => v.author.secUid, list);
+const appendSpread = (list: VideoItem[], next: VideoItem[]): VideoItem[] =>
+  spreadAuthors(next, (v) => v.author.secUid, list);
 
 /**
  * The feed of one player, starting from the page the server rendered (refresh_index 1, `count` videos): `load()` asks

@@ -7,7 +7,10 @@ export type FollowListKind = 'following' | 'followers';
 
 /** Rows per page. */
 const PAGE = 20;
-const PATH: Record<FollowListKind, string> = { following: '/aweme/v1/web/user/following/list/', followers: '/aweme/v1/web/user/follower/list/' };
+const PATH: Record<FollowListKind, string> = {
+  following: '/aweme/v1/web/user/following/list/',
+  followers: '/aweme/v1/web/user/follower/list/',
+};
 
 type ListBody = { followings?: FollowUser[]; followers?: FollowUser[]; offset: number; has_more: 0 | 1 };
 
@@ -18,7 +21,11 @@ export function followList(kind: FollowListKind, secUid: string) {
     start: { cursor: 0, hasMore: true },
     fetchPage: async (offset) => {
       const body = await apiGet<ListBody>(PATH[kind], { sec_user_id: secUid, offset, count: PAGE });
-      return { items: (kind === 'following' ? body.followings : body.followers) ?? [], cursor: body.offset, hasMore: body.has_more === 1 };
+      return {
+        items: (kind === 'following' ? body.followings : body.followers) ?? [],
+        cursor: body.offset,
+        hasMore: body.has_more === 1,
+      };
     },
   });
 }

@@ -9,7 +9,16 @@ vi.mock('../client/api.ts', () => ({ apiPost: vi.fn() }));
 
 const { apiPost } = await import('../client/api.ts');
 const { $loginOpen } = await import('./auth.ts');
-const { $followerCounts, $followPending, $followStatus, $myFollowingCount, FOLLOW_EVENT, FOLLOW_HYDRATE_EVENT, seedFollowStatus, toggleFollow } = await import('./follow.ts');
+const {
+  $followerCounts,
+  $followPending,
+  $followStatus,
+  $myFollowingCount,
+  FOLLOW_EVENT,
+  FOLLOW_HYDRATE_EVENT,
+  seedFollowStatus,
+  toggleFollow,
+} = await import('./follow.ts');
 
 const post = vi.mocked(apiPost);
 const events: unknown[] = [];
@@ -47,7 +56,9 @@ describe('toggleFollow', () => {
     let answer!: (v: unknown) => void;
     post.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
     const done = toggleFollow('u1', 0);
-    await vi.waitFor(() => expect(post).toHaveBeenCalledWith('/aweme/v1/web/commit/follow/user/', { sec_user_id: 'u1', type: 1 }));
+    await vi.waitFor(() =>
+      expect(post).toHaveBeenCalledWith('/aweme/v1/web/commit/follow/user/', { sec_user_id: 'u1', type: 1 }),
+    );
     expect($followStatus.get().u1).toBe(1);
     expect($followPending.get().u1).toBe(true);
     // The profile's counts island is woken before the answer, so it sees the new counts in the store.

@@ -59,7 +59,10 @@ export async function toggleFollow(secUid: string, shown: FollowStatus = 0): Pro
   try {
     // The API client loads on the first follow, not with the page.
     const { apiPost } = await import('../client/api.ts');
-    const answer = await apiPost<FollowAnswer>('/aweme/v1/web/commit/follow/user/', { sec_user_id: secUid, type: follow ? 1 : 0 });
+    const answer = await apiPost<FollowAnswer>('/aweme/v1/web/commit/follow/user/', {
+      sec_user_id: secUid,
+      type: follow ? 1 : 0,
+    });
     $followStatus.setKey(secUid, answer.follow_status);
     $followerCounts.setKey(secUid, answer.follower_count);
     $myFollowingCount.set(answer.following_count);

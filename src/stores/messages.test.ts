@@ -14,12 +14,30 @@ vi.mock('../client/api.ts', () => ({
 }));
 
 const api = await import('../client/api.ts');
-const { $chat, $conversations, $dmPanel, applyDmEvent, closeChat, LIST_WIDTH, loadOlder, openChat, sendMessage, setExpanded } = await import('./messages.ts');
+const {
+  $chat,
+  $conversations,
+  $dmPanel,
+  applyDmEvent,
+  closeChat,
+  LIST_WIDTH,
+  loadOlder,
+  openChat,
+  sendMessage,
+  setExpanded,
+} = await import('./messages.ts');
 const { $dmUnread } = await import('./inbox.ts');
 const get = vi.mocked(api.apiGet);
 const post = vi.mocked(api.apiPost);
 
-const peer: ImUser = { uid: '7', sec_uid: 'PEER', nickname: '小鹿', avatar_thumb: { url_list: ['/a.webp'] }, follow_status: 0, follower_status: 0 };
+const peer: ImUser = {
+  uid: '7',
+  sec_uid: 'PEER',
+  nickname: '小鹿',
+  avatar_thumb: { url_list: ['/a.webp'] },
+  follow_status: 0,
+  follower_status: 0,
+};
 const state = (over: Partial<ImConversationState> = {}): ImConversationState => ({
   conversation_id: '5',
   peer,
@@ -68,7 +86,9 @@ describe('openChat', () => {
     expect(post).not.toHaveBeenCalled();
     expect($chat.get()).toMatchObject({ peer: 'PEER', messages: [], loading: false });
 
-    get.mockResolvedValueOnce({ conversation: state() }).mockResolvedValueOnce({ messages: [message(1), message(2)], max_cursor: 1, has_more: 1 });
+    get
+      .mockResolvedValueOnce({ conversation: state() })
+      .mockResolvedValueOnce({ messages: [message(1), message(2)], max_cursor: 1, has_more: 1 });
     post.mockResolvedValueOnce({ total_unread: 3 });
     await openChat('PEER');
     expect(post).toHaveBeenCalledWith('/aweme/v1/web/im/conversation/read/', { conversation_id: '5' }, { quiet: true });
@@ -100,14 +120,20 @@ describe('sendMessage', () => {
   });
 
   it('adds the stored message in id order and sends the quoted message’s id', async () => {
-    get.mockResolvedValueOnce({ conversation: state() }).mockResolvedValueOnce({ messages: [message(3)], max_cursor: 3, has_more: 0 });
+    get
+      .mockResolvedValueOnce({ conversation: state() })
+      .mockResolvedValueOnce({ messages: [message(3)], max_cursor: 3, has_more: 0 });
     post.mockResolvedValueOnce({ total_unread: 0 });
     await openChat('PEER');
     $chat.setKey('replyTo', message(3));
     post.mockResolvedValueOnce({ message: message(4, { is_self: 1, sender: 'ME' }), conversation: state() });
     get.mockResolvedValue({ conversations: [], cursor: 0, has_more: 0, total_unread: 0 });
     expect(await sendMessage('  好的  ')).toBe(true);
-    expect(post).toHaveBeenCalledWith('/aweme/v1/web/im/message/send/', { sec_user_id: 'PEER', text: '好的', reply_id: '3' }, { quiet: true });
+    expect(post).toHaveBeenCalledWith(
+      '/aweme/v1/web/im/message/send/',
+      { sec_user_id: 'PEER', text: '好的', reply_id: '3' },
+      { quiet: true },
+    );
     expect($chat.get().messages.map((m) => m.message_id)).toEqual(['3', '4']);
     expect($chat.get().replyTo).toBeNull();
   });
@@ -115,11 +141,18 @@ describe('sendMessage', () => {
 
 describe('applyDmEvent', () => {
   it('puts a live message into the open conversation and marks it read; other conversations are left alone', async () => {
-    get.mockResolvedValueOnce({ conversation: state() }).mockResolvedValueOnce({ messages: [message(1)], max_cursor: 1, has_more: 0 });
+    get
+      .mockResolvedValueOnce({ conversation: state() })
+      .mockResolvedValueOnce({ messages: [message(1)], max_cursor: 1, has_more: 0 });
     post.mockResolvedValue({ total_unread: 0 });
     await openChat('PEER');
     post.mockClear();
-    applyDmEvent({ unread: 1, conversation_id: '9', message: message(8, { conversation_id: '9', sender: 'OTHER' }), alert: true });
+    applyDmEvent({
+      unread: 1,
+      conversation_id: '9',
+      message: message(8, { conversation_id: '9', sender: 'OTHER' }),
+      alert: true,
+    });
     expect($chat.get().messages.map((m) => m.message_id)).toEqual(['1']);
     applyDmEvent({ unread: 1, conversation_id: '5', message: message(2), alert: true });
     expect($chat.get().messages.map((m) => m.message_id)).toEqual(['1', '2']);
@@ -135,12 +168,18 @@ describe('applyDmEvent', () => {
 
 describe('loadOlder', () => {
   it('asks for the page before the oldest message shown and puts it above, once, until there is no more', async () => {
-    get.mockResolvedValueOnce({ conversation: state() }).mockResolvedValueOnce({ messages: [message(21), message(22)], max_cursor: 21, has_more: 1 });
+    get
+      .mockResolvedValueOnce({ conversation: state() })
+      .mockResolvedValueOnce({ messages: [message(21), message(22)], max_cursor: 21, has_more: 1 });
     post.mockResolvedValue({ total_unread: 0 });
     await openChat('PEER');
     get.mockResolvedValueOnce({ messages: [message(19), message(20), message(21)], max_cursor: 19, has_more: 0 });
     await loadOlder();
-    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/im/message/list/', { conversation_id: '5', max_cursor: 21, count: 20 });
+    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/im/message/list/', {
+      conversation_id: '5',
+      max_cursor: 21,
+      count: 20,
+    });
     expect($chat.get().messages.map((m) => m.message_id)).toEqual(['19', '20', '21', '22']);
     expect($chat.get()).toMatchObject({ hasMore: false, maxCursor: 19, loadingOlder: false });
     const calls = get.mock.calls.length;

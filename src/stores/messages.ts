@@ -5,7 +5,14 @@
 import { map } from 'nanostores';
 import { ApiFailure, apiGet, apiPost } from '../client/api.ts';
 import type { FollowUser } from '../shared/api-shapes.ts';
-import { MESSAGE_MAX, type ImConversation, type ImConversationState, type ImMessage, type InboxEvents, type ReportReason } from '../shared/messaging.ts';
+import {
+  MESSAGE_MAX,
+  type ImConversation,
+  type ImConversationState,
+  type ImMessage,
+  type InboxEvents,
+  type ReportReason,
+} from '../shared/messaging.ts';
 import { $dmEvent, $dmUnread } from './inbox.ts';
 import { pagedList } from './paged-list.ts';
 import { browserStorage, persist, withId } from './persist.ts';
@@ -18,7 +25,6 @@ export const LIST_WIDTH = { expanded: 240, collapsed: 72 } as const;
 /** The messaging panel's state: shown, list expanded, and the width that follows from it. */
 export const $dmPanel = withId('dmPanel', map({ isShow: false, expand: true, widthPx: LIST_WIDTH.expanded as number }));
 persist($dmPanel, { storage: browserStorage('local'), paths: ['expand', 'widthPx'] });
-
 
 export type ChatError = { kind: 'empty' } | { kind: 'tooLong' } | { kind: 'server'; text: string };
 
@@ -105,7 +111,10 @@ export async function openChat(secUid: string, draft = ''): Promise<void> {
     if ($chat.get().peer !== secUid) return;
     $chat.setKey('state', conversation);
     if (conversation.conversation_id !== '0') {
-      const page = await apiGet<MessagesAnswer>(`${IM}/message/list/`, { conversation_id: conversation.conversation_id, count: PAGE });
+      const page = await apiGet<MessagesAnswer>(`${IM}/message/list/`, {
+        conversation_id: conversation.conversation_id,
+        count: PAGE,
+      });
       if ($chat.get().peer !== secUid) return;
       $chat.set({ ...$chat.get(), messages: page.messages, hasMore: page.has_more === 1, maxCursor: page.max_cursor });
       await markRead(conversation.conversation_id);
@@ -151,16 +160,25 @@ export async function loadOlder(): Promise<void> {
 
 async function markRead(conversationId: string): Promise<void> {
   try {
-    const a = await apiPost<{ total_unread: number }>(`${IM}/conversation/read/`, { conversation_id: conversationId }, { quiet: true });
+    const a = await apiPost<{ total_unread: number }>(
+      `${IM}/conversation/read/`,
+      { conversation_id: conversationId },
+      { quiet: true },
+    );
     $dmUnread.set(a.total_unread);
-    $conversations.set($conversations.get().map((c) => (c.conversation_id === conversationId ? { ...c, unread_count: 0 } : c)));
+    $conversations.set(
+      $conversations.get().map((c) => (c.conversation_id === conversationId ? { ...c, unread_count: 0 } : c)),
+    );
   } catch {
     // The next event or opening marks it again.
   }
 }
 
 function failure(error: unknown): ChatError {
-  return { kind: 'server', text: error instanceof ApiFailure ? error.message : String((error as Error)?.message ?? error) };
+  return {
+    kind: 'server',
+    text: error instanceof ApiFailure ? error.message : String((error as Error)?.message ?? error),
+  };
 }
 
 function upsert(messages: ImMessage[], m: ImMessage): ImMessage[] {
@@ -190,7 +208,8 @@ export async function sendMessage(raw: string): Promise<boolean> {
       { quiet: true },
     );
     const now = $chat.get();
-    if (now.peer === c.peer) $chat.set({ ...now, state: a.conversation, messages: upsert(now.messages, a.message), replyTo: null });
+    if (now.peer === c.peer)
+      $chat.set({ ...now, state: a.conversation, messages: upsert(now.messages, a.message), replyTo: null });
     void loadConversations(true);
     return true;
   } catch (error) {
@@ -207,7 +226,11 @@ export async function sendMessage(raw: string): Promise<boolean> {
 
 async function refreshState(secUid: string): Promise<void> {
   try {
-    const { conversation } = await apiGet<DetailAnswer>(`${IM}/conversation/detail/`, { sec_user_id: secUid }, { quiet: true });
+    const { conversation } = await apiGet<DetailAnswer>(
+      `${IM}/conversation/detail/`,
+      { sec_user_id: secUid },
+      { quiet: true },
+    );
     if ($chat.get().peer === secUid) $chat.setKey('state', conversation);
   } catch {
     // Keeps what it had.
@@ -229,7 +252,10 @@ export async function toggleMessageLike(m: ImMessage): Promise<void> {
   const liked = m.digg === 1;
   $chat.setKey('messages', upsert($chat.get().messages, { ...m, digg: liked ? 0 : 1 }));
   try {
-    const a = await apiPost<{ message: ImMessage }>(`${IM}/message/digg/`, { message_id: m.message_id, type: liked ? 0 : 1 });
+    const a = await apiPost<{ message: ImMessage }>(`${IM}/message/digg/`, {
+      message_id: m.message_id,
+      type: liked ? 0 : 1,
+    });
     $chat.setKey('messages', upsert($chat.get().messages, a.message));
   } catch {
     $chat.setKey('messages', upsert($chat.get().messages, m));
@@ -240,7 +266,10 @@ export async function toggleMessageLike(m: ImMessage): Promise<void> {
 export async function deleteMessage(m: ImMessage): Promise<void> {
   try {
     await apiPost(`${IM}/message/delete/`, { message_id: m.message_id });
-    $chat.setKey('messages', $chat.get().messages.filter((x) => x.message_id !== m.message_id));
+    $chat.setKey(
+      'messages',
+      $chat.get().messages.filter((x) => x.message_id !== m.message_id),
+    );
     if ($chat.get().replyTo?.message_id === m.message_id) setReplyTo(null);
     void loadConversations(true);
   } catch {
@@ -343,7 +372,9 @@ export interface Contact {
 export async function loadShareContacts(max = 8): Promise<Contact[]> {
   const [recent, following] = await Promise.all([
     apiGet<ListAnswer>(`${IM}/conversation/list/`, { count: max }, { quiet: true }).catch(() => null),
-    apiGet<{ followings: FollowUser[] }>('/aweme/v1/web/user/following/list/', { count: max }, { quiet: true }).catch(() => null),
+    apiGet<{ followings: FollowUser[] }>('/aweme/v1/web/user/following/list/', { count: max }, { quiet: true }).catch(
+      () => null,
+    ),
   ]);
   const seen = new Set<string>();
   const out: Contact[] = [];

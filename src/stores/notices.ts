@@ -19,7 +19,11 @@ const notices = pagedList<Notice>({
   keyOf: (n) => n.nid,
   clearOnReset: true,
   fetchPage: async (cursor) => {
-    const a = await apiGet<NoticeAnswer>('/aweme/v1/web/notice/', { notice_group: $noticeGroup.get(), cursor, count: PAGE });
+    const a = await apiGet<NoticeAnswer>('/aweme/v1/web/notice/', {
+      notice_group: $noticeGroup.get(),
+      cursor,
+      count: PAGE,
+    });
     return { items: a.notice_list, cursor: a.cursor, hasMore: a.has_more === 1 };
   },
 });

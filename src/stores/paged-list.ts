@@ -34,9 +34,21 @@ interface Options<T> {
  * overtaken by a later request is dropped, an empty page ends the list, and no page repeats an item seen since the
  * last reset: shown, skipped or removed.
  */
-export function pagedList<T>({ keyOf, fetchPage, clearOnReset = false, start, join = (list, fresh) => [...list, ...fresh] }: Options<T>) {
+export function pagedList<T>({
+  keyOf,
+  fetchPage,
+  clearOnReset = false,
+  start,
+  join = (list, fresh) => [...list, ...fresh],
+}: Options<T>) {
   const $items = atom<T[]>(start?.items ?? []);
-  const $state = map<PageState>({ loading: false, loaded: false, hasMore: start?.hasMore ?? false, cursor: start?.cursor ?? 0, error: false });
+  const $state = map<PageState>({
+    loading: false,
+    loaded: false,
+    hasMore: start?.hasMore ?? false,
+    cursor: start?.cursor ?? 0,
+    error: false,
+  });
   let seen = new Set((start?.items ?? []).map(keyOf));
   let request = 0;
 
@@ -58,7 +70,13 @@ export function pagedList<T>({ keyOf, fetchPage, clearOnReset = false, start, jo
       });
       $items.set(join(reset ? [] : $items.get(), fresh));
       // A server that says there is more but sends nothing would otherwise be asked forever.
-      $state.set({ loading: false, loaded: true, hasMore: page.hasMore && page.items.length > 0, cursor: page.cursor, error: false });
+      $state.set({
+        loading: false,
+        loaded: true,
+        hasMore: page.hasMore && page.items.length > 0,
+        cursor: page.cursor,
+        error: false,
+      });
     } catch {
       if (ticket === request) $state.set({ ...$state.get(), loading: false, loaded: true, error: true });
     }

@@ -67,7 +67,11 @@ describe('persist', () => {
     expect(() => $s.set(3)).not.toThrow();
     expect($s.get()).toBe(3);
 
-    const blocked = { getItem: () => { throw new DOMException('no', 'SecurityError'); } } as unknown as Storage;
+    const blocked = {
+      getItem: () => {
+        throw new DOMException('no', 'SecurityError');
+      },
+    } as unknown as Storage;
     expect(() => persist(atom(0), { key: 'b', storage: blocked })).not.toThrow();
   });
 

@@ -7,7 +7,13 @@ const p = await import('./player.ts');
 
 /** A stand-in for a <video>: the fields the player actions touch. */
 function fakeVideo(currentTime: number, duration = 8) {
-  const v = { currentTime, duration, paused: true, play: async () => void (v.paused = false), pause: () => void (v.paused = true) };
+  const v = {
+    currentTime,
+    duration,
+    paused: true,
+    play: async () => void (v.paused = false),
+    pause: () => void (v.paused = true),
+  };
   return v;
 }
 
@@ -19,8 +25,17 @@ describe('player preferences', () => {
   it('parses saved preferences field by field, falling back on anything malformed', () => {
     expect(p.parsePrefs(null)).toEqual({ volume: 0.7, rate: 1, autoNext: false, danmaku: false });
     expect(p.parsePrefs('{oops')).toEqual(p.parsePrefs(null));
-    expect(p.parsePrefs(JSON.stringify({ volume: 4, rate: 1.75, autoNext: 1 }))).toEqual({ volume: 1, rate: 1, autoNext: false, danmaku: false });
-    expect(p.parsePrefs(JSON.stringify({ volume: 0.25, rate: 0.75, danmaku: true }))).toMatchObject({ volume: 0.25, rate: 0.75, danmaku: true });
+    expect(p.parsePrefs(JSON.stringify({ volume: 4, rate: 1.75, autoNext: 1 }))).toEqual({
+      volume: 1,
+      rate: 1,
+      autoNext: false,
+      danmaku: false,
+    });
+    expect(p.parsePrefs(JSON.stringify({ volume: 0.25, rate: 0.75, danmaku: true }))).toMatchObject({
+      volume: 0.25,
+      rate: 0.75,
+      danmaku: true,
+    });
   });
 
   it('starts from defaults, restores the saved speed and volume after hydration and saves every change', () => {

@@ -144,7 +144,12 @@ export function toggleWebFull(): void {
 /** H: real fullscreen of the current player, or leaves it. */
 export function toggleFullscreen(): void {
   if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
-  else void $host.get()?.root()?.requestFullscreen?.().catch(() => {});
+  else
+    void $host
+      .get()
+      ?.root()
+      ?.requestFullscreen?.()
+      .catch(() => {});
 }
 
 /** Opens the 快捷键 dialog (the sidebar's settings popover calls this too). */

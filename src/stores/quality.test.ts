@@ -3,10 +3,26 @@ import { getTestStorage, setTestStorageKey, useTestStorageEngine } from '@nanost
 import { afterEach, describe, expect, it } from 'vitest';
 
 useTestStorageEngine();
-const { $bandwidth, $quality, bandwidthSample, chooseRendition, mergeBandwidth, MIN_SAMPLE_BYTES, QUALITIES, setQuality, shownShortSide } = await import('./quality.ts');
+const {
+  $bandwidth,
+  $quality,
+  bandwidthSample,
+  chooseRendition,
+  mergeBandwidth,
+  MIN_SAMPLE_BYTES,
+  QUALITIES,
+  setQuality,
+  shownShortSide,
+} = await import('./quality.ts');
 type ChoiceInput = import('./quality.ts').ChoiceInput;
 
-const r = (gear: 540 | 720 | 1080, width: number, height: number, bitRate: number) => ({ gear, width, height, bitRate, url: `/media/${gear}.mp4` });
+const r = (gear: 540 | 720 | 1080, width: number, height: number, bitRate: number) => ({
+  gear,
+  width,
+  height,
+  bitRate,
+  url: `/media/${gear}.mp4`,
+});
 /** A vertical work's full ladder (the feed's usual video). */
 const tall = [r(1080, 1080, 1920, 5_000_000), r(720, 720, 1280, 2_500_000), r(540, 540, 960, 1_200_000)];
 /** A landscape work's full ladder. */
@@ -40,9 +56,24 @@ describe('chooseRendition', () => {
     ['720P chosen on a work of 1080 and 540: the nearest below, 540', [t1080!, t540!], { quality: 720 }, 540],
     ['540P chosen: 540 on a big screen', tall, { quality: 540, box: SCREEN, dpr: 2 }, 540],
     // 智能 keeps what plays while it is sharp enough and affordable (no reload for nothing).
-    ['1080 playing in a small box on a fast network stays', tall, { box: PAGE, dpr: 1, bandwidth: 100 * MBPS, current: t1080 }, 1080],
-    ['1080 playing on a 2 Mbit/s network steps down to what the size needs', tall, { box: PAGE, dpr: 1, bandwidth: 2 * MBPS, current: t1080 }, 540],
-    ['540 playing when the box grows to a phone at 3x moves up', tall, { box: PHONE, dpr: 3, bandwidth: 100 * MBPS, current: t540 }, 1080],
+    [
+      '1080 playing in a small box on a fast network stays',
+      tall,
+      { box: PAGE, dpr: 1, bandwidth: 100 * MBPS, current: t1080 },
+      1080,
+    ],
+    [
+      '1080 playing on a 2 Mbit/s network steps down to what the size needs',
+      tall,
+      { box: PAGE, dpr: 1, bandwidth: 2 * MBPS, current: t1080 },
+      540,
+    ],
+    [
+      '540 playing when the box grows to a phone at 3x moves up',
+      tall,
+      { box: PHONE, dpr: 3, bandwidth: 100 * MBPS, current: t540 },
+      1080,
+    ],
     ['720 playing and sharp enough stays when bandwidth is unknown', tall, { box: PAGE, dpr: 1, current: t720 }, 720],
   ];
 
@@ -68,14 +99,24 @@ describe('shownShortSide', () => {
 });
 
 describe('bandwidth', () => {
-  const entry = { initiatorType: 'video', transferSize: 200_300, encodedBodySize: 200_000, requestStart: 100, responseEnd: 300 };
+  const entry = {
+    initiatorType: 'video',
+    transferSize: 200_300,
+    encodedBodySize: 200_000,
+    requestStart: 100,
+    responseEnd: 300,
+  };
 
   it.each([
     ['a video fetch: its bytes over request-to-last-byte', entry, 8_000_000],
     ['an image', { ...entry, initiatorType: 'img' }, null],
     ['a hit in the HTTP cache', { ...entry, transferSize: 0 }, null],
     ['a fetch too small to measure', { ...entry, encodedBodySize: MIN_SAMPLE_BYTES - 1 }, null],
-    ['another origin without Timing-Allow-Origin', { ...entry, encodedBodySize: 0, requestStart: 0, responseEnd: 0 }, null],
+    [
+      'another origin without Timing-Allow-Origin',
+      { ...entry, encodedBodySize: 0, requestStart: 0, responseEnd: 0 },
+      null,
+    ],
     ['no measurable time', { ...entry, responseEnd: 100 }, null],
   ])('%s', (_, e, bits) => {
     expect(bandwidthSample(e)).toBe(bits);

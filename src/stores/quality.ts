@@ -17,7 +17,10 @@ export const MIN_SAMPLE_BYTES = 64 * 1024;
 export const SAMPLE_WEIGHT = 0.3;
 
 /** The 清晰度 chosen in the menu, remembered in localStorage (`sy.quality`); anything unknown reads as 智能. */
-export const $quality = persistentAtom<Quality>('sy.quality', 'auto', { encode: String, decode: (raw) => asGear(Number(raw)) ?? 'auto' });
+export const $quality = persistentAtom<Quality>('sy.quality', 'auto', {
+  encode: String,
+  decode: (raw) => asGear(Number(raw)) ?? 'auto',
+});
 
 /** The measured bandwidth in bits per second (0 before the first sample), remembered across visits (`sy.bandwidth`). */
 export const $bandwidth = persistentAtom<number>('sy.bandwidth', 0, {
@@ -75,9 +78,19 @@ export function chooseRendition<R extends Step>(renditions: readonly R[], input:
 }
 
 /** Bits per second of one finished media fetch (a resource timing entry), or null when it says nothing of the network. */
-export function bandwidthSample(e: Pick<PerformanceResourceTiming, 'initiatorType' | 'transferSize' | 'encodedBodySize' | 'requestStart' | 'responseEnd'>): number | null {
+export function bandwidthSample(
+  e: Pick<
+    PerformanceResourceTiming,
+    'initiatorType' | 'transferSize' | 'encodedBodySize' | 'requestStart' | 'responseEnd'
+  >,
+): number | null {
   // transferSize 0: served from the HTTP cache; encodedBodySize 0: another origin without Timing-Allow-Origin.
-  if ((e.initiatorType !== 'video' && e.initiatorType !== 'audio') || e.transferSize === 0 || e.encodedBodySize < MIN_SAMPLE_BYTES) return null;
+  if (
+    (e.initiatorType !== 'video' && e.initiatorType !== 'audio') ||
+    e.transferSize === 0 ||
+    e.encodedBodySize < MIN_SAMPLE_BYTES
+  )
+    return null;
   const ms = e.responseEnd - e.requestStart;
   return ms > 0 ? (e.encodedBodySize * 8 * 1000) / ms : null;
 }

@@ -6,7 +6,15 @@ const { apiGet } = await import('../client/api.ts');
 const { relatedVideos } = await import('./related.ts');
 const get = vi.mocked(apiGet);
 
-const card = (id: string) => ({ id, desc: id, poster: '', duration: 1, createdAt: 0, digg: 0, author: { secUid: 'a', nickname: 'A' } });
+const card = (id: string) => ({
+  id,
+  desc: id,
+  poster: '',
+  duration: 1,
+  createdAt: 0,
+  digg: 0,
+  author: { secUid: 'a', nickname: 'A' },
+});
 const answer = (...ids: string[]) => ({ aweme_list: ids.map((id) => testAweme({ aweme_id: id })) });
 const filters = () => get.mock.calls.map(([, query]) => (query as { filterGids?: string }).filterGids);
 
@@ -23,7 +31,12 @@ describe('relatedVideos', () => {
     get.mockResolvedValueOnce(answer()).mockResolvedValueOnce(answer('1', '2'));
     expect(await related.refresh()).toBe(true);
     expect(filters()).toEqual(['1,2', '1,2,3,4', '3,4']);
-    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/aweme/related/', { aweme_id: '9', count: 2, refresh_index: 1, filterGids: '3,4' });
+    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/aweme/related/', {
+      aweme_id: '9',
+      count: 2,
+      refresh_index: 1,
+      filterGids: '3,4',
+    });
     expect(related.$items.get().map((v) => v.id)).toEqual(['1', '2']);
   });
 
@@ -31,7 +44,12 @@ describe('relatedVideos', () => {
     const related = relatedVideos('9', [card('1'), card('2')], 4);
     get.mockResolvedValueOnce(answer('3', '4'));
     await related.fill();
-    expect(get).toHaveBeenCalledWith('/aweme/v1/web/aweme/related/', { aweme_id: '9', count: 2, refresh_index: 1, filterGids: '1,2' });
+    expect(get).toHaveBeenCalledWith('/aweme/v1/web/aweme/related/', {
+      aweme_id: '9',
+      count: 2,
+      refresh_index: 1,
+      filterGids: '1,2',
+    });
     expect(related.$items.get().map((v) => v.id)).toEqual(['1', '2', '3', '4']);
     await related.fill();
     expect(get).toHaveBeenCalledTimes(1);

@@ -57,7 +57,10 @@ export function relatedVideos(awemeId: string, initial: VideoCardItem[], count =
       let next = await ask(count, shown.slice(-MAX_FILTER));
       if (next.length === 0) {
         shown = [];
-        next = await ask(count, $items.get().map((v) => v.id));
+        next = await ask(
+          count,
+          $items.get().map((v) => v.id),
+        );
       }
       if (next.length === 0) return false;
       shown = [...shown, ...next.map((v) => v.id)];

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { $searchHistory, addHistory, clearHistory, HISTORY_MAX, removeHistory, submitSearch } from './search-history.ts';
+import {
+  $searchHistory,
+  addHistory,
+  clearHistory,
+  HISTORY_MAX,
+  removeHistory,
+  submitSearch,
+} from './search-history.ts';
 
 const texts = () => $searchHistory.get().map((e) => e.text);
 

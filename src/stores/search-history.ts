@@ -25,7 +25,10 @@ function decode(raw: string): HistoryEntry[] {
 }
 
 /** 历史记录: local to this browser (localStorage `sy.search-history`), newest first, without duplicates. */
-export const $searchHistory = persistentAtom<HistoryEntry[]>('sy.search-history', [], { encode: JSON.stringify, decode });
+export const $searchHistory = persistentAtom<HistoryEntry[]>('sy.search-history', [], {
+  encode: JSON.stringify,
+  decode,
+});
 
 let serial = 0;
 

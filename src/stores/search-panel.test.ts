@@ -22,11 +22,23 @@ describe('the search panel', () => {
     expect(s.$hotWords.get()).toEqual([{ id: '1', word: '美食' }]);
     s.loadPanel(1_030_000);
     expect(get).toHaveBeenCalledTimes(2);
-    expect(get).toHaveBeenCalledWith('/aweme/v1/web/hot/search/list/', { count: 6 }, expect.objectContaining({ quiet: true }));
-    expect(get).toHaveBeenCalledWith('/aweme/v1/web/api/suggest_words/', { refresh_index: 0, count: 6 }, expect.objectContaining({ quiet: true }));
+    expect(get).toHaveBeenCalledWith(
+      '/aweme/v1/web/hot/search/list/',
+      { count: 6 },
+      expect.objectContaining({ quiet: true }),
+    );
+    expect(get).toHaveBeenCalledWith(
+      '/aweme/v1/web/api/suggest_words/',
+      { refresh_index: 0, count: 6 },
+      expect.objectContaining({ quiet: true }),
+    );
     get.mockResolvedValueOnce(guesses('鱼'));
     await s.nextGuesses();
-    expect(get).toHaveBeenLastCalledWith('/aweme/v1/web/api/suggest_words/', { refresh_index: 1, count: 6 }, { quiet: true });
+    expect(get).toHaveBeenLastCalledWith(
+      '/aweme/v1/web/api/suggest_words/',
+      { refresh_index: 1, count: 6 },
+      { quiet: true },
+    );
     expect(s.$guesses.get()).toEqual(['鱼']);
   });
 
@@ -47,7 +59,11 @@ describe('the search panel', () => {
     s.suggest('猫咪');
     await vi.advanceTimersByTimeAsync(200);
     expect(paths()).toEqual(['/aweme/v1/web/search/sug/']);
-    expect(get).toHaveBeenCalledWith('/aweme/v1/web/search/sug/', { keyword: '猫咪' }, expect.objectContaining({ quiet: true }));
+    expect(get).toHaveBeenCalledWith(
+      '/aweme/v1/web/search/sug/',
+      { keyword: '猫咪' },
+      expect.objectContaining({ quiet: true }),
+    );
     expect(s.$suggestions.get()).toEqual(['猫咪', '猫粮']);
     s.suggest('猫粮');
     s.stopSuggesting();

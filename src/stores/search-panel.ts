@@ -29,12 +29,20 @@ let pending: { timer: ReturnType<typeof setTimeout>; ctrl: AbortController } | n
 const quiet = (signal?: AbortSignal) => ({ quiet: true, ...(signal ? { signal } : {}) });
 
 async function fetchHotWords(signal?: AbortSignal): Promise<HotItem[]> {
-  const body = await apiGet<{ data: { word_list: { sentence_id: string; word: string }[] } }>(`${W}/hot/search/list/`, { count: HOT_SHOWN }, quiet(signal));
+  const body = await apiGet<{ data: { word_list: { sentence_id: string; word: string }[] } }>(
+    `${W}/hot/search/list/`,
+    { count: HOT_SHOWN },
+    quiet(signal),
+  );
   return body.data.word_list.map((w) => ({ id: w.sentence_id, word: w.word }));
 }
 
 async function fetchGuesses(round: number, signal?: AbortSignal): Promise<string[]> {
-  const body = await apiGet<{ data: { words: { word: string }[] }[] }>(`${W}/api/suggest_words/`, { refresh_index: round, count: GUESSES_SHOWN }, quiet(signal));
+  const body = await apiGet<{ data: { words: { word: string }[] }[] }>(
+    `${W}/api/suggest_words/`,
+    { refresh_index: round, count: GUESSES_SHOWN },
+    quiet(signal),
+  );
   return body.data.flatMap((g) => g.words.map((w) => w.word));
 }
 
@@ -43,7 +51,10 @@ export function loadPanel(now = Date.now()): () => void {
   if (now - panel.at < PANEL_FRESH_MS) return () => {};
   panel.at = now;
   const ctrl = new AbortController();
-  void Promise.all([fetchHotWords(ctrl.signal).catch(() => null), fetchGuesses(panel.round, ctrl.signal).catch(() => null)]).then(([words, guessed]) => {
+  void Promise.all([
+    fetchHotWords(ctrl.signal).catch(() => null),
+    fetchGuesses(panel.round, ctrl.signal).catch(() => null),
+  ]).then(([words, guessed]) => {
     if (words) $hotWords.set(words);
     if (guessed) $guesses.set(guessed);
     if (!words || !guessed) panel.at = 0;
@@ -66,7 +77,11 @@ export function suggest(query: string): void {
   const ctrl = new AbortController();
   const timer = setTimeout(async () => {
     try {
-          const body = await apiGet<{ sug_list: { content: string }[] }>(`${W}/search/sug/`, { keyword: query }, quiet(ctrl.signal));
+      const body = await apiGet<{ sug_list: { content: string }[] }>(
+        `${W}/search/sug/`,
+        { keyword: query },
+        quiet(ctrl.signal),
+      );
       if (!ctrl.signal.aborted) $suggestions.set(body.sug_list.map((s) => s.content));
     } catch {
       // Aborted by the next keystroke, or failed: the list stays as it was.

@@ -24,7 +24,10 @@ const W = '/aweme/v1/web';
 
 /** A further page of video results (errors are toasted: the visitor asked for it by scrolling). */
 async function fetchVideoHits(keyword: string, offset: number, count: number): Promise<HitPage<VideoItem>> {
-  const body = await apiGet<{ data: { aweme_info: Aweme }[]; cursor: number; has_more: 0 | 1 }>(`${W}/general/search/single/`, { keyword, offset, count });
+  const body = await apiGet<{ data: { aweme_info: Aweme }[]; cursor: number; has_more: 0 | 1 }>(
+    `${W}/general/search/single/`,
+    { keyword, offset, count },
+  );
   return {
     items: body.data.map(({ aweme_info }) => fromAweme(aweme_info)),
     cursor: body.cursor,
@@ -34,7 +37,10 @@ async function fetchVideoHits(keyword: string, offset: number, count: number): P
 
 /** A further page of user results. */
 async function fetchUserHits(keyword: string, offset: number, count: number): Promise<HitPage<UserHitView>> {
-  const body = await apiGet<{ user_list: { user_info: SearchUser }[]; cursor: number; has_more: 0 | 1 }>(`${W}/discover/search/`, { keyword, type: 'user', offset, count });
+  const body = await apiGet<{ user_list: { user_info: SearchUser }[]; cursor: number; has_more: 0 | 1 }>(
+    `${W}/discover/search/`,
+    { keyword, type: 'user', offset, count },
+  );
   return {
     items: body.user_list.map(({ user_info: u }) => ({
       secUid: u.sec_uid,
@@ -58,6 +64,7 @@ export function searchPages(kind: 'video' | 'user', keyword: string, cursor: num
   return pagedList<SearchHit>({
     keyOf: (hit) => (isVideoHit(hit) ? hit.id : hit.secUid),
     start: { cursor, hasMore: true },
-    fetchPage: (from) => (kind === 'video' ? fetchVideoHits(keyword, from, count) : fetchUserHits(keyword, from, count)),
+    fetchPage: (from) =>
+      kind === 'video' ? fetchVideoHits(keyword, from, count) : fetchUserHits(keyword, from, count),
   });
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { StudioConfig } from '../shared/studio.ts';
-import { extensionOf, insertMark, insertMention, mentionAt, precheckFile, titleLength, titleProblem } from './studio-check.ts';
+import {
+  extensionOf,
+  insertMark,
+  insertMention,
+  mentionAt,
+  precheckFile,
+  titleLength,
+  titleProblem,
+} from './studio-check.ts';
 
 const config = {
   maxBytes: 1000,

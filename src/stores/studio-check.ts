@@ -19,9 +19,14 @@ export function extensionOf(fileName: string): string {
 }
 
 /** Why a file may not be uploaded as `kind` (wrong extension, empty, over the cap), or null when it may. */
-export function precheckFile(file: { name: string; size: number }, kind: UploadKind, config: StudioConfig): Problem | null {
+export function precheckFile(
+  file: { name: string; size: number },
+  kind: UploadKind,
+  config: StudioConfig,
+): Problem | null {
   const accepted = kind === 'video' ? config.videoExtensions : config.coverExtensions;
-  if (!accepted.includes(extensionOf(file.name))) return { key: kind === 'video' ? 'error.uploadNotVideo' : 'error.coverNotImage' };
+  if (!accepted.includes(extensionOf(file.name)))
+    return { key: kind === 'video' ? 'error.uploadNotVideo' : 'error.coverNotImage' };
   if (file.size === 0) return { key: 'studio.upload.emptyFile' };
   const cap = kind === 'video' ? config.maxBytes : config.coverMaxBytes;
   if (file.size > cap) return { key: 'error.uploadTooLarge', vars: { max: formatBytes(cap) } };
@@ -49,10 +54,18 @@ export function mentionAt(text: string, caret: number): { start: number; query: 
 }
 
 /** The text with the mention typed from `start` to `caret` replaced by `@nickname ` and where the caret goes after it. */
-export function insertMention(text: string, start: number, caret: number, nickname: string): { text: string; caret: number } {
+export function insertMention(
+  text: string,
+  start: number,
+  caret: number,
+  nickname: string,
+): { text: string; caret: number } {
   const rest = text.slice(caret);
   const inserted = rest.startsWith(' ') ? `@${nickname}` : `@${nickname} `;
-  return { text: text.slice(0, start) + inserted + rest, caret: start + inserted.length + (rest.startsWith(' ') ? 1 : 0) };
+  return {
+    text: text.slice(0, start) + inserted + rest,
+    caret: start + inserted.length + (rest.startsWith(' ') ? 1 : 0),
+  };
 }
 
 /** The text with `mark` ('#' or '@') inserted at the caret, after a space when the caret follows a word. */

@@ -3,10 +3,15 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('../client/api.ts', () => ({ apiGet: vi.fn() }));
 
 const { apiGet } = await import('../client/api.ts');
-const { $mentionCandidates, FOLLOWING_PAGES, loadMentionCandidates, suggestMentions } = await import('./studio-mentions.ts');
+const { $mentionCandidates, FOLLOWING_PAGES, loadMentionCandidates, suggestMentions } =
+  await import('./studio-mentions.ts');
 const get = vi.mocked(apiGet);
 
-const person = (n: number, nickname = `用户${n}`) => ({ sec_uid: `S${n}`, nickname, avatar_thumb: { url_list: [`/a${n}.webp`] } });
+const person = (n: number, nickname = `用户${n}`) => ({
+  sec_uid: `S${n}`,
+  nickname,
+  avatar_thumb: { url_list: [`/a${n}.webp`] },
+});
 
 beforeEach(() => {
   get.mockReset();
@@ -38,7 +43,11 @@ describe('@ candidates', () => {
   });
 
   it('suggests names starting with the query first, then names holding it', () => {
-    const people = ['海边小鹿', '小鹿斑比', 'Lucy', '阿明'].map((nickname, i) => ({ secUid: `S${i}`, nickname, avatar: null }));
+    const people = ['海边小鹿', '小鹿斑比', 'Lucy', '阿明'].map((nickname, i) => ({
+      secUid: `S${i}`,
+      nickname,
+      avatar: null,
+    }));
     expect(suggestMentions(people, '小鹿').map((p) => p.nickname)).toEqual(['小鹿斑比', '海边小鹿']);
     expect(suggestMentions(people, 'lu').map((p) => p.nickname)).toEqual(['Lucy']);
     expect(suggestMentions(people, '')).toHaveLength(4);

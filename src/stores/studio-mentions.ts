@@ -33,8 +33,18 @@ export function loadMentionCandidates(): Promise<void> {
     let offset = 0;
     try {
       for (let page = 0; page < FOLLOWING_PAGES; page++) {
-        const body = await apiGet<FollowingPage>('/aweme/v1/web/user/following/list/', { offset, count: 50 }, { quiet: true });
-        found.push(...body.followings.map((u) => ({ secUid: u.sec_uid, nickname: u.nickname, avatar: u.avatar_thumb.url_list[0] ?? null })));
+        const body = await apiGet<FollowingPage>(
+          '/aweme/v1/web/user/following/list/',
+          { offset, count: 50 },
+          { quiet: true },
+        );
+        found.push(
+          ...body.followings.map((u) => ({
+            secUid: u.sec_uid,
+            nickname: u.nickname,
+            avatar: u.avatar_thumb.url_list[0] ?? null,
+          })),
+        );
         if (body.has_more !== 1 || body.followings.length === 0) break;
         offset = body.offset;
       }
@@ -49,7 +59,11 @@ export function loadMentionCandidates(): Promise<void> {
 }
 
 /** Candidates whose nickname holds `query` (case-insensitive), those starting with it first; all of them for ''. */
-export function suggestMentions(candidates: MentionCandidate[], query: string, limit = MENTION_SUGGESTIONS): MentionCandidate[] {
+export function suggestMentions(
+  candidates: MentionCandidate[],
+  query: string,
+  limit = MENTION_SUGGESTIONS,
+): MentionCandidate[] {
   const q = query.toLowerCase();
   const starts: MentionCandidate[] = [];
   const holds: MentionCandidate[] = [];

@@ -10,7 +10,8 @@ vi.mock('./studio-uploads.ts', async () => {
 
 const { studioPost } = await import('./studio-api.ts');
 const { $uploads, cancelUpload } = await import('./studio-uploads.ts');
-const { $draft, $publishing, chooseVideo, dropVideo, publishBlocker, publishDraft, resetDraft, setDraft } = await import('./studio-publish.ts');
+const { $draft, $publishing, chooseVideo, dropVideo, publishBlocker, publishDraft, resetDraft, setDraft } =
+  await import('./studio-publish.ts');
 const post = vi.mocked(studioPost);
 
 const config = { titleMax: 10 } as StudioConfig;
@@ -38,17 +39,39 @@ beforeEach(() => {
 });
 
 describe('publishBlocker', () => {
-  const ready = { videoKey: 'video-1', title: '日落', channelId: 300204, visibility: 'public' as const, allowComments: true, cover: null };
+  const ready = {
+    videoKey: 'video-1',
+    title: '日落',
+    channelId: 300204,
+    visibility: 'public' as const,
+    allowComments: true,
+    cover: null,
+  };
   it.each([
     ['no video yet', { ...ready, videoKey: null }, {}, 'studio.publish.needVideo'],
     ['the video still uploading', ready, { 'video-1': entry({ phase: 'uploading' }) }, 'studio.publish.waitUpload'],
     ['the upload stopped', ready, { 'video-1': entry({ phase: 'failed' }) }, 'studio.publish.waitUpload'],
     ['the video refused', ready, { 'video-1': entry({ phase: 'rejected' }) }, 'studio.publish.videoRefused'],
     ['an empty title', { ...ready, title: ' ' }, { 'video-1': entry({}) }, 'error.titleEmpty'],
-    ['a title over the limit', { ...ready, title: '十一个字的作品标题呀呀' }, { 'video-1': entry({}) }, 'error.titleTooLong'],
+    [
+      'a title over the limit',
+      { ...ready, title: '十一个字的作品标题呀呀' },
+      { 'video-1': entry({}) },
+      'error.titleTooLong',
+    ],
     ['no channel', { ...ready, channelId: null }, { 'video-1': entry({}) }, 'error.channelInvalid'],
-    ['a cover image still uploading', { ...ready, cover: { mode: 'image' as const, key: 'cover-2' } }, { 'video-1': entry({}), 'cover-2': entry({ kind: 'cover', phase: 'uploading' }) }, 'studio.publish.waitCover'],
-    ['a cover image refused', { ...ready, cover: { mode: 'image' as const, key: 'cover-2' } }, { 'video-1': entry({}), 'cover-2': entry({ kind: 'cover', phase: 'rejected' }) }, 'studio.publish.coverRefused'],
+    [
+      'a cover image still uploading',
+      { ...ready, cover: { mode: 'image' as const, key: 'cover-2' } },
+      { 'video-1': entry({}), 'cover-2': entry({ kind: 'cover', phase: 'uploading' }) },
+      'studio.publish.waitCover',
+    ],
+    [
+      'a cover image refused',
+      { ...ready, cover: { mode: 'image' as const, key: 'cover-2' } },
+      { 'video-1': entry({}), 'cover-2': entry({ kind: 'cover', phase: 'rejected' }) },
+      'studio.publish.coverRefused',
+    ],
   ])('blocks with %s', (_, draft, uploads, key) => {
     expect(publishBlocker(draft, uploads, config)?.key).toBe(key);
   });
@@ -79,13 +102,31 @@ describe('the draft', () => {
 
 describe('publishDraft', () => {
   it('sends the form as the create call takes it and answers the work', async () => {
-    $uploads.set({ 'video-1': entry({}), 'cover-2': entry({ key: 'cover-2', kind: 'cover', phase: 'ready', uploadId: 'c9' }) });
-    setDraft({ videoKey: 'video-1', title: '  日落 #旅行 ', channelId: 300204, visibility: 'friends', allowComments: false, cover: { mode: 'frame', time: 1.23456 } });
+    $uploads.set({
+      'video-1': entry({}),
+      'cover-2': entry({ key: 'cover-2', kind: 'cover', phase: 'ready', uploadId: 'c9' }),
+    });
+    setDraft({
+      videoKey: 'video-1',
+      title: '  日落 #旅行 ',
+      channelId: 300204,
+      visibility: 'friends',
+      allowComments: false,
+      cover: { mode: 'frame', time: 1.23456 },
+    });
     post.mockResolvedValue({ id: 77 });
     await expect(publishDraft(config)).resolves.toEqual({ id: 77 });
     expect(post).toHaveBeenCalledWith(
       '/api/studio/work/create',
-      { uploadId: 'u1', title: '日落 #旅行', channelId: 300204, coverTime: 1.235, coverUploadId: undefined, visibility: 'friends', allowComments: '0' },
+      {
+        uploadId: 'u1',
+        title: '日落 #旅行',
+        channelId: 300204,
+        coverTime: 1.235,
+        coverUploadId: undefined,
+        visibility: 'friends',
+        allowComments: '0',
+      },
       { quiet: true },
     );
     setDraft({ cover: { mode: 'image', key: 'cover-2' } });

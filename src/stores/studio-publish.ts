@@ -18,7 +18,14 @@ export interface Draft {
   cover: CoverChoice;
 }
 
-const EMPTY: Draft = { videoKey: null, title: '', channelId: null, visibility: 'public', allowComments: true, cover: null };
+const EMPTY: Draft = {
+  videoKey: null,
+  title: '',
+  channelId: null,
+  visibility: 'public',
+  allowComments: true,
+  cover: null,
+};
 
 export const $draft = map<Draft>({ ...EMPTY });
 /** The publish request: in flight, or the server's refusal to show. */
@@ -53,7 +60,11 @@ export function resetDraft(): void {
 const DONE = new Set<UploadEntry['phase']>(['processing', 'ready']);
 
 /** Why 发布 cannot be pressed yet (the upload, the title, the channel, the cover), or null when it can. */
-export function publishBlocker(draft: Draft, uploads: Record<string, UploadEntry>, config: StudioConfig | null): Problem | null {
+export function publishBlocker(
+  draft: Draft,
+  uploads: Record<string, UploadEntry>,
+  config: StudioConfig | null,
+): Problem | null {
   const video = draft.videoKey ? uploads[draft.videoKey] : undefined;
   if (!video || !config) return { key: 'studio.publish.needVideo' };
   if (video.phase === 'rejected') return { key: 'studio.publish.videoRefused' };

@@ -57,10 +57,22 @@ vi.mock('./studio-api.ts', () => ({ studioGet: vi.fn(), studioPost: vi.fn() }));
 const { studioGet } = await import('./studio-api.ts');
 const { $user } = await import('./session.ts');
 const uploads = await import('./studio-uploads.ts');
-const { $pendingUploads, $uploads, cancelUpload, discardPendingUpload, failureMessage, isTransferring, loadPendingUploads, retryUpload, startUpload, uploadIdOf } = uploads;
+const {
+  $pendingUploads,
+  $uploads,
+  cancelUpload,
+  discardPendingUpload,
+  failureMessage,
+  isTransferring,
+  loadPendingUploads,
+  retryUpload,
+  startUpload,
+  uploadIdOf,
+} = uploads;
 const get = vi.mocked(studioGet);
 
-const file = (name = 'clip.mp4', size = 1000) => new File([new Uint8Array(size)], name, { type: 'video/mp4', lastModified: 42 });
+const file = (name = 'clip.mp4', size = 1000) =>
+  new File([new Uint8Array(size)], name, { type: 'video/mp4', lastModified: 42 });
 const view = (over: Record<string, unknown> = {}) => ({
   id: 'u1',
   kind: 'video',
@@ -80,7 +92,8 @@ const view = (over: Record<string, unknown> = {}) => ({
 const tusError = (status: number | null, body = '') =>
   Object.assign(new Error('tus'), {
     originalRequest: {},
-    originalResponse: status === null ? null : { getStatus: () => status, getBody: () => body, getHeader: () => undefined },
+    originalResponse:
+      status === null ? null : { getStatus: () => status, getBody: () => body, getHeader: () => undefined },
   });
 
 /** Starts an upload and waits until its transfer is under way. */
@@ -110,7 +123,13 @@ describe('startUpload', () => {
   it('sends the file to the tus endpoint with its metadata, the token and a fingerprint of this account', async () => {
     const key = startUpload(file(), 'video');
     // The entry is there at once, before tus has loaded.
-    expect($uploads.get()[key]).toMatchObject({ phase: 'uploading', sent: 0, size: 1000, fileName: 'clip.mp4', kind: 'video' });
+    expect($uploads.get()[key]).toMatchObject({
+      phase: 'uploading',
+      sent: 0,
+      size: 1000,
+      fileName: 'clip.mp4',
+      kind: 'video',
+    });
     await vi.waitFor(() => expect(FakeUpload.made[0]?.started).toBe(1));
     const up = FakeUpload.made[0]!;
     expect(up.options).toMatchObject({
@@ -152,7 +171,9 @@ describe('startUpload', () => {
     up.created('u1');
     get.mockResolvedValueOnce(view({ status: 'rejected', reason: '视频时长不能短于1秒' }));
     up.options.onSuccess!({ lastResponse: {} as never });
-    await vi.waitFor(() => expect($uploads.get()[key]).toMatchObject({ phase: 'rejected', error: '视频时长不能短于1秒' }));
+    await vi.waitFor(() =>
+      expect($uploads.get()[key]).toMatchObject({ phase: 'rejected', error: '视频时长不能短于1秒' }),
+    );
   });
 
   it('a cover is ready as soon as its bytes are in (the server checked it on the last request)', async () => {
@@ -164,7 +185,14 @@ describe('startUpload', () => {
   });
 
   it('continues the newest unfinished upload of the same file', async () => {
-    const older = { size: 1000, metadata: {}, creationTime: '2026-11-24T10:00:00Z', urlStorageKey: 'a', uploadUrl: '/api/upload/old', parallelUploadUrls: null };
+    const older = {
+      size: 1000,
+      metadata: {},
+      creationTime: '2026-11-24T10:00:00Z',
+      urlStorageKey: 'a',
+      uploadUrl: '/api/upload/old',
+      parallelUploadUrls: null,
+    };
     const newer = { ...older, creationTime: '2026-11-24T11:00:00Z', urlStorageKey: 'b', uploadUrl: '/api/upload/new' };
     FakeUpload.previous = [older, newer];
     const [key, up] = await begin(file());
@@ -239,10 +267,22 @@ describe('unfinished uploads from earlier visits', () => {
     });
     const found = await loadPendingUploads();
     expect(found).toEqual([
-      { storageKey: 'tus::studio/7/video/a::1', uploadId: 'half', fileName: 'half.mp4', size: 1000, received: 400, createdAt: expect.any(String), reason: null },
+      {
+        storageKey: 'tus::studio/7/video/a::1',
+        uploadId: 'half',
+        fileName: 'half.mp4',
+        size: 1000,
+        received: 400,
+        createdAt: expect.any(String),
+        reason: null,
+      },
     ]);
     expect($pendingUploads.get()).toEqual(found);
-    expect(storage.removed.sort()).toEqual(['tus::studio/7/video/b::2', 'tus::studio/7/video/c::3', 'tus::studio/7/video/f::6']);
+    expect(storage.removed.sort()).toEqual([
+      'tus::studio/7/video/b::2',
+      'tus::studio/7/video/c::3',
+      'tus::studio/7/video/f::6',
+    ]);
 
     await discardPendingUpload('tus::studio/7/video/a::1');
     expect($pendingUploads.get()).toEqual([]);
@@ -252,13 +292,22 @@ describe('unfinished uploads from earlier visits', () => {
   });
 
   it('shows an upload the server ended (swept as expired, refused, gone) with why, until it is dismissed', async () => {
-    storage.entries = [entry('tus::studio/7/video/a::1', 'expired'), entry('tus::studio/7/video/b::2', 'refused'), entry('tus::studio/7/video/c::3', 'gone')];
+    storage.entries = [
+      entry('tus::studio/7/video/a::1', 'expired'),
+      entry('tus::studio/7/video/b::2', 'refused'),
+      entry('tus::studio/7/video/c::3', 'gone'),
+    ];
     const keys = storage.entries.map((e) => e.urlStorageKey);
     vi.stubGlobal('localStorage', { length: keys.length, key: (i: number) => keys[i] ?? null });
     get.mockImplementation(async (_path, query) => {
       const id = (query as { uploadId: string }).uploadId;
       if (id === 'gone') throw Object.assign(new Error('不存在'), { status: 404 });
-      return view({ id, status: 'rejected', reason: id === 'expired' ? '上传已过期，请重新上传' : null, receivedBytes: 0 });
+      return view({
+        id,
+        status: 'rejected',
+        reason: id === 'expired' ? '上传已过期，请重新上传' : null,
+        receivedBytes: 0,
+      });
     });
     const found = await loadPendingUploads();
     expect(found.map((p) => [p.uploadId, p.reason, p.received])).toEqual([
@@ -291,7 +340,9 @@ describe('helpers', () => {
   it('reads the upload id from a tus URL and the message from a refusal', () => {
     expect(uploadIdOf('http://x/api/upload/abc123?x=1')).toBe('abc123');
     expect(uploadIdOf(null)).toBeNull();
-    expect(failureMessage(tusError(413, '{"code":"413","msg":"文件不能超过500MB","data":null}'))).toBe('文件不能超过500MB');
+    expect(failureMessage(tusError(413, '{"code":"413","msg":"文件不能超过500MB","data":null}'))).toBe(
+      '文件不能超过500MB',
+    );
     expect(failureMessage(tusError(502, '<html>'))).toBe('请求失败');
     expect(failureMessage(new Error('x'))).toBe('网络错误');
   });

@@ -195,7 +195,13 @@ async function begin(key: string, transfer: Transfer, file: File, kind: UploadKi
       patch(key, { phase: refused ? 'rejected' : 'failed', error: failureMessage(error), speed: 0, secondsLeft: null });
     },
     onSuccess: () => {
-      patch(key, { sent: file.size, speed: 0, secondsLeft: 0, phase: kind === 'cover' ? 'ready' : 'processing', uploadId: uploadIdOf(transfer.upload?.url) });
+      patch(key, {
+        sent: file.size,
+        speed: 0,
+        secondsLeft: 0,
+        phase: kind === 'cover' ? 'ready' : 'processing',
+        uploadId: uploadIdOf(transfer.upload?.url),
+      });
       if (kind === 'video') void pollUpload(key);
     },
   };
@@ -224,7 +230,8 @@ export async function pollUpload(key: string): Promise<void> {
   try {
     const view = await studioGet<UploadView>(STUDIO_API.upload, { uploadId: entry.uploadId }, { quiet: true });
     if (transfer.cancelled) return;
-    const phase: UploadPhase = view.status === 'rejected' ? 'rejected' : view.status === 'ready' ? 'ready' : 'processing';
+    const phase: UploadPhase =
+      view.status === 'rejected' ? 'rejected' : view.status === 'ready' ? 'ready' : 'processing';
     patch(key, { view, phase, error: view.status === 'rejected' ? (view.reason ?? t('studio.upload.refused')) : null });
     if (phase !== 'processing') return;
   } catch {
@@ -288,7 +295,15 @@ export async function loadPendingUploads(): Promise<PendingUpload[]> {
       // Otherwise the server could not be asked: listed as it was, without its progress.
     }
     const fileName = p.metadata.filename ?? uploadId;
-    found.push({ storageKey: p.urlStorageKey, uploadId, fileName, size: p.size ?? 0, received, createdAt: p.creationTime, reason });
+    found.push({
+      storageKey: p.urlStorageKey,
+      uploadId,
+      fileName,
+      size: p.size ?? 0,
+      received,
+      createdAt: p.creationTime,
+      reason,
+    });
   }
   found.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   $pendingUploads.set(found);
@@ -304,6 +319,7 @@ export async function discardPendingUpload(storageKey: string): Promise<void> {
   const item = pending.find((p) => p.storageKey === storageKey);
   $pendingUploads.set(pending.filter((p) => p.storageKey !== storageKey));
   const tus = await loadTus();
-  if (item && item.reason === null) await tus.Upload.terminate(`${TUS_ENDPOINT}/${item.uploadId}`, { headers: authHeaders() }).catch(() => {});
+  if (item && item.reason === null)
+    await tus.Upload.terminate(`${TUS_ENDPOINT}/${item.uploadId}`, { headers: authHeaders() }).catch(() => {});
   await tus.defaultOptions.urlStorage.removeUpload(storageKey);
 }

@@ -4,11 +4,13 @@ import type { StudioWork } from '../shared/studio.ts';
 vi.mock('./studio-api.ts', () => ({ studioGet: vi.fn(), studioPost: vi.fn() }));
 
 const { studioGet, studioPost } = await import('./studio-api.ts');
-const { $works, $worksState, deleteWork, loadWorks, saveWork, seedWorks, watchProcessing } = await import('./studio-works.ts');
+const { $works, $worksState, deleteWork, loadWorks, saveWork, seedWorks, watchProcessing } =
+  await import('./studio-works.ts');
 const get = vi.mocked(studioGet);
 const post = vi.mocked(studioPost);
 
-const work = (id: number, over: Partial<StudioWork> = {}) => ({ id, title: `作品${id}`, status: 'published', ...over }) as StudioWork;
+const work = (id: number, over: Partial<StudioWork> = {}) =>
+  ({ id, title: `作品${id}`, status: 'published', ...over }) as StudioWork;
 
 beforeEach(() => {
   get.mockReset();
@@ -55,7 +57,9 @@ describe('works', () => {
   it('follows processing works until they are published, then stops asking', async () => {
     vi.useFakeTimers();
     seedWorks({ items: [work(5, { status: 'processing' }), work(4)], cursor: 2, hasMore: false });
-    get.mockResolvedValueOnce(work(5, { status: 'processing' })).mockResolvedValueOnce(work(5, { status: 'published', cover: '/p.webp' }));
+    get
+      .mockResolvedValueOnce(work(5, { status: 'processing' }))
+      .mockResolvedValueOnce(work(5, { status: 'published', cover: '/p.webp' }));
     const stop = watchProcessing(1000);
     await vi.advanceTimersByTimeAsync(1000);
     expect(get).toHaveBeenCalledWith('/api/studio/work', { workId: 5 }, { quiet: true });

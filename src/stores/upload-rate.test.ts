@@ -20,9 +20,15 @@ describe('upload rate', () => {
   });
 
   it('starts again when the offset goes back (a retried chunk)', () => {
-    let samples: RateSample[] = [{ at: 0, bytes: 0 }, { at: 1000, bytes: 5000 }];
+    let samples: RateSample[] = [
+      { at: 0, bytes: 0 },
+      { at: 1000, bytes: 5000 },
+    ];
     samples = addSample(samples, { at: 2000, bytes: 3000 });
-    expect(samples).toEqual([{ at: 0, bytes: 0 }, { at: 2000, bytes: 3000 }]);
+    expect(samples).toEqual([
+      { at: 0, bytes: 0 },
+      { at: 2000, bytes: 3000 },
+    ]);
     expect(rateOf(samples)).toBe(1500);
   });
 

@@ -4,7 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 const env = await vi.hoisted(async () => {
   const { installStorages } = await import('../../tests/unit/memory-storage.ts');
   const storages = installStorages();
-  storages.local.setItem('sy.user', JSON.stringify({ token: 'saved', userInfo: { uid: '1', sec_uid: 's1', nickname: '旧' } }));
+  storages.local.setItem(
+    'sy.user',
+    JSON.stringify({ token: 'saved', userInfo: { uid: '1', sec_uid: 's1', nickname: '旧' } }),
+  );
   const reload = vi.fn();
   Object.defineProperty(globalThis, 'location', { value: { reload }, configurable: true });
   return { ...storages, reload };
@@ -22,7 +25,14 @@ const post = vi.mocked(apiPost);
 
 const profile = {
   status_code: 0,
-  user: { uid: '7', sec_uid: 'MS4w7', nickname: '闪映体验官', following_count: 15, follower_count: 8, avatar_thumb: { url_list: ['/media/a.webp'] } },
+  user: {
+    uid: '7',
+    sec_uid: 'MS4w7',
+    nickname: '闪映体验官',
+    following_count: 15,
+    follower_count: 8,
+    avatar_thumb: { url_list: ['/media/a.webp'] },
+  },
   user_collect_count: { collect_count_list: [{ collect_count: 4 }] },
 };
 
@@ -47,7 +57,12 @@ describe('$user', () => {
     expect($userLoading.get()).toBe(true);
     await pending;
     expect(get).toHaveBeenCalledWith('/aweme/v1/web/user/profile/self/');
-    expect($user.get().userInfo).toMatchObject({ nickname: '闪映体验官', following_count: 15, follower_count: 8, collect_count: 4 });
+    expect($user.get().userInfo).toMatchObject({
+      nickname: '闪映体验官',
+      following_count: 15,
+      follower_count: 8,
+      collect_count: 4,
+    });
     expect($auth.get().isLogin).toBe(true);
     expect($userLoading.get()).toBe(false);
     expect(JSON.parse(env.local.getItem('sy.user')!).userInfo.nickname).toBe('闪映体验官');
@@ -65,7 +80,10 @@ describe('$user', () => {
     user.loginSucceeded('tok', { uid: '2', sec_uid: 's2', nickname: 'b' });
     expect($user.get().token).toBe('tok');
     expect($auth.get()).toEqual({ isLogin: true, routerKey: key + 1 });
-    expect(JSON.parse(env.local.getItem('sy.user')!)).toEqual({ token: 'tok', userInfo: { uid: '2', sec_uid: 's2', nickname: 'b' } });
+    expect(JSON.parse(env.local.getItem('sy.user')!)).toEqual({
+      token: 'tok',
+      userInfo: { uid: '2', sec_uid: 's2', nickname: 'b' },
+    });
   });
 });
 
@@ -74,7 +92,11 @@ describe('logging in', () => {
     user.clearLocalSession({ keepEmail: null });
     post.mockResolvedValueOnce({ status_code: 0, token: 't1', user: profile.user });
     await user.loginWithPassword(' demo@shanying.dev ', 'pw');
-    expect(post).toHaveBeenCalledWith('/passport/login/password', { email: 'demo@shanying.dev', password: 'pw' }, { quiet: true });
+    expect(post).toHaveBeenCalledWith(
+      '/passport/login/password',
+      { email: 'demo@shanying.dev', password: 'pw' },
+      { quiet: true },
+    );
     expect(user.rememberedEmail()).toBe('demo@shanying.dev');
     expect($user.get().token).toBe('t1');
 

@@ -2,9 +2,24 @@ import { atom } from 'nanostores';
 import { apiGet, apiPost, type ApiFailure } from '../client/api.ts';
 import { $auth, setLoggedIn, startCodeCountdown } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';
-import { $user, clearLocalSession, rememberedEmail, rememberEmail, SAVE_LOGIN_INFO_KEY, type UserInfo } from './session.ts';
+import {
+  $user,
+  clearLocalSession,
+  rememberedEmail,
+  rememberEmail,
+  SAVE_LOGIN_INFO_KEY,
+  type UserInfo,
+} from './session.ts';
 
-export { $user, clearLocalSession, REMEMBER_EMAIL_KEY, rememberedEmail, SAVE_LOGIN_INFO_KEY, type UserInfo, type UserState } from './session.ts';
+export {
+  $user,
+  clearLocalSession,
+  REMEMBER_EMAIL_KEY,
+  rememberedEmail,
+  SAVE_LOGIN_INFO_KEY,
+  type UserInfo,
+  type UserState,
+} from './session.ts';
 
 /** True while the user info is being fetched. */
 export const $userLoading = atom(false);
@@ -24,7 +39,9 @@ interface LoginAnswer {
 }
 
 /** The avatar URL to show for a user (thumb first). */
-export function avatarOf(info: Pick<UserInfo, 'avatar_thumb' | 'avatar_300x300'> | null | undefined): string | undefined {
+export function avatarOf(
+  info: Pick<UserInfo, 'avatar_thumb' | 'avatar_300x300'> | null | undefined,
+): string | undefined {
   return info?.avatar_thumb?.url_list?.[0] ?? info?.avatar_300x300?.url_list?.[0];
 }
 
@@ -33,7 +50,10 @@ export async function loadUserInfo(): Promise<UserInfo | null> {
   $userLoading.set(true);
   try {
     const body = await apiGet<ProfileSelf>('/aweme/v1/web/user/profile/self/');
-    const info: UserInfo = { ...body.user, collect_count: body.user_collect_count?.collect_count_list?.[0]?.collect_count ?? 0 };
+    const info: UserInfo = {
+      ...body.user,
+      collect_count: body.user_collect_count?.collect_count_list?.[0]?.collect_count ?? 0,
+    };
     $user.setKey('userInfo', info);
     setLoggedIn(true);
     return info;
@@ -74,14 +94,22 @@ function completeLogin(answer: LoginAnswer, email?: string): UserInfo {
 
 /** Logs in with email and password; rejects with the server's message (ApiFailure) for the form to show. */
 export async function loginWithPassword(email: string, password: string): Promise<UserInfo> {
-  const answer = await apiPost<LoginAnswer>('/passport/login/password', { email: email.trim(), password }, { quiet: true });
+  const answer = await apiPost<LoginAnswer>(
+    '/passport/login/password',
+    { email: email.trim(), password },
+    { quiet: true },
+  );
   return completeLogin(answer, email);
 }
 
 /** Asks for an emailed code and starts the resend countdown (from Retry-After when the server says wait). */
 export async function sendLoginCode(email: string): Promise<void> {
   try {
-    const answer = await apiPost<{ retry_after?: number }>('/passport/code/send', { email: email.trim() }, { quiet: true });
+    const answer = await apiPost<{ retry_after?: number }>(
+      '/passport/code/send',
+      { email: email.trim() },
+      { quiet: true },
+    );
     startCodeCountdown(answer.retry_after ?? 60);
   } catch (error) {
     const retryAfter = (error as ApiFailure).retryAfter;
@@ -92,7 +120,11 @@ export async function sendLoginCode(email: string): Promise<void> {
 
 /** Logs in with an emailed code (a first code login creates the account). */
 export async function loginWithCode(email: string, code: string): Promise<UserInfo> {
-  const answer = await apiPost<LoginAnswer>('/passport/login/code', { email: email.trim(), code: code.trim() }, { quiet: true });
+  const answer = await apiPost<LoginAnswer>(
+    '/passport/login/code',
+    { email: email.trim(), code: code.trim() },
+    { quiet: true },
+  );
   return completeLogin(answer, email);
 }
 
@@ -113,7 +145,11 @@ export function createQrTicket(): Promise<QrTicket> {
 /** Polls a ticket; 'confirmed' logs this browser in. An unknown ticket counts as expired. */
 export async function pollQrTicket(ticket: string): Promise<QrStatus> {
   try {
-    const answer = await apiGet<{ status: QrStatus; token?: string; user?: UserInfo }>('/passport/qr/status', { ticket }, { quiet: true });
+    const answer = await apiGet<{ status: QrStatus; token?: string; user?: UserInfo }>(
+      '/passport/qr/status',
+      { ticket },
+      { quiet: true },
+    );
     if (answer.status === 'confirmed' && answer.token && answer.user) {
       completeLogin({ token: answer.token, user: answer.user });
       return 'confirmed';
@@ -125,7 +161,6 @@ export async function pollQrTicket(ticket: string): Promise<QrStatus> {
   }
 }
 
-
 /** Reloads the page so its server-rendered parts follow the new login state. */
 export function reloadPage(): void {
   globalThis.location?.reload();
@@ -135,7 +170,9 @@ export function reloadPage(): void {
  * Logs out: the server revokes the token and clears its cookie; locally userInfo, token, local and
  * session storage are cleared. With `saveLoginInfo` on, the remembered email is written back.
  */
-export async function logout({ saveLoginInfo = $saveLoginInfo.get() }: { saveLoginInfo?: boolean } = {}): Promise<void> {
+export async function logout({
+  saveLoginInfo = $saveLoginInfo.get(),
+}: { saveLoginInfo?: boolean } = {}): Promise<void> {
   const email = saveLoginInfo ? rememberedEmail() : null;
   // Already revoked or offline: leaving locally is still right.
   await apiPost('/passport/logout', {}, { quiet: true }).catch(() => {});
@@ -148,7 +185,9 @@ export async function logout({ saveLoginInfo = $saveLoginInfo.get() }: { saveLog
  * this browser forgets the session as a logout does and opens the home page. A refusal (offline) throws and keeps the
  * session, so the page can say so.
  */
-export async function logoutEverywhere({ saveLoginInfo = $saveLoginInfo.get() }: { saveLoginInfo?: boolean } = {}): Promise<void> {
+export async function logoutEverywhere({
+  saveLoginInfo = $saveLoginInfo.get(),
+}: { saveLoginInfo?: boolean } = {}): Promise<void> {
   const email = saveLoginInfo ? rememberedEmail() : null;
   await apiPost('/passport/logout/all', {}, { quiet: true });
   clearLocalSession({ keepEmail: email });

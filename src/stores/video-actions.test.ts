@@ -36,7 +36,9 @@ describe('actions', () => {
     let resolve!: (v: unknown) => void;
     post.mockReturnValueOnce(new Promise((r) => (resolve = r)));
     const done = f.toggleLike(plain);
-    await vi.waitFor(() => expect(post).toHaveBeenCalledWith('/aweme/v1/web/commit/item/digg/', { aweme_id: '42', type: 1 }));
+    await vi.waitFor(() =>
+      expect(post).toHaveBeenCalledWith('/aweme/v1/web/commit/item/digg/', { aweme_id: '42', type: 1 }),
+    );
     expect(statsOf(plain)).toMatchObject({ liked: true, digg: 11 });
     resolve({ user_digged: 1, digg_count: 15 });
     expect(await done).toBe(true);

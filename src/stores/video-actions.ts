@@ -20,7 +20,13 @@ async function say(key: MessageKey, type: 'info' | 'success' | 'error' = 'succes
  * Shows `change` at once and queues `call` behind earlier writes of the same kind (write-queue.ts); the latest write's
  * answer settles the counts, and a refused latest write is rolled back. Anonymous viewers get the login dialog instead.
  */
-function write<T>(key: string, item: VideoItem, change: Partial<VideoStats>, call: () => Promise<T>, settle: (answer: T) => Partial<VideoStats>): Promise<boolean> {
+function write<T>(
+  key: string,
+  item: VideoItem,
+  change: Partial<VideoStats>,
+  call: () => Promise<T>,
+  settle: (answer: T) => Partial<VideoStats>,
+): Promise<boolean> {
   if (!requireLogin()) return Promise.resolve(false);
   const before = patch(item, change);
   return enqueueWrite(key, {
@@ -39,7 +45,11 @@ export function toggleLike(item: VideoItem, onlyLike = false): Promise<boolean> 
     `like:${item.id}`,
     item,
     { liked, digg: Math.max(0, s.digg + (liked ? 1 : -1)) },
-    async () => (await api()).apiPost<{ user_digged: 0 | 1; digg_count: number }>('/aweme/v1/web/commit/item/digg/', { aweme_id: item.id, type: liked ? 1 : 0 }),
+    async () =>
+      (await api()).apiPost<{ user_digged: 0 | 1; digg_count: number }>('/aweme/v1/web/commit/item/digg/', {
+        aweme_id: item.id,
+        type: liked ? 1 : 0,
+      }),
     (a) => ({ liked: a.user_digged === 1, digg: a.digg_count }),
   );
 }
@@ -51,7 +61,11 @@ export function toggleCollect(item: VideoItem): Promise<boolean> {
     `collect:${item.id}`,
     item,
     { collected, collect: Math.max(0, s.collect + (collected ? 1 : -1)) },
-    async () => (await api()).apiPost<{ collect_stat: 0 | 1; collect_count: number }>('/aweme/v1/web/aweme/collect/', { aweme_id: item.id, action: collected ? 1 : 0 }),
+    async () =>
+      (await api()).apiPost<{ collect_stat: 0 | 1; collect_count: number }>('/aweme/v1/web/aweme/collect/', {
+        aweme_id: item.id,
+        action: collected ? 1 : 0,
+      }),
     (a) => ({ collected: a.collect_stat === 1, collect: a.collect_count }),
   );
 }
@@ -63,7 +77,10 @@ export async function toggleWatchLater(item: VideoItem): Promise<void> {
     `later:${item.id}`,
     item,
     { later },
-    async () => (await api()).apiPost<{ in_watch_later: 0 | 1 }>(`/aweme/v1/web/aweme/watchlater/${later ? 'add' : 'remove'}/`, { aweme_id: item.id }),
+    async () =>
+      (await api()).apiPost<{ in_watch_later: 0 | 1 }>(`/aweme/v1/web/aweme/watchlater/${later ? 'add' : 'remove'}/`, {
+        aweme_id: item.id,
+      }),
     (a) => ({ later: a.in_watch_later === 1 }),
   );
   if (ok) await say(later ? 'toast.watchLaterAdded' : 'toast.watchLaterRemoved');
@@ -98,13 +115,18 @@ async function copy(text: string): Promise<boolean> {
  */
 export async function share(item: VideoItem, kind: 'link' | 'code' = 'link'): Promise<void> {
   const url = shareUrl(item);
-  const text = kind === 'link' ? url : (await import('../i18n/t.ts')).t('share.code', { nickname: item.author.nickname, desc: item.desc, url });
+  const text =
+    kind === 'link'
+      ? url
+      : (await import('../i18n/t.ts')).t('share.code', { nickname: item.author.nickname, desc: item.desc, url });
   if (!(await copy(text))) return say('toast.copyFailed', 'error');
   await say(kind === 'link' ? 'toast.shareCopied' : 'toast.shareCodeCopied');
   if (!hasSession()) return;
   patch(item, { share: statsOf(item).share + 1 });
   try {
-    const a = await (await api()).apiPost<{ share_count: number }>('/aweme/v1/web/aweme/share/', { aweme_id: item.id }, { quiet: true });
+    const a = await (
+      await api()
+    ).apiPost<{ share_count: number }>('/aweme/v1/web/aweme/share/', { aweme_id: item.id }, { quiet: true });
     patch(item, { share: a.share_count });
   } catch {
     patch(item, { share: Math.max(0, statsOf(item).share - 1) });

@@ -17,8 +17,20 @@ const aweme = (id: number, secUid = 'sec-a'): Aweme => {
     desc: `video ${id}`,
     create_time: 1_700_000_000 + id,
     text_extra: [],
-    author: testUser({ uid: '1', sec_uid: secUid, nickname: 'A', avatar_thumb: { uri: 'a.webp', url_list: ['/media/a.webp'] } }),
-    statistics: { ...base.statistics, digg_count: id * 10, comment_count: 0, collect_count: 0, share_count: 0, play_count: 0 },
+    author: testUser({
+      uid: '1',
+      sec_uid: secUid,
+      nickname: 'A',
+      avatar_thumb: { uri: 'a.webp', url_list: ['/media/a.webp'] },
+    }),
+    statistics: {
+      ...base.statistics,
+      digg_count: id * 10,
+      comment_count: 0,
+      collect_count: 0,
+      share_count: 0,
+      play_count: 0,
+    },
     user_digged: 0,
     video: {
       ...base.video,
@@ -58,12 +70,32 @@ describe('loadVideos', () => {
   it('maps awemes to videos and follows max_cursor and has_more', async () => {
     get.mockResolvedValueOnce({ aweme_list: [aweme(1), aweme(2)], max_cursor: 26, has_more: 1 });
     const page = await loadVideos('post', 24, 24, { secUid: 'sec-a' });
-    expect(get).toHaveBeenCalledWith('/aweme/v1/web/aweme/post/', { sec_user_id: 'sec-a', max_cursor: 24, count: 24 }, { signal: undefined });
+    expect(get).toHaveBeenCalledWith(
+      '/aweme/v1/web/aweme/post/',
+      { sec_user_id: 'sec-a', max_cursor: 24, count: 24 },
+      { signal: undefined },
+    );
     expect(page.cursor).toBe(26);
     expect(page.hasMore).toBe(true);
     expect(page.items).toMatchObject([
-      { id: '1', desc: 'video 1', poster: '/media/p1.webp', digg: 10, duration: 8000, author: { secUid: 'sec-a', nickname: 'A' }, createdAt: 1_700_000_001_000 },
-      { id: '2', desc: 'video 2', poster: '/media/p2.webp', digg: 20, duration: 8000, author: { secUid: 'sec-a', nickname: 'A' }, createdAt: 1_700_000_002_000 },
+      {
+        id: '1',
+        desc: 'video 1',
+        poster: '/media/p1.webp',
+        digg: 10,
+        duration: 8000,
+        author: { secUid: 'sec-a', nickname: 'A' },
+        createdAt: 1_700_000_001_000,
+      },
+      {
+        id: '2',
+        desc: 'video 2',
+        poster: '/media/p2.webp',
+        digg: 20,
+        duration: 8000,
+        author: { secUid: 'sec-a', nickname: 'A' },
+        createdAt: 1_700_000_002_000,
+      },
     ]);
   });
 
@@ -95,10 +127,19 @@ describe('loadVideos', () => {
   it('turns the watch-later offset into a page number', async () => {
     get.mockResolvedValueOnce({ code: '200', data: { videosList: [videoB(3)], hasMore: false } });
     const page = await loadVideos('watch_later', 48, 24);
-    expect(get).toHaveBeenCalledWith('/video/self', { showTab: 'watch_later', page: 3, size: 24 }, { signal: undefined });
+    expect(get).toHaveBeenCalledWith(
+      '/video/self',
+      { showTab: 'watch_later', page: 3, size: 24 },
+      { signal: undefined },
+    );
     expect(page.cursor).toBe(49);
     expect(page.hasMore).toBe(false);
-    expect(page.items[0]).toMatchObject({ id: '3', poster: '/media/p3.webp', author: { secUid: 'sec-b' }, createdAt: 1_700_000_000_003 });
+    expect(page.items[0]).toMatchObject({
+      id: '3',
+      poster: '/media/p3.webp',
+      author: { secUid: 'sec-b' },
+      createdAt: 1_700_000_000_003,
+    });
   });
 
   it('reads a full 关注 or 首页 page as maybe more, a short one as the end', async () => {

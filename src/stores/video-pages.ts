@@ -4,7 +4,17 @@ import { fromAweme, fromVideoB, type VideoItem } from '../shared/video-item.ts';
 import { pagedList, type FetchedPage } from './paged-list.ts';
 
 /** The lists a grid can continue: 首页, a channel, 热点, 朋友, 关注 and a profile's tabs. */
-export type VideoSource = 'discover' | 'channel' | 'hot' | 'friend' | 'follow' | 'post' | 'like' | 'favorite_collection' | 'record' | 'watch_later';
+export type VideoSource =
+  | 'discover'
+  | 'channel'
+  | 'hot'
+  | 'friend'
+  | 'follow'
+  | 'post'
+  | 'like'
+  | 'favorite_collection'
+  | 'record'
+  | 'watch_later';
 
 /** A video of a grid, with its heat on the 热点 list. */
 type GridVideo = VideoItem & { heat?: number };
@@ -17,10 +27,17 @@ interface ListOptions {
   signal?: AbortSignal;
 }
 
-type AwemePage = { aweme_list: (Aweme & { hot_value?: number })[]; max_cursor?: number; cursor?: number; has_more: 0 | 1 };
+type AwemePage = {
+  aweme_list: (Aweme & { hot_value?: number })[];
+  max_cursor?: number;
+  cursor?: number;
+  has_more: 0 | 1;
+};
 
 const awemes = (body: AwemePage, next: number | undefined, from: number): FetchedPage<GridVideo> => ({
-  items: body.aweme_list.map((a) => (a.hot_value === undefined ? fromAweme(a) : { ...fromAweme(a), heat: a.hot_value })),
+  items: body.aweme_list.map((a) =>
+    a.hot_value === undefined ? fromAweme(a) : { ...fromAweme(a), heat: a.hot_value },
+  ),
   cursor: next ?? from + body.aweme_list.length,
   hasMore: body.has_more === 1,
 });
@@ -36,7 +53,12 @@ const videosB = (list: VideoB[], from: number, count: number): FetchedPage<GridV
  * The page of `source` at offset `cursor`. Family B's watch-later list pages by number, so `cursor` must be a multiple
  * of `count` there (the server renders a first page of exactly `count`).
  */
-export async function loadVideos(source: VideoSource, cursor: number, count: number, { secUid, channelId, signal }: ListOptions = {}): Promise<FetchedPage<GridVideo>> {
+export async function loadVideos(
+  source: VideoSource,
+  cursor: number,
+  count: number,
+  { secUid, channelId, signal }: ListOptions = {},
+): Promise<FetchedPage<GridVideo>> {
   // The API client loads with the first page asked for, not with the island.
   const { apiGet, apiPost } = await import('../client/api.ts');
   const options = { signal };
@@ -48,7 +70,11 @@ export async function loadVideos(source: VideoSource, cursor: number, count: num
       return awemes(body, body.max_cursor, cursor);
     }
     case 'favorite_collection': {
-      const body = await apiGet<AwemePage>('/aweme/v1/web/aweme/listcollection/', { sec_user_id: secUid, cursor, count }, options);
+      const body = await apiGet<AwemePage>(
+        '/aweme/v1/web/aweme/listcollection/',
+        { sec_user_id: secUid, cursor, count },
+        options,
+      );
       return awemes(body, body.cursor, cursor);
     }
     case 'record': {
@@ -58,14 +84,27 @@ export async function loadVideos(source: VideoSource, cursor: number, count: num
     case 'channel':
     case 'hot':
     case 'friend': {
-      const path = source === 'channel' ? '/aweme/v1/web/channel/feed/' : source === 'hot' ? '/aweme/v1/web/hot/aweme/list/' : '/aweme/v1/web/friend/feed/';
+      const path =
+        source === 'channel'
+          ? '/aweme/v1/web/channel/feed/'
+          : source === 'hot'
+            ? '/aweme/v1/web/hot/aweme/list/'
+            : '/aweme/v1/web/friend/feed/';
       const body = await apiGet<AwemePage>(path, { tag_id: channelId, cursor, count }, options);
       return awemes(body, body.cursor, cursor);
     }
     case 'watch_later': {
       const page = Math.floor(cursor / count) + 1;
-      const body = await apiGet<{ data: { videosList: VideoB[]; hasMore: boolean } }>('/video/self', { showTab: 'watch_later', page, size: count }, options);
-      return { items: body.data.videosList.map(fromVideoB), cursor: cursor + body.data.videosList.length, hasMore: body.data.hasMore };
+      const body = await apiGet<{ data: { videosList: VideoB[]; hasMore: boolean } }>(
+        '/video/self',
+        { showTab: 'watch_later', page, size: count },
+        options,
+      );
+      return {
+        items: body.data.videosList.map(fromVideoB),
+        cursor: cursor + body.data.videosList.length,
+        hasMore: body.data.hasMore,
+      };
     }
     case 'follow': {
       const body = await apiPost<{ data: VideoB[] }>('/video/myAttentionVideos', { cursor, size: count }, options);
@@ -79,7 +118,12 @@ export async function loadVideos(source: VideoSource, cursor: number, count: num
 }
 
 /** The pages of `source` after the `cursor` videos the server rendered (their ids to be given to `skip`). */
-export function videoPages(source: VideoSource, cursor: number, count: number, options: Omit<ListOptions, 'signal'> = {}) {
+export function videoPages(
+  source: VideoSource,
+  cursor: number,
+  count: number,
+  options: Omit<ListOptions, 'signal'> = {},
+) {
   return pagedList<GridVideo>({
     keyOf: (v) => v.id,
     start: { cursor, hasMore: true },

@@ -20,8 +20,17 @@ describe('watch history', () => {
     expect(f.reportProgress('7', 6.5, 'final', 111_500)).toBe(true);
     expect(f.reportProgress('7', 6.5, 'final', 111_600)).toBe(false);
     await vi.waitFor(() => expect(post).toHaveBeenCalledTimes(3));
-    expect(post).toHaveBeenNthCalledWith(1, '/aweme/v1/web/history/write/', { aweme_id: '7', progress: 1200 }, { quiet: true });
-    expect(post).toHaveBeenLastCalledWith('/aweme/v1/web/history/write/', { aweme_id: '7', progress: 6500 }, { quiet: true });
+    expect(post).toHaveBeenNthCalledWith(
+      1,
+      '/aweme/v1/web/history/write/',
+      { aweme_id: '7', progress: 1200 },
+      { quiet: true },
+    );
+    expect(post).toHaveBeenLastCalledWith(
+      '/aweme/v1/web/history/write/',
+      { aweme_id: '7', progress: 6500 },
+      { quiet: true },
+    );
   });
 
   it('leaving the page sends a keepalive request with the Token header', () => {

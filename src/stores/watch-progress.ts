@@ -16,7 +16,12 @@ const api = () => (apiModule ??= import('../client/api.ts'));
  * Records watch progress (观看历史) for a logged-in viewer: at most every HISTORY_EVERY_MS while playing, and always
  * on pause, on leaving a video (`final`) and on leaving the page (`unload`: a keepalive request that outlives it).
  */
-export function reportProgress(id: string, seconds: number, when: 'tick' | 'final' | 'unload' = 'tick', now = Date.now()): boolean {
+export function reportProgress(
+  id: string,
+  seconds: number,
+  when: 'tick' | 'final' | 'unload' = 'tick',
+  now = Date.now(),
+): boolean {
   if (!hasSession() || !Number.isFinite(seconds)) return false;
   if (when === 'tick' && now - (lastWrite.get(id) ?? 0) < HISTORY_EVERY_MS) return false;
   const form = { aweme_id: id, progress: Math.max(0, Math.round(seconds * 1000)) };

@@ -90,19 +90,57 @@ const userReads = (get: (body: any) => any): Read[] => [
 
 /** The replayed reads, by page. Add a line for a new endpoint a client page calls. */
 const REPLAYS: Replay[] = [
-  { page: 'recommend', path: `${W}/tab/feed/`, query: () => ({ count: 10, refresh_index: 1 }), reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])] },
-  { page: 'recommend', path: `${W}/tab/feed/`, query: () => ({ count: 10 }), anonymous: true, reads: awemeReads((b) => b.aweme_list[0]) },
-  { page: 'recommend', path: `${W}/module/feed/`, query: () => ({ count: 10 }), reads: [(b) => b.cards[0].type, ...awemeReads((b) => JSON.parse(b.cards[0].aweme))] },
+  {
+    page: 'recommend',
+    path: `${W}/tab/feed/`,
+    query: () => ({ count: 10, refresh_index: 1 }),
+    reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])],
+  },
+  {
+    page: 'recommend',
+    path: `${W}/tab/feed/`,
+    query: () => ({ count: 10 }),
+    anonymous: true,
+    reads: awemeReads((b) => b.aweme_list[0]),
+  },
+  {
+    page: 'recommend',
+    path: `${W}/module/feed/`,
+    query: () => ({ count: 10 }),
+    reads: [(b) => b.cards[0].type, ...awemeReads((b) => JSON.parse(b.cards[0].aweme))],
+  },
   {
     page: 'recommend',
     path: '/aweme/v2/web/module/feed/',
-    query: () => ({ module_id: 3003101, count: 10, refresh_index: 1, pull_type: 0, awemePcRecRawData: '{"is_client":false}' }),
+    query: () => ({
+      module_id: 3003101,
+      count: 10,
+      refresh_index: 1,
+      pull_type: 0,
+      awemePcRecRawData: '{"is_client":false}',
+    }),
     post: true,
     reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])],
   },
-  { page: 'recommend', path: '/aweme/v2/web/module/feed/', query: () => ({ count: 10, refresh_index: 1, tag_id: '' }), anonymous: true, reads: awemeReads((b) => b.aweme_list[0]) },
-  { page: 'recommend', path: `${W}/follow/feed/`, query: () => ({ cursor: 0, count: 10 }), reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])] },
-  { page: 'recommend', path: '/webcast/web/feed/follow/', query: () => ({ count: 10 }), reads: [(b) => b.data.data.length, (b) => b.data.has_more] },
+  {
+    page: 'recommend',
+    path: '/aweme/v2/web/module/feed/',
+    query: () => ({ count: 10, refresh_index: 1, tag_id: '' }),
+    anonymous: true,
+    reads: awemeReads((b) => b.aweme_list[0]),
+  },
+  {
+    page: 'recommend',
+    path: `${W}/follow/feed/`,
+    query: () => ({ cursor: 0, count: 10 }),
+    reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])],
+  },
+  {
+    page: 'recommend',
+    path: '/webcast/web/feed/follow/',
+    query: () => ({ count: 10 }),
+    reads: [(b) => b.data.data.length, (b) => b.data.has_more],
+  },
   {
     page: 'recommend',
     path: `${W}/seo/inner/link/`,
@@ -118,16 +156,40 @@ const REPLAYS: Replay[] = [
     // A visitor: the client decides it is logged out by a non-zero status_code on an HTTP 200.
     reads: [(b) => (b.status_code === 8 ? b.status_msg : undefined)],
   },
-  { page: 'discover', path: `${W}/channel/feed/`, query: () => ({ tag_id: 300201, count: 24 }), reads: [(b) => b.cursor, ...awemeReads((b) => b.aweme_list[0])] },
-  { page: 'discover', path: `${W}/hot/aweme/list/`, query: () => ({ count: 20 }), reads: [(b) => b.aweme_list[0].hot_value, ...awemeReads((b) => b.aweme_list[0])] },
-  { page: 'discover', path: `${W}/hot/search/list/`, query: () => ({ count: 20 }), reads: [(b) => b.data.word_list[0].word, (b) => b.data.word_list[0].hot_value, (b) => b.data.active_time] },
+  {
+    page: 'discover',
+    path: `${W}/channel/feed/`,
+    query: () => ({ tag_id: 300201, count: 24 }),
+    reads: [(b) => b.cursor, ...awemeReads((b) => b.aweme_list[0])],
+  },
+  {
+    page: 'discover',
+    path: `${W}/hot/aweme/list/`,
+    query: () => ({ count: 20 }),
+    reads: [(b) => b.aweme_list[0].hot_value, ...awemeReads((b) => b.aweme_list[0])],
+  },
+  {
+    page: 'discover',
+    path: `${W}/hot/search/list/`,
+    query: () => ({ count: 20 }),
+    reads: [(b) => b.data.word_list[0].word, (b) => b.data.word_list[0].hot_value, (b) => b.data.active_time],
+  },
   {
     page: 'detail',
     path: `${W}/aweme/detail/`,
     query: (f) => ({ aweme_id: f.video }),
-    reads: [(b) => b.aweme_detail.seo_info, ...awemeReads((b) => b.aweme_detail), ...userReads((b) => b.aweme_detail.author)],
+    reads: [
+      (b) => b.aweme_detail.seo_info,
+      ...awemeReads((b) => b.aweme_detail),
+      ...userReads((b) => b.aweme_detail.author),
+    ],
   },
-  { page: 'detail', path: `${W}/aweme/related/`, query: (f) => ({ aweme_id: f.video, count: 12 }), reads: awemeReads((b) => b.aweme_list[0]) },
+  {
+    page: 'detail',
+    path: `${W}/aweme/related/`,
+    query: (f) => ({ aweme_id: f.video, count: 12 }),
+    reads: awemeReads((b) => b.aweme_list[0]),
+  },
   {
     page: 'detail',
     path: `${W}/comment/list/`,
@@ -149,16 +211,37 @@ const REPLAYS: Replay[] = [
     page: 'detail',
     path: `${W}/comment/list/reply/`,
     query: (f) => ({ item_id: f.video, comment_id: f.comment, cursor: 0, count: 10 }),
-    reads: [(b) => b.comments[0].ip_label, (b) => b.comments[0].reply_to_username, (b) => b.comments[0].text_extra.length, ...userReads((b) => b.comments[0].user)],
+    reads: [
+      (b) => b.comments[0].ip_label,
+      (b) => b.comments[0].reply_to_username,
+      (b) => b.comments[0].text_extra.length,
+      ...userReads((b) => b.comments[0].user),
+    ],
   },
   {
     page: 'profile',
     path: `${W}/user/profile/self/`,
     query: () => ({}),
-    reads: [(b) => b.user.avatar_300x300.url_list[0], (b) => b.user.favoriting_count, (b) => b.user_collect_count.collect_count_list[0].collect_count, ...userReads((b) => b.user)],
+    reads: [
+      (b) => b.user.avatar_300x300.url_list[0],
+      (b) => b.user.favoriting_count,
+      (b) => b.user_collect_count.collect_count_list[0].collect_count,
+      ...userReads((b) => b.user),
+    ],
   },
-  { page: 'profile', path: `${W}/user/profile/other/`, query: (f) => ({ sec_user_id: f.author.secUid }), reads: userReads((b) => b.user) },
-  { page: 'profile', path: `${W}/user/profile/other/`, query: (f) => ({ sec_user_id: f.author.secUid }), anonymous: true, reads: userReads((b) => b.user) },
+  {
+    page: 'profile',
+    path: `${W}/user/profile/other/`,
+    query: (f) => ({ sec_user_id: f.author.secUid }),
+    reads: userReads((b) => b.user),
+  },
+  {
+    page: 'profile',
+    path: `${W}/user/profile/other/`,
+    query: (f) => ({ sec_user_id: f.author.secUid }),
+    anonymous: true,
+    reads: userReads((b) => b.user),
+  },
   {
     page: 'profile',
     path: `${W}/aweme/post/`,
@@ -187,7 +270,11 @@ const REPLAYS: Replay[] = [
     page: 'profile',
     path: `${W}/collects/list/`,
     query: () => ({ cursor: 0, count: 10 }),
-    reads: [(b) => b.collects_list[0].collects_id_str, (b) => b.collects_list[0].collects_name, (b) => b.collects_list[0].total_number],
+    reads: [
+      (b) => b.collects_list[0].collects_id_str,
+      (b) => b.collects_list[0].collects_name,
+      (b) => b.collects_list[0].total_number,
+    ],
   },
   {
     page: 'profile',
@@ -195,15 +282,34 @@ const REPLAYS: Replay[] = [
     query: (f) => ({ collects_id: f.demo.id, cursor: 0, count: 10 }),
     reads: [(b) => b.has_more, ...awemeReads((b) => b.aweme_list[0])],
   },
-  { page: 'profile', path: `${W}/private/aweme/`, query: () => ({ max_cursor: 0, count: 18 }), reads: [(b) => b.aweme_list.length, (b) => b.has_more] },
+  {
+    page: 'profile',
+    path: `${W}/private/aweme/`,
+    query: () => ({ max_cursor: 0, count: 18 }),
+    reads: [(b) => b.aweme_list.length, (b) => b.has_more],
+  },
   {
     page: 'profile',
     path: `${W}/series/list/`,
     query: (f) => ({ sec_user_id: f.dramatist, cursor: 0, count: 12 }),
-    reads: [(b) => b.series_infos[0].series_name, (b) => b.series_infos[0].cover_url.url_list[0], ...userReads((b) => b.series_infos[0].author)],
+    reads: [
+      (b) => b.series_infos[0].series_name,
+      (b) => b.series_infos[0].cover_url.url_list[0],
+      ...userReads((b) => b.series_infos[0].author),
+    ],
   },
-  { page: 'profile', path: `${W}/im/spotlight/relation/`, query: () => ({ count: 20 }), reads: userReads((b) => b.followings[0]) },
-  { page: 'profile', path: `${W}/familiar/atlist/`, query: () => ({ count: 20 }), reads: userReads((b) => b.user_list[0]) },
+  {
+    page: 'profile',
+    path: `${W}/im/spotlight/relation/`,
+    query: () => ({ count: 20 }),
+    reads: userReads((b) => b.followings[0]),
+  },
+  {
+    page: 'profile',
+    path: `${W}/familiar/atlist/`,
+    query: () => ({ count: 20 }),
+    reads: userReads((b) => b.user_list[0]),
+  },
   {
     page: 'discover',
     path: `${W}/home/search/item/`,
@@ -236,15 +342,23 @@ function failures(body: unknown, reads: Read[]): string[] {
 }
 
 describe('a douyin.com web client replayed', () => {
-  it.each(REPLAYS.map((r) => [`${r.page}: ${r.path}${r.anonymous ? ' (anonymous)' : ''}`, r] as const))('%s', async (_name, replay) => {
-    const token = replay.anonymous ? undefined : f.demo.token;
-    const body = replay.post
-      ? await ok('POST', replay.path, { form: replay.query(f), token })
-      : await ok('GET', replay.path, { query: replay.query(f), token });
-    expect(failures(body, replay.reads)).toEqual([]);
-  });
+  it.each(REPLAYS.map((r) => [`${r.page}: ${r.path}${r.anonymous ? ' (anonymous)' : ''}`, r] as const))(
+    '%s',
+    async (_name, replay) => {
+      const token = replay.anonymous ? undefined : f.demo.token;
+      const body = replay.post
+        ? await ok('POST', replay.path, { form: replay.query(f), token })
+        : await ok('GET', replay.path, { query: replay.query(f), token });
+      expect(failures(body, replay.reads)).toEqual([]);
+    },
+  );
 
   it('fails a read that meets a missing key', () => {
-    expect(failures({ aweme_list: [{}] }, [(b) => b.aweme_list[0].video.play_addr.url_list[0], (b) => b.aweme_list[0].seo_info])).toHaveLength(2);
+    expect(
+      failures({ aweme_list: [{}] }, [
+        (b) => b.aweme_list[0].video.play_addr.url_list[0],
+        (b) => b.aweme_list[0].seo_info,
+      ]),
+    ).toHaveLength(2);
   });
 });

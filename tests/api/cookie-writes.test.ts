@@ -28,19 +28,30 @@ afterEach(() => {
 let picks = 0;
 /** A live video by someone else that `me` has not liked. */
 async function freshVideo(): Promise<number> {
-  const row = await one<{ id: number }>(ctx, sql`
+  const row = await one<{ id: number }>(
+    ctx,
+    sql`
     select v.id from videos v where v.deleted_at is null and v.author_id <> ${me.id}
       and not exists (select 1 from likes l where l.user_id = ${me.id} and l.video_id = v.id)
-    order by md5(v.id::text) limit 1 offset ${picks++}`);
+    order by md5(v.id::text) limit 1 offset ${picks++}`,
+  );
   return row.id;
 }
 
 const liked = async (videoId: number) =>
-  (await one<{ n: number }>(ctx, sql`select count(*)::int as n from likes where user_id = ${me.id} and video_id = ${videoId}`)).n === 1;
-const diggCount = async (videoId: number) => (await one<{ n: number }>(ctx, sql`select digg_count as n from videos where id = ${videoId}`)).n;
+  (
+    await one<{ n: number }>(
+      ctx,
+      sql`select count(*)::int as n from likes where user_id = ${me.id} and video_id = ${videoId}`,
+    )
+  ).n === 1;
+const diggCount = async (videoId: number) =>
+  (await one<{ n: number }>(ctx, sql`select digg_count as n from videos where id = ${videoId}`)).n;
 
 /** Likes a fresh video with `opts` and answers the response and whether the like was stored. */
-async function like(opts: CallOptions): Promise<{ status: number; body: { status_code: number; user_digged?: number }; stored: boolean; counted: number }> {
+async function like(
+  opts: CallOptions,
+): Promise<{ status: number; body: { status_code: number; user_digged?: number }; stored: boolean; counted: number }> {
   const id = await freshVideo();
   const before = await diggCount(id);
   const res = await call('POST', DIGG, { ...opts, form: { aweme_id: id, type: 1 } });
@@ -63,7 +74,10 @@ describe('accepted: the cookie from a page of this site or of CORS_ORIGINS', () 
   it('behind a proxy: the Host (or X-Forwarded-Host) the browser addressed, not the upstream URL', async () => {
     const viaHost = await like({ cookie, headers: { origin: 'https://shanying.example', host: 'shanying.example' } });
     expect(viaHost.stored).toBe(true);
-    const viaForwarded = await like({ cookie, headers: { origin: 'https://shanying.example', host: 'app:4321', 'x-forwarded-host': 'shanying.example' } });
+    const viaForwarded = await like({
+      cookie,
+      headers: { origin: 'https://shanying.example', host: 'app:4321', 'x-forwarded-host': 'shanying.example' },
+    });
     expect(viaForwarded.stored).toBe(true);
   });
 
@@ -88,7 +102,10 @@ describe('refused: 401 and nothing stored', () => {
     ['a look-alike host', { origin: 'http://shanying.test.evil.example' }],
     ['Origin: null (a sandboxed frame)', { origin: 'null' }],
     ['neither Origin nor Referer', {}],
-    ['a proxy that rewrote Host and forwarded no X-Forwarded-Host', { origin: 'https://shanying.example', host: 'app:4321' }],
+    [
+      'a proxy that rewrote Host and forwarded no X-Forwarded-Host',
+      { origin: 'https://shanying.example', host: 'app:4321' },
+    ],
   ])('%s', async (_name, headers) => {
     const r = await like({ cookie, headers });
     expect(r.status).toBe(401);
@@ -109,7 +126,10 @@ describe('refused: 401 and nothing stored', () => {
 
 describe('the session the cookie carried', () => {
   it('reads take the cookie as before, whatever the origin', async () => {
-    const res = await call('GET', '/api/aweme/v1/web/history/read/', { cookie, headers: { origin: 'https://evil.example' } });
+    const res = await call('GET', '/api/aweme/v1/web/history/read/', {
+      cookie,
+      headers: { origin: 'https://evil.example' },
+    });
     expect(res.status).toBe(200);
   });
 

@@ -35,14 +35,20 @@ describe('CORS', () => {
   it('answers a preflight with the methods and the Token header', async () => {
     process.env.CORS_ORIGINS = 'https://app.example';
     const pre = await call('OPTIONS', '/api/aweme/v1/web/commit/item/digg/', {
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'token,content-type' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'token,content-type',
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(pre.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
     expect(pre.headers.get('access-control-allow-headers')).toBe('Token, Content-Type');
     expect(pre.headers.get('access-control-allow-credentials')).toBe('true');
-    const blocked = await call('OPTIONS', '/api/aweme/v1/web/commit/item/digg/', { headers: { origin: 'https://evil.example' } });
+    const blocked = await call('OPTIONS', '/api/aweme/v1/web/commit/item/digg/', {
+      headers: { origin: 'https://evil.example' },
+    });
     expect(blocked.status).toBe(204);
     expect(blocked.headers.get('access-control-allow-origin')).toBeNull();
     expect(blocked.headers.get('access-control-allow-methods')).toBeNull();
@@ -61,12 +67,19 @@ describe('openapi.json', () => {
       expect(op.responses['200'].content['application/json'].schema).toBeDefined();
       if (r.auth) expect(op.security).toBeDefined();
     }
-    const paths = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${p}`));
+    const paths = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     expect(paths.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
     const detail = doc.paths['/aweme/v1/web/aweme/detail/'].get;
-    expect(detail.parameters).toEqual([{ name: 'aweme_id', in: 'query', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } }]);
+    expect(detail.parameters).toEqual([
+      { name: 'aweme_id', in: 'query', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+    ]);
     const feed = doc.paths['/aweme/v1/web/tab/feed/'].get;
-    expect(feed.parameters.find((p: { name: string }) => p.name === 'count').schema).toMatchObject({ minimum: 1, maximum: 50 });
+    expect(feed.parameters.find((p: { name: string }) => p.name === 'count').schema).toMatchObject({
+      minimum: 1,
+      maximum: 50,
+    });
     const digg = doc.paths['/aweme/v1/web/commit/item/digg/'].post;
     expect(Object.keys(digg.requestBody.content)).toContain('application/x-www-form-urlencoded');
     expect(digg.responses['200'].content['application/json'].schema.properties.digg_count).toBeDefined();

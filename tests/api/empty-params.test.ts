@@ -12,15 +12,25 @@ let videoId: number;
 beforeAll(async () => {
   const demo = await one<{ id: number }>(ctx, sql`select id from users where is_demo limit 1`);
   token = await tokenFor(demo.id);
-  videoId = (await one<{ id: number }>(ctx, sql`
+  videoId = (
+    await one<{ id: number }>(
+      ctx,
+      sql`
     select video_id as id from comments where parent_id is null and deleted_at is null
-    group by video_id order by count(*) desc, video_id limit 1`)).id;
+    group by video_id order by count(*) desc, video_id limit 1`,
+    )
+  ).id;
 });
 
 describe('an empty optional parameter is an absent one', () => {
   it.each([
     ['suggest_words from_group_id=', `${W}/api/suggest_words/`, { query: '美食' }, { from_group_id: '' }],
-    ['suggest_words refresh_index= and count=', `${W}/api/suggest_words/`, { query: '美食' }, { refresh_index: '', count: '' }],
+    [
+      'suggest_words refresh_index= and count=',
+      `${W}/api/suggest_words/`,
+      { query: '美食' },
+      { refresh_index: '', count: '' },
+    ],
     ['tab/feed refresh_index= and count=', `${W}/tab/feed/`, {}, { refresh_index: '', count: '' }],
     ['module/feed refresh_index=', `${W}/module/feed/`, { count: 5 }, { refresh_index: '' }],
     ['comment/list cursor= and count=', `${W}/comment/list/`, {}, { cursor: '', count: '' }],
@@ -39,7 +49,10 @@ describe('an empty optional parameter is an absent one', () => {
   });
 
   it('in a form body: comment/publish with reply_id= publishes a top-level comment', async () => {
-    const res = await ok('POST', `${W}/comment/publish`, { token, form: { aweme_id: videoId, text: '空参数也是没有参数', reply_id: '', reply_to_reply_id: '' } });
+    const res = await ok('POST', `${W}/comment/publish`, {
+      token,
+      form: { aweme_id: videoId, text: '空参数也是没有参数', reply_id: '', reply_to_reply_id: '' },
+    });
     expect(res.comment.reply_id).toBe('0');
   });
 });
@@ -56,8 +69,16 @@ describe('a required parameter sent empty is still refused', () => {
 
   it('an empty comment text or type on a write, and nothing is stored', async () => {
     const before = await one<{ n: number }>(ctx, sql`select comment_count as n from videos where id = ${videoId}`);
-    expectErrorA(await call('POST', `/api${W}/comment/publish`, { token, form: { aweme_id: videoId, text: '' } }), 400, 2);
-    expectErrorA(await call('POST', `/api${W}/commit/item/digg/`, { token, form: { aweme_id: videoId, type: '' } }), 400, 2);
+    expectErrorA(
+      await call('POST', `/api${W}/comment/publish`, { token, form: { aweme_id: videoId, text: '' } }),
+      400,
+      2,
+    );
+    expectErrorA(
+      await call('POST', `/api${W}/commit/item/digg/`, { token, form: { aweme_id: videoId, type: '' } }),
+      400,
+      2,
+    );
     const after = await one<{ n: number }>(ctx, sql`select comment_count as n from videos where id = ${videoId}`);
     expect(after.n).toBe(before.n);
   });

@@ -25,23 +25,38 @@ let made = 0;
 /** A new account with no relations, and a session for it. */
 async function newUser(name: string): Promise<User> {
   const n = ++made;
-  const row = await one<{ id: number; sec_uid: string }>(ctx, sql`
-    insert into users (sec_uid, nickname, avatar) values (${`endpoints-user-${n}`}, ${`${name}${n}`}, 'avatars/a.webp') returning id, sec_uid`);
+  const row = await one<{ id: number; sec_uid: string }>(
+    ctx,
+    sql`
+    insert into users (sec_uid, nickname, avatar) values (${`endpoints-user-${n}`}, ${`${name}${n}`}, 'avatars/a.webp') returning id, sec_uid`,
+  );
   return { ...row, token: await tokenFor(row.id) };
 }
 
 /** A published work of `authorId`; the title is searchable as the seed's are. */
-async function newWork(authorId: number, visibility: 'public' | 'friends' | 'private' = 'public', title = '测试作品'): Promise<number> {
-  const row = await one<{ id: number }>(ctx, sql`
+async function newWork(
+  authorId: number,
+  visibility: 'public' | 'friends' | 'private' = 'public',
+  title = '测试作品',
+): Promise<number> {
+  const row = await one<{ id: number }>(
+    ctx,
+    sql`
     insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes, visibility, search_tokens)
     values (${authorId}, 300201, ${title}, 'clips/a.mp4', 'posters/a.webp', 10000, 540, 960, 1000, ${visibility},
-      ${sql`array[${sql.join(tokenize(title).map((t) => sql`${t}`), sql`, `)}]::text[]`})
-    returning id`);
+      ${sql`array[${sql.join(
+        tokenize(title).map((t) => sql`${t}`),
+        sql`, `,
+      )}]::text[]`})
+    returning id`,
+  );
   return row.id;
 }
 
 async function follow(followerId: number, followeeId: number): Promise<void> {
-  await ctx.db.execute(sql`insert into follows (follower_id, followee_id) values (${followerId}, ${followeeId}) on conflict do nothing`);
+  await ctx.db.execute(
+    sql`insert into follows (follower_id, followee_id) values (${followerId}, ${followeeId}) on conflict do nothing`,
+  );
 }
 
 const awemeIds = (body: { aweme_list: { aweme_id: string }[] }) => body.aweme_list.map((a) => a.aweme_id);
@@ -91,7 +106,8 @@ describe('/aweme/v2/web/module/feed/', () => {
   it('pages by refresh_index and by cursor without repeats or gaps', async () => {
     const big = awemeIds(await ok('POST', V2, { form: { count: 40 } }));
     const byIndex: string[] = [];
-    for (let i = 1; i <= 4; i++) byIndex.push(...awemeIds(await ok('POST', V2, { form: { count: 10, refresh_index: i } })));
+    for (let i = 1; i <= 4; i++)
+      byIndex.push(...awemeIds(await ok('POST', V2, { form: { count: 10, refresh_index: i } })));
     expect(byIndex).toEqual(big);
     const byCursor: string[] = [];
     let cursor = 0;
@@ -129,11 +145,20 @@ describe('关注: follow/feed and webcast/web/feed/follow', () => {
   const works: Record<string, number> = {};
 
   beforeAll(async () => {
-    [viewer, friend, idol, stranger] = [await newUser('fan'), await newUser('friend'), await newUser('idol'), await newUser('stranger')];
+    [viewer, friend, idol, stranger] = [
+      await newUser('fan'),
+      await newUser('friend'),
+      await newUser('idol'),
+      await newUser('stranger'),
+    ];
     await follow(viewer.id, friend.id);
     await follow(friend.id, viewer.id);
     await follow(viewer.id, idol.id);
-    for (const [who, u] of [['friend', friend], ['idol', idol], ['stranger', stranger]] as const) {
+    for (const [who, u] of [
+      ['friend', friend],
+      ['idol', idol],
+      ['stranger', stranger],
+    ] as const) {
       for (const v of ['public', 'friends', 'private'] as const) works[`${who}:${v}`] = await newWork(u.id, v);
       for (let i = 0; i < 4; i++) works[`${who}:extra${i}`] = await newWork(u.id);
     }
@@ -149,7 +174,12 @@ describe('关注: follow/feed and webcast/web/feed/follow', () => {
       const b = await ok('GET', `${W}/follow/feed/`, { query: { cursor, count }, token: viewer.token });
       return { ids: awemeIds(b), next: b.cursor, hasMore: b.has_more === 1 };
     }, 4);
-    const expected = ['friend:public', 'friend:friends', 'idol:public', ...[0, 1, 2, 3].flatMap((i) => [`friend:extra${i}`, `idol:extra${i}`])];
+    const expected = [
+      'friend:public',
+      'friend:friends',
+      'idol:public',
+      ...[0, 1, 2, 3].flatMap((i) => [`friend:extra${i}`, `idol:extra${i}`]),
+    ];
     expect(sorted(walked)).toEqual(sorted(expected.map((k) => works[k]!)));
     // Hidden from a one-way follower and from everyone but the author.
     expect(walked).not.toContain(String(works['idol:friends']));
@@ -159,19 +189,29 @@ describe('关注: follow/feed and webcast/web/feed/follow', () => {
   });
 
   it('webcast/web/feed/follow lists the rooms on air of followed hosts in douyin’s data.data, each with its room', async () => {
-    const rooms = (await ctx.db.execute<{ id: number }>(sql`select id from live_rooms where status = 'live' order by id limit 3`)).rows;
+    const rooms = (
+      await ctx.db.execute<{ id: number }>(sql`select id from live_rooms where status = 'live' order by id limit 3`)
+    ).rows;
     expect(rooms.length).toBe(3);
     const [a, b, c] = rooms.map((r) => Number(r.id));
-    await ctx.db.execute(sql`update live_rooms set host_id = ${friend.id}, started_at = now() - interval '1 minute' where id = ${a}`);
+    await ctx.db.execute(
+      sql`update live_rooms set host_id = ${friend.id}, started_at = now() - interval '1 minute' where id = ${a}`,
+    );
     await ctx.db.execute(sql`update live_rooms set host_id = ${idol.id}, started_at = now() where id = ${b}`);
     await ctx.db.execute(sql`update live_rooms set host_id = ${stranger.id} where id = ${c}`);
-    const body = await ok('GET', '/webcast/web/feed/follow/', { token: viewer.token, query: { scene: 'aweme_pc_follow_top' } });
+    const body = await ok('GET', '/webcast/web/feed/follow/', {
+      token: viewer.token,
+      query: { scene: 'aweme_pc_follow_top' },
+    });
     const rows = body.data.data;
     expect(rows.map((r: { web_rid: string }) => r.web_rid)).toEqual([String(b), String(a)]);
     expect(rows[0].room).toEqual(rows[0].data);
     expect(rows[0].room.owner.sec_uid).toBe(idol.sec_uid);
     expect(body.data.has_more).toBe(0);
-    const second = await ok('GET', '/webcast/web/feed/follow/', { token: viewer.token, query: { count: 1, cursor: 1 } });
+    const second = await ok('GET', '/webcast/web/feed/follow/', {
+      token: viewer.token,
+      query: { count: 1, cursor: 1 },
+    });
     expect(second.data.data.map((r: { web_rid: string }) => r.web_rid)).toEqual([String(a)]);
     await ctx.db.execute(sql`update live_rooms set status = 'ended' where id = ${a}`);
     const after = await ok('GET', '/webcast/web/feed/follow/', { token: viewer.token });
@@ -180,7 +220,11 @@ describe('关注: follow/feed and webcast/web/feed/follow', () => {
 
   it('an unknown /webcast path answers in Family A; bad paging input is status_code 2', async () => {
     expectErrorA(await call('GET', '/api/webcast/web/nothing/'), 404, 4);
-    expectErrorA(await call('GET', '/api/webcast/web/feed/follow/', { token: viewer.token, query: { count: 'x' } }), 400, 2);
+    expectErrorA(
+      await call('GET', '/api/webcast/web/feed/follow/', { token: viewer.token, query: { count: 'x' } }),
+      400,
+      2,
+    );
     expectErrorA(await call('GET', `/api${W}/follow/feed/`, { token: viewer.token, query: { cursor: -1 } }), 400, 2);
   });
 });
@@ -214,7 +258,10 @@ describe('稍后再看, 收藏夹 and 私密作品', () => {
 
   it('watchlater/list walks the viewer’s 稍后再看, latest added first, and drops a work its author made private', async () => {
     const walked = await walkMatchesOnePage(async (offset, count) => {
-      const b = await ok('GET', `${W}/watchlater/list/`, { query: { offset, count, list_type: 0, operate_type: 0 }, token: viewer.token });
+      const b = await ok('GET', `${W}/watchlater/list/`, {
+        query: { offset, count, list_type: 0, operate_type: 0 },
+        token: viewer.token,
+      });
       return { ids: awemeIds(b), next: b.offset, hasMore: b.has_more === 1 };
     }, 2);
     expect(walked).toEqual(later.map(String).reverse());
@@ -231,13 +278,23 @@ describe('稍后再看, 收藏夹 and 私密作品', () => {
     expect(list.total_number).toBe(1);
     expect(list.has_more).toBe(0);
     const folder = list.collects_list[0];
-    expect(folder).toMatchObject({ collects_id_str: String(viewer.id), collects_name: '默认收藏夹', total_number: collected.length, is_private: 0 });
+    expect(folder).toMatchObject({
+      collects_id_str: String(viewer.id),
+      collects_name: '默认收藏夹',
+      total_number: collected.length,
+      is_private: 0,
+    });
     expect(folder.collects_cover.url_list[0]).toMatch(/posters\/a\.webp$/);
     expect(folder.last_collect_time).toBeGreaterThan(0);
-    expect((await ok('GET', `${W}/collects/list/`, { token: viewer.token, query: { cursor: 1 } })).collects_list).toEqual([]);
+    expect(
+      (await ok('GET', `${W}/collects/list/`, { token: viewer.token, query: { cursor: 1 } })).collects_list,
+    ).toEqual([]);
 
     const walked = await walkMatchesOnePage(async (cursor, count) => {
-      const b = await ok('GET', `${W}/collects/video/list/`, { query: { collects_id: folder.collects_id_str, cursor, count }, token: viewer.token });
+      const b = await ok('GET', `${W}/collects/video/list/`, {
+        query: { collects_id: folder.collects_id_str, cursor, count },
+        token: viewer.token,
+      });
       return { ids: awemeIds(b), next: b.cursor, hasMore: b.has_more === 1 };
     }, 3);
     expect(walked).toEqual(collected.map(String).reverse());
@@ -247,15 +304,27 @@ describe('稍后再看, 收藏夹 and 私密作品', () => {
 
   it('another user’s folder opens only while they keep 收藏 public; unknown and bad folder ids are 404 and 400', async () => {
     const path = `${W}/collects/video/list/`;
-    expect(awemeIds(await ok('GET', path, { query: { collects_id: viewer.id, count: 50 }, token: other.token })).length).toBe(collected.length);
-    expect(awemeIds(await ok('GET', path, { query: { collects_id: viewer.id, count: 50 } })).length).toBe(collected.length);
-    await ctx.db.execute(sql`update users set privacy = '{"likesPublic": true, "collectsPublic": false}'::jsonb where id = ${viewer.id}`);
+    expect(
+      awemeIds(await ok('GET', path, { query: { collects_id: viewer.id, count: 50 }, token: other.token })).length,
+    ).toBe(collected.length);
+    expect(awemeIds(await ok('GET', path, { query: { collects_id: viewer.id, count: 50 } })).length).toBe(
+      collected.length,
+    );
+    await ctx.db.execute(
+      sql`update users set privacy = '{"likesPublic": true, "collectsPublic": false}'::jsonb where id = ${viewer.id}`,
+    );
     expectErrorA(await call('GET', `/api${path}`, { query: { collects_id: viewer.id }, token: other.token }), 403, 9);
     expectErrorA(await call('GET', `/api${path}`, { query: { collects_id: viewer.id } }), 403, 9);
     const own = await ok('GET', `${W}/collects/list/`, { token: viewer.token });
     expect(own.collects_list[0].is_private).toBe(1);
-    await ctx.db.execute(sql`update users set privacy = '{"likesPublic": true, "collectsPublic": true}'::jsonb where id = ${viewer.id}`);
-    expectErrorA(await call('GET', `/api${path}`, { query: { collects_id: 2_000_000_000 }, token: viewer.token }), 404, 4);
+    await ctx.db.execute(
+      sql`update users set privacy = '{"likesPublic": true, "collectsPublic": true}'::jsonb where id = ${viewer.id}`,
+    );
+    expectErrorA(
+      await call('GET', `/api${path}`, { query: { collects_id: 2_000_000_000 }, token: viewer.token }),
+      404,
+      4,
+    );
     expectErrorA(await call('GET', `/api${path}`, { query: { collects_id: 'abc' }, token: viewer.token }), 400, 2);
     expectErrorA(await call('GET', `/api${path}`, { token: viewer.token }), 400, 2);
   });
@@ -265,7 +334,12 @@ describe('稍后再看, 收藏夹 and 私密作品', () => {
     await ctx.db.execute(sql`update videos set visibility = 'friends' where id = ${hidden}`);
     const folder = (await ok('GET', `${W}/collects/list/`, { token: viewer.token })).collects_list[0];
     expect(folder.total_number).toBe(collected.length - 1);
-    const videos = awemeIds(await ok('GET', `${W}/collects/video/list/`, { query: { collects_id: viewer.id, count: 50 }, token: viewer.token }));
+    const videos = awemeIds(
+      await ok('GET', `${W}/collects/video/list/`, {
+        query: { collects_id: viewer.id, count: 50 },
+        token: viewer.token,
+      }),
+    );
     expect(videos).not.toContain(String(hidden));
     await ctx.db.execute(sql`update videos set visibility = 'public' where id = ${hidden}`);
   });
@@ -283,7 +357,11 @@ describe('稍后再看, 收藏夹 and 私密作品', () => {
     }, 2);
     expect(walked).toEqual(mine.map(String).reverse());
     expect((await ok('GET', `${W}/private/aweme/`, { token: other.token })).aweme_list).toHaveLength(1);
-    expectErrorA(await call('GET', `/api${W}/private/aweme/`, { query: { max_cursor: 'x' }, token: viewer.token }), 400, 2);
+    expectErrorA(
+      await call('GET', `/api${W}/private/aweme/`, { query: { max_cursor: 'x' }, token: viewer.token }),
+      400,
+      2,
+    );
   });
 });
 
@@ -297,18 +375,27 @@ describe('合集 and 短剧: mix/listcollection and series/list', () => {
     [viewer, author] = [await newUser('binge'), await newUser('studio')];
     mixes = [];
     for (let i = 0; i < 3; i++) {
-      const mix = await one<{ id: number }>(ctx, sql`
-        insert into series (author_id, kind, title, cover, item_count) values (${author.id}, 'mix', ${`合集${i}`}, 'x.webp', 2) returning id`);
+      const mix = await one<{ id: number }>(
+        ctx,
+        sql`
+        insert into series (author_id, kind, title, cover, item_count) values (${author.id}, 'mix', ${`合集${i}`}, 'x.webp', 2) returning id`,
+      );
       mixes.push(mix.id);
       for (let e = 1; e <= 2; e++) {
         const work = await newWork(author.id);
-        await ctx.db.execute(sql`insert into series_items (series_id, video_id, position) values (${mix.id}, ${work}, ${e})`);
+        await ctx.db.execute(
+          sql`insert into series_items (series_id, video_id, position) values (${mix.id}, ${work}, ${e})`,
+        );
         // The second episode of each mix goes into the viewer's 收藏, mix by mix.
-        if (e === 2) await ok('POST', `${W}/aweme/collect/`, { form: { aweme_id: work, action: 1 }, token: viewer.token });
+        if (e === 2)
+          await ok('POST', `${W}/aweme/collect/`, { form: { aweme_id: work, action: 1 }, token: viewer.token });
       }
     }
-    ({ id: drama } = await one<{ id: number }>(ctx, sql`
-      insert into series (author_id, kind, title, cover, item_count) values (${author.id}, 'theatre', '短剧', 'x.webp', 0) returning id`));
+    ({ id: drama } = await one<{ id: number }>(
+      ctx,
+      sql`
+      insert into series (author_id, kind, title, cover, item_count) values (${author.id}, 'theatre', '短剧', 'x.webp', 0) returning id`,
+    ));
   });
 
   it('mix/listcollection walks the 合集 the viewer collected from, latest collect first', async () => {
@@ -322,9 +409,14 @@ describe('合集 and 短剧: mix/listcollection and series/list', () => {
   });
 
   it('a mix whose collected episode became private to someone else leaves the list', async () => {
-    const episode = await one<{ video_id: number }>(ctx, sql`select video_id from series_items where series_id = ${mixes[0]!} and position = 2`);
+    const episode = await one<{ video_id: number }>(
+      ctx,
+      sql`select video_id from series_items where series_id = ${mixes[0]!} and position = 2`,
+    );
     await ctx.db.execute(sql`update videos set visibility = 'private' where id = ${episode.video_id}`);
-    const ids = (await ok('GET', `${W}/mix/listcollection/`, { token: viewer.token })).mix_infos.map((m: { mix_id: string }) => m.mix_id);
+    const ids = (await ok('GET', `${W}/mix/listcollection/`, { token: viewer.token })).mix_infos.map(
+      (m: { mix_id: string }) => m.mix_id,
+    );
     expect(ids).toEqual([String(mixes[2]), String(mixes[1])]);
     await ctx.db.execute(sql`update videos set visibility = 'public' where id = ${episode.video_id}`);
   });
@@ -333,12 +425,19 @@ describe('合集 and 短剧: mix/listcollection and series/list', () => {
     const body = await ok('GET', `${W}/series/list/`, { query: { sec_user_id: author.sec_uid } });
     expect(body.series_infos.map((s: { series_id: string }) => s.series_id)).toEqual([String(drama)]);
     expect(body.series_infos[0]).toMatchObject({ mix_type: 'theatre', series_name: '短剧', mix_name: '短剧' });
-    const seeded = await one<{ sec_uid: string; n: number }>(ctx, sql`
+    const seeded = await one<{ sec_uid: string; n: number }>(
+      ctx,
+      sql`
       select u.sec_uid, count(*)::int as n from series s join users u on u.id = s.author_id where s.kind = 'theatre'
-      group by u.sec_uid order by n desc limit 1`);
+      group by u.sec_uid order by n desc limit 1`,
+    );
     const walked = await walkMatchesOnePage(async (cursor, count) => {
       const b = await ok('GET', `${W}/series/list/`, { query: { sec_user_id: seeded.sec_uid, cursor, count } });
-      return { ids: b.series_infos.map((s: { series_id: string }) => s.series_id), next: b.cursor, hasMore: b.has_more === 1 };
+      return {
+        ids: b.series_infos.map((s: { series_id: string }) => s.series_id),
+        next: b.cursor,
+        hasMore: b.has_more === 1,
+      };
     }, 1);
     expect(walked).toHaveLength(seeded.n);
     expectErrorA(await call('GET', `/api${W}/series/list/`, { query: { sec_user_id: 'nobody-at-all' } }), 404, 4);
@@ -355,10 +454,18 @@ describe('POST user/follower/remove/ (移除粉丝)', () => {
     [me, fan] = [await newUser('host'), await newUser('fan')];
   });
 
-  const counts = (id: number) => one<{ followers: number; following: number }>(ctx, sql`
-    select follower_count as followers, following_count as following from users where id = ${id}`);
+  const counts = (id: number) =>
+    one<{ followers: number; following: number }>(
+      ctx,
+      sql`
+    select follower_count as followers, following_count as following from users where id = ${id}`,
+    );
   const followNote = async () =>
-    (await ctx.db.execute(sql`select 1 from notifications where user_id = ${me.id} and actor_id = ${fan.id} and kind = 'follow'`)).rows.length;
+    (
+      await ctx.db.execute(
+        sql`select 1 from notifications where user_id = ${me.id} and actor_id = ${fan.id} and kind = 'follow'`,
+      )
+    ).rows.length;
 
   it('removes the follow with both counts, the notification, and what the follow opened', async () => {
     await ok('POST', `${W}/commit/follow/user/`, { form: { user_id: me.id, type: 1 }, token: fan.token });
@@ -368,18 +475,27 @@ describe('POST user/follower/remove/ (移除粉丝)', () => {
     const [me0, fan0] = [await counts(me.id), await counts(fan.id)];
     expect(await followNote()).toBe(1);
 
-    const body = await ok('POST', `${W}/user/follower/remove/`, { form: { sec_user_id: fan.sec_uid }, token: me.token });
+    const body = await ok('POST', `${W}/user/follower/remove/`, {
+      form: { sec_user_id: fan.sec_uid },
+      token: me.token,
+    });
     expect(body).toEqual({ status_code: 0, follower_status: 0, follower_count: me0.followers - 1 });
     expect(await counts(me.id)).toEqual({ followers: me0.followers - 1, following: me0.following });
     expect(await counts(fan.id)).toEqual({ followers: fan0.followers, following: fan0.following - 1 });
     expect(await followNote()).toBe(0);
     // The fan's 关注 no longer holds my works, and my friends-only work is hidden from them (no longer friends).
     expect(awemeIds(await ok('GET', `${W}/follow/feed/`, { token: fan.token }))).toEqual([]);
-    expectErrorA(await call('GET', `/api${W}/aweme/detail/`, { query: { aweme_id: friendsOnly }, token: fan.token }), 404, 4);
+    expectErrorA(
+      await call('GET', `/api${W}/aweme/detail/`, { query: { aweme_id: friendsOnly }, token: fan.token }),
+      404,
+      4,
+    );
     const followers = await ok('GET', `${W}/user/follower/list/`, { token: me.token });
     expect(uids(followers.followers)).not.toContain(String(fan.id));
     // I still follow the fan.
-    expect((await ok('GET', `${W}/user/following/list/`, { token: me.token })).followings.map((u: { uid: string }) => u.uid)).toContain(String(fan.id));
+    expect(
+      (await ok('GET', `${W}/user/following/list/`, { token: me.token })).followings.map((u: { uid: string }) => u.uid),
+    ).toContain(String(fan.id));
   });
 
   it('someone who does not follow (any more) changes nothing', async () => {
@@ -390,16 +506,35 @@ describe('POST user/follower/remove/ (移除粉丝)', () => {
   });
 
   it('refuses oneself (2), an unknown user (4), no user named (2) and an anonymous caller (8)', async () => {
-    expectErrorA(await call('POST', `/api${W}/user/follower/remove/`, { form: { user_id: me.id }, token: me.token }), 400, 2);
-    expectErrorA(await call('POST', `/api${W}/user/follower/remove/`, { form: { user_id: 2_000_000_000 }, token: me.token }), 404, 4);
-    expectErrorA(await call('POST', `/api${W}/user/follower/remove/`, { form: { sec_user_id: 'nobody-at-all' }, token: me.token }), 404, 4);
     expectErrorA(
-      await call('POST', `/api${W}/user/follower/remove/`, { form: { sec_user_id: fan.sec_uid, user_id: me.id }, token: me.token }),
+      await call('POST', `/api${W}/user/follower/remove/`, { form: { user_id: me.id }, token: me.token }),
+      400,
+      2,
+    );
+    expectErrorA(
+      await call('POST', `/api${W}/user/follower/remove/`, { form: { user_id: 2_000_000_000 }, token: me.token }),
+      404,
+      4,
+    );
+    expectErrorA(
+      await call('POST', `/api${W}/user/follower/remove/`, { form: { sec_user_id: 'nobody-at-all' }, token: me.token }),
+      404,
+      4,
+    );
+    expectErrorA(
+      await call('POST', `/api${W}/user/follower/remove/`, {
+        form: { sec_user_id: fan.sec_uid, user_id: me.id },
+        token: me.token,
+      }),
       404,
       4,
     );
     expectErrorA(await call('POST', `/api${W}/user/follower/remove/`, { form: {}, token: me.token }), 400, 2);
-    expectErrorA(await call('POST', `/api${W}/user/follower/remove/`, { form: { user_id: 'x' }, token: me.token }), 400, 2);
+    expectErrorA(
+      await call('POST', `/api${W}/user/follower/remove/`, { form: { user_id: 'x' }, token: me.token }),
+      400,
+      2,
+    );
     expectErrorA(await call('POST', `/api${W}/user/follower/remove/`, { form: { user_id: fan.id } }), 401, 8);
   });
 
@@ -407,8 +542,12 @@ describe('POST user/follower/remove/ (移除粉丝)', () => {
     await reset(`follower-remove:${me.id}`);
     const limit = REMOVE_FOLLOWER_RATE.limit;
     // Self and unknown users are refused before they count; the counted calls used above were reset.
-    for (let i = 0; i < limit; i++) await ok('POST', `${W}/user/follower/remove/`, { form: { user_id: fan.id }, token: me.token });
-    const refused = await call('POST', `/api${W}/user/follower/remove/`, { form: { user_id: fan.id }, token: me.token });
+    for (let i = 0; i < limit; i++)
+      await ok('POST', `${W}/user/follower/remove/`, { form: { user_id: fan.id }, token: me.token });
+    const refused = await call('POST', `/api${W}/user/follower/remove/`, {
+      form: { user_id: fan.id },
+      token: me.token,
+    });
     expectErrorA(refused, 429, 7);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     await reset(`follower-remove:${me.id}`);
@@ -441,12 +580,19 @@ describe('im/spotlight/relation, familiar/atlist and home/search/item', () => {
   it('im/spotlight/relation walks the viewer’s friends (mutual follows) as followings', async () => {
     expectErrorA(await call('GET', `/api${W}/im/spotlight/relation/`), 401, 8);
     const walked = await walkMatchesOnePage(async (cursor, count) => {
-      const b = await ok('GET', `${W}/im/spotlight/relation/`, { query: { cursor, count, min_time: 1550248238 }, token: viewer.token });
+      const b = await ok('GET', `${W}/im/spotlight/relation/`, {
+        query: { cursor, count, min_time: 1550248238 },
+        token: viewer.token,
+      });
       for (const u of b.followings) expect(u.follow_status).toBe(2);
       return { ids: uids(b.followings), next: b.cursor, hasMore: b.has_more === 1 };
     }, 2);
     expect(sorted(walked)).toEqual(sorted(friends.map((f) => f.id)));
-    expectErrorA(await call('GET', `/api${W}/im/spotlight/relation/`, { query: { count: 0 }, token: viewer.token }), 400, 2);
+    expectErrorA(
+      await call('GET', `/api${W}/im/spotlight/relation/`, { query: { count: 0 }, token: viewer.token }),
+      400,
+      2,
+    );
   });
 
   it('familiar/atlist walks everyone the viewer follows, friends first; keyword filters by nickname', async () => {
@@ -458,10 +604,16 @@ describe('im/spotlight/relation, familiar/atlist and home/search/item', () => {
     expect(sorted(walked.slice(0, friends.length))).toEqual(sorted(friends.map((f) => f.id)));
     expect(sorted(walked.slice(friends.length))).toEqual(sorted(followed.map((f) => f.id)));
     const star = await ok('GET', `${W}/familiar/atlist/`, { query: { keyword: '星河' }, token: viewer.token });
-    const starIds = [...friends, ...followed].filter((_, i) => (i < friends.length ? i % 2 === 1 : (i - friends.length) % 2 === 1));
+    const starIds = [...friends, ...followed].filter((_, i) =>
+      i < friends.length ? i % 2 === 1 : (i - friends.length) % 2 === 1,
+    );
     expect(sorted(uids(star.user_list))).toEqual(sorted(starIds.map((u) => u.id)));
     expect(star.user_list[0].follow_status).toBe(2);
-    expectErrorA(await call('GET', `/api${W}/familiar/atlist/`, { query: { keyword: '长'.repeat(21) }, token: viewer.token }), 400, 2);
+    expectErrorA(
+      await call('GET', `/api${W}/familiar/atlist/`, { query: { keyword: '长'.repeat(21) }, token: viewer.token }),
+      400,
+      2,
+    );
   });
 
   it('home/search/item answers as general/search/single does, and from_user keeps that user’s public works', async () => {
@@ -471,12 +623,17 @@ describe('im/spotlight/relation, familiar/atlist and home/search/item', () => {
     const hidden = await newWork(author.id, 'friends', `${word}三`);
     const elsewhere = await newWork(followed[0]!.id, 'public', `${word}四`);
     const general = await ok('GET', `${W}/general/search/single/`, { query: { keyword: word, count: 20 } });
-    const home = await ok('GET', `${W}/home/search/item/`, { query: { keyword: word, count: 20, search_channel: 'aweme_video_web' } });
+    const home = await ok('GET', `${W}/home/search/item/`, {
+      query: { keyword: word, count: 20, search_channel: 'aweme_video_web' },
+    });
     const ids = (b: { data: { aweme_info: { aweme_id: string } }[] }) => b.data.map((d) => d.aweme_info.aweme_id);
     expect(ids(home)).toEqual(ids(general));
     expect(sorted(ids(home))).toEqual(sorted([...own, elsewhere]));
     // Even the author's friend does not find a friends-only work in search: search lists are the same for everyone.
-    const scoped = await ok('GET', `${W}/home/search/item/`, { query: { keyword: word, from_user: author.sec_uid }, token: viewer.token });
+    const scoped = await ok('GET', `${W}/home/search/item/`, {
+      query: { keyword: word, from_user: author.sec_uid },
+      token: viewer.token,
+    });
     expect(sorted(ids(scoped))).toEqual(sorted(own));
     expect(ids(scoped)).not.toContain(String(hidden));
     const walked = await walkMatchesOnePage(async (offset, count) => {
@@ -485,7 +642,11 @@ describe('im/spotlight/relation, familiar/atlist and home/search/item', () => {
     }, 1);
     expect(walked).toHaveLength(3);
     expectErrorA(await call('GET', `/api${W}/home/search/item/`, { query: { keyword: ' ' } }), 400, 2);
-    expectErrorA(await call('GET', `/api${W}/home/search/item/`, { query: { keyword: word, from_user: 'nobody-at-all' } }), 404, 4);
+    expectErrorA(
+      await call('GET', `/api${W}/home/search/item/`, { query: { keyword: word, from_user: 'nobody-at-all' } }),
+      404,
+      4,
+    );
     expectErrorA(await call('GET', `/api${W}/home/search/item/`, { query: { keyword: word, offset: -1 } }), 400, 2);
   });
 });

@@ -15,10 +15,12 @@ let videoId: number;
 beforeAll(async () => {
   const u = await one<{ id: number; sec_uid: string }>(ctx, sql`select id, sec_uid from users where is_demo limit 1`);
   token = await tokenFor(u.id);
-  videoId = (await one<{ id: number }>(ctx, sql`select id from videos where deleted_at is null order by id limit 1`)).id;
+  videoId = (await one<{ id: number }>(ctx, sql`select id from videos where deleted_at is null order by id limit 1`))
+    .id;
 });
 
-const commentCount = async () => (await one<{ n: number }>(ctx, sql`select comment_count as n from videos where id = ${videoId}`)).n;
+const commentCount = async () =>
+  (await one<{ n: number }>(ctx, sql`select comment_count as n from videos where id = ${videoId}`)).n;
 
 describe('400 bad input', () => {
   it.each([
@@ -45,7 +47,9 @@ describe('400 bad input', () => {
   });
 
   it('a 100-character keyword is fine', async () => {
-    expect((await call('GET', `${W}/general/search/single/`, { query: { keyword: '搜'.repeat(100) } })).status).toBe(200);
+    expect((await call('GET', `${W}/general/search/single/`, { query: { keyword: '搜'.repeat(100) } })).status).toBe(
+      200,
+    );
   });
 
   it('a malformed query string', async () => {
@@ -70,16 +74,33 @@ describe('400 bad input', () => {
   });
 
   it('malformed JSON and a non-object JSON body', async () => {
-    expectErrorB(await call('POST', '/api/video/getVideoInfoById', { headers: { 'content-type': 'application/json' }, body: '{"videoId": ' }), 400);
+    expectErrorB(
+      await call('POST', '/api/video/getVideoInfoById', {
+        headers: { 'content-type': 'application/json' },
+        body: '{"videoId": ',
+      }),
+      400,
+    );
     expectErrorB(await call('POST', '/api/video/getVideoInfoById', { json: [1, 2] }), 400);
   });
 
   it('a comment over 500 characters is refused and nothing is stored; 500 is accepted', async () => {
     const before = await commentCount();
-    expectErrorA(await call('POST', `${W}/comment/publish`, { token, form: { aweme_id: videoId, text: '长'.repeat(501) } }), 400, 2);
-    expectErrorA(await call('POST', `${W}/comment/publish`, { token, form: { aweme_id: videoId, text: '   ' } }), 400, 2);
+    expectErrorA(
+      await call('POST', `${W}/comment/publish`, { token, form: { aweme_id: videoId, text: '长'.repeat(501) } }),
+      400,
+      2,
+    );
+    expectErrorA(
+      await call('POST', `${W}/comment/publish`, { token, form: { aweme_id: videoId, text: '   ' } }),
+      400,
+      2,
+    );
     expect(await commentCount()).toBe(before);
-    const ok = await call('POST', `${W}/comment/publish`, { token, form: { aweme_id: videoId, text: '长'.repeat(500) } });
+    const ok = await call('POST', `${W}/comment/publish`, {
+      token,
+      form: { aweme_id: videoId, text: '长'.repeat(500) },
+    });
     expect(ok.status).toBe(200);
     expect(await commentCount()).toBe(before + 1);
   });
@@ -91,7 +112,11 @@ describe('400 bad input', () => {
   });
 
   it('an unsupported body type is a 415', async () => {
-    const res = await call('POST', `${W}/aweme/share/`, { token, headers: { 'content-type': 'text/plain' }, body: 'aweme_id=1' });
+    const res = await call('POST', `${W}/aweme/share/`, {
+      token,
+      headers: { 'content-type': 'text/plain' },
+      body: 'aweme_id=1',
+    });
     expectErrorA(res, 415, 2);
   });
 });
@@ -114,14 +139,22 @@ describe('401 not logged in', () => {
 
   it('a bad token', async () => {
     expectErrorA(await call('GET', `${W}/history/read/`, { token: 'not-a-real-token' }), 401, 8);
-    expectErrorA(await call('POST', `${W}/commit/item/digg/`, { token: 'x'.repeat(43), form: { aweme_id: videoId, type: 1 } }), 401, 8);
+    expectErrorA(
+      await call('POST', `${W}/commit/item/digg/`, { token: 'x'.repeat(43), form: { aweme_id: videoId, type: 1 } }),
+      401,
+      8,
+    );
   });
 
   it('the session cookie serves reads, but no write from a request that names no page of this site', async () => {
     const cookie = `other=1; sy_session=${token}`;
     expect((await call('GET', `${W}/user/profile/self/`, { cookie })).status).toBe(200);
     const before = await one<{ n: number }>(ctx, sql`select digg_count as n from videos where id = ${videoId}`);
-    expectErrorA(await call('POST', `${W}/commit/item/digg/`, { cookie, form: { aweme_id: videoId, type: 1 } }), 401, 8);
+    expectErrorA(
+      await call('POST', `${W}/commit/item/digg/`, { cookie, form: { aweme_id: videoId, type: 1 } }),
+      401,
+      8,
+    );
     const after = await one<{ n: number }>(ctx, sql`select digg_count as n from videos where id = ${videoId}`);
     expect(after.n).toBe(before.n);
   });
@@ -153,17 +186,40 @@ describe('404 and 405', () => {
 
   it('a 503 before routing answers in the family of the path, passport’s included', async () => {
     const { unavailableAnswer } = await import('../../src/server/http/unavailable.ts');
-    expect(JSON.parse(unavailableAnswer('/api/passport/login/password', 1).body)).toEqual({ status_code: 1, status_msg: t('error.unavailable') });
-    expect(JSON.parse(unavailableAnswer('/api/video/feed', 1).body)).toEqual({ code: '503', msg: t('error.unavailable'), data: null });
+    expect(JSON.parse(unavailableAnswer('/api/passport/login/password', 1).body)).toEqual({
+      status_code: 1,
+      status_msg: t('error.unavailable'),
+    });
+    expect(JSON.parse(unavailableAnswer('/api/video/feed', 1).body)).toEqual({
+      code: '503',
+      msg: t('error.unavailable'),
+      data: null,
+    });
   });
 
   it('unknown ids', async () => {
     expectErrorA(await call('GET', `${W}/aweme/post/`, { query: { sec_user_id: 'MS4wLjABAAAAnobody' } }), 404, 4);
     expectErrorA(await call('GET', `${W}/mix/list/`, { query: { sec_user_id: 'MS4wLjABAAAAnobody' } }), 404, 4);
-    expectErrorA(await call('GET', `${W}/user/follower/list/`, { query: { sec_user_id: 'MS4wLjABAAAAnobody' } }), 404, 4);
-    expectErrorA(await call('POST', `${W}/commit/item/digg/`, { token, form: { aweme_id: 2_000_000_000, type: 1 } }), 404, 4);
-    expectErrorA(await call('POST', `${W}/comment/digg`, { token, form: { cid: 2_000_000_000, digg_type: 1 } }), 404, 4);
-    expectErrorA(await call('POST', `${W}/commit/follow/user/`, { token, form: { sec_user_id: 'MS4wLjABAAAAnobody', type: 1 } }), 404, 4);
+    expectErrorA(
+      await call('GET', `${W}/user/follower/list/`, { query: { sec_user_id: 'MS4wLjABAAAAnobody' } }),
+      404,
+      4,
+    );
+    expectErrorA(
+      await call('POST', `${W}/commit/item/digg/`, { token, form: { aweme_id: 2_000_000_000, type: 1 } }),
+      404,
+      4,
+    );
+    expectErrorA(
+      await call('POST', `${W}/comment/digg`, { token, form: { cid: 2_000_000_000, digg_type: 1 } }),
+      404,
+      4,
+    );
+    expectErrorA(
+      await call('POST', `${W}/commit/follow/user/`, { token, form: { sec_user_id: 'MS4wLjABAAAAnobody', type: 1 } }),
+      404,
+      4,
+    );
   });
 
   it('a known path with another method is a 405 with Allow', async () => {
@@ -189,7 +245,10 @@ describe('404 and 405', () => {
 describe('413 too large', () => {
   it('a 2 MB form body', async () => {
     const before = await commentCount();
-    const res = await call('POST', `${W}/comment/publish`, { token, form: { aweme_id: videoId, text: 'a'.repeat(2 * 1024 * 1024) } });
+    const res = await call('POST', `${W}/comment/publish`, {
+      token,
+      form: { aweme_id: videoId, text: 'a'.repeat(2 * 1024 * 1024) },
+    });
     expectErrorA(res, 413, 6);
     expect(await commentCount()).toBe(before);
   });

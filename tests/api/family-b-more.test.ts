@@ -42,7 +42,10 @@ async function postFrom(pathname: string, form: Record<string, string>, ip: stri
 }
 
 /** Walks pages 1, 2, … of a Family B list until `isLast`; every id it saw, in order. */
-async function walk(fetchPage: (page: number) => Promise<{ ids: number[]; isLast: boolean }>, limit = 500): Promise<number[]> {
+async function walk(
+  fetchPage: (page: number) => Promise<{ ids: number[]; isLast: boolean }>,
+  limit = 500,
+): Promise<number[]> {
   const all: number[] = [];
   for (let page = 1; page <= limit; page++) {
     const p = await fetchPage(page);
@@ -101,8 +104,12 @@ describe('/api/video/hotVideos', () => {
   it("is Family A's hot list, page for page, with the heat as hotValue", async () => {
     const b = await ok('GET', '/video/hotVideos', { query: { page: 2, size: 10 } });
     const a = await ok('GET', '/aweme/v1/web/hot/aweme/list/', { query: { cursor: 10, count: 10 } });
-    expect(b.data.videosList.map((v: Video) => String(v.id))).toEqual(a.aweme_list.map((x: { aweme_id: string }) => x.aweme_id));
-    expect(b.data.videosList.map((v: { hotValue: number }) => v.hotValue)).toEqual(a.aweme_list.map((x: { hot_value: number }) => x.hot_value));
+    expect(b.data.videosList.map((v: Video) => String(v.id))).toEqual(
+      a.aweme_list.map((x: { aweme_id: string }) => x.aweme_id),
+    );
+    expect(b.data.videosList.map((v: { hotValue: number }) => v.hotValue)).toEqual(
+      a.aweme_list.map((x: { hot_value: number }) => x.hot_value),
+    );
     expect(b.data.hasMore).toBe(a.has_more === 1);
   });
 
@@ -131,7 +138,8 @@ describe('/api/categories/getCategoriesList', () => {
     expect(food.hashtags).toContain('探店');
     const counts = await ctx.db.execute<{ channel_id: number; n: number }>(sql`
       select channel_id, count(*)::int as n from videos where ${publicWorks} group by channel_id`);
-    for (const row of counts.rows) expect(res.data.find((c: { id: number }) => c.id === row.channel_id).videoCount).toBe(row.n);
+    for (const row of counts.rows)
+      expect(res.data.find((c: { id: number }) => c.id === row.channel_id).videoCount).toBe(row.n);
     expect((await ok('POST', '/categories/getCategoriesList')).data).toEqual(res.data);
   });
 });
@@ -165,11 +173,21 @@ describe('/api/auth/login and /api/user/userInfo', () => {
     expect(res.status).toBe(200);
     expect(responseSchema('POST', '/auth/login').safeParse(res.body).success).toBe(true);
     expect(res.body.data.user.id).toBe(demo.id);
-    expect(res.headers.get('set-cookie')).toMatch(new RegExp(`^sy_session=${res.body.data.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=\\d+`));
+    expect(res.headers.get('set-cookie')).toMatch(
+      new RegExp(`^sy_session=${res.body.data.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=\\d+`),
+    );
     const me = await ok('GET', '/user/userInfo', { token: res.body.data.token });
-    const row = await one<{ nickname: string; collect_count: number; follower_count: number }>(ctx, sql`
-      select nickname, collect_count, follower_count from users where id = ${demo.id}`);
-    expect(me.data).toMatchObject({ id: demo.id, nickname: row.nickname, collectCount: row.collect_count, followerCount: row.follower_count });
+    const row = await one<{ nickname: string; collect_count: number; follower_count: number }>(
+      ctx,
+      sql`
+      select nickname, collect_count, follower_count from users where id = ${demo.id}`,
+    );
+    expect(me.data).toMatchObject({
+      id: demo.id,
+      nickname: row.nickname,
+      collectCount: row.collect_count,
+      followerCount: row.follower_count,
+    });
     expect((await ok('POST', '/user/userInfo', { token: res.body.data.token })).data).toEqual(me.data);
   });
 
@@ -179,10 +197,15 @@ describe('/api/auth/login and /api/user/userInfo', () => {
     expect(wrongB.status).toBe(401);
     expect(wrongB.body).toEqual({ code: '401', msg: wrongA.body.status_msg, data: null });
     expect(wrongB.body.msg).toBe(t('error.wrongPassword'));
-    const unknown = await postFrom('/auth/login', { email: 'nobody-here@example.com', password: 'whatever1' }, '10.1.0.3');
+    const unknown = await postFrom(
+      '/auth/login',
+      { email: 'nobody-here@example.com', password: 'whatever1' },
+      '10.1.0.3',
+    );
     expect(unknown.body.msg).toBe(t('error.wrongPassword'));
     // Two failures so far from 10.1.0.2, one through each family; the rest of the budget is spent without the slow hashing.
-    for (let i = 2; i < PASSWORD_PAIR_RATE.limit; i++) await hit(`pw:acct:${DEMO_EMAIL}:10.1.0.2`, PASSWORD_PAIR_RATE.limit, PASSWORD_PAIR_RATE.windowMs);
+    for (let i = 2; i < PASSWORD_PAIR_RATE.limit; i++)
+      await hit(`pw:acct:${DEMO_EMAIL}:10.1.0.2`, PASSWORD_PAIR_RATE.limit, PASSWORD_PAIR_RATE.windowMs);
     const limited = await postFrom('/auth/login', { email: DEMO_EMAIL, password: 'again' }, '10.1.0.2');
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('429');
@@ -192,14 +215,24 @@ describe('/api/auth/login and /api/user/userInfo', () => {
   it("answers '400' with the service's message for a missing e-mail, and for a field past its cap", async () => {
     const empty = await postFrom('/auth/login', { email: '', password: 'x' }, '10.1.0.4');
     expect(empty.body).toEqual({ code: '400', msg: t('login.error.emailEmpty'), data: null });
-    expect((await postFrom('/auth/login', { email: 'a@example.com', password: 'x'.repeat(1001) }, '10.1.0.4')).body.code).toBe('400');
+    expect(
+      (await postFrom('/auth/login', { email: 'a@example.com', password: 'x'.repeat(1001) }, '10.1.0.4')).body.code,
+    ).toBe('400');
   });
 
   it("userInfo answers another user by userId with the viewer's relation, '401' with neither login nor userId, '404' for nobody", async () => {
-    const followed = await one<{ id: number; follower_count: number }>(ctx, sql`
-      select u.id, u.follower_count from follows f join users u on u.id = f.followee_id where f.follower_id = ${demo.id} order by u.id limit 1`);
+    const followed = await one<{ id: number; follower_count: number }>(
+      ctx,
+      sql`
+      select u.id, u.follower_count from follows f join users u on u.id = f.followee_id where f.follower_id = ${demo.id} order by u.id limit 1`,
+    );
     const other = await ok('GET', '/user/userInfo', { token, query: { userId: followed.id } });
-    expect(other.data).toMatchObject({ id: followed.id, followerCount: followed.follower_count, isFollowing: true, collectCount: null });
+    expect(other.data).toMatchObject({
+      id: followed.id,
+      followerCount: followed.follower_count,
+      isFollowing: true,
+      collectCount: null,
+    });
     const anonymous = await ok('GET', '/user/userInfo', { query: { userId: followed.id } });
     expect(anonymous.data.isFollowing).toBe(false);
     expectErrorB(await call('GET', '/api/user/userInfo'), 401);
@@ -221,22 +254,38 @@ describe('/api/auth/sendCode and /api/auth/loginByCode', () => {
 
     const code = await lastOutboxCode(email);
     expect(code).toMatch(/^\d{6}$/);
-    const wrong = await postFrom('/auth/loginByCode', { email, code: code === '000000' ? '111111' : '000000' }, '10.2.0.1');
+    const wrong = await postFrom(
+      '/auth/loginByCode',
+      { email, code: code === '000000' ? '111111' : '000000' },
+      '10.2.0.1',
+    );
     expect(wrong.body).toEqual({ code: '401', msg: t('error.wrongCode'), data: null });
-    expect((await postFrom('/auth/loginByCode', { email, code: 'abc' }, '10.2.0.1')).body).toEqual({ code: '400', msg: t('error.codeFormat'), data: null });
+    expect((await postFrom('/auth/loginByCode', { email, code: 'abc' }, '10.2.0.1')).body).toEqual({
+      code: '400',
+      msg: t('error.codeFormat'),
+      data: null,
+    });
     const login = await postFrom('/auth/loginByCode', { email, code: code! }, '10.2.0.1');
     expect(login.status).toBe(200);
     expect(responseSchema('POST', '/auth/loginByCode').safeParse(login.body).success).toBe(true);
     expect(login.body.data.created).toBe(true);
     expect(login.headers.get('set-cookie')).toMatch(/^sy_session=/);
     const me = await ok('GET', '/user/userInfo', { token: login.body.data.token });
-    expect(me.data).toMatchObject({ id: login.body.data.user.id, nickname: login.body.data.user.nickname, awemeCount: 0 });
+    expect(me.data).toMatchObject({
+      id: login.body.data.user.id,
+      nickname: login.body.data.user.nickname,
+      awemeCount: 0,
+    });
   });
 
   it("answers a code for an address that asked for none with Family A's message, and '400' for a bad address", async () => {
     const res = await postFrom('/auth/loginByCode', { email: 'never-asked@example.com', code: '123456' }, '10.2.0.2');
     expect(res.body.msg).toBe(t('error.wrongCode'));
-    expect((await postFrom('/auth/sendCode', { email: 'not-an-email' }, '10.2.0.2')).body).toEqual({ code: '400', msg: t('error.emailInvalid'), data: null });
+    expect((await postFrom('/auth/sendCode', { email: 'not-an-email' }, '10.2.0.2')).body).toEqual({
+      code: '400',
+      msg: t('error.emailInvalid'),
+      data: null,
+    });
     expect((await postFrom('/auth/sendCode', {}, '10.2.0.2')).body.code).toBe('400');
   });
 });
@@ -244,44 +293,80 @@ describe('/api/auth/sendCode and /api/auth/loginByCode', () => {
 describe('POST /api/comment/add', () => {
   let video: { id: number; comment_count: number };
   beforeAll(async () => {
-    video = await one(ctx, sql`
-      select id, comment_count from videos where ${publicWorks} and allow_comments and author_id <> ${demo.id} order by id limit 1`);
+    video = await one(
+      ctx,
+      sql`
+      select id, comment_count from videos where ${publicWorks} and allow_comments and author_id <> ${demo.id} order by id limit 1`,
+    );
   });
 
   it('publishes through the comment service: the comment in commentB shape, counted, listed, and a reply joins its thread', async () => {
     const res = await ok('POST', '/comment/add', { token, form: { vid: video.id, text: '  <b>好看</b>  ' } });
-    expect(res.data).toMatchObject({ vid: video.id, parentId: null, text: '<b>好看</b>', user: { id: demo.id }, replyCount: 0 });
-    const stored = await one<{ comment_count: number }>(ctx, sql`select comment_count from videos where id = ${video.id}`);
+    expect(res.data).toMatchObject({
+      vid: video.id,
+      parentId: null,
+      text: '<b>好看</b>',
+      user: { id: demo.id },
+      replyCount: 0,
+    });
+    const stored = await one<{ comment_count: number }>(
+      ctx,
+      sql`select comment_count from videos where id = ${video.id}`,
+    );
     expect(stored.comment_count).toBe(video.comment_count + 1);
     const listed = await ok('POST', '/comment/list', { form: { vid: video.id, size: 50 } });
     expect(listed.data.map((c: { id: number }) => c.id)).toContain(res.data.id);
 
-    const reply = await ok('POST', '/comment/add', { token, json: { videoId: video.id, text: '同感', parentId: res.data.id } });
+    const reply = await ok('POST', '/comment/add', {
+      token,
+      json: { videoId: video.id, text: '同感', parentId: res.data.id },
+    });
     expect(reply.data.parentId).toBe(res.data.id);
     // A reply to a reply stays in the root's thread and names whom it answers.
-    const nested = await ok('POST', '/comment/add', { token, form: { vid: video.id, text: '+1', replyId: reply.data.id } });
+    const nested = await ok('POST', '/comment/add', {
+      token,
+      form: { vid: video.id, text: '+1', replyId: reply.data.id },
+    });
     expect(nested.data.parentId).toBe(res.data.id);
     expect(nested.data.replyTo).toMatchObject({ secUid: reply.data.user.secUid });
   });
 
   it('tells a mentioned user, as Family A’s comment/publish does', async () => {
-    const named = await one<{ id: number; nickname: string }>(ctx, sql`
-      select id, nickname from users where id <> ${demo.id} and nickname !~ '[[:space:]@]' order by id desc limit 1`);
+    const named = await one<{ id: number; nickname: string }>(
+      ctx,
+      sql`
+      select id, nickname from users where id <> ${demo.id} and nickname !~ '[[:space:]@]' order by id desc limit 1`,
+    );
     const res = await ok('POST', '/comment/add', { token, form: { vid: video.id, text: `@${named.nickname} 来看` } });
-    const told = await one<{ n: number }>(ctx, sql`
-      select count(*)::int as n from notifications where user_id = ${named.id} and kind = 'mention' and comment_id = ${res.data.id}`);
+    const told = await one<{ n: number }>(
+      ctx,
+      sql`
+      select count(*)::int as n from notifications where user_id = ${named.id} and kind = 'mention' and comment_id = ${res.data.id}`,
+    );
     expect(told.n).toBe(1);
   });
 
   it("needs the Token header, and answers '400' for bad input and '404' for an unknown video", async () => {
     expectErrorB(await call('POST', '/api/comment/add', { form: { vid: video.id, text: 'hi' } }), 401);
-    expectErrorB(await call('POST', '/api/comment/add', { cookie: `sy_session=${token}`, form: { vid: video.id, text: 'hi' } }), 401);
+    expectErrorB(
+      await call('POST', '/api/comment/add', { cookie: `sy_session=${token}`, form: { vid: video.id, text: 'hi' } }),
+      401,
+    );
     expectErrorB(await call('POST', '/api/comment/add', { token, form: { text: 'hi' } }), 400);
-    expectErrorB(await call('POST', '/api/comment/add', { token, form: { vid: video.id, videoId: video.id + 1, text: 'hi' } }), 400);
+    expectErrorB(
+      await call('POST', '/api/comment/add', { token, form: { vid: video.id, videoId: video.id + 1, text: 'hi' } }),
+      400,
+    );
     expectErrorB(await call('POST', '/api/comment/add', { token, form: { vid: video.id, text: '   ' } }), 400);
-    expectErrorB(await call('POST', '/api/comment/add', { token, form: { vid: video.id, text: '长'.repeat(COMMENT_MAX + 1) } }), 400);
+    expectErrorB(
+      await call('POST', '/api/comment/add', { token, form: { vid: video.id, text: '长'.repeat(COMMENT_MAX + 1) } }),
+      400,
+    );
     expectErrorB(await call('POST', '/api/comment/add', { token, json: { vid: video.id, text: 5 } }), 400);
     expectErrorB(await call('POST', '/api/comment/add', { token, form: { vid: 2_000_000_000, text: 'hi' } }), 404);
-    expectErrorB(await call('POST', '/api/comment/add', { token, form: { vid: video.id, text: 'hi', parentId: 2_000_000_000 } }), 404);
+    expectErrorB(
+      await call('POST', '/api/comment/add', { token, form: { vid: video.id, text: 'hi', parentId: 2_000_000_000 } }),
+      404,
+    );
   });
 });

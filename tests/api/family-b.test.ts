@@ -12,8 +12,11 @@ let creator: { id: number; aweme_count: number; favoriting_count: number; collec
 beforeAll(async () => {
   demo = await one(ctx, sql`select id from users where is_demo limit 1`);
   token = await tokenFor(demo.id);
-  creator = await one(ctx, sql`
-    select id, aweme_count, favoriting_count, collect_count from users where aweme_count > 12 order by id limit 1`);
+  creator = await one(
+    ctx,
+    sql`
+    select id, aweme_count, favoriting_count, collect_count from users where aweme_count > 12 order by id limit 1`,
+  );
 });
 
 describe('GET /api/video/self', () => {
@@ -42,7 +45,10 @@ describe('GET /api/video/self', () => {
 
   it('401 without userId or session, 403 for another user’s history, 404 for an unknown user, 400 for a bad tab', async () => {
     expectErrorB(await call('GET', '/api/video/self'), 401);
-    expectErrorB(await call('GET', '/api/video/self', { token, query: { showTab: 'record', userId: creator.id } }), 403);
+    expectErrorB(
+      await call('GET', '/api/video/self', { token, query: { showTab: 'record', userId: creator.id } }),
+      403,
+    );
     expectErrorB(await call('GET', '/api/video/self', { query: { showTab: 'watch_later', userId: creator.id } }), 401);
     expectErrorB(await call('GET', '/api/video/self', { query: { userId: 2_000_000_000 } }), 404);
     expectErrorB(await call('GET', '/api/video/self', { query: { showTab: 'secret', userId: creator.id } }), 400);
@@ -64,9 +70,12 @@ describe('POST reads', () => {
   });
 
   it('/comment/list by vid', async () => {
-    const v = await one<{ id: number }>(ctx, sql`
+    const v = await one<{ id: number }>(
+      ctx,
+      sql`
       select c.video_id as id from comments c join videos v on v.id = c.video_id
-      where c.parent_id is null and c.deleted_at is null and v.deleted_at is null limit 1`);
+      where c.parent_id is null and c.deleted_at is null and v.deleted_at is null limit 1`,
+    );
     const res = await ok('POST', '/comment/list', { form: { vid: v.id } });
     expect(res.data.length).toBeGreaterThan(0);
     for (const c of res.data) expect(c.vid).toBe(v.id);
@@ -85,14 +94,20 @@ describe('POST reads', () => {
     for (const v of likes.data) expect(v.isLiked).toBe(true);
     const mine = await ok('POST', '/video/myVideos', { token, form: { size: 50 } });
     for (const v of mine.data) expect(v.author.id).toBe(demo.id);
-    const followed = await ctx.db.execute<{ id: number }>(sql`select followee_id as id from follows where follower_id = ${demo.id}`);
+    const followed = await ctx.db.execute<{ id: number }>(
+      sql`select followee_id as id from follows where follower_id = ${demo.id}`,
+    );
     const authors = new Set(followed.rows.map((r) => r.id));
-    for (const v of (await ok('POST', '/video/myAttentionVideos', { token, form: { size: 50 } })).data) expect(authors.has(v.author.id)).toBe(true);
+    for (const v of (await ok('POST', '/video/myAttentionVideos', { token, form: { size: 50 } })).data)
+      expect(authors.has(v.author.id)).toBe(true);
   });
 
   it('/video/getVideoInfoById accepts form, multipart and JSON bodies', async () => {
-    const liked = await one<{ id: number }>(ctx, sql`
-      select l.video_id as id from likes l join videos v on v.id = l.video_id where l.user_id = ${demo.id} and v.deleted_at is null limit 1`);
+    const liked = await one<{ id: number }>(
+      ctx,
+      sql`
+      select l.video_id as id from likes l join videos v on v.id = l.video_id where l.user_id = ${demo.id} and v.deleted_at is null limit 1`,
+    );
     const form = await ok('POST', '/video/getVideoInfoById', { token, form: { videoId: liked.id } });
     expect(form.data.id).toBe(liked.id);
     expect(form.data.isLiked).toBe(true);

@@ -38,7 +38,10 @@ const SAMPLES: Record<string, Sample> = {
   [`${W}/hot/aweme/list/`]: { query: () => ({ count: 6 }), meets: ['aweme', 'user'] },
   [`${W}/friend/feed/`]: { query: () => ({ count: 6 }), meets: ['aweme', 'user'] },
   [`${W}/comment/list/`]: { query: (f) => ({ aweme_id: f.video, count: 10 }), meets: ['comment', 'user'] },
-  [`${W}/comment/list/reply/`]: { query: (f) => ({ item_id: f.video, comment_id: f.comment, count: 10 }), meets: ['comment', 'user'] },
+  [`${W}/comment/list/reply/`]: {
+    query: (f) => ({ item_id: f.video, comment_id: f.comment, count: 10 }),
+    meets: ['comment', 'user'],
+  },
   [`${W}/comment/mention/resolve/`]: { query: (f) => ({ nicknames: f.author.nickname }) },
   [`${W}/danmaku/list/`]: { query: (f) => ({ aweme_id: f.video }) },
   [`${W}/general/search/single/`]: { query: (f) => ({ keyword: f.word, count: 6 }), meets: ['aweme', 'user'] },
@@ -211,7 +214,9 @@ const jsonType = (v: unknown): Json | 'undefined' =>
   v === null ? 'null' : Array.isArray(v) ? 'array' : (typeof v as Json | 'undefined');
 
 function at(o: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
+  return path
+    .split('.')
+    .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
 }
 
 type Found = Record<Kind, Record<string, unknown>[]>;
@@ -252,8 +257,14 @@ describe('Family A shapes', () => {
 
   it('has a sample for every Family A read, and none for a read that is gone', () => {
     const paths = reads.map((r) => r.path);
-    expect(paths.filter((p) => !(p in SAMPLES)), 'add these to SAMPLES').toEqual([]);
-    expect(Object.keys(SAMPLES).filter((p) => !paths.includes(p)), 'no such Family A read').toEqual([]);
+    expect(
+      paths.filter((p) => !(p in SAMPLES)),
+      'add these to SAMPLES',
+    ).toEqual([]);
+    expect(
+      Object.keys(SAMPLES).filter((p) => !paths.includes(p)),
+      'no such Family A read',
+    ).toEqual([]);
   });
 
   it.each(reads.map((r) => r.path))('%s carries whole awemes, users and comments', async (path) => {
@@ -268,17 +279,22 @@ describe('Family A shapes', () => {
       const id = String(a.aweme_id);
       problems.push(...missing(a, AWEME_FIELDS, `aweme ${id}`));
       if (!aweme.safeParse(a).success) problems.push(`aweme ${id}: does not match the aweme schema`);
-      if (a.share_url !== `http://shanying.test/video/${id}`) problems.push(`aweme ${id}: share_url ${String(a.share_url)}`);
-      if (a.aweme_type !== 0 || a.media_type !== 4) problems.push(`aweme ${id}: aweme_type ${String(a.aweme_type)}, media_type ${String(a.media_type)}`);
+      if (a.share_url !== `http://shanying.test/video/${id}`)
+        problems.push(`aweme ${id}: share_url ${String(a.share_url)}`);
+      if (a.aweme_type !== 0 || a.media_type !== 4)
+        problems.push(`aweme ${id}: aweme_type ${String(a.aweme_type)}, media_type ${String(a.media_type)}`);
       const ladder = at(a, 'video.bit_rate') as { play_addr?: { url_list?: unknown[] } }[];
-      if (!ladder.length || ladder.some((r) => typeof r.play_addr?.url_list?.[0] !== 'string')) problems.push(`aweme ${id}: a bit_rate entry without an address`);
+      if (!ladder.length || ladder.some((r) => typeof r.play_addr?.url_list?.[0] !== 'string'))
+        problems.push(`aweme ${id}: a bit_rate entry without an address`);
     }
     for (const u of found.user) {
       const label = `user ${String(u.sec_uid)}`;
       problems.push(...missing(u, USER_FIELDS, label));
       if (!user.safeParse(u).success) problems.push(`${label}: does not match the user schema`);
-      if (typeof at(u, 'cover_url.0.url_list.0') !== 'string') problems.push(`${label}: a cover_url without an address`);
-      if (!/^(IP属地：\S+)?$/.test(String(u.ip_location))) problems.push(`${label}: ip_location ${String(u.ip_location)}`);
+      if (typeof at(u, 'cover_url.0.url_list.0') !== 'string')
+        problems.push(`${label}: a cover_url without an address`);
+      if (!/^(IP属地：\S+)?$/.test(String(u.ip_location)))
+        problems.push(`${label}: ip_location ${String(u.ip_location)}`);
     }
     for (const c of found.comment) {
       problems.push(...missing(c, COMMENT_FIELDS, `comment ${String(c.cid)}`));

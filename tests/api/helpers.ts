@@ -82,7 +82,8 @@ export async function ok(method: string, path: string, opts: CallOptions = {}): 
   const res = await call(method, `/api${path}`, opts);
   if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${res.text}`);
   const parsed = responseSchema(method, path).safeParse(res.body);
-  if (!parsed.success) throw new Error(`${method} ${path}: response does not match its schema: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new Error(`${method} ${path}: response does not match its schema: ${parsed.error.message}`);
   return res.body;
 }
 

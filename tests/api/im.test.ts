@@ -62,18 +62,33 @@ async function user(id: number): Promise<User> {
 
 const send = (from: User, to: User, text: string, extra: Record<string, string | number> = {}) =>
   ok('POST', `${IM}/message/send/`, { token: from.token, form: { sec_user_id: to.sec, text, ...extra } });
-const follow = (from: User, to: User) => ok('POST', '/aweme/v1/web/commit/follow/user/', { token: from.token, form: { sec_user_id: to.sec, type: 1 } });
-const post = (who: User, path: string, form: Record<string, string | number>) => call('POST', `/api${path}`, { token: who.token, form });
-const get = (who: User, path: string, query: Record<string, string | number> = {}) => call('GET', `/api${path}`, { token: who.token, query });
-const list = async (who: User) => (await ok('GET', `${IM}/conversation/list/`, { token: who.token, query: { count: 50 } })) as { conversations: any[]; total_unread: number };
+const follow = (from: User, to: User) =>
+  ok('POST', '/aweme/v1/web/commit/follow/user/', { token: from.token, form: { sec_user_id: to.sec, type: 1 } });
+const post = (who: User, path: string, form: Record<string, string | number>) =>
+  call('POST', `/api${path}`, { token: who.token, form });
+const get = (who: User, path: string, query: Record<string, string | number> = {}) =>
+  call('GET', `/api${path}`, { token: who.token, query });
+const list = async (who: User) =>
+  (await ok('GET', `${IM}/conversation/list/`, { token: who.token, query: { count: 50 } })) as {
+    conversations: any[];
+    total_unread: number;
+  };
 const texts = async (who: User, conversationId: string) =>
-  (await ok('GET', `${IM}/message/list/`, { token: who.token, query: { conversation_id: conversationId } })).messages.map((m: { text: string }) => m.text);
+  (
+    await ok('GET', `${IM}/message/list/`, { token: who.token, query: { conversation_id: conversationId } })
+  ).messages.map((m: { text: string }) => m.text);
 
 describe('send and the one-message rule', () => {
   it('answers the message and the state; a second message waits for a follow', async () => {
     const [a, b] = await pair();
     const before = await ok('GET', `${IM}/conversation/detail/`, { token: a.token, query: { sec_user_id: b.sec } });
-    expect(before.conversation).toMatchObject({ conversation_id: '0', restricted: 1, can_send: 1, block_status: 0, peer: { sec_uid: b.sec } });
+    expect(before.conversation).toMatchObject({
+      conversation_id: '0',
+      restricted: 1,
+      can_send: 1,
+      block_status: 0,
+      peer: { sec_uid: b.sec },
+    });
 
     const first = await send(a, b, '  你好 ');
     expect(first.message).toMatchObject({ text: '你好', is_self: 1, sender: a.sec, digg: 0, reply_to: null });
@@ -86,7 +101,11 @@ describe('send and the one-message rule', () => {
 
     await follow(b, a);
     const second = await send(a, b, '在吗');
-    expect(second.conversation).toMatchObject({ restricted: 0, can_send: 1, peer: { follower_status: 1, follow_status: 0 } });
+    expect(second.conversation).toMatchObject({
+      restricted: 0,
+      can_send: 1,
+      peer: { follower_status: 1, follow_status: 0 },
+    });
   });
 
   it('opens once the peer replies, and the reply quotes the first message', async () => {
@@ -103,7 +122,10 @@ describe('send and the one-message rule', () => {
     const [a, b] = await pair();
     await follow(a, b);
     await follow(b, a);
-    expect((await ok('POST', '/aweme/v1/web/user/block/', { token: b.token, form: { sec_user_id: a.sec, block: 1 } })).block_status).toBe(1);
+    expect(
+      (await ok('POST', '/aweme/v1/web/user/block/', { token: b.token, form: { sec_user_id: a.sec, block: 1 } }))
+        .block_status,
+    ).toBe(1);
     const fromA = await post(a, `${IM}/message/send/`, { sec_user_id: b.sec, text: '嗨' });
     expectErrorA(fromA, 403, 9);
     expect(fromA.body.status_msg).toBe(t('dm.blockedMe'));
@@ -111,7 +133,10 @@ describe('send and the one-message rule', () => {
     expect(fromB.body.status_msg).toBe(t('error.dmYouBlocked'));
     const detail = await ok('GET', `${IM}/conversation/detail/`, { token: a.token, query: { sec_user_id: b.sec } });
     expect(detail.conversation).toMatchObject({ block_status: 2, can_send: 0 });
-    expect((await ok('POST', '/aweme/v1/web/user/block/', { token: b.token, form: { sec_user_id: a.sec, block: 0 } })).block_status).toBe(0);
+    expect(
+      (await ok('POST', '/aweme/v1/web/user/block/', { token: b.token, form: { sec_user_id: a.sec, block: 0 } }))
+        .block_status,
+    ).toBe(0);
     await send(a, b, '嗨');
   });
 });
@@ -141,29 +166,45 @@ describe('delete, clear, settings and read marks', () => {
     const [c] = await pair();
     const convB = (await send(b, a, '来自B')).message.conversation_id;
     const convC = (await send(c, a, '来自C')).message.conversation_id;
-    const ids = async () => (await list(a)).conversations.map((x) => x.conversation_id).filter((x) => x === convB || x === convC);
+    const ids = async () =>
+      (await list(a)).conversations.map((x) => x.conversation_id).filter((x) => x === convB || x === convC);
     expect(await ids()).toEqual([convC, convB]);
     const unread0 = (await ok('GET', `${IM}/unread/`, { token: a.token })).total_unread;
 
-    const pinned = await ok('POST', `${IM}/conversation/setting/`, { token: a.token, form: { conversation_id: convB, stick_on_top: 1 } });
+    const pinned = await ok('POST', `${IM}/conversation/setting/`, {
+      token: a.token,
+      form: { conversation_id: convB, stick_on_top: 1 },
+    });
     expect(pinned.conversation).toMatchObject({ stick_on_top: 1, mute: 0 });
     expect(await ids()).toEqual([convB, convC]);
 
     await ok('POST', `${IM}/conversation/setting/`, { token: a.token, form: { conversation_id: convC, mute: 1 } });
     expect((await ok('GET', `${IM}/unread/`, { token: a.token })).total_unread).toBe(unread0 - 1);
-    expect((await list(a)).conversations.find((x) => x.conversation_id === convC)).toMatchObject({ mute: 1, unread_count: 1 });
+    expect((await list(a)).conversations.find((x) => x.conversation_id === convC)).toMatchObject({
+      mute: 1,
+      unread_count: 1,
+    });
 
     const read = await ok('POST', `${IM}/conversation/read/`, { token: a.token, form: { conversation_id: convB } });
     expect(read.total_unread).toBe(unread0 - 2);
-    expect((await list(a)).conversations.find((x) => x.conversation_id === convB)).toMatchObject({ unread_count: 0, stick_on_top: 1 });
+    expect((await list(a)).conversations.find((x) => x.conversation_id === convB)).toMatchObject({
+      unread_count: 0,
+      stick_on_top: 1,
+    });
   });
 
   it('点赞 by the recipient only; both see digg', async () => {
     const [a, b] = await pair();
     const m = await send(a, b, '赞我');
     expectErrorA(await post(a, `${IM}/message/digg/`, { message_id: m.message.message_id, type: 1 }), 403, 9);
-    expect((await ok('POST', `${IM}/message/digg/`, { token: b.token, form: { message_id: m.message.message_id, type: 1 } })).message).toMatchObject({ digg: 1, is_self: 0 });
-    const seen = await ok('GET', `${IM}/message/list/`, { token: a.token, query: { conversation_id: m.message.conversation_id } });
+    expect(
+      (await ok('POST', `${IM}/message/digg/`, { token: b.token, form: { message_id: m.message.message_id, type: 1 } }))
+        .message,
+    ).toMatchObject({ digg: 1, is_self: 0 });
+    const seen = await ok('GET', `${IM}/message/list/`, {
+      token: a.token,
+      query: { conversation_id: m.message.conversation_id },
+    });
     expect(seen.messages[0]).toMatchObject({ digg: 1, is_self: 1 });
   });
 
@@ -173,10 +214,16 @@ describe('delete, clear, settings and read marks', () => {
     const sent = [];
     for (const t of ['1', '2', '3', '4', '5']) sent.push((await send(a, b, t)).message);
     const conv = sent[0].conversation_id;
-    const newest = await ok('GET', `${IM}/message/list/`, { token: b.token, query: { conversation_id: conv, count: 2 } });
+    const newest = await ok('GET', `${IM}/message/list/`, {
+      token: b.token,
+      query: { conversation_id: conv, count: 2 },
+    });
     expect(newest.messages.map((m: { text: string }) => m.text)).toEqual(['4', '5']);
     expect(newest).toMatchObject({ has_more: 1, max_cursor: Number(sent[3].message_id) });
-    const older = await ok('GET', `${IM}/message/list/`, { token: b.token, query: { conversation_id: conv, count: 3, max_cursor: newest.max_cursor } });
+    const older = await ok('GET', `${IM}/message/list/`, {
+      token: b.token,
+      query: { conversation_id: conv, count: 3, max_cursor: newest.max_cursor },
+    });
     expect(older.messages.map((m: { text: string }) => m.text)).toEqual(['1', '2', '3']);
     expect(older.has_more).toBe(0);
   });
@@ -195,17 +242,30 @@ describe('doors that refuse', () => {
       expectErrorA(await post(outsider, `${IM}/conversation/setting/`, { conversation_id: id, mute: 1 }), 404, 4);
       expectErrorA(await post(outsider, `${IM}/conversation/setting/`, { conversation_id: id }), 404, 4);
       expectErrorA(await post(outsider, `${IM}/conversation/delete/`, { conversation_id: id }), 404, 4);
-      expectErrorA(await post(outsider, '/aweme/v1/web/report/', { object_type: 'conversation', object_id: id, reason: 'spam' }), 404, 4);
+      expectErrorA(
+        await post(outsider, '/aweme/v1/web/report/', { object_type: 'conversation', object_id: id, reason: 'spam' }),
+        404,
+        4,
+      );
     }
     for (const id of [mid, '999999']) {
       expectErrorA(await post(outsider, `${IM}/message/digg/`, { message_id: id, type: 1 }), 404, 4);
       expectErrorA(await post(outsider, `${IM}/message/delete/`, { message_id: id }), 404, 4);
-      expectErrorA(await post(outsider, '/aweme/v1/web/report/', { object_type: 'message', object_id: id, reason: 'spam' }), 404, 4);
+      expectErrorA(
+        await post(outsider, '/aweme/v1/web/report/', { object_type: 'message', object_id: id, reason: 'spam' }),
+        404,
+        4,
+      );
     }
     // The outsider's attempts changed nothing for the two.
     expect(await texts(b, conv)).toEqual(['私事']);
-    await ok('POST', '/aweme/v1/web/report/', { token: b.token, form: { object_type: 'message', object_id: mid, reason: 'abuse' } });
-    const { rows } = await testDb.db.execute(sql`select target_type, target_id, reason from reports where reporter_id = ${b.id}`);
+    await ok('POST', '/aweme/v1/web/report/', {
+      token: b.token,
+      form: { object_type: 'message', object_id: mid, reason: 'abuse' },
+    });
+    const { rows } = await testDb.db.execute(
+      sql`select target_type, target_id, reason from reports where reporter_id = ${b.id}`,
+    );
     expect(rows).toEqual([{ target_type: 'message', target_id: Number(mid), reason: 'abuse' }]);
   });
 
@@ -213,7 +273,8 @@ describe('doors that refuse', () => {
     const doc = await ok('GET', '/openapi.json');
     const send = doc.paths[`${IM}/message/send/`].post;
     expect(Object.keys(send.requestBody.content)).toContain('application/x-www-form-urlencoded');
-    for (const path of [`${IM}/conversation/list/`, `${IM}/message/list/`, `${IM}/unread/`]) expect(doc.paths[path].get.security).toBeDefined();
+    for (const path of [`${IM}/conversation/list/`, `${IM}/message/list/`, `${IM}/unread/`])
+      expect(doc.paths[path].get.security).toBeDefined();
     expect(doc.paths['/aweme/v1/web/report/'].post).toBeDefined();
   });
 
@@ -229,7 +290,8 @@ describe('doors that refuse', () => {
       expectErrorA(res, status, status === 404 ? 4 : 2);
       if (message) expect(res.body.status_msg).toBe(message);
     };
-    const sendTo = (text: string, extra: Record<string, string | number> = {}) => post(b, `${IM}/message/send/`, { sec_user_id: a.sec, text, ...extra });
+    const sendTo = (text: string, extra: Record<string, string | number> = {}) =>
+      post(b, `${IM}/message/send/`, { sec_user_id: a.sec, text, ...extra });
     expectMsg(await sendTo('   '), 400, t('dm.empty.text'));
     expectMsg(await sendTo('字'.repeat(MESSAGE_MAX + 1)), 400, t('dm.tooLong', { max: MESSAGE_MAX }));
     expectMsg(await sendTo('x'.repeat(10 * 1024)), 400, t('dm.tooLong', { max: MESSAGE_MAX }));
@@ -274,12 +336,17 @@ describe('rate limits', () => {
   it('caps other IM writes and reports', async () => {
     const [a, b] = await pair();
     const m = await send(b, a, '赞');
-    for (let i = 0; i < IM_WRITE_LIMIT.limit; i++) await post(a, `${IM}/message/digg/`, { message_id: m.message.message_id, type: i % 2 });
+    for (let i = 0; i < IM_WRITE_LIMIT.limit; i++)
+      await post(a, `${IM}/message/digg/`, { message_id: m.message.message_id, type: i % 2 });
     const refused = await post(a, `${IM}/message/digg/`, { message_id: m.message.message_id, type: 1 });
     expectErrorA(refused, 429, 7);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 
-    for (let i = 0; i < REPORT_DAILY.limit; i++) await ok('POST', '/aweme/v1/web/report/', { token: a.token, form: { object_type: 'user', object_id: b.id, reason: 'spam' } });
+    for (let i = 0; i < REPORT_DAILY.limit; i++)
+      await ok('POST', '/aweme/v1/web/report/', {
+        token: a.token,
+        form: { object_type: 'user', object_id: b.id, reason: 'spam' },
+      });
     const tooMany = await post(a, '/aweme/v1/web/report/', { object_type: 'user', object_id: b.id, reason: 'spam' });
     expectErrorA(tooMany, 429, 7);
     expect(Number(tooMany.headers.get('retry-after'))).toBeGreaterThan(60);
@@ -289,7 +356,9 @@ describe('rate limits', () => {
 /** Opens `/api/events` for a user and reads it as a client would. */
 async function events(who: User) {
   const controller = new AbortController();
-  const response = await handleApi(new Request('http://shanying.test/api/events', { headers: { token: who.token }, signal: controller.signal }));
+  const response = await handleApi(
+    new Request('http://shanying.test/api/events', { headers: { token: who.token }, signal: controller.signal }),
+  );
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -323,12 +392,24 @@ describe('the dm event of /api/events', () => {
     expect(hello).toEqual({ unread: hello.unread, conversation_id: null, message: null, alert: false });
 
     const sent = await send(a, b, '实时');
-    const got = (await stream.until((all) => all.some((d) => d.message?.text === '实时'))).find((d) => d.message?.text === '实时');
-    expect(got).toMatchObject({ unread: hello.unread + 1, conversation_id: sent.message.conversation_id, alert: true, message: { is_self: 0, sender: a.sec } });
+    const got = (await stream.until((all) => all.some((d) => d.message?.text === '实时'))).find(
+      (d) => d.message?.text === '实时',
+    );
+    expect(got).toMatchObject({
+      unread: hello.unread + 1,
+      conversation_id: sent.message.conversation_id,
+      alert: true,
+      message: { is_self: 0, sender: a.sec },
+    });
 
-    await ok('POST', `${IM}/conversation/setting/`, { token: b.token, form: { conversation_id: sent.message.conversation_id, mute: 1 } });
+    await ok('POST', `${IM}/conversation/setting/`, {
+      token: b.token,
+      form: { conversation_id: sent.message.conversation_id, mute: 1 },
+    });
     await send(a, b, '免打扰');
-    const quiet = (await stream.until((all) => all.some((d) => d.message?.text === '免打扰'))).find((d) => d.message?.text === '免打扰');
+    const quiet = (await stream.until((all) => all.some((d) => d.message?.text === '免打扰'))).find(
+      (d) => d.message?.text === '免打扰',
+    );
     // Muted: no ring, and the muted conversation leaves the badge.
     expect(quiet).toMatchObject({ alert: false, unread: hello.unread });
     await stream.close();
@@ -339,7 +420,9 @@ describe('the dm event of /api/events', () => {
     const stream = await events(a);
     await stream.until((all) => all.length >= 1);
     await send(a, b, '我发的');
-    const mine = (await stream.until((all) => all.some((d) => d.message?.text === '我发的'))).find((d) => d.message?.text === '我发的');
+    const mine = (await stream.until((all) => all.some((d) => d.message?.text === '我发的'))).find(
+      (d) => d.message?.text === '我发的',
+    );
     expect(mine).toMatchObject({ alert: false, message: { is_self: 1 } });
     await stream.close();
   });

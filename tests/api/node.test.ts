@@ -32,8 +32,13 @@ describe('serveApi', () => {
   it('makes share links on the origin the client asked at', async () => {
     const body = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=1`)).json();
     expect(body.aweme_list[0].share_url).toBe(`${base}/video/${body.aweme_list[0].aweme_id}`);
-    const proxied = await raw('/api/aweme/v1/web/tab/feed/?count=1', { host: 'sy.example', 'x-forwarded-proto': 'https' });
-    expect(JSON.parse(proxied.body.toString('utf8')).aweme_list[0].share_url).toMatch(/^https:\/\/sy\.example\/video\/\d+$/);
+    const proxied = await raw('/api/aweme/v1/web/tab/feed/?count=1', {
+      host: 'sy.example',
+      'x-forwarded-proto': 'https',
+    });
+    expect(JSON.parse(proxied.body.toString('utf8')).aweme_list[0].share_url).toMatch(
+      /^https:\/\/sy\.example\/video\/\d+$/,
+    );
     const odd = await raw('/api/aweme/v1/web/tab/feed/?count=1', { host: 'a/b@c' });
     expect(JSON.parse(odd.body.toString('utf8')).aweme_list[0].share_url).toMatch(/^http:\/\/localhost\/video\/\d+$/);
   });
@@ -41,12 +46,18 @@ describe('serveApi', () => {
   it('reads form bodies and refuses oversize ones', async () => {
     const feed = await fetch(`${base}/api/video/feed`, { method: 'POST', body: new URLSearchParams({ size: '3' }) });
     expect((await feed.json()).data).toHaveLength(3);
-    const big = await fetch(`${base}/api/video/feed`, { method: 'POST', body: new URLSearchParams({ size: 'x'.repeat(2 * 1024 * 1024) }) });
+    const big = await fetch(`${base}/api/video/feed`, {
+      method: 'POST',
+      body: new URLSearchParams({ size: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     expect(big.status).toBe(413);
   });
 
   /** A raw GET (fetch would decode the body and drop Content-Length's meaning). */
-  function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  function raw(
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolve, reject) => {
       http
         .get(`${base}${path}`, { headers }, (res) => {
@@ -87,14 +98,21 @@ describe('serveApi', () => {
     clearApiCache();
     try {
       const path = '/api/aweme/v1/web/tab/feed/?count=10&refresh_index=2';
-      const asked = await Promise.all([...Array.from({ length: 8 }, () => raw(path)), ...Array.from({ length: 8 }, () => raw(path, { 'accept-encoding': 'br' }))]);
+      const asked = await Promise.all([
+        ...Array.from({ length: 8 }, () => raw(path)),
+        ...Array.from({ length: 8 }, () => raw(path, { 'accept-encoding': 'br' })),
+      ]);
       const plain = asked.slice(0, 8);
       const br = asked.slice(8);
       for (const r of asked) expect(r.status).toBe(200);
       for (const r of plain) expect(r.body.equals(plain[0]!.body)).toBe(true);
       for (const r of br) expect(r.body.equals(br[0]!.body)).toBe(true);
-      expect(JSON.parse(zlib.brotliDecompressSync(br[0]!.body).toString('utf8'))).toEqual(JSON.parse(plain[0]!.body.toString('utf8')));
-      const head = await new Promise<http.IncomingMessage>((resolve, reject) => http.request(`${base}${path}`, { method: 'HEAD' }, resolve).on('error', reject).end());
+      expect(JSON.parse(zlib.brotliDecompressSync(br[0]!.body).toString('utf8'))).toEqual(
+        JSON.parse(plain[0]!.body.toString('utf8')),
+      );
+      const head = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.request(`${base}${path}`, { method: 'HEAD' }, resolve).on('error', reject).end(),
+      );
       head.resume();
       expect(head.statusCode).toBe(200);
       expect(head.headers['content-type']).toMatch(/^application\/json/);
@@ -105,13 +123,22 @@ describe('serveApi', () => {
   });
 
   /** A POST of `body` on `agent`'s connection; a request that gets no answer within 5 s answers 'no answer'. */
-  function post(agent: http.Agent, path: string, body: string): Promise<{ status: number | string; headers: http.IncomingHttpHeaders; body: string }> {
+  function post(
+    agent: http.Agent,
+    path: string,
+    body: string,
+  ): Promise<{ status: number | string; headers: http.IncomingHttpHeaders; body: string }> {
     return new Promise((resolve) => {
-      const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) };
+      const headers = {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(Buffer.byteLength(body)),
+      };
       const req = http.request(`${base}${path}`, { method: 'POST', headers, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
       });
       const timer = setTimeout(() => {
         req.destroy();

@@ -18,7 +18,14 @@ process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), 'sy-passport-'));
 async function post(pathname: string, form: Record<string, string>, ip: string, token?: string) {
   const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded' });
   if (token) headers.set('Token', token);
-  const res = await handleApi(new Request(`http://shanying.test/api${pathname}`, { method: 'POST', headers, body: new URLSearchParams(form).toString() }), { clientAddress: ip });
+  const res = await handleApi(
+    new Request(`http://shanying.test/api${pathname}`, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams(form).toString(),
+    }),
+    { clientAddress: ip },
+  );
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
@@ -46,7 +53,8 @@ describe('passport API', () => {
     const wrong = await post('/passport/login/password', { email: DEMO_EMAIL, password: 'not-it' }, '10.0.0.2');
     expect(wrong.status).toBe(401);
     expect(wrong.body.status_msg).toBe(t('error.wrongPassword'));
-    for (let i = 1; i < PASSWORD_PAIR_RATE.limit; i++) await post('/passport/login/password', { email: DEMO_EMAIL, password: `nope-${i}` }, '10.0.0.2');
+    for (let i = 1; i < PASSWORD_PAIR_RATE.limit; i++)
+      await post('/passport/login/password', { email: DEMO_EMAIL, password: `nope-${i}` }, '10.0.0.2');
     const limited = await handleApi(
       new Request('http://shanying.test/api/passport/login/password', {
         method: 'POST',
@@ -77,7 +85,9 @@ describe('passport API', () => {
     const code = await lastOutboxCode(email);
     expect(code).toMatch(/^\d{6}$/);
     const wrongCode = code === '000000' ? '111111' : '000000';
-    expect((await post('/passport/login/code', { email, code: wrongCode }, '10.0.1.2')).body.status_msg).toBe(t('error.wrongCode'));
+    expect((await post('/passport/login/code', { email, code: wrongCode }, '10.0.1.2')).body.status_msg).toBe(
+      t('error.wrongCode'),
+    );
     const login = await post('/passport/login/code', { email, code: code! }, '10.0.1.2');
     expect(login.status).toBe(200);
     expect(login.body.created).toBe(true);
@@ -89,9 +99,12 @@ describe('passport API', () => {
     const created = await post('/passport/qr/create', {}, '10.0.2.1');
     expect(created.body.svg).toContain('<svg');
     expect(created.body.url).toContain(`/passport/qr?ticket=${created.body.ticket}`);
-    const status = async () => (await call('GET', '/api/passport/qr/status', { query: { ticket: created.body.ticket } })).body;
+    const status = async () =>
+      (await call('GET', '/api/passport/qr/status', { query: { ticket: created.body.ticket } })).body;
     expect((await status()).status).toBe('pending');
-    const { rows } = await ctx.db.execute<{ id: number }>(`select id from users where is_demo = false order by id limit 1` as never);
+    const { rows } = await ctx.db.execute<{ id: number }>(
+      `select id from users where is_demo = false order by id limit 1` as never,
+    );
     const phone = await tokenFor(rows[0]!.id);
     expect((await post('/passport/qr/confirm', { ticket: created.body.ticket }, '10.0.2.2')).status).toBe(401);
     expect((await post('/passport/qr/scan', { ticket: created.body.ticket }, '10.0.2.2', phone)).status).toBe(200);

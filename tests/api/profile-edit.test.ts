@@ -21,7 +21,9 @@ let next = 0;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'profile-edit-'));
   process.env.DATA_DIR = dir;
-  const { rows } = await ctx.db.execute(sql`select id, sec_uid from users where not is_demo order by id limit 45 offset 5`);
+  const { rows } = await ctx.db.execute(
+    sql`select id, sec_uid from users where not is_demo order by id limit 45 offset 5`,
+  );
   users = rows as typeof users;
 });
 
@@ -38,16 +40,23 @@ async function someone(): Promise<{ id: number; secUid: string; token: string }>
 }
 
 const png = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 80 } } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 80 } } })
+    .png()
+    .toBuffer();
 
-function form(fields: Record<string, string | number>, files: Record<string, { bytes: Uint8Array; name: string; type: string }> = {}): FormData {
+function form(
+  fields: Record<string, string | number>,
+  files: Record<string, { bytes: Uint8Array; name: string; type: string }> = {},
+): FormData {
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.set(k, String(v));
-  for (const [k, f] of Object.entries(files)) body.set(k, new File([f.bytes as Uint8Array<ArrayBuffer>], f.name, { type: f.type }));
+  for (const [k, f] of Object.entries(files))
+    body.set(k, new File([f.bytes as Uint8Array<ArrayBuffer>], f.name, { type: f.type }));
   return body;
 }
 
-const edit = (token: string, fields: Record<string, string | number>) => call('POST', `/api${EDIT}`, { token, form: fields });
+const edit = (token: string, fields: Record<string, string | number>) =>
+  call('POST', `/api${EDIT}`, { token, form: fields });
 const upload = (token: string, body: FormData) => call('POST', `/api${EDIT}`, { token, body });
 const mediaFile = (url: string) => path.join(dir, 'media', decodeURIComponent(url.replace(/^\/media\//, '')));
 
@@ -59,22 +68,30 @@ describe('nickname', () => {
     const other = await ok('GET', `${W}/user/profile/other/`, { query: { sec_user_id: me.secUid } });
     expect(other.user.nickname).toBe('新名字 小明');
     // A comment they wrote shows the new name wherever it is listed.
-    const video = await one<{ id: number }>(ctx, sql`
+    const video = await one<{ id: number }>(
+      ctx,
+      sql`
       insert into comments (video_id, user_id, text)
         select id, ${me.id}, '改名之后的评论' from videos where deleted_at is null and visibility = 'public' order by id limit 1
-      returning video_id as id`);
+      returning video_id as id`,
+    );
     const list = await ok('GET', `${W}/comment/list/`, { query: { aweme_id: video.id, count: 50 } });
     const mine = list.comments.find((c: { text: string }) => c.text === '改名之后的评论');
     expect(mine.user).toMatchObject({ sec_uid: me.secUid, nickname: '新名字 小明' });
     // Videos are found by their author's name too.
-    const stale = await one<{ n: number }>(ctx, sql`
-      select count(*)::int as n from videos where author_id = ${me.id} and not (search_tokens @> array['小明'])`);
+    const stale = await one<{ n: number }>(
+      ctx,
+      sql`
+      select count(*)::int as n from videos where author_id = ${me.id} and not (search_tokens @> array['小明'])`,
+    );
     expect(stale.n).toBe(0);
   });
 
   it('counts characters, so twenty emoji fit and twenty-one characters do not', async () => {
     const me = await someone();
-    expect((await ok('POST', EDIT, { token: me.token, form: { nickname: '😀'.repeat(NICKNAME_MAX) } })).user.nickname).toBe('😀'.repeat(NICKNAME_MAX));
+    expect(
+      (await ok('POST', EDIT, { token: me.token, form: { nickname: '😀'.repeat(NICKNAME_MAX) } })).user.nickname,
+    ).toBe('😀'.repeat(NICKNAME_MAX));
     const long = await edit(me.token, { nickname: '字'.repeat(NICKNAME_MAX + 1) });
     expectErrorA(long, 400, 2);
     expect(long.body.status_msg).toBe(`昵称最多${NICKNAME_MAX}个字`);
@@ -91,14 +108,18 @@ describe('nickname', () => {
     const res = await edit(me.token, { nickname });
     expectErrorA(res, 400, 2);
     expect(res.body.status_msg).toBe(message);
-    expect((await one<{ nickname: string }>(ctx, sql`select nickname from users where id = ${me.id}`)).nickname).not.toBe(nickname);
+    expect(
+      (await one<{ nickname: string }>(ctx, sql`select nickname from users where id = ${me.id}`)).nickname,
+    ).not.toBe(nickname);
   });
 });
 
 describe('signature (简介)', () => {
   it('keeps line breaks, and an empty bio is allowed', async () => {
     const me = await someone();
-    expect((await ok('POST', EDIT, { token: me.token, form: { signature: '第一行\r\n第二行 ' } })).user.signature).toBe('第一行\n第二行');
+    expect((await ok('POST', EDIT, { token: me.token, form: { signature: '第一行\r\n第二行 ' } })).user.signature).toBe(
+      '第一行\n第二行',
+    );
     expect((await ok('POST', EDIT, { token: me.token, form: { signature: '' } })).user.signature).toBe('');
   });
 
@@ -157,7 +178,10 @@ describe('gender and birthday', () => {
 describe('pictures', () => {
   it('turns a PNG avatar into a square WebP, and a banner into 3:1; the old avatar file goes', async () => {
     const me = await someone();
-    const first = await upload(me.token, form({}, { avatar: { bytes: await png(800, 600), name: 'me.png', type: 'image/png' } }));
+    const first = await upload(
+      me.token,
+      form({}, { avatar: { bytes: await png(800, 600), name: 'me.png', type: 'image/png' } }),
+    );
     expect(first.status, first.text).toBe(200);
     const url: string = first.body.user.avatar_300x300.url_list[0];
     expect(url).toMatch(/^\/media\/profiles\/\d+\/avatar-\w+\.webp$/);
@@ -165,13 +189,23 @@ describe('pictures', () => {
     expect((await fileTypeFromBuffer(file))?.mime).toBe('image/webp');
     expect(await sharp(file).metadata()).toMatchObject({ format: 'webp', width: 512, height: 512 });
 
-    const banner = await upload(me.token, form({ nickname: '有背景的人' }, { cover: { bytes: await png(1000, 1000), name: 'b.png', type: 'image/png' } }));
+    const banner = await upload(
+      me.token,
+      form({ nickname: '有背景的人' }, { cover: { bytes: await png(1000, 1000), name: 'b.png', type: 'image/png' } }),
+    );
     expect(banner.status, banner.text).toBe(200);
     const coverUrl: string = banner.body.user.cover_url[0].url_list[0];
-    expect(await sharp(readFileSync(mediaFile(coverUrl))).metadata()).toMatchObject({ format: 'webp', width: 1500, height: 500 });
+    expect(await sharp(readFileSync(mediaFile(coverUrl))).metadata()).toMatchObject({
+      format: 'webp',
+      width: 1500,
+      height: 500,
+    });
     expect(banner.body.user.nickname).toBe('有背景的人');
 
-    const second = await upload(me.token, form({}, { avatar: { bytes: await png(300, 300), name: 'again.png', type: 'image/png' } }));
+    const second = await upload(
+      me.token,
+      form({}, { avatar: { bytes: await png(300, 300), name: 'again.png', type: 'image/png' } }),
+    );
     expect(second.status).toBe(200);
     expect(existsSync(mediaFile(url))).toBe(false);
     expect(existsSync(mediaFile(second.body.user.avatar_300x300.url_list[0]))).toBe(true);
@@ -179,7 +213,12 @@ describe('pictures', () => {
 
   it.each([
     ['a text file named .png', Buffer.from('hello, not a picture\n'.repeat(20)), 'x.png', 'image/png'],
-    ['an SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'), 'x.svg', 'image/svg+xml'],
+    [
+      'an SVG',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'),
+      'x.svg',
+      'image/svg+xml',
+    ],
     ['an HTML page named .jpg', Buffer.from('<!doctype html><html><body>hi</body></html>'), 'x.jpg', 'image/jpeg'],
   ])('refuses %s by its content', async (_, bytes, name, type) => {
     const me = await someone();
@@ -188,14 +227,21 @@ describe('pictures', () => {
     expectErrorA(res, 400, 2);
     expect(res.body.status_msg).toBe('头像需为 JPG、PNG 或 WebP 图片');
     // Nothing of the form is saved when a picture is refused.
-    expect(await one(ctx, sql`select avatar, nickname from users where id = ${me.id}`)).toMatchObject({ avatar: before.avatar });
-    expect((await one<{ nickname: string }>(ctx, sql`select nickname from users where id = ${me.id}`)).nickname).not.toBe('不会保存');
+    expect(await one(ctx, sql`select avatar, nickname from users where id = ${me.id}`)).toMatchObject({
+      avatar: before.avatar,
+    });
+    expect(
+      (await one<{ nickname: string }>(ctx, sql`select nickname from users where id = ${me.id}`)).nickname,
+    ).not.toBe('不会保存');
   });
 
   it('refuses a PNG whose header is there but whose pixels are not', async () => {
     const me = await someone();
     const whole = await png(400, 400);
-    const res = await upload(me.token, form({}, { cover: { bytes: whole.subarray(0, 60), name: 'cut.png', type: 'image/png' } }));
+    const res = await upload(
+      me.token,
+      form({}, { cover: { bytes: whole.subarray(0, 60), name: 'cut.png', type: 'image/png' } }),
+    );
     expectErrorA(res, 400, 2);
     expect(res.body.status_msg).toBe('背景图已损坏，无法读取');
   });
@@ -210,7 +256,9 @@ describe('pictures', () => {
 
   it('refuses a picture wider than 8192 px before decoding it', async () => {
     const me = await someone();
-    const wide = await sharp({ create: { width: 9000, height: 4, channels: 3, background: '#000' } }).png().toBuffer();
+    const wide = await sharp({ create: { width: 9000, height: 4, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const res = await upload(me.token, form({}, { avatar: { bytes: wide, name: 'wide.png', type: 'image/png' } }));
     expectErrorA(res, 400, 2);
     expect(res.body.status_msg).toBe('头像的长和宽不能超过8192像素');
@@ -218,7 +266,10 @@ describe('pictures', () => {
 
   it('refuses a file in a field that takes none', async () => {
     const me = await someone();
-    const res = await upload(me.token, form({}, { nickname: { bytes: await png(10, 10), name: 'n.png', type: 'image/png' } }));
+    const res = await upload(
+      me.token,
+      form({}, { nickname: { bytes: await png(10, 10), name: 'n.png', type: 'image/png' } }),
+    );
     expectErrorA(res, 400, 2);
   });
 });
@@ -257,7 +308,10 @@ describe('the door', () => {
   it('is in the OpenAPI document with its pictures as binary multipart fields', async () => {
     const doc = await ok('GET', '/openapi.json');
     const op = doc.paths[EDIT].post;
-    expect(op.requestBody.content['multipart/form-data'].schema.properties.avatar).toMatchObject({ type: 'string', format: 'binary' });
+    expect(op.requestBody.content['multipart/form-data'].schema.properties.avatar).toMatchObject({
+      type: 'string',
+      format: 'binary',
+    });
     expect(op.requestBody.content['application/x-www-form-urlencoded'].schema.properties.avatar).toBeUndefined();
   });
 });

@@ -17,16 +17,25 @@ let mix: { id: number; sec_uid: string; items: number };
 beforeAll(async () => {
   demo = await one(ctx, sql`select id, sec_uid from users where is_demo limit 1`);
   token = await tokenFor(demo.id);
-  video = await one(ctx, sql`select id, author_id as author from videos where deleted_at is null order by digg_count desc, id limit 1`);
-  busy = await one(ctx, sql`
+  video = await one(
+    ctx,
+    sql`select id, author_id as author from videos where deleted_at is null order by digg_count desc, id limit 1`,
+  );
+  busy = await one(
+    ctx,
+    sql`
     select c.video_id, c.id as comment_id from comments c join videos v on v.id = c.video_id
     where c.parent_id is null and c.deleted_at is null and v.deleted_at is null
       and (select count(*) from comments r where r.parent_id = c.id and r.deleted_at is null) >= 2
-    order by c.id limit 1`);
-  mix = await one(ctx, sql`
+    order by c.id limit 1`,
+  );
+  mix = await one(
+    ctx,
+    sql`
     select s.id, u.sec_uid, (select count(*)::int from series_items si join videos v on v.id = si.video_id
       where si.series_id = s.id and v.deleted_at is null) as items
-    from series s join users u on u.id = s.author_id where s.kind = 'mix' order by s.id limit 1`);
+    from series s join users u on u.id = s.author_id where s.kind = 'mix' order by s.id limit 1`,
+  );
 });
 
 describe('feeds', () => {
@@ -43,7 +52,9 @@ describe('feeds', () => {
 
   it('tab/feed for a viewer carries their like, collect and follow state', async () => {
     const body = await ok('GET', `${W}/tab/feed/`, { query: { count: 50 }, token });
-    const liked = await ctx.db.execute<{ video_id: number }>(sql`select video_id from likes where user_id = ${demo.id}`);
+    const liked = await ctx.db.execute<{ video_id: number }>(
+      sql`select video_id from likes where user_id = ${demo.id}`,
+    );
     const likedIds = new Set(liked.rows.map((r) => String(r.video_id)));
     for (const a of body.aweme_list) expect(a.user_digged).toBe(likedIds.has(a.aweme_id) ? 1 : 0);
   });
@@ -58,7 +69,10 @@ describe('feeds', () => {
 describe('videos', () => {
   it('aweme/detail answers the aweme with its statistics and hashtags', async () => {
     const body = await ok('GET', `${W}/aweme/detail/`, { query: { aweme_id: video.id } });
-    const row = await one<{ digg_count: number; desc: string }>(ctx, sql`select digg_count, "desc" from videos where id = ${video.id}`);
+    const row = await one<{ digg_count: number; desc: string }>(
+      ctx,
+      sql`select digg_count, "desc" from videos where id = ${video.id}`,
+    );
     expect(body.aweme_detail.aweme_id).toBe(String(video.id));
     expect(body.aweme_detail.statistics.digg_count).toBe(row.digg_count);
     for (const t of body.aweme_detail.text_extra) expect(row.desc.slice(t.start, t.end)).toBe(`#${t.hashtag_name}`);
@@ -67,15 +81,20 @@ describe('videos', () => {
 
   it('aweme/detail of an unknown or deleted id is a 404', async () => {
     expectErrorA(await call('GET', `/api${W}/aweme/detail/`, { query: { aweme_id: 2_000_000_000 } }), 404, 4);
-    const deleted = await ctx.db.execute<{ id: number }>(sql`select id from videos where deleted_at is not null limit 1`);
-    if (deleted.rows[0]) expectErrorA(await call('GET', `/api${W}/aweme/detail/`, { query: { aweme_id: deleted.rows[0].id } }), 404, 4);
+    const deleted = await ctx.db.execute<{ id: number }>(
+      sql`select id from videos where deleted_at is not null limit 1`,
+    );
+    if (deleted.rows[0])
+      expectErrorA(await call('GET', `/api${W}/aweme/detail/`, { query: { aweme_id: deleted.rows[0].id } }), 404, 4);
   });
 
   it('aweme/related leaves out the video and filterGids', async () => {
     const first = await ok('GET', `${W}/aweme/related/`, { query: { aweme_id: video.id, count: 5 } });
     expect(first.aweme_list.length).toBeGreaterThan(0);
     const excluded = first.aweme_list.slice(0, 2).map((a: { aweme_id: string }) => a.aweme_id);
-    const again = await ok('GET', `${W}/aweme/related/`, { query: { aweme_id: video.id, count: 5, filterGids: excluded.join(',') } });
+    const again = await ok('GET', `${W}/aweme/related/`, {
+      query: { aweme_id: video.id, count: 5, filterGids: excluded.join(',') },
+    });
     const ids = again.aweme_list.map((a: { aweme_id: string }) => a.aweme_id);
     expect(ids).not.toContain(String(video.id));
     for (const x of excluded) expect(ids).not.toContain(x);
@@ -96,7 +115,9 @@ describe('comments', () => {
   });
 
   it('comment/list/reply answers the replies of one comment, oldest first', async () => {
-    const body = await ok('GET', `${W}/comment/list/reply/`, { query: { item_id: busy.video_id, comment_id: busy.comment_id, cursor: 0, count: 1 } });
+    const body = await ok('GET', `${W}/comment/list/reply/`, {
+      query: { item_id: busy.video_id, comment_id: busy.comment_id, cursor: 0, count: 1 },
+    });
     expect(body.comments).toHaveLength(1);
     expect(body.has_more).toBe(1);
     expect(body.comments[0].reply_id).toBe(String(busy.comment_id));
@@ -106,20 +127,32 @@ describe('comments', () => {
     expect(next.comments[0].create_time).toBeGreaterThanOrEqual(body.comments[0].create_time);
     expect(next.comments[0].cid).not.toBe(body.comments[0].cid);
     // A comment of another video is not found under this one.
-    const other = await one<{ id: number }>(ctx, sql`select id from videos where id <> ${busy.video_id} and deleted_at is null limit 1`);
-    expectErrorA(await call('GET', `/api${W}/comment/list/reply/`, { query: { item_id: other.id, comment_id: busy.comment_id } }), 404, 4);
+    const other = await one<{ id: number }>(
+      ctx,
+      sql`select id from videos where id <> ${busy.video_id} and deleted_at is null limit 1`,
+    );
+    expectErrorA(
+      await call('GET', `/api${W}/comment/list/reply/`, { query: { item_id: other.id, comment_id: busy.comment_id } }),
+      404,
+      4,
+    );
   });
 });
 
 describe('search', () => {
   it('general/search/single finds videos by a hashtag', async () => {
-    const tag = await one<{ name: string }>(ctx, sql`
-      select h.name from hashtags h join video_hashtags vh on vh.hashtag_id = h.id group by h.name order by count(*) desc, h.name limit 1`);
+    const tag = await one<{ name: string }>(
+      ctx,
+      sql`
+      select h.name from hashtags h join video_hashtags vh on vh.hashtag_id = h.id group by h.name order by count(*) desc, h.name limit 1`,
+    );
     const body = await ok('GET', `${W}/general/search/single/`, { query: { keyword: tag.name, offset: 0, count: 5 } });
     expect(body.data.length).toBeGreaterThan(0);
     for (const d of body.data) expect(d.aweme_info.desc).toContain(tag.name);
     if (body.has_more) {
-      const next = await ok('GET', `${W}/general/search/single/`, { query: { keyword: tag.name, offset: body.cursor, count: 5 } });
+      const next = await ok('GET', `${W}/general/search/single/`, {
+        query: { keyword: tag.name, offset: body.cursor, count: 5 },
+      });
       const ids = new Set(body.data.map((d: { aweme_info: { aweme_id: string } }) => d.aweme_info.aweme_id));
       for (const d of next.data) expect(ids.has(d.aweme_info.aweme_id)).toBe(false);
     }
@@ -160,8 +193,11 @@ describe('search', () => {
 describe('users', () => {
   it('user/profile/self answers each count from its own column', async () => {
     const body = await ok('GET', `${W}/user/profile/self/`, { token });
-    const row = await one<Record<string, number>>(ctx, sql`
-      select follower_count, following_count, favoriting_count, aweme_count, total_favorited, collect_count from users where id = ${demo.id}`);
+    const row = await one<Record<string, number>>(
+      ctx,
+      sql`
+      select follower_count, following_count, favoriting_count, aweme_count, total_favorited, collect_count from users where id = ${demo.id}`,
+    );
     expect(body.user.sec_uid).toBe(demo.sec_uid);
     expect(body.user.follower_count).toBe(row.follower_count);
     expect(body.user.following_count).toBe(row.following_count);
@@ -175,14 +211,21 @@ describe('users', () => {
   });
 
   it('user/profile/other answers the follow relation to the viewer', async () => {
-    const pair = await one<{ sec_uid: string; mutual: boolean }>(ctx, sql`
+    const pair = await one<{ sec_uid: string; mutual: boolean }>(
+      ctx,
+      sql`
       select u.sec_uid, exists (select 1 from follows b where b.follower_id = u.id and b.followee_id = ${demo.id}) as mutual
-      from follows f join users u on u.id = f.followee_id where f.follower_id = ${demo.id} order by u.id limit 1`);
+      from follows f join users u on u.id = f.followee_id where f.follower_id = ${demo.id} order by u.id limit 1`,
+    );
     const body = await ok('GET', `${W}/user/profile/other/`, { query: { sec_user_id: pair.sec_uid }, token });
     expect(body.user.follow_status).toBe(pair.mutual ? 2 : 1);
     const anon = await ok('GET', `${W}/user/profile/other/`, { query: { sec_user_id: pair.sec_uid } });
     expect(anon.user.follow_status).toBe(0);
-    expectErrorA(await call('GET', `/api${W}/user/profile/other/`, { query: { sec_user_id: 'MS4wLjABAAAAnobody' } }), 404, 4);
+    expectErrorA(
+      await call('GET', `/api${W}/user/profile/other/`, { query: { sec_user_id: 'MS4wLjABAAAAnobody' } }),
+      404,
+      4,
+    );
   });
 
   it('user/following/list and user/follower/list are two different lists', async () => {
@@ -190,8 +233,12 @@ describe('users', () => {
     const followers = await ok('GET', `${W}/user/follower/list/`, { query: { count: 50 }, token });
     const a = following.followings.map((u: { uid: string }) => u.uid).sort();
     const b = followers.followers.map((u: { uid: string }) => u.uid).sort();
-    const dbFollowing = await ctx.db.execute<{ id: number }>(sql`select followee_id as id from follows where follower_id = ${demo.id}`);
-    const dbFollowers = await ctx.db.execute<{ id: number }>(sql`select follower_id as id from follows where followee_id = ${demo.id}`);
+    const dbFollowing = await ctx.db.execute<{ id: number }>(
+      sql`select followee_id as id from follows where follower_id = ${demo.id}`,
+    );
+    const dbFollowers = await ctx.db.execute<{ id: number }>(
+      sql`select follower_id as id from follows where followee_id = ${demo.id}`,
+    );
     expect(a).toEqual(dbFollowing.rows.map((r) => String(r.id)).sort());
     expect(b).toEqual(dbFollowers.rows.map((r) => String(r.id)).sort());
     expect(a).not.toEqual(b);
@@ -202,23 +249,40 @@ describe('users', () => {
   });
 
   it('aweme/post, aweme/favorite and aweme/listcollection answer the right videos', async () => {
-    const creator = await one<{ id: number; sec_uid: string }>(ctx, sql`select id, sec_uid from users where id = ${video.author}`);
+    const creator = await one<{ id: number; sec_uid: string }>(
+      ctx,
+      sql`select id, sec_uid from users where id = ${video.author}`,
+    );
     const posts = await ok('GET', `${W}/aweme/post/`, { query: { sec_user_id: creator.sec_uid, count: 5 } });
     for (const a of posts.aweme_list) expect(a.author.uid).toBe(String(creator.id));
     const favorites = await ok('GET', `${W}/aweme/favorite/`, { query: { sec_user_id: demo.sec_uid, count: 50 } });
     const liked = await ctx.db.execute<{ id: number }>(sql`
       select l.video_id as id from likes l join videos v on v.id = l.video_id where l.user_id = ${demo.id} and v.deleted_at is null`);
-    expect(favorites.aweme_list.map((a: { aweme_id: string }) => a.aweme_id).sort()).toEqual(liked.rows.map((r) => String(r.id)).sort());
+    expect(favorites.aweme_list.map((a: { aweme_id: string }) => a.aweme_id).sort()).toEqual(
+      liked.rows.map((r) => String(r.id)).sort(),
+    );
     const collection = await ok('GET', `${W}/aweme/listcollection/`, { query: { count: 50 }, token });
     for (const a of collection.aweme_list) expect(a.collect_stat).toBe(1);
     expectErrorA(await call('GET', `/api${W}/aweme/listcollection/`), 401, 8);
   });
 
   it('aweme/favorite of a user who keeps likes private is a 403 for others', async () => {
-    const other = await one<{ id: number; sec_uid: string }>(ctx, sql`select id, sec_uid from users where not is_demo order by id limit 1`);
-    await ctx.db.execute(sql`update users set privacy = '{"likesPublic": false, "collectsPublic": true}' where id = ${other.id}`);
-    expectErrorA(await call('GET', `/api${W}/aweme/favorite/`, { query: { sec_user_id: other.sec_uid }, token }), 403, 9);
-    const own = await ok('GET', `${W}/aweme/favorite/`, { query: { sec_user_id: other.sec_uid }, token: await tokenFor(other.id) });
+    const other = await one<{ id: number; sec_uid: string }>(
+      ctx,
+      sql`select id, sec_uid from users where not is_demo order by id limit 1`,
+    );
+    await ctx.db.execute(
+      sql`update users set privacy = '{"likesPublic": false, "collectsPublic": true}' where id = ${other.id}`,
+    );
+    expectErrorA(
+      await call('GET', `/api${W}/aweme/favorite/`, { query: { sec_user_id: other.sec_uid }, token }),
+      403,
+      9,
+    );
+    const own = await ok('GET', `${W}/aweme/favorite/`, {
+      query: { sec_user_id: other.sec_uid },
+      token: await tokenFor(other.id),
+    });
     expect(Array.isArray(own.aweme_list)).toBe(true);
   });
 });
@@ -238,9 +302,12 @@ describe('mixes', () => {
 
 describe('history', () => {
   it('history/read answers what history/write recorded, with progress; lvideo keeps theatre episodes', async () => {
-    const theatre = await one<{ id: number }>(ctx, sql`
+    const theatre = await one<{ id: number }>(
+      ctx,
+      sql`
       select si.video_id as id from series_items si join series s on s.id = si.series_id join videos v on v.id = si.video_id
-      where s.kind = 'theatre' and v.deleted_at is null order by si.video_id limit 1`);
+      where s.kind = 'theatre' and v.deleted_at is null order by si.video_id limit 1`,
+    );
     await ok('POST', `${W}/history/write/`, { form: { aweme_id: video.id, progress: 1500 }, token });
     await ok('POST', `${W}/history/write/`, { form: { aweme_id: theatre.id, progress: 700 }, token });
     const read = await ok('GET', `${W}/history/read/`, { query: { count: 10 }, token });
@@ -278,7 +345,10 @@ describe('live and footer', () => {
       { id: 'a', title: '第一', order: 1, links: [{ title: '热点', href: '/hot' }] },
     ]);
     const body = await ok('GET', `${W}/seo/inner/link/`);
-    expect(body.link_data.map((b: { id: string; title: string }) => [b.id, b.title])).toEqual([['a', '第一'], ['b', '第二']]);
+    expect(body.link_data.map((b: { id: string; title: string }) => [b.id, b.title])).toEqual([
+      ['a', '第一'],
+      ['b', '第二'],
+    ]);
     expect(body.link_data[0].link_list).toEqual([{ anchor: '热点', url: '/hot' }]);
   });
 });

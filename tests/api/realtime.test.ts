@@ -29,7 +29,9 @@ beforeAll(async () => {
   previous = useHub(hub);
   room = await one(ctx, sql`select id, viewer_count from live_rooms where status = 'live' order by id limit 1`);
   ended = await one(ctx, sql`select id from live_rooms where status = 'ended' order by id limit 1`);
-  const users = await testDb.db.execute<{ id: number }>(sql`select id from users where not is_demo order by id limit 2 offset 5`);
+  const users = await testDb.db.execute<{ id: number }>(
+    sql`select id from users where not is_demo order by id limit 2 offset 5`,
+  );
   alice = { id: users.rows[0]!.id, token: await tokenFor(users.rows[0]!.id) };
   bob = { id: users.rows[1]!.id, token: await tokenFor(users.rows[1]!.id) };
 });
@@ -43,7 +45,9 @@ afterAll(async () => {
 /** Opens an event stream through the router and reads it as a client would. */
 async function open(path: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
-  const response = await handleApi(new Request(`http://shanying.test/api${path}`, { headers, signal: controller.signal }));
+  const response = await handleApi(
+    new Request(`http://shanying.test/api${path}`, { headers, signal: controller.signal }),
+  );
   const reader = response.body?.getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -68,7 +72,8 @@ async function open(path: string, headers: Record<string, string> = {}) {
   };
 }
 
-const viewers = async (id: number) => (await one<{ n: number }>(ctx, sql`select viewer_count as n from live_rooms where id = ${id}`)).n;
+const viewers = async (id: number) =>
+  (await one<{ n: number }>(ctx, sql`select viewer_count as n from live_rooms where id = ${id}`)).n;
 
 describe('live room chat', () => {
   it('reaches every viewer of the room as an SSE chat event', async () => {
@@ -81,7 +86,10 @@ describe('live room chat', () => {
     await second.until(/event: viewers/);
     expect(await viewers(room.id)).toBe(room.viewer_count + 2);
 
-    const sent = await ok('POST', '/live/room/chat', { token: alice.token, form: { room_id: room.id, text: '  主播好！<b>hi</b>  ' } });
+    const sent = await ok('POST', '/live/room/chat', {
+      token: alice.token,
+      form: { room_id: room.id, text: '  主播好！<b>hi</b>  ' },
+    });
     expect(sent.code).toBe('200');
     expect(sent.data).toMatchObject({ roomId: String(room.id), text: '主播好！<b>hi</b>' });
     const line = `id: ${sent.data.id}\nevent: chat\ndata: ${JSON.stringify(sent.data)}\n\n`;
@@ -107,18 +115,37 @@ describe('live room chat', () => {
 
   it('needs a login, a room on air and 1 to 100 characters', async () => {
     expectErrorB(await call('POST', '/api/live/room/chat', { form: { room_id: room.id, text: '你好' } }), 401);
-    expectErrorB(await call('POST', '/api/live/room/chat', { token: alice.token, form: { room_id: room.id, text: '   ' } }), 400);
-    expectErrorB(await call('POST', '/api/live/room/chat', { token: alice.token, form: { room_id: room.id, text: '字'.repeat(101) } }), 400);
+    expectErrorB(
+      await call('POST', '/api/live/room/chat', { token: alice.token, form: { room_id: room.id, text: '   ' } }),
+      400,
+    );
+    expectErrorB(
+      await call('POST', '/api/live/room/chat', {
+        token: alice.token,
+        form: { room_id: room.id, text: '字'.repeat(101) },
+      }),
+      400,
+    );
     await ok('POST', '/live/room/chat', { token: alice.token, form: { room_id: room.id, text: '字'.repeat(100) } });
-    expectErrorB(await call('POST', '/api/live/room/chat', { token: alice.token, form: { room_id: ended.id, text: '还在吗' } }), 409);
-    expectErrorB(await call('POST', '/api/live/room/chat', { token: alice.token, form: { room_id: 999_999, text: '你好' } }), 404);
+    expectErrorB(
+      await call('POST', '/api/live/room/chat', { token: alice.token, form: { room_id: ended.id, text: '还在吗' } }),
+      409,
+    );
+    expectErrorB(
+      await call('POST', '/api/live/room/chat', { token: alice.token, form: { room_id: 999_999, text: '你好' } }),
+      404,
+    );
     expectErrorB(await call('GET', '/api/live/room/events', { query: { room_id: 999_999 } }), 404);
   });
 
   it(`limits each user to ${LIVE_CHAT_RATE.limit} lines per ${LIVE_CHAT_RATE.windowMs / 1000} seconds`, async () => {
     await reset(`live-chat:${bob.id}`);
-    for (let i = 0; i < LIVE_CHAT_RATE.limit; i++) await ok('POST', '/live/room/chat', { token: bob.token, form: { room_id: room.id, text: `刷屏${i}` } });
-    const refused = await call('POST', '/api/live/room/chat', { token: bob.token, form: { room_id: room.id, text: '再来' } });
+    for (let i = 0; i < LIVE_CHAT_RATE.limit; i++)
+      await ok('POST', '/live/room/chat', { token: bob.token, form: { room_id: room.id, text: `刷屏${i}` } });
+    const refused = await call('POST', '/api/live/room/chat', {
+      token: bob.token,
+      form: { room_id: room.id, text: '再来' },
+    });
     expectErrorB(refused, 429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
@@ -162,12 +189,22 @@ describe('GET /api/events', () => {
   });
 
   it("streams the user's unread notification count, at once and on each notice", async () => {
-    const { n } = await one<{ n: number }>(ctx, sql`select count(*)::int as n from notifications where user_id = ${alice.id} and read_at is null`);
+    const { n } = await one<{ n: number }>(
+      ctx,
+      sql`select count(*)::int as n from notifications where user_id = ${alice.id} and read_at is null`,
+    );
     const stream = await open('/events', { token: alice.token });
     await stream.until(new RegExp(`event: notice\\ndata: \\{"unread":${n}\\}`));
-    const video = await one<{ id: number }>(ctx, sql`select id from videos where author_id = ${alice.id} and deleted_at is null limit 1`);
-    await ctx.db.execute(sql`insert into notifications (user_id, actor_id, kind, video_id) values (${alice.id}, ${bob.id}, 'like_video', ${video.id})`);
-    await ctx.db.execute(sql`select pg_notify('shanying_events', ${JSON.stringify({ topic: `user:${alice.id}`, type: 'notice', data: null })})`);
+    const video = await one<{ id: number }>(
+      ctx,
+      sql`select id from videos where author_id = ${alice.id} and deleted_at is null limit 1`,
+    );
+    await ctx.db.execute(
+      sql`insert into notifications (user_id, actor_id, kind, video_id) values (${alice.id}, ${bob.id}, 'like_video', ${video.id})`,
+    );
+    await ctx.db.execute(
+      sql`select pg_notify('shanying_events', ${JSON.stringify({ topic: `user:${alice.id}`, type: 'notice', data: null })})`,
+    );
     await stream.until(new RegExp(`"unread":${n + 1}\\}`));
     await stream.close();
   });
@@ -175,8 +212,14 @@ describe('GET /api/events', () => {
 
 describe('comment/mention/resolve', () => {
   it('answers the users named, leaving unknown names out', async () => {
-    const [a, b] = (await ctx.db.execute<{ nickname: string; sec_uid: string }>(sql`select nickname, sec_uid from users order by id limit 2`)).rows;
-    const body = await ok('GET', `${W}/comment/mention/resolve/`, { query: { nicknames: `${a!.nickname} 没有这个人 ${b!.nickname} ${a!.nickname}` } });
+    const [a, b] = (
+      await ctx.db.execute<{ nickname: string; sec_uid: string }>(
+        sql`select nickname, sec_uid from users order by id limit 2`,
+      )
+    ).rows;
+    const body = await ok('GET', `${W}/comment/mention/resolve/`, {
+      query: { nicknames: `${a!.nickname} 没有这个人 ${b!.nickname} ${a!.nickname}` },
+    });
     expect(body.users).toEqual([
       { nickname: a!.nickname, sec_uid: a!.sec_uid },
       { nickname: b!.nickname, sec_uid: b!.sec_uid },
@@ -191,10 +234,17 @@ describe('comment/mention/resolve', () => {
 
 describe('channel, hot and friend lists', () => {
   it('channel/feed pages one channel to its end without repeats', async () => {
-    const { n } = await one<{ n: number }>(ctx, sql`select count(*)::int as n from videos where channel_id = 300203 and deleted_at is null`);
+    const { n } = await one<{ n: number }>(
+      ctx,
+      sql`select count(*)::int as n from videos where channel_id = 300203 and deleted_at is null`,
+    );
     const ids = await pageAll(async (cursor) => {
       const body = await ok('GET', `${W}/channel/feed/`, { query: { tag_id: 300203, cursor, count: 20 } });
-      return { ids: body.aweme_list.map((a: { aweme_id: string }) => a.aweme_id), next: body.cursor, hasMore: body.has_more === 1 };
+      return {
+        ids: body.aweme_list.map((a: { aweme_id: string }) => a.aweme_id),
+        next: body.cursor,
+        hasMore: body.has_more === 1,
+      };
     });
     expect(ids).toHaveLength(n);
     expect(new Set(ids).size).toBe(n);
@@ -203,9 +253,14 @@ describe('channel, hot and friend lists', () => {
 
   it('hot/aweme/list ranks by heat, highest first', async () => {
     // Seeded activity is older than the 7-day window of the database clock: make some of our own.
-    const vids = (await ctx.db.execute<{ id: number }>(sql`select id from videos where deleted_at is null order by id limit 3`)).rows.map((r) => r.id);
+    const vids = (
+      await ctx.db.execute<{ id: number }>(sql`select id from videos where deleted_at is null order by id limit 3`)
+    ).rows.map((r) => r.id);
     for (const [i, v] of vids.entries()) {
-      for (let k = 0; k <= i; k++) await ctx.db.execute(sql`insert into collects (user_id, video_id) select id, ${v} from users order by id offset ${k * 7 + i} limit 1 on conflict do nothing`);
+      for (let k = 0; k <= i; k++)
+        await ctx.db.execute(
+          sql`insert into collects (user_id, video_id) select id, ${v} from users order by id offset ${k * 7 + i} limit 1 on conflict do nothing`,
+        );
     }
     const body = await ok('GET', `${W}/hot/aweme/list/`, { query: { count: 10 } });
     const heat = body.aweme_list.map((a: { hot_value: number }) => a.hot_value);
@@ -219,9 +274,11 @@ describe('channel, hot and friend lists', () => {
     const demo = await one<{ id: number }>(ctx, sql`select id from users where is_demo`);
     const body = await ok('GET', `${W}/friend/feed/`, { token: await tokenFor(demo.id), query: { count: 10 } });
     const friends = new Set(
-      (await ctx.db.execute<{ sec_uid: string }>(sql`
+      (
+        await ctx.db.execute<{ sec_uid: string }>(sql`
         select u.sec_uid from follows a join follows b on b.follower_id = a.followee_id and b.followee_id = a.follower_id
-        join users u on u.id = a.followee_id where a.follower_id = ${demo.id}`)).rows.map((r) => r.sec_uid),
+        join users u on u.id = a.followee_id where a.follower_id = ${demo.id}`)
+      ).rows.map((r) => r.sec_uid),
     );
     expect(body.aweme_list.length).toBeGreaterThan(0);
     for (const a of body.aweme_list) expect(friends.has(a.author.sec_uid)).toBe(true);

@@ -11,15 +11,19 @@ let demo: { id: number };
 let token: string;
 let tag: { name: string; videos: number };
 
-const logged = async (query: string) => (await one<{ n: number }>(ctx, sql`select count(*)::int as n from search_log where query = ${query}`)).n;
+const logged = async (query: string) =>
+  (await one<{ n: number }>(ctx, sql`select count(*)::int as n from search_log where query = ${query}`)).n;
 
 beforeAll(async () => {
   demo = await one(ctx, sql`select id from users where is_demo limit 1`);
   token = await tokenFor(demo.id);
-  tag = await one(ctx, sql`
+  tag = await one(
+    ctx,
+    sql`
     select h.name, count(*)::int as videos from hashtags h join video_hashtags vh on vh.hashtag_id = h.id
     join videos v on v.id = vh.video_id and v.deleted_at is null
-    group by h.name order by count(*) desc, h.name limit 1`);
+    group by h.name order by count(*) desc, h.name limit 1`,
+  );
 });
 beforeEach(() => clearHotWords());
 
@@ -28,7 +32,11 @@ describe('general/search/single', () => {
     const ids = await pageAll(async (offset) => {
       const body = await ok('GET', `${W}/general/search/single/`, { query: { keyword: tag.name, offset, count: 7 } });
       for (const d of body.data) expect(d.aweme_info.desc).toContain(tag.name);
-      return { ids: body.data.map((d: { aweme_info: { aweme_id: string } }) => d.aweme_info.aweme_id), next: body.cursor, hasMore: body.has_more === 1 };
+      return {
+        ids: body.data.map((d: { aweme_info: { aweme_id: string } }) => d.aweme_info.aweme_id),
+        next: body.cursor,
+        hasMore: body.has_more === 1,
+      };
     });
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThanOrEqual(tag.videos);
@@ -46,7 +54,11 @@ describe('general/search/single', () => {
   it('answers 400 to a blank keyword and to one over 100 characters, and logs neither', async () => {
     const before = await one<{ n: number }>(ctx, sql`select count(*)::int as n from search_log`);
     expectErrorA(await call('GET', `/api${W}/general/search/single/`, { query: { keyword: '   ' } }), 400, 2);
-    expectErrorA(await call('GET', `/api${W}/general/search/single/`, { query: { keyword: '搜'.repeat(101) } }), 400, 2);
+    expectErrorA(
+      await call('GET', `/api${W}/general/search/single/`, { query: { keyword: '搜'.repeat(101) } }),
+      400,
+      2,
+    );
     const after = await one<{ n: number }>(ctx, sql`select count(*)::int as n from search_log`);
     expect(after.n).toBe(before.n);
     await ok('GET', `${W}/general/search/single/`, { query: { keyword: '搜'.repeat(100) } });
@@ -55,8 +67,11 @@ describe('general/search/single', () => {
 
 describe('discover/search (users)', () => {
   it('finds a user by nickname, with the viewer’s follow status, paged without repeats', async () => {
-    const target = await one<{ id: number; nickname: string; sec_uid: string }>(ctx, sql`
-      select id, nickname, sec_uid from users where not is_demo order by follower_count desc, id limit 1`);
+    const target = await one<{ id: number; nickname: string; sec_uid: string }>(
+      ctx,
+      sql`
+      select id, nickname, sec_uid from users where not is_demo order by follower_count desc, id limit 1`,
+    );
     await ok('POST', `${W}/commit/follow/user/`, { form: { user_id: target.id, type: 1 }, token });
     const body = await ok('GET', `${W}/discover/search/`, { query: { keyword: target.nickname, type: 'user' }, token });
     expect(body.user_list[0].user_info).toMatchObject({ sec_uid: target.sec_uid, nickname: target.nickname });
@@ -64,12 +79,19 @@ describe('discover/search (users)', () => {
     const anonymous = await ok('GET', `${W}/discover/search/`, { query: { keyword: target.nickname } });
     expect(anonymous.user_list[0].user_info.follow_status).toBe(0);
 
-    const suffix = await one<{ s: string }>(ctx, sql`
-      select right(nickname, 1) as s from users group by 1 order by count(*) desc limit 1`);
+    const suffix = await one<{ s: string }>(
+      ctx,
+      sql`
+      select right(nickname, 1) as s from users group by 1 order by count(*) desc limit 1`,
+    );
     const ids = await pageAll(async (offset) => {
       const page = await ok('GET', `${W}/discover/search/`, { query: { keyword: suffix.s, offset, count: 4 } });
       for (const u of page.user_list) expect(u.user_info.nickname).toContain(suffix.s);
-      return { ids: page.user_list.map((u: { user_info: { uid: string } }) => u.user_info.uid), next: page.cursor, hasMore: page.has_more === 1 };
+      return {
+        ids: page.user_list.map((u: { user_info: { uid: string } }) => u.user_info.uid),
+        next: page.cursor,
+        hasMore: page.has_more === 1,
+      };
     });
     expect(ids.length).toBeGreaterThan(4);
     expect(new Set(ids).size).toBe(ids.length);

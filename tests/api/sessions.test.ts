@@ -28,13 +28,24 @@ afterEach(() => {
 
 let addresses = 0;
 /** A form POST from its own client address, so per-IP limits of one test never reach another. */
-async function post(pathname: string, form: Record<string, string>, opts: { token?: string; cookie?: string; headers?: Record<string, string> } = {}) {
+async function post(
+  pathname: string,
+  form: Record<string, string>,
+  opts: { token?: string; cookie?: string; headers?: Record<string, string> } = {},
+) {
   const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded', ...opts.headers });
   if (opts.token) headers.set('Token', opts.token);
   if (opts.cookie) headers.set('Cookie', opts.cookie);
-  const res = await handleApi(new Request(`http://shanying.test/api${pathname}`, { method: 'POST', headers, body: new URLSearchParams(form).toString() }), {
-    clientAddress: `10.77.0.${++addresses}`,
-  });
+  const res = await handleApi(
+    new Request(`http://shanying.test/api${pathname}`, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams(form).toString(),
+    }),
+    {
+      clientAddress: `10.77.0.${++addresses}`,
+    },
+  );
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
@@ -62,10 +73,17 @@ describe('the session cookie', () => {
     expect(cookie).toMatch(/^__Host-sy_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+; Secure$/);
     // No Domain attribute: __Host- cookies must not have one.
     expect(cookie).not.toMatch(/domain=/i);
-    expect((await call('GET', '/api/aweme/v1/web/user/profile/self/', { cookie: `__Host-sy_session=${token}` })).body.status_code).toBe(0);
-    expect((await call('GET', '/api/aweme/v1/web/user/profile/self/', { cookie: `sy_session=${token}` })).body.status_code).not.toBe(0);
+    expect(
+      (await call('GET', '/api/aweme/v1/web/user/profile/self/', { cookie: `__Host-sy_session=${token}` })).body
+        .status_code,
+    ).toBe(0);
+    expect(
+      (await call('GET', '/api/aweme/v1/web/user/profile/self/', { cookie: `sy_session=${token}` })).body.status_code,
+    ).not.toBe(0);
     const out = await post('/passport/logout', {}, { token });
-    expect(out.headers.get('set-cookie')).toMatch(/^__Host-sy_session=; Path=\/; HttpOnly; SameSite=Lax; Max-Age=0; Secure$/);
+    expect(out.headers.get('set-cookie')).toMatch(
+      /^__Host-sy_session=; Path=\/; HttpOnly; SameSite=Lax; Max-Age=0; Secure$/,
+    );
   });
 
   it('is __Host- and Secure behind a proxy that says https only when TRUST_PROXY is set', async () => {
@@ -92,21 +110,34 @@ describe('session lifetimes', () => {
   it(`ends a session unused for ${SESSION_IDLE_MS / DAY} days, and one opened ${SESSION_ABSOLUTE_MS / DAY} days ago however busy`, async () => {
     const idle = await codeLogin('idle@example.com');
     const where = (token: string) => eq(sessions.tokenHash, hashToken(token));
-    await ctx.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - SESSION_IDLE_MS + DAY) }).where(where(idle.token));
+    await ctx.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - SESSION_IDLE_MS + DAY) })
+      .where(where(idle.token));
     expect(await loggedIn(idle.token)).toBe(true);
     // Using it moved its last use to now: another 29 idle days later it still works.
     const [touched] = await ctx.db.select({ at: sessions.lastSeenAt }).from(sessions).where(where(idle.token));
     expect(Date.now() - touched!.at.getTime()).toBeLessThan(60_000);
-    await ctx.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - SESSION_IDLE_MS - 1000) }).where(where(idle.token));
+    await ctx.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - SESSION_IDLE_MS - 1000) })
+      .where(where(idle.token));
     expect(await loggedIn(idle.token)).toBe(false);
 
     const old = await codeLogin('absolute@example.com');
-    const [row] = await ctx.db.select({ created: sessions.createdAt, expires: sessions.expiresAt }).from(sessions).where(where(old.token));
+    const [row] = await ctx.db
+      .select({ created: sessions.createdAt, expires: sessions.expiresAt })
+      .from(sessions)
+      .where(where(old.token));
     expect(row!.expires.getTime() - row!.created.getTime()).toBeGreaterThanOrEqual(SESSION_ABSOLUTE_MS - 60_000);
     expect(row!.expires.getTime() - row!.created.getTime()).toBeLessThanOrEqual(SESSION_ABSOLUTE_MS + 60_000);
     await ctx.db
       .update(sessions)
-      .set({ createdAt: new Date(Date.now() - SESSION_ABSOLUTE_MS), expiresAt: new Date(Date.now() - 1000), lastSeenAt: new Date() })
+      .set({
+        createdAt: new Date(Date.now() - SESSION_ABSOLUTE_MS),
+        expiresAt: new Date(Date.now() - 1000),
+        lastSeenAt: new Date(),
+      })
       .where(where(old.token));
     expect(await loggedIn(old.token)).toBe(false);
   });
@@ -122,7 +153,9 @@ describe('session lifetimes', () => {
     expect(await loggedIn(a.token)).toBe(false);
     expect(await loggedIn(b.token)).toBe(false);
     expect(await loggedIn(bystander.token)).toBe(true);
-    const { rows } = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from sessions where user_id = ${a.uid} and revoked_at is null`);
+    const { rows } = await ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from sessions where user_id = ${a.uid} and revoked_at is null`,
+    );
     expect(rows[0]!.n).toBe(0);
     // Without a session there is nothing to log out of.
     expect((await post('/passport/logout/all', {})).status).toBe(401);
@@ -141,7 +174,10 @@ describe('passwords', () => {
     expect(short.body.status_msg).toBe(t('error.passwordRule', { min: 8, max: 128 }));
     const letters = await post('/passport/password', { next: 'correcthorsebatterystaple' }, { token });
     expect(letters.status, JSON.stringify(letters.body)).toBe(200);
-    expect((await post('/passport/login/password', { email: 'chooser@example.com', password: 'correcthorsebatterystaple' })).status).toBe(200);
+    expect(
+      (await post('/passport/login/password', { email: 'chooser@example.com', password: 'correcthorsebatterystaple' }))
+        .status,
+    ).toBe(200);
   });
 
   it('a password locked by failed logins from everywhere never blocks the e-mailed code', async () => {
@@ -149,7 +185,8 @@ describe('passwords', () => {
     const { token } = await codeLogin(email);
     expect((await post('/passport/password', { next: 'owner secret phrase' }, { token })).status).toBe(200);
     // The account's limit on failed password logins, spent (as loginWithPassword counts them).
-    for (let i = 0; i < PASSWORD_ACCOUNT_RATE.limit; i++) await hit(`pw:acct:${email}`, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs);
+    for (let i = 0; i < PASSWORD_ACCOUNT_RATE.limit; i++)
+      await hit(`pw:acct:${email}`, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs);
     expect((await post('/passport/login/password', { email, password: 'owner secret phrase' })).status).toBe(429);
     const again = await codeLogin(email);
     expect(await loggedIn(again.token)).toBe(true);

@@ -35,7 +35,12 @@ const bytes = randomBytes(100);
 async function newUpload(length = bytes.length): Promise<{ location: string; id: string; file: string }> {
   const res = await fetch(`${base}/api/upload`, {
     method: 'POST',
-    headers: { ...TUS, Token: token, 'Upload-Length': String(length), 'Upload-Metadata': `filename ${b64('片段.mp4')},kind ${b64('video')}` },
+    headers: {
+      ...TUS,
+      Token: token,
+      'Upload-Length': String(length),
+      'Upload-Metadata': `filename ${b64('片段.mp4')},kind ${b64('video')}`,
+    },
   });
   expect(res.status).toBe(201);
   const location = res.headers.get('location')!;
@@ -44,9 +49,15 @@ async function newUpload(length = bytes.length): Promise<{ location: string; id:
 }
 
 /** A tus request as a client sends it (Tus-Resumable and the token), with `headers` added or, when null, removed. */
-function send(method: string, target: string, headers: Record<string, string | null> = {}, body?: Uint8Array): Promise<Response> {
+function send(
+  method: string,
+  target: string,
+  headers: Record<string, string | null> = {},
+  body?: Uint8Array,
+): Promise<Response> {
   const all: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...TUS, Token: token, ...headers })) if (value !== null) all[name] = value;
+  for (const [name, value] of Object.entries({ ...TUS, Token: token, ...headers }))
+    if (value !== null) all[name] = value;
   return fetch(`${base}${target}`, { method, headers: all, body: body as Uint8Array<ArrayBuffer> | undefined });
 }
 
@@ -151,7 +162,10 @@ describe("tus's own refusals", () => {
     expect((await patch(lost.location, 0, bytes.subarray(0, 10))).status).toBe(204);
     rmSync(lost.file);
 
-    for (const [u, status] of [[gone, 404], [lost, 410]] as const) {
+    for (const [u, status] of [
+      [gone, 404],
+      [lost, 410],
+    ] as const) {
       await expectEnvelope(await patch(u.location, 0, bytes.subarray(0, 10)), status, '上传的文件不存在或已过期');
       const head = await send('HEAD', u.location);
       expect(head.status).toBe(status);
@@ -194,10 +208,10 @@ describe('refusals that say when to come back', () => {
   it('429: a new upload past the hourly limit says when the limit lets it through', async () => {
     const other = await tokenFor(2);
     const hourMs = 60 * 60 * 1000;
-    await t.pool.query("insert into rate_limits (key, count, reset_at) values ('upload:2', $1, (extract(epoch from clock_timestamp()) * 1000)::bigint + $2)", [
-      UPLOAD_RATE.limit,
-      hourMs,
-    ]);
+    await t.pool.query(
+      "insert into rate_limits (key, count, reset_at) values ('upload:2', $1, (extract(epoch from clock_timestamp()) * 1000)::bigint + $2)",
+      [UPLOAD_RATE.limit, hourMs],
+    );
     const res = await send('POST', '/api/upload', { Token: other, 'Upload-Length': '100' });
     await expectEnvelope(res, 429, '操作太频繁，请稍后再试');
     const wait = Number(res.headers.get('retry-after'));
@@ -209,12 +223,16 @@ describe('refusals that say when to come back', () => {
     // What PostgreSQL answers while it restarts, raised where tus's creation hook records the upload.
     await t.pool.query(`create function starting_up() returns trigger language plpgsql as $$
       begin raise exception 'the database system is starting up' using errcode = '57P03'; end $$`);
-    await t.pool.query('create trigger starting_up before insert on uploads for each row execute function starting_up()');
+    await t.pool.query(
+      'create trigger starting_up before insert on uploads for each row execute function starting_up()',
+    );
     const create = { 'Upload-Length': '100', 'Upload-Metadata': `filename ${b64('片段.mp4')},kind ${b64('video')}` };
     try {
       const answers = [
         await send('POST', '/api/upload', create),
-        await handleUpload(new Request(`${base}/api/upload`, { method: 'POST', headers: { ...TUS, Token: token, ...create } })),
+        await handleUpload(
+          new Request(`${base}/api/upload`, { method: 'POST', headers: { ...TUS, Token: token, ...create } }),
+        ),
       ];
       for (const res of answers) {
         await expectEnvelope(res, 503, '服务暂时不可用，请稍后再试');
@@ -240,7 +258,9 @@ describe('the fetch door (astro dev)', () => {
       }),
     );
     await expectEnvelope(res, 409, '上传进度与服务器不一致，请重试');
-    const old = await handleUpload(new Request(`${base}${u.location}`, { method: 'HEAD', headers: { Token: token, 'Tus-Resumable': '0.2.2' } }));
+    const old = await handleUpload(
+      new Request(`${base}${u.location}`, { method: 'HEAD', headers: { Token: token, 'Tus-Resumable': '0.2.2' } }),
+    );
     expect(old.status).toBe(412);
     expect(old.headers.get('tus-version')).toBe('1.0.0');
     await expectStored(u, 0);

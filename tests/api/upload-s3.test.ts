@@ -26,13 +26,29 @@ let appA: http.Server;
 let baseA: string;
 let token: string;
 const children: ChildProcess[] = [];
-const saved = { DATABASE_URL: process.env.DATABASE_URL, DATABASE_DIRECT_URL: process.env.DATABASE_DIRECT_URL, DATA_DIR: process.env.DATA_DIR, UPLOADS_DIR: process.env.UPLOADS_DIR };
+const saved = {
+  DATABASE_URL: process.env.DATABASE_URL,
+  DATABASE_DIRECT_URL: process.env.DATABASE_DIRECT_URL,
+  DATA_DIR: process.env.DATA_DIR,
+  UPLOADS_DIR: process.env.UPLOADS_DIR,
+};
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `script` as its own process on this test's database and bucket; resolves once `ready` says it is up. */
-async function startProcess(script: string, ready: (out: string) => boolean, env: Record<string, string> = {}): Promise<string> {
+async function startProcess(
+  script: string,
+  ready: (out: string) => boolean,
+  env: Record<string, string> = {},
+): Promise<string> {
   const child = spawn(process.execPath, [path.resolve(script)], {
-    env: { ...process.env, ...s3.env, DATABASE_URL: t.url, DATA_DIR: process.env.DATA_DIR, UPLOADS_DIR: uploadsDir(), ...env },
+    env: {
+      ...process.env,
+      ...s3.env,
+      DATABASE_URL: t.url,
+      DATA_DIR: process.env.DATA_DIR,
+      UPLOADS_DIR: uploadsDir(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -59,7 +75,8 @@ beforeAll(async () => {
   await startQueue(t.url);
   token = await tokenFor(1);
   // App server A: the upload door and /media/ as server.ts mounts them with a bucket.
-  const upload = (req: http.IncomingMessage, res: http.ServerResponse) => void serveUpload(req, res).catch(() => res.destroy());
+  const upload = (req: http.IncomingMessage, res: http.ServerResponse) =>
+    void serveUpload(req, res).catch(() => res.destroy());
   const media = createMediaHandler({ roots: [path.resolve('public', 'media')], store: mediaStore() });
   appA = http.createServer((req, res) => {
     if (req.url?.startsWith('/media/')) return void media(req, res).catch(() => res.destroy());
@@ -93,7 +110,11 @@ it('an upload processed by a separate worker plays from the bucket', { timeout: 
   const tus = { 'Tus-Resumable': '1.0.0', Token: token };
   const created = await fetch(`${baseA}/api/upload`, {
     method: 'POST',
-    headers: { ...tus, 'Upload-Length': String(clip.length), 'Upload-Metadata': `filename ${Buffer.from('云端.mp4').toString('base64')}` },
+    headers: {
+      ...tus,
+      'Upload-Length': String(clip.length),
+      'Upload-Metadata': `filename ${Buffer.from('云端.mp4').toString('base64')}`,
+    },
   });
   expect(created.status).toBe(201);
   const location = created.headers.get('location')!;
@@ -110,7 +131,9 @@ it('an upload processed by a separate worker plays from the bucket', { timeout: 
   expect(head.headers.get('upload-offset')).toBe(String(half));
   expect((await patch(baseA, half, clip.length)).status).toBe(204);
 
-  const work = (await ok('POST', '/studio/work/create', { token, json: { uploadId, title: '云端的作品', channelId: 300201 } })).data;
+  const work = (
+    await ok('POST', '/studio/work/create', { token, json: { uploadId, title: '云端的作品', channelId: 300201 } })
+  ).data;
   let status = '';
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {

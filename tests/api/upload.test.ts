@@ -39,7 +39,10 @@ afterAll(async () => {
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const tus = { 'Tus-Resumable': '1.0.0' };
 
-function create(length: number, o: { token?: string; kind?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+function create(
+  length: number,
+  o: { token?: string; kind?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
   return fetch(`${base}/api/upload`, {
     method: 'POST',
     headers: {
@@ -82,7 +85,10 @@ describe('tus uploads', () => {
       const cfg = await ok('GET', '/studio/config');
       expect(cfg.data.maxBytes).toBe(1000);
 
-      const deferred = await fetch(`${base}/api/upload`, { method: 'POST', headers: { ...tus, Token: token, 'Upload-Defer-Length': '1' } });
+      const deferred = await fetch(`${base}/api/upload`, {
+        method: 'POST',
+        headers: { ...tus, Token: token, 'Upload-Defer-Length': '1' },
+      });
       expect(deferred.status).toBe(400);
       expect(stored()).toEqual(before);
     } finally {
@@ -92,15 +98,24 @@ describe('tus uploads', () => {
   });
 
   /** A request sent with its target as written (fetch would resolve `..`, as a browser does). */
-  function rawRequest(method: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  function rawRequest(
+    method: string,
+    target: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
     return new Promise((resolve, reject) => {
       const { port } = new URL(base);
       http
-        .request({ host: '127.0.0.1', port, method, path: target, headers: { ...tus, Token: token, ...headers } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        })
+        .request(
+          { host: '127.0.0.1', port, method, path: target, headers: { ...tus, Token: token, ...headers } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+            );
+          },
+        )
         .on('error', reject)
         .end(method === 'PATCH' ? 'abc' : undefined);
     });
@@ -110,7 +125,8 @@ describe('tus uploads', () => {
     const created = await create(clip.length, { token });
     expect(created.status).toBe(201);
     const location = created.headers.get('location')!;
-    const uploads = async () => (await t.pool.query<{ n: number }>('select count(*)::int as n from uploads')).rows[0]!.n;
+    const uploads = async () =>
+      (await t.pool.query<{ n: number }>('select count(*)::int as n from uploads')).rows[0]!.n;
     const before = { rows: await uploads(), files: stored() };
 
     // A POST to an upload had tus create another one, past the door's checks: here a deferred length.
@@ -118,13 +134,23 @@ describe('tus uploads', () => {
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('HEAD, PATCH, DELETE, OPTIONS');
     expect(JSON.parse(post.body)).toEqual({ code: '405', msg: '不支持的请求方法', data: null });
-    for (const [method, target] of [['GET', '/api/upload'], ['PATCH', '/api/upload'], ['DELETE', '/api/upload/'], ['GET', location], ['PUT', location]]) {
+    for (const [method, target] of [
+      ['GET', '/api/upload'],
+      ['PATCH', '/api/upload'],
+      ['DELETE', '/api/upload/'],
+      ['GET', location],
+      ['PUT', location],
+    ]) {
       const res = await rawRequest(method!, target!);
       expect(res.status, `${method} ${target}`).toBe(405);
       expect(JSON.parse(res.body).code).toBe('405');
     }
     // Parallel uploads (tus answered 501), and a length both declared and deferred.
-    const odd: Record<string, string>[] = [{ 'Upload-Concat': 'partial' }, { 'Upload-Concat': `final;${location}` }, { 'Upload-Defer-Length': '1' }];
+    const odd: Record<string, string>[] = [
+      { 'Upload-Concat': 'partial' },
+      { 'Upload-Concat': `final;${location}` },
+      { 'Upload-Defer-Length': '1' },
+    ];
     for (const headers of odd) {
       const res = await create(10, { token, headers });
       expect(res.status, JSON.stringify(headers)).toBe(400);
@@ -136,10 +162,14 @@ describe('tus uploads', () => {
     // Dot segments name no upload of the viewer's: tus would act on the upload `..` the door took for the endpoint.
     for (const target of ['/api/upload/..', '/api/upload/%2e%2e', '/api/upload/.', `${location}/..`]) {
       for (const method of ['HEAD', 'PATCH', 'DELETE']) {
-        const res = await rawRequest(method, target, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' });
+        const res = await rawRequest(method, target, {
+          'Upload-Offset': '0',
+          'Content-Type': 'application/offset+octet-stream',
+        });
         expect(res.status, `${method} ${target}`).toBe(404);
         expect(res.headers['content-type'], `${method} ${target}`).toMatch(/^application\/json/);
-        if (method !== 'HEAD') expect(JSON.parse(res.body)).toEqual({ code: '404', msg: '上传的文件不存在或已过期', data: null });
+        if (method !== 'HEAD')
+          expect(JSON.parse(res.body)).toEqual({ code: '404', msg: '上传的文件不存在或已过期', data: null });
       }
     }
     const head = await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: token } });
@@ -158,9 +188,16 @@ describe('tus uploads', () => {
     const head = await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: token } });
     expect(head.headers.get('upload-offset')).toBe(String(half));
     const progress = await ok('GET', '/studio/upload', { query: { uploadId: id }, token });
-    expect(progress.data).toMatchObject({ status: 'uploading', receivedBytes: half, sizeBytes: clip.length, fileName: '片段.mp4' });
+    expect(progress.data).toMatchObject({
+      status: 'uploading',
+      receivedBytes: half,
+      sizeBytes: clip.length,
+      fileName: '片段.mp4',
+    });
 
-    expect((await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: otherToken } })).status).toBe(404);
+    expect((await fetch(`${base}${location}`, { method: 'HEAD', headers: { ...tus, Token: otherToken } })).status).toBe(
+      404,
+    );
     expect((await patch(location, clip.subarray(half), half, otherToken)).status).toBe(404);
     expect((await call('GET', '/api/studio/upload', { query: { uploadId: id }, token: otherToken })).status).toBe(404);
 
@@ -179,7 +216,10 @@ describe('tus uploads', () => {
     expect((await res.json()).msg).toBe('文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频');
     expect(stored().filter((f) => f.startsWith(id))).toEqual([]);
     const view = await ok('GET', '/studio/upload', { query: { uploadId: id }, token });
-    expect(view.data).toMatchObject({ status: 'rejected', reason: '文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频' });
+    expect(view.data).toMatchObject({
+      status: 'rejected',
+      reason: '文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频',
+    });
   });
 
   it('answers a client that resumes a swept upload 404 in the envelope, so it starts over', async () => {
@@ -207,7 +247,10 @@ describe('tus uploads', () => {
     expect(stored().filter((f) => f.startsWith(id))).toEqual([]);
 
     // Published from a tab still open on it: it was never checked, so the answer does not say 未通过检查.
-    const publish = await call('POST', '/studio/work/create', { token, json: { uploadId: id, title: '过期的作品', channelId: 300201 } });
+    const publish = await call('POST', '/studio/work/create', {
+      token,
+      json: { uploadId: id, title: '过期的作品', channelId: 300201 },
+    });
     expect(publish.status, publish.text).toBe(400);
     expect(publish.body).toMatchObject({ msg: '上传已过期，请重新上传' });
   });
@@ -236,14 +279,21 @@ describe('resuming after the server is killed, or on another server', () => {
   async function holdPatch(at: string, location: string, body: Buffer, sent: number): Promise<http.ClientRequest> {
     const req = http.request(`${at}${location}`, {
       method: 'PATCH',
-      headers: { ...tus, Token: token, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(body.length) },
+      headers: {
+        ...tus,
+        Token: token,
+        'Upload-Offset': '0',
+        'Content-Type': 'application/offset+octet-stream',
+        'Content-Length': String(body.length),
+      },
     });
     req.on('error', () => {});
     req.on('response', (res) => res.resume());
     req.write(body.subarray(0, sent));
     const file = path.join(uploadsDir(), location.split('/').pop()!);
     const deadline = Date.now() + 20_000;
-    while ((existsSync(file) ? statSync(file).size : 0) < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((existsSync(file) ? statSync(file).size : 0) < sent && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     return req;
   }
 
@@ -252,7 +302,12 @@ describe('resuming after the server is killed, or on another server', () => {
     let at = await startChild();
     const created = await fetch(`${at}/api/upload`, {
       method: 'POST',
-      headers: { ...tus, Token: token, 'Upload-Length': String(big.length), 'Upload-Metadata': `filename ${b64('resume.mp4')}` },
+      headers: {
+        ...tus,
+        Token: token,
+        'Upload-Length': String(big.length),
+        'Upload-Metadata': `filename ${b64('resume.mp4')}`,
+      },
     });
     const location = created.headers.get('location')!;
     const file = path.join(uploadsDir(), location.split('/').pop()!);

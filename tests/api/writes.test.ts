@@ -18,10 +18,13 @@ beforeAll(async () => {
 let picks = 0;
 /** A live video by someone else that `me` has not touched in `table`. */
 async function freshVideo(table: string): Promise<number> {
-  const row = await one<{ id: number }>(ctx, sql`
+  const row = await one<{ id: number }>(
+    ctx,
+    sql`
     select v.id from videos v where v.deleted_at is null and v.author_id <> ${me.id}
       and not exists (select 1 from ${sql.raw(table)} t where t.user_id = ${me.id} and t.video_id = v.id)
-    order by md5(v.id::text) limit 1 offset ${picks++}`);
+    order by md5(v.id::text) limit 1 offset ${picks++}`,
+  );
   return row.id;
 }
 
@@ -82,7 +85,9 @@ describe('aweme/collect', () => {
     expect(self.user_collect_count.collect_count_list[0].collect_count).toBe(mine + 1);
     const list = await ok('GET', `${W}/aweme/listcollection/`, { token, query: { count: 1 } });
     expect(list.aweme_list[0].aweme_id).toBe(String(id));
-    expect((await ok('POST', `${W}/aweme/collect/`, { token, form: { aweme_id: id, action: 0 } })).collect_count).toBe(before);
+    expect((await ok('POST', `${W}/aweme/collect/`, { token, form: { aweme_id: id, action: 0 } })).collect_count).toBe(
+      before,
+    );
     await ok('POST', `${W}/aweme/collect/`, { token, form: { aweme_id: id, action: 0 } });
     expect(await videoStat(id, 'collect_count')).toBe(before);
     expect(await userStat(me.id, 'collect_count')).toBe(mine);
@@ -98,17 +103,25 @@ describe('comments', () => {
     expect(res.comment.text).toBe(html);
     expect(res.comment_count).toBe(before + 1);
     expect(res.comment.user.uid).toBe(String(me.id));
-    const stored = await one<{ text: string }>(ctx, sql`select text from comments where id = ${Number(res.comment.cid)}`);
+    const stored = await one<{ text: string }>(
+      ctx,
+      sql`select text from comments where id = ${Number(res.comment.cid)}`,
+    );
     expect(stored.text).toBe(html);
     const raw = await call('GET', `/api${W}/comment/list/`, { query: { aweme_id: id, count: 50 } });
     expect(raw.headers.get('content-type')).toMatch(/^application\/json/);
     expect(raw.headers.get('x-content-type-options')).toBe('nosniff');
     expect(raw.body.comments.map((c: { text: string }) => c.text)).toContain(html);
 
-    const reply = await ok('POST', `${W}/comment/publish`, { token, form: { aweme_id: id, text: '回复一下', reply_id: res.comment.cid } });
+    const reply = await ok('POST', `${W}/comment/publish`, {
+      token,
+      form: { aweme_id: id, text: '回复一下', reply_id: res.comment.cid },
+    });
     expect(reply.comment.reply_id).toBe(res.comment.cid);
     expect(reply.comment_count).toBe(before + 2);
-    const replies = await ok('GET', `${W}/comment/list/reply/`, { query: { item_id: id, comment_id: res.comment.cid } });
+    const replies = await ok('GET', `${W}/comment/list/reply/`, {
+      query: { item_id: id, comment_id: res.comment.cid },
+    });
     expect(replies.comments.map((c: { cid: string }) => c.cid)).toEqual([reply.comment.cid]);
 
     const del = await ok('POST', `${W}/comment/delete`, { token, form: { cid: res.comment.cid } });
@@ -120,40 +133,61 @@ describe('comments', () => {
   });
 
   it("deleting someone else's comment on someone else's video is a 403", async () => {
-    const c = await one<{ id: number }>(ctx, sql`
+    const c = await one<{ id: number }>(
+      ctx,
+      sql`
       select c.id from comments c join videos v on v.id = c.video_id
-      where c.deleted_at is null and v.deleted_at is null and c.user_id <> ${me.id} and v.author_id <> ${me.id} limit 1`);
+      where c.deleted_at is null and v.deleted_at is null and c.user_id <> ${me.id} and v.author_id <> ${me.id} limit 1`,
+    );
     expectErrorA(await call('POST', `/api${W}/comment/delete`, { token, form: { cid: c.id } }), 403, 9);
   });
 
   it('comment/digg likes once, a repeat stays, undo restores', async () => {
-    const c = await one<{ id: number; video_id: number; digg_count: number }>(ctx, sql`
+    const c = await one<{ id: number; video_id: number; digg_count: number }>(
+      ctx,
+      sql`
       select c.id, c.video_id, c.digg_count from comments c join videos v on v.id = c.video_id
       where c.deleted_at is null and v.deleted_at is null
         and not exists (select 1 from comment_likes cl where cl.comment_id = c.id and cl.user_id = ${me.id})
-      order by c.id limit 1`);
+      order by c.id limit 1`,
+    );
     const form = { cid: c.id, aweme_id: c.video_id, digg_type: 1 };
-    expect(await ok('POST', `${W}/comment/digg`, { token, form })).toEqual({ status_code: 0, user_digged: 1, digg_count: c.digg_count + 1 });
+    expect(await ok('POST', `${W}/comment/digg`, { token, form })).toEqual({
+      status_code: 0,
+      user_digged: 1,
+      digg_count: c.digg_count + 1,
+    });
     expect((await ok('POST', `${W}/comment/digg`, { token, form })).digg_count).toBe(c.digg_count + 1);
     const list = await ok('GET', `${W}/comment/list/`, { token, query: { aweme_id: c.video_id, count: 50 } });
     const shown = list.comments.find((x: { cid: string }) => x.cid === String(c.id));
     if (shown) expect(shown.user_digged).toBe(1);
-    expect((await ok('POST', `${W}/comment/digg`, { token, form: { ...form, digg_type: 0 } })).digg_count).toBe(c.digg_count);
+    expect((await ok('POST', `${W}/comment/digg`, { token, form: { ...form, digg_type: 0 } })).digg_count).toBe(
+      c.digg_count,
+    );
     await ok('POST', `${W}/comment/digg`, { token, form: { ...form, digg_type: 0 } });
-    expect((await one<{ n: number }>(ctx, sql`select digg_count as n from comments where id = ${c.id}`)).n).toBe(c.digg_count);
+    expect((await one<{ n: number }>(ctx, sql`select digg_count as n from comments where id = ${c.id}`)).n).toBe(
+      c.digg_count,
+    );
     // The comment must belong to aweme_id when it is given.
-    expectErrorA(await call('POST', `/api${W}/comment/digg`, { token, form: { ...form, aweme_id: c.video_id + 1 } }), 404, 4);
+    expectErrorA(
+      await call('POST', `/api${W}/comment/digg`, { token, form: { ...form, aweme_id: c.video_id + 1 } }),
+      404,
+      4,
+    );
   });
 });
 
 describe('commit/follow/user', () => {
   it('follows once, a repeat stays, unfollow restores both counts', async () => {
-    const other = await one<{ id: number; sec_uid: string; follower_count: number; follows_me: boolean }>(ctx, sql`
+    const other = await one<{ id: number; sec_uid: string; follower_count: number; follows_me: boolean }>(
+      ctx,
+      sql`
       select u.id, u.sec_uid, u.follower_count,
         exists (select 1 from follows b where b.follower_id = u.id and b.followee_id = ${me.id}) as follows_me
       from users u where u.id <> ${me.id}
         and not exists (select 1 from follows f where f.follower_id = ${me.id} and f.followee_id = u.id)
-      order by u.id limit 1`);
+      order by u.id limit 1`,
+    );
     const following = await userStat(me.id, 'following_count');
     const res = await ok('POST', `${W}/commit/follow/user/`, { token, form: { sec_user_id: other.sec_uid, type: 1 } });
     expect(res).toEqual({
@@ -167,27 +201,48 @@ describe('commit/follow/user', () => {
     const list = await ok('GET', `${W}/user/following/list/`, { token, query: { count: 1 } });
     expect(list.followings[0].uid).toBe(String(other.id));
     const undo = await ok('POST', `${W}/commit/follow/user/`, { token, form: { sec_user_id: other.sec_uid, type: 0 } });
-    expect(undo).toEqual({ status_code: 0, follow_status: 0, follower_count: other.follower_count, following_count: following });
+    expect(undo).toEqual({
+      status_code: 0,
+      follow_status: 0,
+      follower_count: other.follower_count,
+      following_count: following,
+    });
     await ok('POST', `${W}/commit/follow/user/`, { token, form: { sec_user_id: other.sec_uid, type: 0 } });
     expect(await userStat(other.id, 'follower_count')).toBe(other.follower_count);
     expect(await userStat(me.id, 'following_count')).toBe(following);
   });
 
   it('following oneself is a 400', async () => {
-    expectErrorA(await call('POST', `/api${W}/commit/follow/user/`, { token, form: { sec_user_id: me.sec_uid, type: 1 } }), 400, 2);
+    expectErrorA(
+      await call('POST', `/api${W}/commit/follow/user/`, { token, form: { sec_user_id: me.sec_uid, type: 1 } }),
+      400,
+      2,
+    );
   });
 });
 
 describe('watch later, history, not interested, share', () => {
   it('watch later add is idempotent and remove undoes it', async () => {
     const id = await freshVideo('watch_later');
-    const rows = async () => (await one<{ n: number }>(ctx, sql`select count(*)::int as n from watch_later where user_id = ${me.id} and video_id = ${id}`)).n;
-    expect(await ok('POST', `${W}/aweme/watchlater/add/`, { token, form: { aweme_id: id } })).toEqual({ status_code: 0, in_watch_later: 1 });
+    const rows = async () =>
+      (
+        await one<{ n: number }>(
+          ctx,
+          sql`select count(*)::int as n from watch_later where user_id = ${me.id} and video_id = ${id}`,
+        )
+      ).n;
+    expect(await ok('POST', `${W}/aweme/watchlater/add/`, { token, form: { aweme_id: id } })).toEqual({
+      status_code: 0,
+      in_watch_later: 1,
+    });
     await ok('POST', `${W}/aweme/watchlater/add/`, { token, form: { aweme_id: id } });
     expect(await rows()).toBe(1);
     const tab = await ok('GET', '/video/self', { token, query: { showTab: 'watch_later', size: 50 } });
     expect(tab.data.videosList.map((v: { id: number }) => v.id)).toContain(id);
-    expect(await ok('POST', `${W}/aweme/watchlater/remove/`, { token, form: { aweme_id: id } })).toEqual({ status_code: 0, in_watch_later: 0 });
+    expect(await ok('POST', `${W}/aweme/watchlater/remove/`, { token, form: { aweme_id: id } })).toEqual({
+      status_code: 0,
+      in_watch_later: 0,
+    });
     await ok('POST', `${W}/aweme/watchlater/remove/`, { token, form: { aweme_id: id } });
     expect(await rows()).toBe(0);
   });
@@ -195,8 +250,12 @@ describe('watch later, history, not interested, share', () => {
   it('history/write counts a play once for a fresh watch, not again for progress updates', async () => {
     const id = await freshVideo('watch_history');
     const plays = await videoStat(id, 'play_count');
-    expect((await ok('POST', `${W}/history/write/`, { token, form: { aweme_id: id, progress: 1000 } })).play_count).toBe(plays + 1);
-    expect((await ok('POST', `${W}/history/write/`, { token, form: { aweme_id: id, progress: 2000 } })).play_count).toBe(plays + 1);
+    expect(
+      (await ok('POST', `${W}/history/write/`, { token, form: { aweme_id: id, progress: 1000 } })).play_count,
+    ).toBe(plays + 1);
+    expect(
+      (await ok('POST', `${W}/history/write/`, { token, form: { aweme_id: id, progress: 2000 } })).play_count,
+    ).toBe(plays + 1);
     const read = await ok('GET', `${W}/history/read/`, { token, query: { count: 1 } });
     expect(read.aweme_list[0].aweme_id).toBe(String(id));
     expect(read.aweme_list[0].history_info.progress_ms).toBeLessThanOrEqual(2000);
@@ -216,16 +275,34 @@ describe('watch later, history, not interested, share', () => {
   it('aweme/share counts each share', async () => {
     const id = await freshVideo('likes');
     const before = await videoStat(id, 'share_count');
-    expect(await ok('POST', `${W}/aweme/share/`, { token, form: { aweme_id: id } })).toEqual({ status_code: 0, share_count: before + 1 });
+    expect(await ok('POST', `${W}/aweme/share/`, { token, form: { aweme_id: id } })).toEqual({
+      status_code: 0,
+      share_count: before + 1,
+    });
     expect((await ok('POST', `${W}/aweme/share/`, { token, form: { aweme_id: id } })).share_count).toBe(before + 2);
   });
 
   it('every write refuses a request without the Token header', async () => {
     const id = await freshVideo('likes');
-    for (const path of ['commit/item/digg/', 'aweme/collect/', 'comment/publish', 'comment/delete', 'comment/digg', 'commit/follow/user/',
-      'aweme/watchlater/add/', 'aweme/watchlater/remove/', 'history/write/', 'commit/dislike/item/', 'aweme/share/']) {
+    for (const path of [
+      'commit/item/digg/',
+      'aweme/collect/',
+      'comment/publish',
+      'comment/delete',
+      'comment/digg',
+      'commit/follow/user/',
+      'aweme/watchlater/add/',
+      'aweme/watchlater/remove/',
+      'history/write/',
+      'commit/dislike/item/',
+      'aweme/share/',
+    ]) {
       expectErrorA(await call('POST', `/api${W}/${path}`, { form: { aweme_id: id } }), 401, 8);
-      expectErrorA(await call('POST', `/api${W}/${path}`, { cookie: `sy_session=${token}`, form: { aweme_id: id } }), 401, 8);
+      expectErrorA(
+        await call('POST', `/api${W}/${path}`, { cookie: `sy_session=${token}`, form: { aweme_id: id } }),
+        401,
+        8,
+      );
     }
   });
 });

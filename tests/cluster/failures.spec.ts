@@ -42,7 +42,9 @@ async function anonymousComments(): Promise<{ status: number; texts: string[] }>
 }
 
 async function onReplica(text: string): Promise<number> {
-  const [row] = await queryOn<{ n: number }>('replica', 'SELECT count(*)::int AS n FROM comments WHERE text = $1', [text]);
+  const [row] = await queryOn<{ n: number }>('replica', 'SELECT count(*)::int AS n FROM comments WHERE text = $1', [
+    text,
+  ]);
   return row!.n;
 }
 
@@ -50,7 +52,10 @@ async function onReplica(text: string): Promise<number> {
 async function replicaStates(): Promise<string[]> {
   return Promise.all(
     cluster().webs.map(async (web) => {
-      const body = (await (await fetch(`${web.url}/readyz`)).json()) as { status: string; replicas?: { state: string }[] };
+      const body = (await (await fetch(`${web.url}/readyz`)).json()) as {
+        status: string;
+        replicas?: { state: string }[];
+      };
       return body.status === 'ok' ? (body.replicas?.[0]?.state ?? 'none') : body.status;
     }),
   );
@@ -62,11 +67,14 @@ test('anonymous reads fall back to the primary while the replica lags, and while
   const statuses: number[] = [];
   const readUntilSeen = async (text: string) => {
     await expect
-      .poll(async () => {
-        const read = await anonymousComments();
-        statuses.push(read.status);
-        return read.texts.includes(text);
-      }, { timeout: 20_000, intervals: [250] })
+      .poll(
+        async () => {
+          const read = await anonymousComments();
+          statuses.push(read.status);
+          return read.texts.includes(text);
+        },
+        { timeout: 20_000, intervals: [250] },
+      )
       .toBe(true);
   };
 
@@ -96,7 +104,10 @@ test('anonymous reads fall back to the primary while the replica lags, and while
   } finally {
     await control('start-replica');
   }
-  expect(statuses.filter((s) => s !== 200), `statuses of the reads: ${statuses.join(' ')}`).toEqual([]);
+  expect(
+    statuses.filter((s) => s !== 200),
+    `statuses of the reads: ${statuses.join(' ')}`,
+  ).toEqual([]);
   // Back, the replica catches up with what it missed (its replication slot kept it).
   const last = `副本恢复后的评论 ${Date.now()}`;
   expect((await comment(who, last)).status).toBe(200);
@@ -104,7 +115,9 @@ test('anonymous reads fall back to the primary while the replica lags, and while
   await expect.poll(replicaStates, { timeout: 15_000 }).toEqual(everyServer('up'));
 });
 
-test('an upload through either app server is processed by the separate worker and plays from the object store', async ({ page }) => {
+test('an upload through either app server is processed by the separate worker and plays from the object store', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const dir = mkdtempSync(path.join(tmpdir(), 'cluster-upload-'));
   try {
@@ -116,7 +129,11 @@ test('an upload through either app server is processed by the separate worker an
     const through: (string | null)[] = [];
     const created = await fetch(`${base}/api/upload`, {
       method: 'POST',
-      headers: { ...tus, 'Upload-Length': String(statSync(clip).size), 'Upload-Metadata': `filename ${b64('集群上传.mp4')},kind ${b64('video')}` },
+      headers: {
+        ...tus,
+        'Upload-Length': String(statSync(clip).size),
+        'Upload-Metadata': `filename ${b64('集群上传.mp4')},kind ${b64('video')}`,
+      },
     });
     expect(created.status, await created.clone().text()).toBe(201);
     through.push(servedBy(created.headers));
@@ -124,7 +141,10 @@ test('an upload through either app server is processed by the separate worker an
     const uploadId = location.split('/').pop()!;
     // Two chunks, one request each: with the first, three requests in a row, so both app servers take part.
     const half = Math.floor(bytes.length / 2);
-    for (const [offset, chunk] of [[0, bytes.subarray(0, half)], [half, bytes.subarray(half)]] as const) {
+    for (const [offset, chunk] of [
+      [0, bytes.subarray(0, half)],
+      [half, bytes.subarray(half)],
+    ] as const) {
       const patched = await fetch(new URL(location, base), {
         method: 'PATCH',
         headers: { ...tus, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
@@ -136,23 +156,32 @@ test('an upload through either app server is processed by the separate worker an
     expect(new Set(through)).toEqual(new Set(['web1', 'web2']));
 
     const studio = async (url: string, init?: RequestInit) => {
-      const res = await fetch(`${base}${url}`, { ...init, headers: { Token: me.token, ...(init?.body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } });
+      const res = await fetch(`${base}${url}`, {
+        ...init,
+        headers: { Token: me.token, ...(init?.body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      });
       return (await res.json()) as { code: string; data: Record<string, unknown> };
     };
     const view = await studio(`/api/studio/upload?uploadId=${uploadId}`);
     expect(view.code).toBe('200');
     const config = await studio('/api/studio/config');
     const channelId = String((config.data.channels as { id: number }[])[0]!.id);
-    const made = await studio('/api/studio/work/create', { method: 'POST', body: new URLSearchParams({ uploadId, title: '集群里的上传 #测试', channelId }) });
+    const made = await studio('/api/studio/work/create', {
+      method: 'POST',
+      body: new URLSearchParams({ uploadId, title: '集群里的上传 #测试', channelId }),
+    });
     expect(made.code, JSON.stringify(made)).toBe('200');
     const workId = made.data.id as number;
     // Only the worker works the queue (the app servers run with WORKER=off).
     let work: Record<string, unknown> = {};
     await expect
-      .poll(async () => {
-        work = (await studio(`/api/studio/work?workId=${workId}`)).data;
-        return work.status;
-      }, { timeout: 120_000, intervals: [1_000] })
+      .poll(
+        async () => {
+          work = (await studio(`/api/studio/work?workId=${workId}`)).data;
+          return work.status;
+        },
+        { timeout: 120_000, intervals: [1_000] },
+      )
       .toBe('published');
     const renditions = work.renditions as { url: string }[];
     expect(renditions.length).toBeGreaterThan(0);
@@ -162,13 +191,17 @@ test('an upload through either app server is processed by the separate worker an
     expect(servedBy(media.headers), 'media comes from the object store').toBeNull();
     // The worker's log has the job; neither web server's does.
     const processed = (name: string) =>
-      readFileSync(path.join(cluster().logDir, `${name}.log`), 'utf8').split('\n').some((line) => line.includes('"jobs.process"') && line.includes(uploadId));
+      readFileSync(path.join(cluster().logDir, `${name}.log`), 'utf8')
+        .split('\n')
+        .some((line) => line.includes('"jobs.process"') && line.includes(uploadId));
     expect(processed('worker')).toBe(true);
     expect(processed('web1') || processed('web2')).toBe(false);
 
     await page.goto(`/video/${workId}`);
     const video = page.locator('video').first();
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+      .toBeGreaterThan(0.3);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -178,7 +211,13 @@ test('an app server killed under load: HAProxy retries every GET it can on the o
   test.setTimeout(120_000);
   const run = `${Date.now()}`;
   const writers = await Promise.all([1, 2, 3].map((i) => newAccount(api, `kill-${i}`)));
-  const gets = [`/video/${videoId}`, '/discover', `/api/aweme/v1/web/aweme/detail/?aweme_id=${videoId}`, '/api/aweme/v1/web/tab/feed/?count=6', `/api/aweme/v1/web/comment/list/?aweme_id=${videoId}&cursor=0&count=10`];
+  const gets = [
+    `/video/${videoId}`,
+    '/discover',
+    `/api/aweme/v1/web/aweme/detail/?aweme_id=${videoId}`,
+    '/api/aweme/v1/web/tab/feed/?count=6',
+    `/api/aweme/v1/web/comment/list/?aweme_id=${videoId}&cursor=0&count=10`,
+  ];
   const LOAD_MS = 9_000;
   const KILL_AT_MS = 3_000;
   const started = Date.now();
@@ -228,19 +267,35 @@ test('an app server killed under load: HAProxy retries every GET it can on the o
     await new Promise((r) => setTimeout(r, 500));
     const lines = readFileSync(path.join(cluster().logDir, 'haproxy.log'), 'utf8').split('\n');
     const entries = lines
-      .map((line) => / app\/(\w+) \S+ (\d{3}) (\d+) \S+ \S+ (\S{4}) \d+\/\d+\/\d+\/\d+\/(\+?)(\d+) \d+\/\d+ "GET (\S+)/.exec(line))
+      .map((line) =>
+        / app\/(\w+) \S+ (\d{3}) (\d+) \S+ \S+ (\S{4}) \d+\/\d+\/\d+\/\d+\/(\+?)(\d+) \d+\/\d+ "GET (\S+)/.exec(line),
+      )
       .filter((m) => m !== null)
-      .map((m) => ({ server: m[1], bytes: Number(m[3]), state: m[4]!, redispatched: m[5] === '+', retries: Number(m[6]), path: m[7]! }));
+      .map((m) => ({
+        server: m[1],
+        bytes: Number(m[3]),
+        state: m[4]!,
+        redispatched: m[5] === '+',
+        retries: Number(m[6]),
+        path: m[7]!,
+      }));
     const retried = entries.filter((e) => e.retries > 0);
     const cut = entries.filter((e) => e.state.startsWith('SD') && e.bytes > 0);
     expect(retried.length, 'GETs HAProxy retried after the kill').toBeGreaterThan(0);
     const failed = getResults.filter((r) => r.status !== 200);
-    expect(failed.length, `failed GETs ${JSON.stringify(failed)}, answers cut off by the kill ${JSON.stringify(cut)}`).toBeLessThanOrEqual(cut.length);
+    expect(
+      failed.length,
+      `failed GETs ${JSON.stringify(failed)}, answers cut off by the kill ${JSON.stringify(cut)}`,
+    ).toBeLessThanOrEqual(cut.length);
     for (const f of failed) expect(cut.map((c) => c.path)).toContain(f.path);
 
     const acknowledged = writes.filter((w) => w.acknowledged);
     expect(acknowledged.length).toBeGreaterThan(20);
-    const stored = await queryOn<{ text: string; n: number }>('primary', 'SELECT text, count(*)::int AS n FROM comments WHERE text LIKE $1 GROUP BY text', [`宕机测试 ${run} %`]);
+    const stored = await queryOn<{ text: string; n: number }>(
+      'primary',
+      'SELECT text, count(*)::int AS n FROM comments WHERE text LIKE $1 GROUP BY text',
+      [`宕机测试 ${run} %`],
+    );
     const storedTexts = new Map(stored.map((r) => [r.text, r.n]));
     const lost = acknowledged.filter((w) => !storedTexts.has(w.text)).map((w) => w.text);
     expect(lost, 'acknowledged comments missing from the database').toEqual([]);

@@ -56,7 +56,9 @@ test('a video plays with its bytes from the object store, not from an app server
   });
   await page.goto(`/video/${videoId}`);
   const video = page.locator('video').first();
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(0.3);
   expect(media.length).toBeGreaterThan(0);
   for (const m of media) {
     expect([200, 206], m.url).toContain(m.status);
@@ -74,11 +76,15 @@ test('a video plays with its bytes from the object store, not from an app server
   expect(Buffer.from(await direct.arrayBuffer()).equals(await viaLb.body())).toBe(true);
 });
 
-test('a login holds on both app servers: pages and API calls alternate and all see the same session', async ({ browser }) => {
+test('a login holds on both app servers: pages and API calls alternate and all see the same session', async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto('/discover');
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr][client="load"], astro-island[ssr][client="idle"]').length === 0);
+  await page.waitForFunction(
+    () => document.querySelectorAll('astro-island[ssr][client="load"], astro-island[ssr][client="idle"]').length === 0,
+  );
   await page.getByRole('banner').getByRole('button', { name: '登录', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: '登录后免费畅享高清视频' });
   const form = dialog.getByRole('tabpanel', { name: '密码登录' });
@@ -179,11 +185,17 @@ test("a comment through one app server makes the other's cached anonymous copy o
   expect(seen, `the other server's copy within 2 s of the comment`).toBe(before + 1);
 });
 
-test('a message sent through one app server arrives live on a page whose event stream the other app server holds', async ({ browser, playwright }) => {
+test('a message sent through one app server arrives live on a page whose event stream the other app server holds', async ({
+  browser,
+  playwright,
+}) => {
   const sender = await newAccount(api, 'lb-dm-a');
   const receiver: Session = await newAccount(api, 'lb-dm-b');
   // The receiver follows the sender, so the sender may write more than one message before an answer.
-  const follow = await api.post('/api/aweme/v1/web/commit/follow/user/', { headers: { token: receiver.token }, form: { sec_user_id: sender.user.sec_uid, type: '1' } });
+  const follow = await api.post('/api/aweme/v1/web/commit/follow/user/', {
+    headers: { token: receiver.token },
+    form: { sec_user_id: sender.user.sec_uid, type: '1' },
+  });
   expect(follow.status()).toBe(200);
 
   const context = await browser.newContext();
@@ -204,7 +216,10 @@ test('a message sent through one app server arrives live on a page whose event s
   const direct = await playwright.request.newContext({ baseURL: other.url });
   for (let i = 1; i <= 2; i++) {
     const text = `集群私信 ${i} ${Date.now()}`;
-    const sent = await direct.post('/api/aweme/v1/web/im/message/send/', { headers: { token: sender.token }, form: { sec_user_id: receiver.user.sec_uid, text } });
+    const sent = await direct.post('/api/aweme/v1/web/im/message/send/', {
+      headers: { token: sender.token },
+      form: { sec_user_id: receiver.user.sec_uid, text },
+    });
     expect(sent.status()).toBe(200);
     expect(servedBy(sent.headers())).toBe(other.name);
     // Live: no reload, within two seconds.

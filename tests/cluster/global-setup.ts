@@ -37,13 +37,23 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       return;
     }
     action(url.searchParams.get('target') ?? '').then(
-      (value) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, value: value ?? null })),
-      (error: unknown) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: String(error) })),
+      (value) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ok: true, value: value ?? null })),
+      (error: unknown) =>
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ok: false, error: String(error) })),
     );
   });
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
   const { port } = control.address() as { port: number };
-  writeFileSync(path.join(dir, 'cluster.json'), `${JSON.stringify({ ...cluster.describe(), control: { url: `http://127.0.0.1:${port}`, token } }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(
+    path.join(dir, 'cluster.json'),
+    `${JSON.stringify({ ...cluster.describe(), control: { url: `http://127.0.0.1:${port}`, token } }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
   return async () => {
     control.close();
     await cluster.stop();

@@ -25,7 +25,10 @@ type Action = 'kill-web' | 'start-web' | 'stop-replica' | 'start-replica' | 'pau
 /** Asks the process that owns the cluster to act on it; resolves when done. */
 export async function control(action: Action, target = ''): Promise<unknown> {
   const { url, token } = cluster().control;
-  const res = await fetch(`${url}/${action}?target=${encodeURIComponent(target)}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${url}/${action}?target=${encodeURIComponent(target)}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
   const body = (await res.json()) as { ok: boolean; value?: unknown; error?: string };
   if (!body.ok) throw new Error(`${action} ${target}: ${body.error}`);
   return body.value;

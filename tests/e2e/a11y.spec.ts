@@ -26,7 +26,9 @@ for (const [width, height] of [
 ] as const) {
   for (const loggedIn of [false, true]) {
     for (const route of routePatterns()) {
-      test(`axe: ${route} at ${width}x${height}, ${loggedIn ? 'logged in' : 'logged out'}, light and dark: no serious or critical violation`, async ({ browser }) => {
+      test(`axe: ${route} at ${width}x${height}, ${loggedIn ? 'logged in' : 'logged out'}, light and dark: no serious or critical violation`, async ({
+        browser,
+      }) => {
         // Two full audits of a page with a playing video (/vs/[id], /video/[id]) took 18-31 s on a loaded machine.
         test.setTimeout(60_000);
         const phone = width < 768;
@@ -39,7 +41,13 @@ for (const [width, height] of [
         await page.evaluate(() => document.querySelectorAll('video').forEach((v) => (v.loop = true)));
         const found: string[] = [];
         for (const dark of [false, true]) {
-          await page.evaluate((on) => (on ? document.documentElement.setAttribute('dark', 'true') : document.documentElement.removeAttribute('dark')), dark);
+          await page.evaluate(
+            (on) =>
+              on
+                ? document.documentElement.setAttribute('dark', 'true')
+                : document.documentElement.removeAttribute('dark'),
+            dark,
+          );
           // Text that inherits the body's colour follows it through the theme's 0.2 s transition (theme.css).
           if (dark) await page.waitForTimeout(400);
           // Only colours change with the theme: the dark pass checks contrast alone.

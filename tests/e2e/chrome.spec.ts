@@ -25,7 +25,9 @@ const POPOVERS = [
 
 const banner = (page: Page) => page.getByRole('banner');
 const trigger = (page: Page, name: string, link = false) =>
-  link ? banner(page).getByRole('link', { name, exact: true }) : banner(page).getByRole('button', { name: new RegExp(`^${name}`) });
+  link
+    ? banner(page).getByRole('link', { name, exact: true })
+    : banner(page).getByRole('button', { name: new RegExp(`^${name}`) });
 /** The popover a trigger controls. */
 async function popOf(page: Page, entry: Locator): Promise<Locator> {
   return page.locator(`#${await entry.getAttribute('aria-controls')}`);
@@ -40,7 +42,14 @@ const focusInside = (pop: Locator) => pop.evaluate((el) => el.contains(document.
 const outside = { x: 1430, y: 700 };
 /** Clicks `outside`, first making sure nothing there would act on the click. */
 async function clickOutside(page: Page): Promise<void> {
-  const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('a[href], button, input, select, textarea, label, summary, [tabindex]:not([tabindex="-1"])')?.outerHTML.slice(0, 120) ?? null, outside);
+  const hit = await page.evaluate(
+    ({ x, y }) =>
+      document
+        .elementFromPoint(x, y)
+        ?.closest('a[href], button, input, select, textarea, label, summary, [tabindex]:not([tabindex="-1"])')
+        ?.outerHTML.slice(0, 120) ?? null,
+    outside,
+  );
   expect(hit, 'nothing under the outside point acts on a click').toBeNull();
   await page.mouse.click(outside.x, outside.y);
 }
@@ -131,7 +140,8 @@ test.describe('header popovers', () => {
     await expect(menu).toBeHidden();
     await expect(entry).toBeFocused();
     await entry.click();
-    for (const item of ['隐私设置', '通知设置', '常见问题']) await expect(menu.getByRole('link', { name: item })).toBeVisible();
+    for (const item of ['隐私设置', '通知设置', '常见问题'])
+      await expect(menu.getByRole('link', { name: item })).toBeVisible();
     await expect(menu.getByRole('radiogroup', { name: '主题' })).toBeVisible();
     await expect(menu.getByRole('radiogroup', { name: '默认页面' })).toBeVisible();
     await expect(menu.getByRole('button', { name: '快捷键' })).toBeVisible();
@@ -141,7 +151,9 @@ test.describe('header popovers', () => {
 
 test.describe('a keyboard open, whatever came just before it', () => {
   for (const dismissed of [false, true]) {
-    test(`is not closed by the close the pointer scheduled on leaving a hover open${dismissed ? ', dismissed before the key' : ''}`, async ({ page }) => {
+    test(`is not closed by the close the pointer scheduled on leaving a hover open${dismissed ? ', dismissed before the key' : ''}`, async ({
+      page,
+    }) => {
       await page.goto('/discover');
       const entry = page.getByRole('button', { name: '设置', exact: true });
       const menu = page.getByRole('dialog', { name: '设置菜单' });
@@ -164,7 +176,9 @@ test.describe('a keyboard open, whatever came just before it', () => {
   }
 
   for (const key of [true, false]) {
-    test(`made before the chrome’s script has run: ${key ? 'focus moves in once it runs' : 'a click’s open leaves focus where it was'}`, async ({ page }) => {
+    test(`made before the chrome’s script has run: ${key ? 'focus moves in once it runs' : 'a click’s open leaves focus where it was'}`, async ({
+      page,
+    }) => {
       // Hold the chrome's script, as a slow network or a busy machine does while the page is still loading.
       let requested = false;
       let release!: () => void;
@@ -194,7 +208,9 @@ test.describe('a keyboard open, whatever came just before it', () => {
         await expect(entry).toBeFocused();
         return;
       }
-      await expect.poll(() => focusInside(menu), 'focus moves in once the script has run and the menu has its contents').toBe(true);
+      await expect
+        .poll(() => focusInside(menu), 'focus moves in once the script has run and the menu has its contents')
+        .toBe(true);
       await page.keyboard.press('Escape');
       await expect(menu).toBeHidden();
       await expect(entry).toBeFocused();
@@ -204,12 +220,15 @@ test.describe('a keyboard open, whatever came just before it', () => {
 });
 
 test('客户端, 快捷访问 and 更多 offer only what leads somewhere', async ({ page }) => {
-  const desktop = (readJson('downloads.json') as { id: string; version: string; arch: string }[]).find((d) => d.id === 'desktop')!;
+  const desktop = (readJson('downloads.json') as { id: string; version: string; arch: string }[]).find(
+    (d) => d.id === 'desktop',
+  )!;
   expect(desktop.version).toBe('2.8.0');
   await page.goto('/discover');
   await trigger(page, '客户端').click();
   const client = page.getByRole('dialog', { name: '客户端' });
-  for (const perk of ['高清流畅播放', '好友消息提醒', '桌面快捷访问']) await expect(client.getByText(perk)).toBeVisible();
+  for (const perk of ['高清流畅播放', '好友消息提醒', '桌面快捷访问'])
+    await expect(client.getByText(perk)).toBeVisible();
   // The e2e server names no DESKTOP_CLIENT_URL: no download link, the site added to the desktop instead.
   await expect(client.getByRole('link', { name: /下载 Windows 客户端/ })).toHaveCount(0);
   await client.getByRole('button', { name: '添加到桌面' }).click();
@@ -235,7 +254,9 @@ test('客户端, 快捷访问 and 更多 offer only what leads somewhere', async
 });
 
 test('投稿: six creator links each open a new tab; the entry itself goes to /post', async ({ page, context }) => {
-  const links = (readJson('header-links.json') as { group: string; href: string; order: number }[]).filter((l) => l.group === 'post').sort((a, b) => a.order - b.order);
+  const links = (readJson('header-links.json') as { group: string; href: string; order: number }[])
+    .filter((l) => l.group === 'post')
+    .sort((a, b) => a.order - b.order);
   await page.goto('/discover');
   const entry = trigger(page, '投稿', true);
   await entry.hover();
@@ -282,8 +303,10 @@ test.describe('the shortcuts dialog', () => {
       await expect(dialog).toBeVisible();
       await expect(dialog).toHaveCount(1);
       await expect(dialog.getByRole('listitem')).toHaveCount(22);
-      for (const text of ['复制分享口令', '上下翻页', '快退/快进', '网页全屏', '打开列表', '相关推荐']) await expect(dialog.getByText(text, { exact: true })).toBeVisible();
-      for (const key of ['Z', 'Shift+F', 'Shift+Q', 'Esc', 'N']) await expect(dialog.locator('kbd', { hasText: new RegExp(`^${key.replace('+', '\\+')}$`) })).toHaveCount(1);
+      for (const text of ['复制分享口令', '上下翻页', '快退/快进', '网页全屏', '打开列表', '相关推荐'])
+        await expect(dialog.getByText(text, { exact: true })).toBeVisible();
+      for (const key of ['Z', 'Shift+F', 'Shift+Q', 'Esc', 'N'])
+        await expect(dialog.locator('kbd', { hasText: new RegExp(`^${key.replace('+', '\\+')}$`) })).toHaveCount(1);
       await page.keyboard.press('Escape');
       await expect(dialog).toBeHidden();
       await expect(page.getByRole('button', { name: '设置', exact: true })).toBeFocused();
@@ -310,7 +333,10 @@ test('默认页面 decides where the logo and a visit to the site root lead', as
   // The 推荐 entry still reaches the feed.
   await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '推荐' }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '推荐' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '推荐' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   // Back to 推荐 on the settings page.
   await page.goto('/settings#default-page');
@@ -350,7 +376,9 @@ test('a badge of 120 reads 99+', async ({ page }) => {
   await expect(notice).toHaveAccessibleName(/^通知\s*99\+条未读$/);
   // The shown badge keeps AA contrast.
   const axe = await new AxeBuilder({ page }).include('#site-header').withRules(['color-contrast']).analyze();
-  expect(axe.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' '))).filter((t) => t.includes('badge'))).toEqual([]);
+  expect(
+    axe.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' '))).filter((t) => t.includes('badge')),
+  ).toEqual([]);
   await page.evaluate(() => dispatchEvent(new CustomEvent('sy:badge', { detail: { name: 'notice', count: 7 } })));
   await expect(badge.locator('[aria-hidden="true"]')).toHaveText('7');
   await page.evaluate(() => dispatchEvent(new CustomEvent('sy:badge', { detail: { name: 'notice', count: 0 } })));
@@ -362,11 +390,23 @@ test('the site is installable: manifest, icons, service worker', async ({ playwr
   const res = await request.get('/manifest.webmanifest');
   expect(res.status()).toBe(200);
   const manifest = await res.json();
-  expect(manifest).toMatchObject({ name: expect.stringContaining('闪映'), short_name: '闪映', start_url: expect.stringMatching(/^\//), scope: '/', display: 'standalone' });
+  expect(manifest).toMatchObject({
+    name: expect.stringContaining('闪映'),
+    short_name: '闪映',
+    start_url: expect.stringMatching(/^\//),
+    scope: '/',
+    display: 'standalone',
+  });
   expect(manifest.theme_color).toMatch(/^#/);
   expect(manifest.background_color).toMatch(/^#/);
-  const png = (manifest.icons as { src: string; sizes: string; type: string; purpose: string }[]).filter((i) => i.type === 'image/png');
-  for (const [size, purpose] of [['192x192', 'any'], ['512x512', 'any'], ['512x512', 'maskable']]) {
+  const png = (manifest.icons as { src: string; sizes: string; type: string; purpose: string }[]).filter(
+    (i) => i.type === 'image/png',
+  );
+  for (const [size, purpose] of [
+    ['192x192', 'any'],
+    ['512x512', 'any'],
+    ['512x512', 'maskable'],
+  ]) {
     const icon = png.find((i) => i.sizes === size && i.purpose === purpose);
     expect(icon, `${size} ${purpose}`).toBeTruthy();
     const body = await (await request.get(icon!.src)).body();
@@ -377,7 +417,10 @@ test('the site is installable: manifest, icons, service worker', async ({ playwr
 
   // Chromium's own installability check wants a profile on disk (incognito contexts are never installable).
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sy-install-'));
-  const context = await playwright.chromium.launchPersistentContext(dir, { ...info.project.use.launchOptions, baseURL: info.project.use.baseURL });
+  const context = await playwright.chromium.launchPersistentContext(dir, {
+    ...info.project.use.launchOptions,
+    baseURL: info.project.use.baseURL,
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.addInitScript(() => {
@@ -398,7 +441,9 @@ test('the site is installable: manifest, icons, service worker', async ({ playwr
     expect(new URL(worker.scope).pathname).toBe('/');
     expect(worker.script).toMatch(/\/sw\.js$/);
     const cdp = await context.newCDPSession(page);
-    await expect.poll(async () => (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((e) => e.errorId)).toEqual([]);
+    await expect
+      .poll(async () => (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((e) => e.errorId))
+      .toEqual([]);
     // Where the browser offers its install prompt, 立即添加 shows it.
     await page.reload();
     await expect.poll(() => page.evaluate(() => (window as unknown as { offered?: boolean }).offered)).toBe(true);
@@ -406,7 +451,11 @@ test('the site is installable: manifest, icons, service worker', async ({ playwr
     await page.getByRole('button', { name: '立即添加' }).click();
     await expect.poll(() => page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
     // The shell is cached: offline, a page answers with the offline page instead of the browser's error.
-    await page.evaluate(() => navigator.serviceWorker.controller !== null || new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r)));
+    await page.evaluate(
+      () =>
+        navigator.serviceWorker.controller !== null ||
+        new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r)),
+    );
     await context.setOffline(true);
     await page.goto('/hot');
     await expect(page.getByRole('heading', { name: '网络已断开' })).toBeVisible();
@@ -428,7 +477,10 @@ test('the footer link blocks of discover and channel pages are those of seo/inne
     await page.goto(path);
     const footer = page.getByRole('navigation', { name: '友情链接' });
     const shown = await footer.locator('section').evaluateAll((sections) =>
-      sections.map((s) => ({ title: s.querySelector('h2')!.textContent, links: [...s.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]) })),
+      sections.map((s) => ({
+        title: s.querySelector('h2')!.textContent,
+        links: [...s.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]),
+      })),
     );
     expect(shown, path).toEqual(expected);
   }
@@ -452,7 +504,13 @@ for (const theme of ['light', 'dark'] as const) {
         for (const node of v.nodes) found.push(`${what}: ${v.id} (${v.impact}) ${node.target.join(' ')}`);
       }
     };
-    await page.evaluate((t) => (t === 'dark' ? document.documentElement.setAttribute('dark', 'true') : document.documentElement.removeAttribute('dark')), theme);
+    await page.evaluate(
+      (t) =>
+        t === 'dark'
+          ? document.documentElement.setAttribute('dark', 'true')
+          : document.documentElement.removeAttribute('dark'),
+      theme,
+    );
     await scan(`${theme} header`, '#site-header');
     for (const { name, link } of POPOVERS) {
       const entry = trigger(page, name, link);
@@ -518,7 +576,9 @@ test('feedback is validated, stored with a thank-you, and a second burst is limi
 
   // A burst from the same address, one submission already counted: past the limit it answers 429 with Retry-After.
   const burst = await Promise.all(
-    Array.from({ length: FEEDBACK_RATE.limit + 1 }, (_, i) => request.post('/api/feedback', { form: { content: `连续提交的第${i}条反馈` } })),
+    Array.from({ length: FEEDBACK_RATE.limit + 1 }, (_, i) =>
+      request.post('/api/feedback', { form: { content: `连续提交的第${i}条反馈` } }),
+    ),
   );
   const statuses = burst.map((r) => r.status()).sort();
   expect(statuses.filter((s) => s === 200)).toHaveLength(FEEDBACK_RATE.limit - 1);
@@ -537,12 +597,18 @@ test('feedback is validated, stored with a thank-you, and a second burst is limi
 });
 
 test.describe('privacy', () => {
-  test('隐私设置 hides a user’s likes from another visitor, on the page and in the API', async ({ browser, request }) => {
+  test('隐私设置 hides a user’s likes from another visitor, on the page and in the API', async ({
+    browser,
+    request,
+  }) => {
     // A brand-new account (the first code login creates it) that likes one video.
     const session = await newAccount(request, 'chrome');
     const secUid: string = session.user.sec_uid;
     const feed = await (await request.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 1 } })).json();
-    const liked = await request.post('/api/aweme/v1/web/commit/item/digg/', { headers: { token: session.token }, form: { aweme_id: feed.data[0].id, type: 1 } });
+    const liked = await request.post('/api/aweme/v1/web/commit/item/digg/', {
+      headers: { token: session.token },
+      form: { aweme_id: feed.data[0].id, type: 1 },
+    });
     expect(liked.status()).toBe(200);
 
     const favorite = `/api/aweme/v1/web/aweme/favorite/?sec_user_id=${secUid}`;
@@ -571,7 +637,9 @@ test.describe('privacy', () => {
     await other.goto(`/user/${secUid}?showTab=like`);
     await expect(likesTab).toHaveCount(0);
     // Asked for the hidden tab, the visitor lands on 作品.
-    await expect(other.getByRole('navigation', { name: '主页内容' }).getByRole('link', { name: /^作品/ })).toHaveAttribute('aria-current', 'page');
+    await expect(
+      other.getByRole('navigation', { name: '主页内容' }).getByRole('link', { name: /^作品/ }),
+    ).toHaveAttribute('aria-current', 'page');
     expect((await visitor.request.get(favorite)).status()).toBe(403);
     // The owner still sees their own likes.
     expect((await request.get(favorite, { headers: { token: session.token } })).status()).toBe(200);
@@ -588,13 +656,34 @@ test.describe('privacy', () => {
   });
 });
 
-test('no link on any page leads to a placeholder .example host, popovers and menus included', async ({ browser, request }) => {
+test('no link on any page leads to a placeholder .example host, popovers and menus included', async ({
+  browser,
+  request,
+}) => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const hrefs = async () => page.evaluate(() => [...document.querySelectorAll('a[href]')].map((a) => (a as HTMLAnchorElement).href));
-  const placeholders = (all: string[]) => all.filter((href) => /^https?:$/.test(new URL(href).protocol) && /\.(example|invalid|test)$/i.test(new URL(href).hostname));
+  const hrefs = async () =>
+    page.evaluate(() => [...document.querySelectorAll('a[href]')].map((a) => (a as HTMLAnchorElement).href));
+  const placeholders = (all: string[]) =>
+    all.filter(
+      (href) => /^https?:$/.test(new URL(href).protocol) && /\.(example|invalid|test)$/i.test(new URL(href).hostname),
+    );
   const feed = await (await request.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 1 } })).json();
-  const paths = ['/', '/discover', `/video/${feed.data[0].id}`, '/hot', '/live', '/vs', '/follow', '/user/self', '/business', '/faq', '/about', '/settings', `/search/${encodeURIComponent('美食')}`];
+  const paths = [
+    '/',
+    '/discover',
+    `/video/${feed.data[0].id}`,
+    '/hot',
+    '/live',
+    '/vs',
+    '/follow',
+    '/user/self',
+    '/business',
+    '/faq',
+    '/about',
+    '/settings',
+    `/search/${encodeURIComponent('美食')}`,
+  ];
   for (const path of paths) {
     await page.goto(path);
     expect(placeholders(await hrefs()), path).toEqual([]);
@@ -607,13 +696,17 @@ test('no link on any page leads to a placeholder .example host, popovers and men
   const fan = await newAccount(context.request, 'no-placeholder');
   await signIn(context, fan);
   await page.goto('/discover');
-  await banner(page).getByRole('button', { name: /的账号菜单$/ }).click();
+  await banner(page)
+    .getByRole('button', { name: /的账号菜单$/ })
+    .click();
   await expect(page.getByRole('dialog', { name: fan.user.nickname })).toBeVisible();
   expect(placeholders(await hrefs())).toEqual([]);
   await context.close();
 });
 
-test('the logged-out popover: 快捷键 opens the shortcuts dialog, 直播伴侣 leads to its page, nothing says 暂未开放', async ({ page }) => {
+test('the logged-out popover: 快捷键 opens the shortcuts dialog, 直播伴侣 leads to its page, nothing says 暂未开放', async ({
+  page,
+}) => {
   await page.goto('/discover');
   const login = banner(page).getByRole('button', { name: '登录', exact: true });
   await login.hover();
@@ -636,7 +729,9 @@ test('the logged-out popover: 快捷键 opens the shortcuts dialog, 直播伴侣
   await expect(page).toHaveURL(/\/about#/);
 });
 
-test('the logged-out popover keeps a press made while 登录 has focus: the popover stays open until the release, and the link leads on', async ({ page }) => {
+test('the logged-out popover keeps a press made while 登录 has focus: the popover stays open until the release, and the link leads on', async ({
+  page,
+}) => {
   await page.goto('/discover');
   const login = banner(page).getByRole('button', { name: '登录', exact: true });
   await login.hover();

@@ -21,7 +21,9 @@ test.beforeAll(async ({ playwright }, info) => {
   const feed = await (await api.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 50 } })).json();
   const ids: number[] = feed.data.map((v: { id: number }) => v.id);
   const details: Aweme[] = await Promise.all(
-    ids.map(async (id) => (await (await api.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json()).aweme_detail),
+    ids.map(
+      async (id) => (await (await api.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json()).aweme_detail,
+    ),
   );
   video = details
     .filter((a) => a.author.sec_uid !== demo.user.sec_uid && a.statistics.comment_count > 0)
@@ -47,7 +49,8 @@ async function openColumn(page: Page, loggedIn: boolean): Promise<Locator> {
 }
 
 const total = (column: Locator) => column.locator('[data-comment-total]');
-const item = (scope: Locator, text: string) => scope.locator('article', { has: scope.page().getByText(text, { exact: true }) }).first();
+const item = (scope: Locator, text: string) =>
+  scope.locator('article', { has: scope.page().getByText(text, { exact: true }) }).first();
 
 test('a comment and a reply appear for a second browser context', async ({ browser }) => {
   // Two browsers, each waking its comment column: on a loaded machine this takes longer than one page's budget.
@@ -61,7 +64,10 @@ test('a comment and a reply appear for a second browser context', async ({ brows
 
   // A mention of the video's author becomes a link to their profile.
   await page.evaluate(() =>
-    addEventListener('sy:comment-count', (e) => ((window as unknown as { lastCount?: unknown }).lastCount = (e as CustomEvent).detail)),
+    addEventListener(
+      'sy:comment-count',
+      (e) => ((window as unknown as { lastCount?: unknown }).lastCount = (e as CustomEvent).detail),
+    ),
   );
   const text = `端到端评论 ${Date.now()} @${video.author.nickname} 你看`;
   const box = column.getByRole('textbox', { name: '留下你的精彩评论吧' });
@@ -70,10 +76,15 @@ test('a comment and a reply appear for a second browser context', async ({ brows
   await box.press('Enter');
   const mine = column.locator('article', { hasText: text.split(' @')[0]! }).first();
   await expect(mine).toContainText(text.split(' @')[0]!);
-  await expect(mine.getByRole('link', { name: `@${video.author.nickname}` })).toHaveAttribute('href', `/user/${video.author.sec_uid}`);
+  await expect(mine.getByRole('link', { name: `@${video.author.nickname}` })).toHaveAttribute(
+    'href',
+    `/user/${video.author.sec_uid}`,
+  );
   await expect(total(column)).toHaveText(`（${before + 1}）`);
   // The page's other counts (the action bar) hear of it through one window event.
-  await expect.poll(() => page.evaluate(() => (window as unknown as { lastCount?: unknown }).lastCount)).toEqual({ awemeId: video.aweme_id, count: before + 1 });
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { lastCount?: unknown }).lastCount))
+    .toEqual({ awemeId: video.aweme_id, count: before + 1 });
   await expect(box).toHaveValue('');
 
   const reply = `端到端回复 ${Date.now()}`;
@@ -119,7 +130,10 @@ test('liking a comment shows at once and survives a reload', async ({ browser })
   await expect(like).toContainText(String(count + (pressed ? -1 : 1)));
 
   await page.reload();
-  const again = (await openColumn(page, true)).locator(`article[data-cid="${cid}"]`).getByRole('button', { name: /^赞/ }).first();
+  const again = (await openColumn(page, true))
+    .locator(`article[data-cid="${cid}"]`)
+    .getByRole('button', { name: /^赞/ })
+    .first();
   await expect(again).toHaveAttribute('aria-pressed', String(!pressed));
   // Leave it as it was.
   await again.click();

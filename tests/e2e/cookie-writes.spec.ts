@@ -1,7 +1,11 @@
 /** A douyin.com-style web client on this site writes with the session cookie alone, no Token header. */
 import { expect, test, newAccount } from './support.ts';
 
-test('a page of this site likes a video by fetch with only the session cookie, and the like is stored', async ({ page, context, request }) => {
+test('a page of this site likes a video by fetch with only the session cookie, and the like is stored', async ({
+  page,
+  context,
+  request,
+}) => {
   const who = await newAccount(request, 'cookie');
   await context.addCookies([{ name: 'sy_session', value: who.token, url: test.info().project.use.baseURL! }]);
   const feed = await (await request.get('/api/aweme/v1/web/tab/feed/', { params: { count: 1 } })).json();
@@ -19,11 +23,20 @@ test('a page of this site likes a video by fetch with only the session cookie, a
   expect(answer.status).toBe(200);
   expect(answer.body).toMatchObject({ status_code: 0, user_digged: 1 });
 
-  const detail = await (await request.get('/api/aweme/v1/web/aweme/detail/', { params: { aweme_id: awemeId }, headers: { Token: who.token } })).json();
+  const detail = await (
+    await request.get('/api/aweme/v1/web/aweme/detail/', {
+      params: { aweme_id: awemeId },
+      headers: { Token: who.token },
+    })
+  ).json();
   expect(detail.aweme_detail.user_digged).toBe(1);
 });
 
-test('a viewer whose browser kept the session cookie but lost its stored token (storage cleared) still comments and likes', async ({ page, context, request }) => {
+test('a viewer whose browser kept the session cookie but lost its stored token (storage cleared) still comments and likes', async ({
+  page,
+  context,
+  request,
+}) => {
   const who = await newAccount(request, 'cookieonly');
   await context.addCookies([{ name: 'sy_session', value: who.token, url: test.info().project.use.baseURL! }]);
   const feed = await (await request.get('/api/aweme/v1/web/tab/feed/', { params: { count: 1 } })).json();
@@ -49,9 +62,18 @@ test('a viewer whose browser kept the session cookie but lost its stored token (
   await expect(like).toHaveAttribute('aria-pressed', 'true');
 
   const headers = { Token: who.token };
-  const stored = await (await request.get('/api/aweme/v1/web/comment/list/', { params: { aweme_id: awemeId, count: 50 }, headers })).json();
+  const stored = await (
+    await request.get('/api/aweme/v1/web/comment/list/', { params: { aweme_id: awemeId, count: 50 }, headers })
+  ).json();
   expect(stored.comments.map((c: { text: string }) => c.text)).toContain(text);
   await expect
-    .poll(async () => (await (await request.get('/api/aweme/v1/web/aweme/detail/', { params: { aweme_id: awemeId }, headers })).json()).aweme_detail.user_digged)
+    .poll(
+      async () =>
+        (
+          await (
+            await request.get('/api/aweme/v1/web/aweme/detail/', { params: { aweme_id: awemeId }, headers })
+          ).json()
+        ).aweme_detail.user_digged,
+    )
     .toBe(1);
 });

@@ -4,11 +4,16 @@ import { expect, test } from './support.ts';
 /** Logs the context in as the demo account (session cookie, and the token where the login dialog keeps it). */
 async function login(context: BrowserContext, page: Page): Promise<{ token: string; secUid: string }> {
   const demo = await (await context.request.get('/api/passport/demo')).json();
-  const res = await context.request.post('/api/passport/login/password', { form: { email: demo.email, password: demo.password } });
+  const res = await context.request.post('/api/passport/login/password', {
+    form: { email: demo.email, password: demo.password },
+  });
   expect(res.status()).toBe(200);
   const { token, user } = await res.json();
   await page.goto('/discover');
-  await page.evaluate(([t, u]) => localStorage.setItem('sy.user', JSON.stringify({ token: t, userInfo: u })), [token, user] as const);
+  await page.evaluate(([t, u]) => localStorage.setItem('sy.user', JSON.stringify({ token: t, userInfo: u })), [
+    token,
+    user,
+  ] as const);
   return { token, secUid: user.sec_uid };
 }
 
@@ -18,15 +23,23 @@ const active = (page: Page) => page.locator('article[data-active="true"]');
 /** Points at the feed, which hydrates its island (client:interact), and waits for it. */
 async function wake(page: Page, root: Locator = feed(page)): Promise<void> {
   await root.hover();
-  await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-active], astro-island[ssr] [data-player]'));
+  await page.waitForFunction(
+    () => !document.querySelector('astro-island[ssr] [data-active], astro-island[ssr] [data-player]'),
+  );
 }
 
 /** Resolves once the video of `slide` is playing and has advanced. */
 async function playing(slide: Locator): Promise<void> {
-  await expect.poll(() => slide.locator('video').evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime > 0.1), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => slide.locator('video').evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime > 0.1), {
+      timeout: 10_000,
+    })
+    .toBe(true);
 }
 
-test('the first video is in the server’s markup (poster at once) and plays before any script; ↓ moves to the next, which plays', async ({ page }) => {
+test('the first video is in the server’s markup (poster at once) and plays before any script; ↓ moves to the next, which plays', async ({
+  page,
+}) => {
   const html = await (await page.request.get('/')).text();
   expect(html).toMatch(/<video[^>]*poster="[^"]+"[^>]*autoplay/i);
   expect(html).toMatch(/rel="preload" as="image"/);
@@ -35,19 +48,30 @@ test('the first video is in the server’s markup (poster at once) and plays bef
   await expect(first).toHaveAttribute('data-index', '0');
   await playing(first);
   // The next two are preloaded while the first plays.
-  await expect.poll(() => page.locator('article[data-index="1"] video').evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => page.locator('article[data-index="1"] video').evaluate((v: HTMLVideoElement) => v.readyState))
+    .toBeGreaterThanOrEqual(2);
   await page.keyboard.press('ArrowDown');
   await expect(active(page)).toHaveAttribute('data-index', '1');
   await playing(active(page));
   expect(await page.locator('article[data-index="0"] video').evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
   // 取消静音 turns the sound on.
   await active(page).getByRole('button', { name: '取消静音' }).first().click();
-  await expect.poll(() => active(page).locator('video').evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+  await expect
+    .poll(() =>
+      active(page)
+        .locator('video')
+        .evaluate((v: HTMLVideoElement) => v.muted),
+    )
+    .toBe(false);
 });
 
 test('paging by buttons, wheel and drag; more videos arrive by refresh_index before the end', async ({ page }) => {
   const pages: string[] = [];
-  page.on('request', (r) => r.url().includes('/tab/feed/') && pages.push(new URL(r.url()).searchParams.get('refresh_index') ?? ''));
+  page.on(
+    'request',
+    (r) => r.url().includes('/tab/feed/') && pages.push(new URL(r.url()).searchParams.get('refresh_index') ?? ''),
+  );
   await page.goto('/');
   await wake(page);
   await page.getByRole('button', { name: '下一个视频' }).click();
@@ -73,7 +97,9 @@ test('paging by buttons, wheel and drag; more videos arrive by refresh_index bef
   }
   await playing(active(page));
   // No author twice in a row across the pages.
-  const authors = await page.locator('article[data-index]').evaluateAll((slides) => slides.map((s) => s.querySelector('a[href^="/user/"]')?.getAttribute('href')));
+  const authors = await page
+    .locator('article[data-index]')
+    .evaluateAll((slides) => slides.map((s) => s.querySelector('a[href^="/user/"]')?.getAttribute('href')));
   for (let i = 1; i < authors.length; i++) expect(authors[i]).not.toBe(authors[i - 1]);
 });
 
@@ -81,7 +107,10 @@ test('with reduced motion the swipe does not animate', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto('/');
   const track = feed(page).locator('article[data-index="0"]').locator('xpath=..');
-  const { property, duration } = await track.evaluate((el) => ({ property: getComputedStyle(el).transitionProperty, duration: getComputedStyle(el).transitionDuration }));
+  const { property, duration } = await track.evaluate((el) => ({
+    property: getComputedStyle(el).transitionProperty,
+    duration: getComputedStyle(el).transitionDuration,
+  }));
   expect(property === 'none' || parseFloat(duration) < 0.01).toBe(true);
 });
 
@@ -92,7 +121,10 @@ test('an anonymous like opens the login dialog', async ({ page }) => {
   await expect(page.getByRole('dialog', { name: '登录后免费畅享高清视频' })).toBeVisible();
 });
 
-test('a like from the feed shows on the liker’s 喜欢 tab and survives a reload; a double-click likes with a heart', async ({ page, context }) => {
+test('a like from the feed shows on the liker’s 喜欢 tab and survives a reload; a double-click likes with a heart', async ({
+  page,
+  context,
+}) => {
   await login(context, page);
   await page.goto('/');
   await wake(page);
@@ -106,7 +138,8 @@ test('a like from the feed shows on the liker’s 喜欢 tab and survives a relo
   const before = Number((await like.textContent())!.replace(/\D/g, ''));
   // The button turns at once (optimistic); the tab lists the video only once the like's write has landed.
   const written = page.waitForResponse(
-    (r) => r.url().includes('/commit/item/digg/') && new URLSearchParams(r.request().postData() ?? '').get('type') === '1',
+    (r) =>
+      r.url().includes('/commit/item/digg/') && new URLSearchParams(r.request().postData() ?? '').get('type') === '1',
   );
   await like.click();
   await expect(like).toHaveAttribute('aria-pressed', 'true');
@@ -142,10 +175,14 @@ test('share copies the link, says so and counts it; watching is recorded in the 
   const slide = active(page);
   const id = (await slide.locator('a[href^="/video/"]').first().getAttribute('href'))!.replace('/video/', '');
   const share = slide.getByRole('button', { name: /^分享/ });
-  const shares = async () => (await (await page.request.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json()).aweme_detail.statistics.share_count as number;
+  const shares = async () =>
+    (await (await page.request.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json()).aweme_detail.statistics
+      .share_count as number;
   const before = await shares();
   // The button counts up at once, before the server has answered; the API is read once it has.
-  const counted = page.waitForResponse((r) => r.url().includes('/aweme/v1/web/aweme/share/') && r.request().method() === 'POST');
+  const counted = page.waitForResponse(
+    (r) => r.url().includes('/aweme/v1/web/aweme/share/') && r.request().method() === 'POST',
+  );
   await share.click();
   await expect(page.getByText('已复制分享链接')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/video/${id}$`));
@@ -156,7 +193,13 @@ test('share copies the link, says so and counts it; watching is recorded in the 
 
   await playing(slide);
   await page.keyboard.press('ArrowDown');
-  await expect.poll(async () => (await (await page.request.get('/api/aweme/v1/web/history/read/?count=5')).json()).aweme_list.map((a: { aweme_id: string }) => a.aweme_id)).toContain(id);
+  await expect
+    .poll(async () =>
+      (await (await page.request.get('/api/aweme/v1/web/history/read/?count=5')).json()).aweme_list.map(
+        (a: { aweme_id: string }) => a.aweme_id,
+      ),
+    )
+    .toContain(id);
 });
 
 test('the speed is remembered across pages', async ({ page }) => {
@@ -165,14 +208,30 @@ test('the speed is remembered across pages', async ({ page }) => {
   const bar = active(page).getByRole('group', { name: '播放控制' });
   await bar.getByRole('button', { name: '倍速' }).hover();
   await bar.getByRole('button', { name: '1.5x' }).click();
-  await expect.poll(() => active(page).locator('video').evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(1.5);
+  await expect
+    .poll(() =>
+      active(page)
+        .locator('video')
+        .evaluate((v: HTMLVideoElement) => v.playbackRate),
+    )
+    .toBe(1.5);
   await page.reload();
   await wake(page);
-  await expect.poll(() => active(page).locator('video').evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(1.5);
-  await expect(active(page).getByRole('group', { name: '播放控制' }).getByRole('button', { name: '1.5x' }).first()).toBeAttached();
+  await expect
+    .poll(() =>
+      active(page)
+        .locator('video')
+        .evaluate((v: HTMLVideoElement) => v.playbackRate),
+    )
+    .toBe(1.5);
+  await expect(
+    active(page).getByRole('group', { name: '播放控制' }).getByRole('button', { name: '1.5x' }).first(),
+  ).toBeAttached();
 });
 
-test('the progress bar is a slider: keys seek, the time is its value text; the buffered range is drawn', async ({ page }) => {
+test('the progress bar is a slider: keys seek, the time is its value text; the buffered range is drawn', async ({
+  page,
+}) => {
   await page.goto('/');
   await wake(page);
   const v = active(page).locator('video');
@@ -185,10 +244,16 @@ test('the progress bar is a slider: keys seek, the time is its value text; the b
   await v.evaluate((el: HTMLVideoElement) => (el.currentTime = 1));
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => v.evaluate((el: HTMLVideoElement) => Math.round(el.currentTime * 10))).toBe(60);
-  await expect(slider).toHaveAttribute('aria-valuetext', new RegExp(`^0:06 / 0:0${await v.evaluate((el: HTMLVideoElement) => Math.floor(el.duration))}$`));
+  await expect(slider).toHaveAttribute(
+    'aria-valuetext',
+    new RegExp(`^0:06 / 0:0${await v.evaluate((el: HTMLVideoElement) => Math.floor(el.duration))}$`),
+  );
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => v.evaluate((el: HTMLVideoElement) => Math.round(el.currentTime * 10))).toBe(10);
-  const buffered = await active(page).locator('.player-bar [aria-hidden="true"] > div').first().evaluate((el) => parseFloat((el as HTMLElement).style.width));
+  const buffered = await active(page)
+    .locator('.player-bar [aria-hidden="true"] > div')
+    .first()
+    .evaluate((el) => parseFloat((el as HTMLElement).style.width));
   expect(buffered).toBeGreaterThan(50);
 });
 
@@ -197,7 +262,10 @@ test('danmaku appear at their time, and one sent from the input shows at once', 
   const video = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
   const id = video.aweme_list[0].aweme_id as string;
   const text = `准时出现${Date.now() % 100_000}`;
-  const sent = await page.request.post('/api/aweme/v1/web/danmaku/send/', { headers: { Token: token }, form: { aweme_id: id, text, offset_ms: 3000 } });
+  const sent = await page.request.post('/api/aweme/v1/web/danmaku/send/', {
+    headers: { Token: token },
+    form: { aweme_id: id, text, offset_ms: 3000 },
+  });
   expect(sent.status()).toBe(200);
 
   await page.goto(`/video/${id}`);
@@ -218,7 +286,9 @@ test('danmaku appear at their time, and one sent from the input shows at once', 
   });
   await page.keyboard.press('b');
   await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
-  await expect.poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt), { timeout: 12_000 }).toBeDefined();
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt), { timeout: 12_000 })
+    .toBeDefined();
   const seenAt = await page.evaluate(() => (window as unknown as { seenAt: number }).seenAt);
   expect(seenAt).toBeGreaterThanOrEqual(2.95);
   expect(seenAt).toBeLessThan(3.6);
@@ -235,16 +305,26 @@ test('danmaku appear at their time, and one sent from the input shows at once', 
   expect(layer.height).toBeLessThanOrEqual(frame.height / 3 + 1);
 });
 
-test('with reduced motion danmaku stand still in their lane and fade instead of flying across', async ({ page, context }) => {
+test('with reduced motion danmaku stand still in their lane and fade instead of flying across', async ({
+  page,
+  context,
+}) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const { token } = await login(context, page);
   const video = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
   const id = video.aweme_list[0].aweme_id as string;
   // A still danmaku holds its lane for 4 s: send ours at a time the others leave free, so it is never dropped.
-  const others = (await (await page.request.get(`/api/aweme/v1/web/danmaku/list/?aweme_id=${id}`)).json()).danmaku_list as { offset_ms: number }[];
-  const at = [1500, 2500, 3500, 4500, 5500].find((t) => others.filter((d) => d.offset_ms > t - 4500 && d.offset_ms <= t).length < 2) ?? 1500;
+  const others = (await (await page.request.get(`/api/aweme/v1/web/danmaku/list/?aweme_id=${id}`)).json())
+    .danmaku_list as { offset_ms: number }[];
+  const at =
+    [1500, 2500, 3500, 4500, 5500].find(
+      (t) => others.filter((d) => d.offset_ms > t - 4500 && d.offset_ms <= t).length < 2,
+    ) ?? 1500;
   const text = `不动的弹幕${Date.now() % 100_000}`;
-  const sent = await page.request.post('/api/aweme/v1/web/danmaku/send/', { headers: { Token: token }, form: { aweme_id: id, text, offset_ms: at } });
+  const sent = await page.request.post('/api/aweme/v1/web/danmaku/send/', {
+    headers: { Token: token },
+    form: { aweme_id: id, text, offset_ms: at },
+  });
   expect(sent.status()).toBe(200);
 
   await page.goto(`/video/${id}`);
@@ -263,7 +343,9 @@ test('with reduced motion danmaku stand still in their lane and fade instead of 
     await new Promise((resolve) => setTimeout(resolve, 350));
     const after = el.getBoundingClientRect();
     const layer = el.parentElement!.getBoundingClientRect();
-    const animated = el.getAnimations().flatMap((a) => (a.effect as KeyframeEffect).getKeyframes().flatMap((k) => Object.keys(k)));
+    const animated = el
+      .getAnimations()
+      .flatMap((a) => (a.effect as KeyframeEffect).getKeyframes().flatMap((k) => Object.keys(k)));
     return { drift: after.x - before.x, offCentre: after.x + after.width / 2 - (layer.x + layer.width / 2), animated };
   });
   expect(seen.drift).toBe(0);
@@ -280,20 +362,30 @@ test('on /video/{id} the player shrinks to a mini player that keeps playing when
   // The comments and the second six related cards come once the player wakes; until then the page may be too short
   // to scroll the player out of view.
   await expect
-    .poll(() => player.evaluate((p) => document.documentElement.scrollHeight - innerHeight - (p.getBoundingClientRect().bottom + scrollY)))
+    .poll(() =>
+      player.evaluate(
+        (p) => document.documentElement.scrollHeight - innerHeight - (p.getBoundingClientRect().bottom + scrollY),
+      ),
+    )
     .toBeGreaterThan(0);
   await page.evaluate(() => scrollTo(0, 1400));
   await expect(player).toHaveAttribute('data-mini', 'true');
   const mini = (await page.locator('.mini-player').boundingBox())!;
   expect(mini.width).toBeLessThanOrEqual(361);
   const t = await player.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime);
-  await expect.poll(() => player.locator('video').evaluate((v: HTMLVideoElement, before) => !v.paused && v.currentTime !== before, t)).toBe(true);
+  await expect
+    .poll(() =>
+      player.locator('video').evaluate((v: HTMLVideoElement, before) => !v.paused && v.currentTime !== before, t),
+    )
+    .toBe(true);
   await page.evaluate(() => scrollTo(0, 0));
   await expect(player).toHaveAttribute('data-mini', 'false');
   await expect.poll(() => player.locator('video').evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
 });
 
-test('on /video/{id} the video loops at its end, before and after the player wakes, as the feed does', async ({ page }) => {
+test('on /video/{id} the video loops at its end, before and after the player wakes, as the feed does', async ({
+  page,
+}) => {
   const first = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=2')).json();
   await page.goto(`/video/${first.aweme_list[1].aweme_id}`);
   const player = page.locator('[data-player]');
@@ -308,9 +400,18 @@ test('on /video/{id} the video loops at its end, before and after the player wak
     });
   const duration = await nearEnd();
   // It plays on from the start instead of stopping at the end.
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement, d) => !v.paused && !v.ended && v.currentTime > 0 && v.currentTime < d - 0.5, duration)).toBe(true);
+  await expect
+    .poll(() =>
+      video.evaluate(
+        (v: HTMLVideoElement, d) => !v.paused && !v.ended && v.currentTime > 0 && v.currentTime < d - 0.5,
+        duration,
+      ),
+    )
+    .toBe(true);
   await wake(page, player);
   await expect(video).toHaveAttribute('loop', '');
   await nearEnd();
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement, d) => !v.paused && !v.ended && v.currentTime < d - 0.5, duration)).toBe(true);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement, d) => !v.paused && !v.ended && v.currentTime < d - 0.5, duration))
+    .toBe(true);
 });

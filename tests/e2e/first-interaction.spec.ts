@@ -31,7 +31,8 @@ async function videoId(index: number): Promise<number> {
 async function saveData(target: Page | BrowserContext): Promise<void> {
   await target.addInitScript(() => {
     const connection = (navigator as Navigator & { connection?: object }).connection;
-    if (connection) Object.defineProperty(Object.getPrototypeOf(connection), 'saveData', { get: () => true, configurable: true });
+    if (connection)
+      Object.defineProperty(Object.getPrototypeOf(connection), 'saveData', { get: () => true, configurable: true });
   });
 }
 
@@ -47,7 +48,8 @@ async function stopAtFirstFrame(page: Page): Promise<void> {
       observer.disconnect();
       // How far it played while its island was still the server's markup: hydrated, the player may play it again.
       v.addEventListener('timeupdate', () => {
-        if (v.closest('astro-island')?.hasAttribute('ssr')) (window as unknown as { __playedUnhydrated: number }).__playedUnhydrated = v.currentTime;
+        if (v.closest('astro-island')?.hasAttribute('ssr'))
+          (window as unknown as { __playedUnhydrated: number }).__playedUnhydrated = v.currentTime;
       });
       v.requestVideoFrameCallback(() => {
         (window as unknown as { __firstFrame: number }).__firstFrame = performance.now();
@@ -77,7 +79,9 @@ async function fanPage(
   return { context, page, errors: errorsOf(page) };
 }
 
-const detail = async (id: number) => (await (await api.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`, { headers: { token: fan.token } })).json()).aweme_detail;
+const detail = async (id: number) =>
+  (await (await api.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`, { headers: { token: fan.token } })).json())
+    .aweme_detail;
 
 for (const [name, index, mark] of [
   ['点赞', 20, 'user_digged'],
@@ -133,14 +137,18 @@ test('a shortcut pressed while the player is still hydrating acts once it can', 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
   await player.hover();
-  await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-player]'), null, { polling: 'raf' });
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-player]'), null, {
+    polling: 'raf',
+  });
   await page.keyboard.press('b');
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
   expect(errors).toEqual([]);
 });
 
-test('the feed hydrates while the browser is idle after the first frame and the load, with no interaction', async ({ page }) => {
+test('the feed hydrates while the browser is idle after the first frame and the load, with no interaction', async ({
+  page,
+}) => {
   const errors = errorsOf(page);
   await stopAtFirstFrame(page);
   await page.goto('/');
@@ -149,11 +157,15 @@ test('the feed hydrates while the browser is idle after the first frame and the 
   const renderer = new URL((await island.getAttribute('renderer-url'))!, page.url()).href;
   // Paused at its first frame, the video never reaches the few seconds of playback that would wake the feed too.
   await expect.poll(() => reactOwns(page, 'section[aria-roledescription="carousel"]'), { timeout: 10_000 }).toBe(true);
-  expect(await page.evaluate(() => (window as unknown as { __playedUnhydrated?: number }).__playedUnhydrated ?? 0)).toBeLessThan(1);
+  expect(
+    await page.evaluate(() => (window as unknown as { __playedUnhydrated?: number }).__playedUnhydrated ?? 0),
+  ).toBeLessThan(1);
   // The island and React were asked for after the load event and after the first frame, never in the first load.
   const order = await page.evaluate(
     (urls) => ({
-      load: performance.getEntriesByType('navigation')[0] ? (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd : NaN,
+      load: performance.getEntriesByType('navigation')[0]
+        ? (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd
+        : NaN,
       frame: (window as unknown as { __firstFrame?: number }).__firstFrame ?? NaN,
       starts: urls.map((url) => performance.getEntriesByName(url)[0]?.startTime ?? NaN),
     }),
@@ -189,7 +201,9 @@ test('with Data Saver on, the feed waits for the viewer instead of loading React
   expect(errors).toEqual([]);
 });
 
-test('the first like on a video page is answered by an island already hydrated while idle, with nothing left to load', async ({ browser }) => {
+test('the first like on a video page is answered by an island already hydrated while idle, with nothing left to load', async ({
+  browser,
+}) => {
   const id = await videoId(24);
   const { context, page, errors } = await fanPage(browser);
   await page.goto(`/video/${id}`);
@@ -198,7 +212,9 @@ test('the first like on a video page is answered by an island already hydrated w
   await expect(button).toHaveAttribute('aria-pressed', 'false');
   const count = Number((await button.innerText()).replace(/\D/g, ''));
   // No interaction: the actions hydrate on their own once the page is idle.
-  await expect.poll(() => reactOwns(page, 'ul[aria-label="视频操作"] button[aria-pressed]'), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => reactOwns(page, 'ul[aria-label="视频操作"] button[aria-pressed]'), { timeout: 10_000 })
+    .toBe(true);
   const island = page.locator('astro-island').filter({ has: list });
   const component = new URL((await island.getAttribute('component-url'))!, page.url()).href;
   const loaded: string[] = [];
@@ -209,11 +225,16 @@ test('the first like on a video page is answered by an island already hydrated w
     (window as unknown as { __pressed: Promise<string | null> }).__pressed = new Promise((resolve) => {
       const b = svg.closest('button')!;
       b.addEventListener('click', () => setTimeout(() => resolve(null)), { once: true });
-      new MutationObserver(() => resolve(b.getAttribute('aria-pressed'))).observe(b, { attributes: true, attributeFilter: ['aria-pressed'] });
+      new MutationObserver(() => resolve(b.getAttribute('aria-pressed'))).observe(b, {
+        attributes: true,
+        attributeFilter: ['aria-pressed'],
+      });
     });
   });
   await button.locator('svg').click();
-  expect(await page.evaluate(() => (window as unknown as { __pressed: Promise<string | null> }).__pressed)).toBe('true');
+  expect(await page.evaluate(() => (window as unknown as { __pressed: Promise<string | null> }).__pressed)).toBe(
+    'true',
+  );
   await expect(button).toContainText(String(count + 1));
   expect(loaded).not.toContain(component);
   await expect.poll(async () => (await detail(id)).user_digged).toBe(1);
@@ -253,9 +274,15 @@ async function heldComments(page: Page, id: number) {
 }
 
 const commentTexts = async (id: number): Promise<string[]> =>
-  ((await (await api.get(`/api/aweme/v1/web/comment/list/?aweme_id=${id}&cursor=0&count=50`)).json()).comments as { text: string }[]).map((c) => c.text);
+  (
+    (await (await api.get(`/api/aweme/v1/web/comment/list/?aweme_id=${id}&cursor=0&count=50`)).json()).comments as {
+      text: string;
+    }[]
+  ).map((c) => c.text);
 
-test('an Enter pressed in the comment box while its island loads sends the comment once the island is up', async ({ browser }) => {
+test('an Enter pressed in the comment box while its island loads sends the comment once the island is up', async ({
+  browser,
+}) => {
   const id = await videoId(25);
   const before = (await detail(id)).statistics.comment_count;
   const { context, page, errors } = await fanPage(browser, true, NO_WORKER);
@@ -303,7 +330,9 @@ test('an Enter pressed in the empty comment box while its island loads sends not
   await context.close();
 });
 
-test('an Enter on 登录后参与评论 while the comment island loads opens the login dialog, and sends nothing', async ({ browser }) => {
+test('an Enter on 登录后参与评论 while the comment island loads opens the login dialog, and sends nothing', async ({
+  browser,
+}) => {
   const id = await videoId(27);
   const context = await browser.newContext(NO_WORKER);
   await saveData(context);

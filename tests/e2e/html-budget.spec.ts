@@ -10,7 +10,10 @@ test('every page route stays within its HTML budget, logged out and logged in', 
   const routes = await pageRoutes(anonymous);
   const sizes: string[] = [];
   const over: string[] = [];
-  for (const [loggedIn, api] of [[false, anonymous], [true, member]] as const) {
+  for (const [loggedIn, api] of [
+    [false, anonymous],
+    [true, member],
+  ] as const) {
     for (const route of routes) {
       // A route that redirects (/search without a keyword) is measured where it leads.
       const response = await api.get(route);
@@ -27,7 +30,10 @@ test('every page route stays within its HTML budget, logged out and logged in', 
   await member.dispose();
 });
 
-test('the video pages with the most comments and the longest titles stay within the budget too, logged in', async ({ playwright, baseURL }) => {
+test('the video pages with the most comments and the longest titles stay within the budget too, logged in', async ({
+  playwright,
+  baseURL,
+}) => {
   const member = await playwright.request.newContext({ baseURL });
   await loginDemo(member);
   const ids: number[] = [];
@@ -36,7 +42,9 @@ test('the video pages with the most comments and the longest titles stay within 
     ids.push(...feed.data.map((v: { id: number }) => v.id));
   }
   const details: { aweme_id: string; desc: string; statistics: { comment_count: number } }[] = await Promise.all(
-    ids.map(async (id) => (await (await member.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json()).aweme_detail),
+    ids.map(
+      async (id) => (await (await member.get(`/api/aweme/v1/web/aweme/detail/?aweme_id=${id}`)).json()).aweme_detail,
+    ),
   );
   const byComments = [...details].sort((a, b) => b.statistics.comment_count - a.statistics.comment_count).slice(0, 5);
   const byTitle = [...details].sort((a, b) => Buffer.byteLength(b.desc) - Buffer.byteLength(a.desc)).slice(0, 5);
@@ -50,7 +58,10 @@ test('the video pages with the most comments and the longest titles stay within 
   await member.dispose();
 });
 
-test('作品数据 over 30 days, five charts of 30 days each, stays within the budget, logged in', async ({ playwright, baseURL }) => {
+test('作品数据 over 30 days, five charts of 30 days each, stays within the budget, logged in', async ({
+  playwright,
+  baseURL,
+}) => {
   const member = await playwright.request.newContext({ baseURL });
   await loginDemo(member);
   const bytes = await (await member.get('/post/data?days=30')).body();
@@ -61,7 +72,9 @@ test('作品数据 over 30 days, five charts of 30 days each, stays within the b
   await member.dispose();
 });
 
-test('what the pages leave out comes from files the browser keeps: the icon sprite and the chrome parts', async ({ request }) => {
+test('what the pages leave out comes from files the browser keeps: the icon sprite and the chrome parts', async ({
+  request,
+}) => {
   const html = await (await request.get('/discover')).text();
   const icons = [...html.matchAll(/<use href="([^"#]+)#([\w-]+)"/g)];
   expect(icons.length).toBeGreaterThan(10);

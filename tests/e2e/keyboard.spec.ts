@@ -22,20 +22,26 @@ async function tab(page: Page): Promise<Stop> {
       const s = getComputedStyle(e);
       return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1) || s.boxShadow !== 'none';
     };
-    const area = el === document.body
-      ? 'body'
-      : el.closest('dialog[open]')
-        ? 'dialog'
-        : el.closest('#site-header')
-        ? 'banner'
-        : el.closest('nav[aria-label="主导航"]')
-          ? 'nav'
-          : el.closest('article[data-active="true"] [aria-label="视频操作"]')
-            ? 'feed'
-            : 'other';
-    const name = (el.getAttribute('aria-label') || el.innerText || el.getAttribute('placeholder') || el.tagName).replace(/\s+/g, ' ').trim().slice(0, 40);
+    const area =
+      el === document.body
+        ? 'body'
+        : el.closest('dialog[open]')
+          ? 'dialog'
+          : el.closest('#site-header')
+            ? 'banner'
+            : el.closest('nav[aria-label="主导航"]')
+              ? 'nav'
+              : el.closest('article[data-active="true"] [aria-label="视频操作"]')
+                ? 'feed'
+                : 'other';
+    const name = (el.getAttribute('aria-label') || el.innerText || el.getAttribute('placeholder') || el.tagName)
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 40);
     // A text field shows focus on the box around it (focus-within).
-    const field = el.matches('input, textarea') ? drawn(el.parentElement) || drawn(el.parentElement?.parentElement ?? null) : false;
+    const field = el.matches('input, textarea')
+      ? drawn(el.parentElement) || drawn(el.parentElement?.parentElement ?? null)
+      : false;
     return { area, name, ring: drawn(el) || field };
   });
 }
@@ -45,7 +51,8 @@ test('Tab reaches the header, the sidebar and the feed’s actions, each with a 
   await page.goto('/');
   await expect(page.locator('article[data-active="true"]')).toBeVisible();
   const stops: Stop[] = [];
-  for (let i = 0; i < 90 && !stops.some((s) => s.area === 'feed' && s.name.includes('分享')); i++) stops.push(await tab(page));
+  for (let i = 0; i < 90 && !stops.some((s) => s.area === 'feed' && s.name.includes('分享')); i++)
+    stops.push(await tab(page));
   const names = (area: string) => stops.filter((s) => s.area === area).map((s) => s.name);
   expect(stops[0]?.name, 'the first stop skips to the content').toBe('跳到主要内容');
   expect(names('nav')).toEqual(expect.arrayContaining(['推荐', '关注', '朋友', '直播', '热点']));
@@ -56,7 +63,10 @@ test('Tab reaches the header, the sidebar and the feed’s actions, each with a 
 
 test('the feed’s actions work from the keyboard: Enter on 评论 opens the panel, Escape closes it', async ({ page }) => {
   await page.goto('/');
-  const comment = page.locator('article[data-active="true"]').getByRole('list', { name: '视频操作' }).getByRole('button', { name: /评论/ });
+  const comment = page
+    .locator('article[data-active="true"]')
+    .getByRole('list', { name: '视频操作' })
+    .getByRole('button', { name: /评论/ });
   await comment.focus();
   await page.keyboard.press('Enter');
   const panel = page.locator('section[data-comments]').filter({ visible: true });
@@ -65,11 +75,15 @@ test('the feed’s actions work from the keyboard: Enter on 评论 opens the pan
   await expect(panel).toHaveCount(0);
 });
 
-test('Tab onto 登录 on a fresh page opens its popover at once: the focus that wakes the island is handed to it', async ({ page }) => {
+test('Tab onto 登录 on a fresh page opens its popover at once: the focus that wakes the island is handed to it', async ({
+  page,
+}) => {
   await page.goto('/discover');
   const login = page.getByRole('banner').getByRole('button', { name: '登录', exact: true });
   // The island has not loaded: its popover is not in the page yet.
-  await expect(page.getByRole('banner').locator('astro-island', { has: page.getByRole('button', { name: '登录', exact: true }) })).toHaveAttribute('ssr', '');
+  await expect(
+    page.getByRole('banner').locator('astro-island', { has: page.getByRole('button', { name: '登录', exact: true }) }),
+  ).toHaveAttribute('ssr', '');
   let reached = false;
   for (let i = 0; i < 60 && !reached; i++) {
     await page.keyboard.press('Tab');
@@ -80,7 +94,9 @@ test('Tab onto 登录 on a fresh page opens its popover at once: the focus that 
   await expect(login).toBeFocused();
 });
 
-test('the login dialog: Enter opens it with focus inside, Tab stays visible in it, Escape closes it and focus returns', async ({ page }) => {
+test('the login dialog: Enter opens it with focus inside, Tab stays visible in it, Escape closes it and focus returns', async ({
+  page,
+}) => {
   await page.goto('/discover');
   const login = page.getByRole('banner').getByRole('button', { name: '登录', exact: true });
   let reached = false;

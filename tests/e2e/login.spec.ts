@@ -9,7 +9,9 @@ const TITLE = '登录后免费畅享高清视频';
 
 /** Waits until the page's eager (load/idle) islands have hydrated; visible and interact ones wait for the user. */
 async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr][client="load"], astro-island[ssr][client="idle"]').length === 0);
+  await page.waitForFunction(
+    () => document.querySelectorAll('astro-island[ssr][client="load"], astro-island[ssr][client="idle"]').length === 0,
+  );
 }
 
 async function openDialog(page: Page) {
@@ -24,11 +26,16 @@ async function openDialog(page: Page) {
 async function loginByApi(context: BrowserContext, page: Page): Promise<{ token: string; email: string }> {
   const demo = await (await context.request.get('/api/passport/demo')).json();
   expect(demo.email, 'the e2e server runs with the demo seed').toBeTruthy();
-  const res = await context.request.post('/api/passport/login/password', { form: { email: demo.email, password: demo.password } });
+  const res = await context.request.post('/api/passport/login/password', {
+    form: { email: demo.email, password: demo.password },
+  });
   expect(res.status()).toBe(200);
   const { token, user } = await res.json();
   await page.goto('/discover');
-  await page.evaluate(([t, u]) => localStorage.setItem('sy.user', JSON.stringify({ token: t, userInfo: u })), [token, user] as const);
+  await page.evaluate(([t, u]) => localStorage.setItem('sy.user', JSON.stringify({ token: t, userInfo: u })), [
+    token,
+    user,
+  ] as const);
   await page.reload();
   return { token, email: demo.email };
 }
@@ -41,13 +48,18 @@ function outboxCode(email: string): string | null {
   } catch {
     return null;
   }
-  const newest = names.filter((n) => n.endsWith(`-${email}.txt`)).sort().at(-1);
+  const newest = names
+    .filter((n) => n.endsWith(`-${email}.txt`))
+    .sort()
+    .at(-1);
   return newest ? (readFileSync(path.join(OUTBOX, newest), 'utf8').match(/\b(\d{6})\b/)?.[1] ?? null) : null;
 }
 
 const accountMenu = (page: Page) => page.getByRole('banner').getByRole('button', { name: /的账号菜单$/ });
 
-test('password login: demo pre-fill, masking, disabled while empty, Enter submits, then the avatar menu with the real counts', async ({ page }) => {
+test('password login: demo pre-fill, masking, disabled while empty, Enter submits, then the avatar menu with the real counts', async ({
+  page,
+}) => {
   await page.goto('/discover');
   const dialog = await openDialog(page);
   await expect(dialog.getByText('点赞评论随心互动')).toBeVisible();
@@ -101,7 +113,8 @@ test('password login: demo pre-fill, masking, disabled while empty, Enter submit
     稍后再看: '/user/self?showTab=watch_later',
     我的作品: '/user/self?showTab=post',
   };
-  for (const [name, href] of Object.entries(links)) await expect(menu.getByRole('link', { name })).toHaveAttribute('href', href);
+  for (const [name, href] of Object.entries(links))
+    await expect(menu.getByRole('link', { name })).toHaveAttribute('href', href);
   // No orders page in this deployment (ORDERS_URL unset): the entry is left out rather than a dead end.
   await expect(menu.getByText('我的订单')).toHaveCount(0);
   await expect(menu.getByText('暂未开放')).toHaveCount(0);
@@ -117,7 +130,9 @@ test('password login: demo pre-fill, masking, disabled while empty, Enter submit
   await expect(accountMenu(page)).toBeFocused();
 });
 
-test('the dialog: opened from a login prompt, tabs by arrow keys, Esc and backdrop close it, focus returns', async ({ page }) => {
+test('the dialog: opened from a login prompt, tabs by arrow keys, Esc and backdrop close it, focus returns', async ({
+  page,
+}) => {
   await page.goto('/follow');
   await hydrated(page);
   const promptButton = page.getByRole('main').getByRole('button', { name: '登录', exact: true });
@@ -142,7 +157,9 @@ test('the dialog: opened from a login prompt, tabs by arrow keys, Esc and backdr
   await expect(dialog).toBeHidden();
 });
 
-test('code login: disabled while empty, 邮箱不能为空, the 60 s countdown on a mocked clock, then a code from the outbox', async ({ page }) => {
+test('code login: disabled while empty, 邮箱不能为空, the 60 s countdown on a mocked clock, then a code from the outbox', async ({
+  page,
+}) => {
   await page.clock.install();
   await page.goto('/discover');
   const dialog = await openDialog(page);
@@ -227,7 +244,10 @@ test('QR tickets expire after 2 minutes: the code dims and 刷新 fetches a new 
   await expect(dialog.getByText('二维码已失效')).toHaveCount(0);
 });
 
-test('logout revokes the token, clears local storage and shows 登录 again; 保存登录信息 decides whether the email stays', async ({ page, context }) => {
+test('logout revokes the token, clears local storage and shows 登录 again; 保存登录信息 decides whether the email stays', async ({
+  page,
+  context,
+}) => {
   for (const save of [true, false]) {
     const { token, email } = await loginByApi(context, page);
     await page.evaluate((e) => {
@@ -266,7 +286,10 @@ test('logout revokes the token, clears local storage and shows 登录 again; 保
 test('an expired token gives the toast 登录状态已过期，请重新登录 and is cleared', async ({ page }) => {
   await page.goto('/discover');
   await page.evaluate(() =>
-    localStorage.setItem('sy.user', JSON.stringify({ token: 'expired-or-bogus-token', userInfo: { uid: '1', sec_uid: 'x', nickname: 'x' } })),
+    localStorage.setItem(
+      'sy.user',
+      JSON.stringify({ token: 'expired-or-bogus-token', userInfo: { uid: '1', sec_uid: 'x', nickname: 'x' } }),
+    ),
   );
   await page.reload();
   await expect(page.getByRole('status').getByText('登录状态已过期，请重新登录')).toBeVisible();

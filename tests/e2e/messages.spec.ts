@@ -48,7 +48,9 @@ async function send(page: Page, text: string): Promise<void> {
 async function openConversation(page: Page, peer: Session): Promise<void> {
   await dmEntry(page).click();
   await expect(panel(page)).toBeVisible();
-  await panel(page).getByRole('button', { name: new RegExp(`^${peer.user.nickname}`) }).click();
+  await panel(page)
+    .getByRole('button', { name: new RegExp(`^${peer.user.nickname}`) })
+    .click();
   await expect(pane(page)).toHaveAttribute('data-chat', peer.user.sec_uid);
 }
 
@@ -57,7 +59,9 @@ async function post(path: string, who: Session, form: Record<string, string | nu
   return { status: res.status(), body: await res.json() };
 }
 
-test('A writes once, is held to one message, B hears it live and replies; then both chat, like, reply and delete', async ({ browser }) => {
+test('A writes once, is held to one message, B hears it live and replies; then both chat, like, reply and delete', async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const pageB = await open(browser, b);
   await expect(dmBadge(pageB)).toBeHidden();
@@ -133,7 +137,9 @@ test('A writes once, is held to one message, B hears it live and replies; then b
 test('pin and mute change the order and the badge; 删除聊天 clears only the deleting side', async ({ browser }) => {
   test.setTimeout(90_000);
   // C writes to A (a second conversation, newer than the one with B).
-  expect((await post('/aweme/v1/web/im/message/send/', c, { sec_user_id: a.user.sec_uid, text: '我是 C' })).status).toBe(200);
+  expect(
+    (await post('/aweme/v1/web/im/message/send/', c, { sec_user_id: a.user.sec_uid, text: '我是 C' })).status,
+  ).toBe(200);
   const pageA = await open(browser, a);
   await expect(dmBadge(pageA)).toHaveText('1');
   await dmEntry(pageA).click();
@@ -142,13 +148,17 @@ test('pin and mute change the order and the badge; 删除聊天 clears only the 
   await expect(rows).toHaveCount(2);
 
   // 置顶聊天 on B's conversation puts it first.
-  await panel(pageA).getByRole('button', { name: new RegExp(`^${b.user.nickname}`) }).click();
+  await panel(pageA)
+    .getByRole('button', { name: new RegExp(`^${b.user.nickname}`) })
+    .click();
   await pane(pageA).getByRole('button', { name: '更多' }).click();
   await pane(pageA).getByRole('menuitem', { name: '置顶聊天' }).click();
   await expect(rows.first()).toHaveAccessibleName(new RegExp(`^${b.user.nickname}.*置顶`));
 
   // 消息免打扰 on C's: C's next message neither rings nor counts.
-  await panel(pageA).getByRole('button', { name: new RegExp(`^${c.user.nickname}`) }).click();
+  await panel(pageA)
+    .getByRole('button', { name: new RegExp(`^${c.user.nickname}`) })
+    .click();
   await expect(dmBadge(pageA)).toBeHidden();
   await pane(pageA).getByRole('button', { name: '更多' }).click();
   await pane(pageA).getByRole('menuitem', { name: '消息免打扰' }).click();
@@ -156,17 +166,27 @@ test('pin and mute change the order and the badge; 删除聊天 clears only the 
   await pane(pageA).getByRole('button', { name: '退出会话' }).click();
   // Focus goes back to the chat's row rather than to the page.
   await expect(rows.last()).toBeFocused();
-  expect((await post('/aweme/v1/web/im/message/send/', c, { sec_user_id: a.user.sec_uid, text: 'C 的第二条' })).status).toBe(403);
-  expect((await post('/aweme/v1/web/im/message/send/', a, { sec_user_id: c.user.sec_uid, text: '回 C' })).status).toBe(200);
-  expect((await post('/aweme/v1/web/im/message/send/', c, { sec_user_id: a.user.sec_uid, text: 'C 的第二条' })).status).toBe(200);
+  expect(
+    (await post('/aweme/v1/web/im/message/send/', c, { sec_user_id: a.user.sec_uid, text: 'C 的第二条' })).status,
+  ).toBe(403);
+  expect((await post('/aweme/v1/web/im/message/send/', a, { sec_user_id: c.user.sec_uid, text: '回 C' })).status).toBe(
+    200,
+  );
+  expect(
+    (await post('/aweme/v1/web/im/message/send/', c, { sec_user_id: a.user.sec_uid, text: 'C 的第二条' })).status,
+  ).toBe(200);
   await expect(panel(pageA).getByText('C 的第二条')).toBeVisible({ timeout: 2_000 });
   await expect(dmBadge(pageA)).toBeHidden();
   // B's message still counts.
-  expect((await post('/aweme/v1/web/im/message/send/', b, { sec_user_id: a.user.sec_uid, text: 'B 又来了' })).status).toBe(200);
+  expect(
+    (await post('/aweme/v1/web/im/message/send/', b, { sec_user_id: a.user.sec_uid, text: 'B 又来了' })).status,
+  ).toBe(200);
   await expect(dmBadge(pageA)).toHaveText('1', { timeout: 2_000 });
 
   // 删除聊天 asks first, then empties A's side only.
-  await panel(pageA).getByRole('button', { name: new RegExp(`^${b.user.nickname}`) }).click();
+  await panel(pageA)
+    .getByRole('button', { name: new RegExp(`^${b.user.nickname}`) })
+    .click();
   await expect(bubble(pageA, 'B 又来了')).toBeVisible();
   await pane(pageA).getByRole('button', { name: '更多' }).click();
   await pane(pageA).getByRole('menuitem', { name: '删除聊天' }).click();
@@ -181,10 +201,14 @@ test('pin and mute change the order and the badge; 删除聊天 clears only the 
   await expect(panel(pageA).getByRole('button', { name: new RegExp(`^${b.user.nickname}`) })).toHaveCount(0);
 
   const list = await api.get('/api/aweme/v1/web/im/conversation/list/', { headers: { token: b.token } });
-  const theirs = (await list.json()).conversations.find((x: { peer: { sec_uid: string } }) => x.peer.sec_uid === a.user.sec_uid);
+  const theirs = (await list.json()).conversations.find(
+    (x: { peer: { sec_uid: string } }) => x.peer.sec_uid === a.user.sec_uid,
+  );
   expect(theirs.last_message.text).toBe('B 又来了');
   // A new message starts a fresh history on A's side.
-  expect((await post('/aweme/v1/web/im/message/send/', b, { sec_user_id: a.user.sec_uid, text: '新的开始' })).status).toBe(200);
+  expect(
+    (await post('/aweme/v1/web/im/message/send/', b, { sec_user_id: a.user.sec_uid, text: '新的开始' })).status,
+  ).toBe(200);
   await expect(bubble(pageA, '新的开始')).toBeVisible({ timeout: 2_000 });
   await expect(log(pageA).locator('[data-message]')).toHaveCount(1);
   await pageA.context().close();
@@ -199,7 +223,9 @@ test('拉黑 stops messages both ways and hides the blocked user’s comments fr
 
   const pageA = await open(browser, a);
   await dmEntry(pageA).click();
-  await panel(pageA).getByRole('button', { name: new RegExp(`^${b.user.nickname}`) }).click();
+  await panel(pageA)
+    .getByRole('button', { name: new RegExp(`^${b.user.nickname}`) })
+    .click();
   await pane(pageA).getByRole('button', { name: '更多' }).click();
   await pane(pageA).getByRole('menuitem', { name: '拉黑' }).click();
   await expect(pane(pageA).getByRole('status')).toHaveText('你已拉黑对方，取消拉黑后才能发送消息');
@@ -209,19 +235,27 @@ test('拉黑 stops messages both ways and hides the blocked user’s comments fr
   const fromB = await post('/aweme/v1/web/im/message/send/', b, { sec_user_id: a.user.sec_uid, text: '还在吗' });
   expect(fromB.status).toBe(403);
   expect(fromB.body.status_code).not.toBe(0);
-  expect((await post('/aweme/v1/web/im/message/send/', a, { sec_user_id: b.user.sec_uid, text: '再见' })).status).toBe(403);
+  expect((await post('/aweme/v1/web/im/message/send/', a, { sec_user_id: b.user.sec_uid, text: '再见' })).status).toBe(
+    403,
+  );
 
   // B's comment is gone for A, still there for everyone else.
-  const asA = await (await api.get(`/api/aweme/v1/web/comment/list/?aweme_id=${videoId}&count=50`, { headers: { token: a.token } })).json();
+  const asA = await (
+    await api.get(`/api/aweme/v1/web/comment/list/?aweme_id=${videoId}&count=50`, { headers: { token: a.token } })
+  ).json();
   expect(asA.comments.map((x: { text: string }) => x.text)).not.toContain(comment);
-  const anonymous = await (await (await browser.newContext()).request.get(`/api/aweme/v1/web/comment/list/?aweme_id=${videoId}&count=50`)).json();
+  const anonymous = await (
+    await (await browser.newContext()).request.get(`/api/aweme/v1/web/comment/list/?aweme_id=${videoId}&count=50`)
+  ).json();
   expect(anonymous.comments.map((x: { text: string }) => x.text)).toContain(comment);
   await pageA.goto(`/video/${videoId}`);
   await expect(pageA.getByText(comment)).toHaveCount(0);
 
   // 取消拉黑 from the same menu lets A write again.
   await dmEntry(pageA).click();
-  await panel(pageA).getByRole('button', { name: new RegExp(`^${b.user.nickname}`) }).click();
+  await panel(pageA)
+    .getByRole('button', { name: new RegExp(`^${b.user.nickname}`) })
+    .click();
   await pane(pageA).getByRole('button', { name: '更多' }).click();
   await pane(pageA).getByRole('menuitem', { name: '取消拉黑' }).click();
   await expect(composer(pageA)).toBeEnabled();
@@ -252,7 +286,9 @@ test('分享 → 私信朋友 opens the panel on that friend with the video’s 
   await pageA.context().close();
 });
 
-test('axe: both panels, a chat with its 更多 menu and the notification filter have no serious or critical violation', async ({ browser }) => {
+test('axe: both panels, a chat with its 更多 menu and the notification filter have no serious or critical violation', async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const page = await open(browser, a);
   const found: string[] = [];
@@ -263,7 +299,13 @@ test('axe: both panels, a chat with its 更多 menu and the notification filter 
     }
   };
   for (const theme of ['light', 'dark']) {
-    await page.evaluate((t) => (t === 'dark' ? document.documentElement.setAttribute('dark', 'true') : document.documentElement.removeAttribute('dark')), theme);
+    await page.evaluate(
+      (t) =>
+        t === 'dark'
+          ? document.documentElement.setAttribute('dark', 'true')
+          : document.documentElement.removeAttribute('dark'),
+      theme,
+    );
     await openConversation(page, b);
     await expect(bubble(page, '和好了')).toBeVisible();
     await scan(`${theme} 私信`);

@@ -30,7 +30,8 @@ async function get(path: string, who: Session) {
   return res.json();
 }
 
-const noticeEntry = (page: Page) => page.getByRole('navigation', { name: '快捷入口' }).getByRole('button', { name: /^通知/ });
+const noticeEntry = (page: Page) =>
+  page.getByRole('navigation', { name: '快捷入口' }).getByRole('button', { name: /^通知/ });
 const badge = (page: Page) => noticeEntry(page).locator('[data-badge="notice"]');
 const badgeCount = async (page: Page) => {
   if (await badge(page).isHidden()) return 0;
@@ -38,7 +39,9 @@ const badgeCount = async (page: Page) => {
   return text === '99+' ? 100 : Number(text);
 };
 
-test('a like, comment, reply, comment like, @mention, follow and danmaku each notify once, live, under their filter', async ({ browser }) => {
+test('a like, comment, reply, comment like, @mention, follow and danmaku each notify once, live, under their filter', async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const works = await get(`/aweme/v1/web/aweme/post/?sec_user_id=${demo.user.sec_uid}&count=2`, demo);
   const mine = works.aweme_list[0];
@@ -52,7 +55,10 @@ test('a like, comment, reply, comment like, @mention, follow and danmaku each no
     }
   }
   expect(othersId, 'a video by someone else to mention the demo account under').toBeGreaterThan(0);
-  const own = await post('/aweme/v1/web/comment/publish', demo, { aweme_id: mine.aweme_id, text: `作者自己的评论 ${Date.now()}` });
+  const own = await post('/aweme/v1/web/comment/publish', demo, {
+    aweme_id: mine.aweme_id,
+    text: `作者自己的评论 ${Date.now()}`,
+  });
   await post('/aweme/v1/web/notice/read/', demo, {});
 
   const context = await browser.newContext();
@@ -71,7 +77,11 @@ test('a like, comment, reply, comment like, @mention, follow and danmaku each no
   const comment = `评论你的作品 ${Date.now()}`;
   await post('/aweme/v1/web/comment/publish', actor, { aweme_id: mine.aweme_id, text: comment });
   const reply = `回复你的评论 ${Date.now()}`;
-  await post('/aweme/v1/web/comment/publish', actor, { aweme_id: mine.aweme_id, text: reply, reply_id: own.comment.cid });
+  await post('/aweme/v1/web/comment/publish', actor, {
+    aweme_id: mine.aweme_id,
+    text: reply,
+    reply_id: own.comment.cid,
+  });
   await post('/aweme/v1/web/comment/digg', actor, { cid: own.comment.cid, digg_type: 1 });
   const mention = `@${demo.user.nickname} 快来看 ${Date.now()}`;
   await post('/aweme/v1/web/comment/publish', actor, { aweme_id: othersId, text: mention });
@@ -107,13 +117,21 @@ test('a like, comment, reply, comment like, @mention, follow and danmaku each no
   }
   await expect(byActor.first()).toContainText(danmaku);
   // The work's thumbnail leads to it; the actor's name to their profile.
-  await expect(byActor.first().getByRole('link', { name: '查看作品' })).toHaveAttribute('href', `/video/${mine.aweme_id}`);
-  await expect(byActor.first().getByRole('link', { name: actor.user.nickname })).toHaveAttribute('href', `/user/${actor.user.sec_uid}`);
+  await expect(byActor.first().getByRole('link', { name: '查看作品' })).toHaveAttribute(
+    'href',
+    `/video/${mine.aweme_id}`,
+  );
+  await expect(byActor.first().getByRole('link', { name: actor.user.nickname })).toHaveAttribute(
+    'href',
+    `/user/${actor.user.sec_uid}`,
+  );
 
   // Undoing the like takes its notification away.
   await post('/aweme/v1/web/commit/item/digg/', actor, { aweme_id: mine.aweme_id, type: 0 });
   const digg = await get('/aweme/v1/web/notice/?notice_group=digg&count=50', demo);
-  const likes = digg.notice_list.filter((n: { actor: { sec_uid: string }; type: string }) => n.actor.sec_uid === actor.user.sec_uid);
+  const likes = digg.notice_list.filter(
+    (n: { actor: { sec_uid: string }; type: string }) => n.actor.sec_uid === actor.user.sec_uid,
+  );
   expect(likes.map((n: { type: string }) => n.type)).toEqual(['like_comment']);
   // 全部消息 pages on as the list scrolls (the demo account has hundreds).
   await filter.click();

@@ -21,7 +21,9 @@ test.afterAll(async () => {
 async function videoIds(list: Locator): Promise<string[]> {
   await expect(list).not.toHaveAttribute('aria-busy', 'true');
   return list.evaluate((el) =>
-    [...el.querySelectorAll(':scope > li:not([data-skeleton])')].map((li) => li.querySelector('a[href^="/video/"]')!.getAttribute('href')!.split('/')[2]!),
+    [...el.querySelectorAll(':scope > li:not([data-skeleton])')].map(
+      (li) => li.querySelector('a[href^="/video/"]')!.getAttribute('href')!.split('/')[2]!,
+    ),
   );
 }
 
@@ -58,15 +60,21 @@ test('discover loads more as it scrolls, without duplicates', async ({ page }) =
 test('a channel page shows its videos and its end', async ({ page }) => {
   await page.goto('/channel/300203');
   await expect(page.getByRole('heading', { level: 1, name: '知识' })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '知识' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '知识' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   const grid = page.locator('#channel-grid ul.card-grid');
   expect(await videoIds(grid)).toHaveLength(24);
   await scrollForMore(page, grid, 24);
   await expect
-    .poll(async () => {
-      await page.mouse.wheel(0, 4000);
-      return page.getByText('没有更多了').isVisible();
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        await page.mouse.wheel(0, 4000);
+        return page.getByText('没有更多了').isVisible();
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
   const ids = await videoIds(grid);
   expect(new Set(ids).size).toBe(ids.length);
@@ -120,13 +128,17 @@ test('放映厅 opens a series that plays episode 1 and lists its episodes', asy
   await expect(episodes.first()).toHaveAccessibleName('第1集');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('第1集');
   const video = page.locator('[data-series-player] video');
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(0);
 
   // Another episode by its link, then 下一集.
   await episodes.nth(1).click();
   await expect(page).toHaveURL(/\?ep=2$/);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('第2集');
-  await expect(page.getByRole('complementary', { name: '选集' }).getByRole('link', { name: '第2集', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(
+    page.getByRole('complementary', { name: '选集' }).getByRole('link', { name: '第2集', exact: true }),
+  ).toHaveAttribute('aria-current', 'page');
 });
 
 test('a live chat message reaches a second viewer as it is sent', async ({ browser }) => {
@@ -186,7 +198,9 @@ test('关注 and 朋友 show a logged-in user their feeds, with more on scroll',
   const friend = page.locator('#friend-grid ul.card-grid');
   const firstPage = await videoIds(friend);
   expect(firstPage.length).toBeGreaterThan(0);
-  const body = await (await api.get('/api/aweme/v1/web/friend/feed/?count=50', { headers: { token: demo.token } })).json();
+  const body = await (
+    await api.get('/api/aweme/v1/web/friend/feed/?count=50', { headers: { token: demo.token } })
+  ).json();
   const all: string[] = body.aweme_list.map((a: { aweme_id: string }) => a.aweme_id);
   expect(all.slice(0, firstPage.length)).toEqual(firstPage);
   if (all.length > 24) {

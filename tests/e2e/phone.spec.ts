@@ -41,7 +41,9 @@ async function box(el: Locator): Promise<{ x: number; y: number; width: number; 
   return b!;
 }
 
-test('the feed fills the screen between header and tab bar, and pages by swipe: up is next, down goes back', async ({ page }) => {
+test('the feed fills the screen between header and tab bar, and pages by swipe: up is next, down goes back', async ({
+  page,
+}) => {
   // Hold the feed's island back, so the first swipe lands on the server's markup before it hydrates.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -86,7 +88,10 @@ test('the tab bar leads to each tab and marks the current one; 消息 opens the 
   await expect(page.getByRole('navigation', { name: '主导航' })).toBeHidden();
   // 首页 holds every section of the header's strip; the strip marks the section.
   await expect(tabs.getByRole('link', { name: '首页' })).toHaveAttribute('aria-current', 'true');
-  await expect(page.getByRole('navigation', { name: '频道' }).getByRole('link', { name: '精选' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: '频道' }).getByRole('link', { name: '精选' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   for (const [name, url] of [
     ['朋友', '/friend'],
@@ -105,7 +110,10 @@ test('the tab bar leads to each tab and marks the current one; 消息 opens the 
   await expect(page.locator('#pop-message').getByRole('heading', { name: '私信' })).toBeVisible();
 });
 
-test('the messages fill their panel on a phone: the list alone, then its avatar rail beside the chat, with thumb-sized buttons', async ({ page, context }) => {
+test('the messages fill their panel on a phone: the list alone, then its avatar rail beside the chat, with thumb-sized buttons', async ({
+  page,
+  context,
+}) => {
   await signIn(context, demo);
   await page.goto('/discover');
   await tabBar(page).getByRole('button', { name: '消息' }).tap();
@@ -189,12 +197,17 @@ async function expectThumbSized(lists: Locator[]): Promise<void> {
     for (let i = 0; i < n; i++) {
       const b = await box(list.nth(i));
       const label = (await list.nth(i).getAttribute('aria-label')) ?? (await list.nth(i).innerText());
-      expect.soft(Math.round(Math.min(b.width, b.height)), `${label} (${Math.round(b.width)}×${Math.round(b.height)})`).toBeGreaterThanOrEqual(44);
+      expect
+        .soft(Math.round(Math.min(b.width, b.height)), `${label} (${Math.round(b.width)}×${Math.round(b.height)})`)
+        .toBeGreaterThanOrEqual(44);
     }
   }
 }
 
-test('thumb-sized targets: the tab bar, the header and the feed’s actions and controls are at least 44 px', async ({ page, context }) => {
+test('thumb-sized targets: the tab bar, the header and the feed’s actions and controls are at least 44 px', async ({
+  page,
+  context,
+}) => {
   await signIn(context, demo);
   await page.goto('/');
   await expectThumbSized([
@@ -212,7 +225,10 @@ async function videoWithReplies(): Promise<string> {
   for (const { id } of feed.data as { id: number }[]) {
     const list = await (await api.get(`/api/aweme/v1/web/comment/list/?aweme_id=${id}&cursor=0&count=20`)).json();
     if (!list.comments?.some((c: { reply_comment_total: number }) => c.reply_comment_total > 0)) continue;
-    const own = await api.post('/api/aweme/v1/web/comment/publish', { headers: { Token: demo.token }, form: { aweme_id: String(id), text: `拇指大小 ${Date.now()}` } });
+    const own = await api.post('/api/aweme/v1/web/comment/publish', {
+      headers: { Token: demo.token },
+      form: { aweme_id: String(id), text: `拇指大小 ${Date.now()}` },
+    });
     expect(own.status()).toBe(200);
     return String(id);
   }
@@ -234,7 +250,10 @@ async function commentTargets(column: Locator): Promise<Locator[]> {
   ];
 }
 
-test('thumb-sized targets in the comment rows, on the video page and in the feed’s comment panel', async ({ page, context }) => {
+test('thumb-sized targets in the comment rows, on the video page and in the feed’s comment panel', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(60_000);
   await signIn(context, demo);
   const id = await videoWithReplies();
@@ -259,7 +278,10 @@ for (const [width, loggedIn] of [
   [360, true],
   [360, false],
 ] as const) {
-  test(`no route scrolls sideways at ${width} px (${loggedIn ? 'logged in' : 'logged out'})`, async ({ page, context }) => {
+  test(`no route scrolls sideways at ${width} px (${loggedIn ? 'logged in' : 'logged out'})`, async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(120_000);
     if (loggedIn) await signIn(context, demo);
     await page.setViewportSize({ width, height: 780 });
@@ -268,7 +290,10 @@ for (const [width, loggedIn] of [
     const wide: string[] = [];
     for (const route of routes) {
       await page.goto(route);
-      const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
+      const { scroll, inner } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        inner: innerWidth,
+      }));
       // A page wider than the screen would also widen innerWidth on a phone (it zooms out to fit): check both.
       if (scroll > width || inner !== width) wide.push(`${route}: ${scroll} / ${inner}`);
     }

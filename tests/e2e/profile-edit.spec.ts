@@ -25,7 +25,9 @@ test.afterAll(async () => {
 const picture = async (width: number, height: number, colour: string) => ({
   name: 'me.png',
   mimeType: 'image/png',
-  buffer: await sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer(),
+  buffer: await sharp({ create: { width, height, channels: 3, background: colour } })
+    .png()
+    .toBuffer(),
 });
 
 async function openDialog(page: Page) {
@@ -89,7 +91,11 @@ test('the dialog says what is wrong, from its own checks and from the server', a
 
   await dialog.getByLabel('昵称').fill('改过名的小明');
   // A text file named like a picture: refused by its content on the server.
-  await dialog.getByLabel('更换头像').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('just some text, not a picture\n'.repeat(8)) });
+  await dialog.getByLabel('更换头像').setInputFiles({
+    name: 'photo.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('just some text, not a picture\n'.repeat(8)),
+  });
   await dialog.getByRole('button', { name: '保存' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('头像需为 JPG、PNG 或 WebP 图片');
 

@@ -26,8 +26,16 @@ test.beforeAll(async ({ playwright, browser }, info) => {
   const feed = await (await api.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 1 } })).json();
   collected = String(feed.data[0].id);
   const headers = { token: owner.token };
-  expect((await api.post('/api/aweme/v1/web/commit/item/digg/', { headers, form: { aweme_id: collected, type: 1 } })).status()).toBe(200);
-  expect((await api.post('/api/aweme/v1/web/aweme/collect/', { headers, form: { aweme_id: collected, action: 1 } })).status()).toBe(200);
+  expect(
+    (
+      await api.post('/api/aweme/v1/web/commit/item/digg/', { headers, form: { aweme_id: collected, type: 1 } })
+    ).status(),
+  ).toBe(200);
+  expect(
+    (
+      await api.post('/api/aweme/v1/web/aweme/collect/', { headers, form: { aweme_id: collected, action: 1 } })
+    ).status(),
+  ).toBe(200);
   pages.owner = await pageAs(browser, owner);
   pages.other = await pageAs(browser, other);
   pages.anonymous = await pageAs(browser);
@@ -39,7 +47,8 @@ test.afterAll(async () => {
 });
 
 const tabLinks = (page: Page) => page.getByRole('navigation', { name: '主页内容' }).getByRole('link');
-const tabNames = async (page: Page) => (await tabLinks(page).allInnerTexts()).map((text) => text.replace(/\s*\d+$/, ''));
+const tabNames = async (page: Page) =>
+  (await tabLinks(page).allInnerTexts()).map((text) => text.replace(/\s*\d+$/, ''));
 
 for (const likesPublic of [false, true]) {
   for (const collectsPublic of [false, true]) {
@@ -51,7 +60,12 @@ for (const likesPublic of [false, true]) {
       expect(saved.status()).toBe(200);
       const shared = ['作品', ...(likesPublic ? ['喜欢'] : []), ...(collectsPublic ? ['收藏'] : [])];
       const hidden = ALL.filter((name) => !shared.includes(name));
-      const address: Record<string, string> = { 喜欢: 'like', 收藏: 'favorite_collection', 观看历史: 'record', 稍后再看: 'watch_later' };
+      const address: Record<string, string> = {
+        喜欢: 'like',
+        收藏: 'favorite_collection',
+        观看历史: 'record',
+        稍后再看: 'watch_later',
+      };
 
       for (const [who, page] of Object.entries(pages) as [keyof typeof pages, Page][]) {
         const expected = who === 'owner' ? ALL : shared;
@@ -61,7 +75,10 @@ for (const likesPublic of [false, true]) {
         // Asked for by address, a hidden tab opens 作品 instead.
         for (const name of hidden) {
           await page.goto(`/user/${owner.user.sec_uid}?showTab=${address[name]}`);
-          await expect(tabLinks(page).filter({ hasText: /^作品/ }), `${who} ${name}`).toHaveAttribute('aria-current', 'page');
+          await expect(tabLinks(page).filter({ hasText: /^作品/ }), `${who} ${name}`).toHaveAttribute(
+            'aria-current',
+            'page',
+          );
           await expect(tabLinks(page).filter({ hasText: name })).toHaveCount(0);
         }
       }

@@ -38,10 +38,19 @@ async function get<T>(url: string, who?: Session): Promise<T> {
   return res.json();
 }
 
-const selfCounts = async (who: Session) => (await get<{ user: { following_count: number; follower_count: number } }>('/api/aweme/v1/web/user/profile/self/', who)).user;
+const selfCounts = async (who: Session) =>
+  (
+    await get<{ user: { following_count: number; follower_count: number } }>(
+      '/api/aweme/v1/web/user/profile/self/',
+      who,
+    )
+  ).user;
 
 async function listOf(kind: 'following' | 'follower', who: Session): Promise<ListUser[]> {
-  const body = await get<{ followings?: ListUser[]; followers?: ListUser[] }>(`/api/aweme/v1/web/user/${kind}/list/?count=50`, who);
+  const body = await get<{ followings?: ListUser[]; followers?: ListUser[] }>(
+    `/api/aweme/v1/web/user/${kind}/list/?count=50`,
+    who,
+  );
   return (kind === 'following' ? body.followings : body.followers) ?? [];
 }
 
@@ -50,7 +59,8 @@ const live = (page: Page, name: string) => page.getByRole('main').getByRole('but
 
 const profileHeader = (page: Page) => page.locator('main header').first();
 const cards = (page: Page) => page.locator('#profile-grid ul.card-grid > li:not([data-skeleton])');
-const tabLink = (page: Page, name: string) => page.getByRole('navigation', { name: '主页内容' }).getByRole('link', { name: new RegExp(`^${name}`) });
+const tabLink = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: '主页内容' }).getByRole('link', { name: new RegExp(`^${name}`) });
 
 /** The number after a label such as 粉丝 in the profile header. */
 async function countIn(header: Locator, label: '关注' | '粉丝'): Promise<number> {
@@ -58,7 +68,10 @@ async function countIn(header: Locator, label: '关注' | '粉丝'): Promise<num
   return Number(text.replace(/\D/g, ''));
 }
 
-test('every tab of /user/self renders its list with its count, and posts is an alias of post', async ({ page, context }) => {
+test('every tab of /user/self renders its list with its count, and posts is an alias of post', async ({
+  page,
+  context,
+}) => {
   await signIn(context, demo);
   await page.goto('/user/self');
   await expect(page.getByRole('heading', { level: 1, name: demo.user.nickname })).toBeVisible();
@@ -78,7 +91,10 @@ test('every tab of /user/self renders its list with its count, and posts is an a
   await expect(cards(page).first()).toBeVisible();
 });
 
-test('a new account sees 暂无内容 on every tab, and sets then changes its password from the profile', async ({ page, context }) => {
+test('a new account sees 暂无内容 on every tab, and sets then changes its password from the profile', async ({
+  page,
+  context,
+}) => {
   await signIn(context, fresh);
   await page.goto('/user/self');
   for (const name of TABS) {
@@ -122,7 +138,9 @@ test('a new account sees 暂无内容 on every tab, and sets then changes its pa
   await expect(dialog).toBeHidden();
   await expect(live(page, '修改密码')).toBeFocused();
 
-  const login = await api.post('/api/passport/login/password', { form: { email: fresh.email, password: 'second pass 2' } });
+  const login = await api.post('/api/passport/login/password', {
+    form: { email: fresh.email, password: 'second pass 2' },
+  });
   expect(login.status()).toBe(200);
 });
 
@@ -130,7 +148,9 @@ test('scrolling a long profile tab loads the rest once, without duplicates, then
   await signIn(context, demo);
   const people = [...(await listOf('following', demo)), ...(await listOf('follower', demo))];
   const prolific = people.sort((a, b) => b.aweme_count - a.aweme_count)[0]!;
-  expect(prolific.aweme_count, 'someone the demo account knows has more than one page of works').toBeGreaterThan(FIRST_PAGE);
+  expect(prolific.aweme_count, 'someone the demo account knows has more than one page of works').toBeGreaterThan(
+    FIRST_PAGE,
+  );
 
   await page.goto(`/user/${prolific.sec_uid}`);
   await expect(cards(page)).toHaveCount(FIRST_PAGE);
@@ -143,7 +163,9 @@ test('scrolling a long profile tab loads the rest once, without duplicates, then
   await expect(cards(page)).toHaveCount(prolific.aweme_count);
   await expect(page.getByText('没有更多了')).toBeVisible();
   await expect(page.locator('#profile-grid ul.card-grid')).not.toHaveAttribute('aria-busy', 'true');
-  const hrefs = await cards(page).locator('a[href^="/video/"]:first-child').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  const hrefs = await cards(page)
+    .locator('a[href^="/video/"]:first-child')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
   expect(new Set(hrefs).size).toBe(prolific.aweme_count);
   // Same cards as the server renders: poster with alt text, likes, duration, author link.
   const last = cards(page).last();
@@ -151,7 +173,10 @@ test('scrolling a long profile tab loads the rest once, without duplicates, then
   await expect(last.locator('img')).toHaveAttribute('src', /\S/);
 });
 
-test('following from a profile changes their 粉丝 and my 关注, and unfollowing restores both', async ({ page, context }) => {
+test('following from a profile changes their 粉丝 and my 关注, and unfollowing restores both', async ({
+  page,
+  context,
+}) => {
   await signIn(context, demo);
   // Someone who follows the demo account without being followed back: a follow makes it mutual.
   const fan = (await listOf('follower', demo)).find((u) => u.follow_status === 0);
@@ -179,7 +204,10 @@ test('following from a profile changes their 粉丝 and my 关注, and unfollowi
   expect(await countIn(header, '粉丝')).toBe(followers);
 });
 
-test('the 关注 and 粉丝 lists are different lists with follow buttons; Esc closes them and focus returns', async ({ page, context }) => {
+test('the 关注 and 粉丝 lists are different lists with follow buttons; Esc closes them and focus returns', async ({
+  page,
+  context,
+}) => {
   await signIn(context, demo);
   const [following, followers] = [await listOf('following', demo), await listOf('follower', demo)];
   await page.goto('/user/self');
@@ -204,7 +232,11 @@ test('the 关注 and 粉丝 lists are different lists with follow buttons; Esc c
     if (label === '关注') await expect(dialog.getByRole('button', { name: '关注', exact: true })).toHaveCount(0);
     if (label === '粉丝') {
       // Following a fan back from the list makes it mutual and moves my own 关注 on the page; unfollowing restores it.
-      const name = await rows.filter({ has: page.getByRole('button', { name: '关注', exact: true }) }).first().getByRole('link').innerText();
+      const name = await rows
+        .filter({ has: page.getByRole('button', { name: '关注', exact: true }) })
+        .first()
+        .getByRole('link')
+        .innerText();
       const fan = rows.filter({ has: page.getByRole('link', { name, exact: true }) });
       await fan.getByRole('button', { name: '关注', exact: true }).click();
       await expect(fan.getByRole('button', { name: '互相关注', exact: true })).toBeVisible();

@@ -86,7 +86,9 @@ test('清晰度 lists the gears of the work; 720P switches the source in place a
   await expect.poll(() => time(page), { timeout: 10_000 }).toBeGreaterThan(0.3);
 });
 
-test('the 清晰度 menu works from the keyboard, and a paused video stays paused when the source changes', async ({ browser }) => {
+test('the 清晰度 menu works from the keyboard, and a paused video stays paused when the source changes', async ({
+  browser,
+}) => {
   // AxeBuilder needs a page of its own context.
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -13,7 +13,8 @@ export function routePatterns(): string[] {
       const rel = path.relative(root, file).split(path.sep).join('/');
       if (entry.isDirectory()) {
         if (rel !== 'api') walk(file);
-      } else if (entry.name.endsWith('.astro') && !/^export const partial = true;$/m.test(readFileSync(file, 'utf8'))) routes.push(`/${rel.replace(/\.astro$/, '').replace(/(^|\/)index$/, '')}`);
+      } else if (entry.name.endsWith('.astro') && !/^export const partial = true;$/m.test(readFileSync(file, 'utf8')))
+        routes.push(`/${rel.replace(/\.astro$/, '').replace(/(^|\/)index$/, '')}`);
     }
   };
   walk(root);
@@ -24,7 +25,8 @@ export function routePatterns(): string[] {
 export async function routeUrls(api: APIRequestContext): Promise<Map<string, string>> {
   const feed = await (await api.get('/api/aweme/v1/web/tab/feed/?count=1&refresh_index=1')).json();
   const aweme = feed.aweme_list[0];
-  const idOf = async (listPath: string, pattern: RegExp) => (await (await api.get(listPath)).text()).match(pattern)?.[1];
+  const idOf = async (listPath: string, pattern: RegExp) =>
+    (await (await api.get(listPath)).text()).match(pattern)?.[1];
   const ids: Record<string, string | undefined> = {
     '/channel/[id]': '/channel/300204',
     '/live/[id]': `/live/${await idOf('/live', /href="\/live\/(\d+)"/)}`,

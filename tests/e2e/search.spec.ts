@@ -33,7 +33,9 @@ test('focused and empty, the box shows 猜你想搜 and 热搜; a click outside 
   await expect(box(page)).toHaveAttribute('aria-expanded', 'false');
 });
 
-test('typing shows at most 8 suggestions that start with the text; ↑/↓ move, Esc closes, the clear button empties', async ({ page }) => {
+test('typing shows at most 8 suggestions that start with the text; ↑/↓ move, Esc closes, the clear button empties', async ({
+  page,
+}) => {
   const input = await openPanel(page);
   await input.fill('美');
   const list = page.getByRole('listbox', { name: '搜索建议' });
@@ -97,7 +99,9 @@ test('a suggestion chosen with the keyboard is searched', async ({ page, context
 
 test('换一换 spins its icon for 200 ms and shows another set of guesses', async ({ page }) => {
   await openPanel(page);
-  const guesses = panel(page).locator('section', { has: page.getByRole('heading', { name: '猜你想搜' }) }).getByRole('listitem');
+  const guesses = panel(page)
+    .locator('section', { has: page.getByRole('heading', { name: '猜你想搜' }) })
+    .getByRole('listitem');
   await expect(guesses).toHaveCount(6);
   const before = await guesses.allTextContents();
   const refresh = panel(page).getByRole('button', { name: '换一换' });
@@ -105,12 +109,19 @@ test('换一换 spins its icon for 200 ms and shows another set of guesses', asy
   await refresh.evaluate((button) => {
     const log: [string | null, number][] = [];
     (window as unknown as { spins: typeof log }).spins = log;
-    new MutationObserver(() => log.push([button.getAttribute('data-spinning'), performance.now()])).observe(button, { attributes: true, attributeFilter: ['data-spinning'] });
+    new MutationObserver(() => log.push([button.getAttribute('data-spinning'), performance.now()])).observe(button, {
+      attributes: true,
+      attributeFilter: ['data-spinning'],
+    });
   });
   await refresh.click();
   await expect(refresh).toHaveAttribute('data-spinning', 'false');
-  await expect.poll(() => page.evaluate(() => (window as unknown as { spins: [string, number][] }).spins.map(([v]) => v))).toEqual(['true', 'false']);
-  const [on, off] = await page.evaluate(() => (window as unknown as { spins: [string, number][] }).spins.map(([, at]) => at));
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { spins: [string, number][] }).spins.map(([v]) => v)))
+    .toEqual(['true', 'false']);
+  const [on, off] = await page.evaluate(() =>
+    (window as unknown as { spins: [string, number][] }).spins.map(([, at]) => at),
+  );
   if (on === undefined || off === undefined) throw new Error('no spin recorded');
   // The observer's callbacks run late on a busy machine, so the measured span is only roughly the 200 ms timer.
   expect(off - on).toBeGreaterThan(120);
@@ -120,7 +131,10 @@ test('换一换 spins its icon for 200 ms and shows another set of guesses', asy
   await expect(guesses).toHaveCount(6);
 });
 
-test('history: searches are added newest first, the arrow shows at 5, one or all can be removed', async ({ page, context }) => {
+test('history: searches are added newest first, the arrow shows at 5, one or all can be removed', async ({
+  page,
+  context,
+}) => {
   const input = await openPanel(page);
   const words = ['历史一', '历史二', '历史三', '历史四'];
   for (const w of words) {
@@ -150,7 +164,13 @@ test('history: searches are added newest first, the arrow shows at 5, one or all
   await expect(entry('历史一')).toHaveCount(0);
   await expand.click();
   await expect(removers).toHaveCount(5);
-  expect(await history.locator('li > button:not([aria-label])').allTextContents()).toEqual(['历史五', '历史二', '历史四', '历史三', '历史一']);
+  expect(await history.locator('li > button:not([aria-label])').allTextContents()).toEqual([
+    '历史五',
+    '历史二',
+    '历史四',
+    '历史三',
+    '历史一',
+  ]);
 
   await history.getByRole('button', { name: '删除 历史三' }).click();
   await expect(entry('历史三')).toHaveCount(0);
@@ -164,10 +184,15 @@ test('history: searches are added newest first, the arrow shows at 5, one or all
   expect(['[]', null]).toContain(await page.evaluate(() => localStorage.getItem('sy.search-history')));
 });
 
-test('热搜 shows 6 words, ranks 1-3 highlighted with icons, and a hot word searches in a new window', async ({ page, context }) => {
+test('热搜 shows 6 words, ranks 1-3 highlighted with icons, and a hot word searches in a new window', async ({
+  page,
+  context,
+}) => {
   await openPanel(page);
   await expect(hotButtons(page)).toHaveCount(6);
-  const accent = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--c-accent').trim());
+  const accent = await page.evaluate(() =>
+    getComputedStyle(document.documentElement).getPropertyValue('--c-accent').trim(),
+  );
   expect(accent).not.toBe('');
   for (let rank = 1; rank <= 6; rank++) {
     const button = hotButtons(page).nth(rank - 1);
@@ -175,7 +200,12 @@ test('热搜 shows 6 words, ranks 1-3 highlighted with icons, and a hot word sea
     await expect(button).toHaveAttribute('data-top', String(rank <= 3));
     await expect(button.locator('svg')).toHaveCount(rank <= 3 ? 1 : 0);
   }
-  const color = (rank: number) => hotButtons(page).nth(rank - 1).locator('span').first().evaluate((el) => getComputedStyle(el).color);
+  const color = (rank: number) =>
+    hotButtons(page)
+      .nth(rank - 1)
+      .locator('span')
+      .first()
+      .evaluate((el) => getComputedStyle(el).color);
   expect(await color(1)).toBe(await color(3));
   expect(await color(1)).not.toBe(await color(4));
 
@@ -210,7 +240,8 @@ test('a seeded hashtag finds its videos, with the keyword highlighted', async ({
   expect(await cards.count()).toBeGreaterThan(0);
   // Every result holds each character pair of the tag in one field (title, hashtags or author); the best ones in the title.
   const pairs = Array.from({ length: Math.max([...tag].length - 1, 1) }, (_, i) => [...tag].slice(i, i + 2).join(''));
-  for (const text of await cards.locator('article').allTextContents()) for (const pair of pairs) expect(text).toContain(pair);
+  for (const text of await cards.locator('article').allTextContents())
+    for (const pair of pairs) expect(text).toContain(pair);
   await expect(cards.first().locator('article > a:nth-of-type(2)')).toContainText(tag);
   await expect(cards.first().locator('mark').first()).toBeVisible();
   // The tagged video itself is among the results (they are ranked, so page through them).
@@ -220,7 +251,9 @@ test('a seeded hashtag finds its videos, with the keyword highlighted', async ({
   }).toPass({ timeout: 15_000 });
 });
 
-test('the results page: tabs in the URL, users with follow buttons, its own box searching in place, 暂无内容', async ({ page }) => {
+test('the results page: tabs in the URL, users with follow buttons, its own box searching in place, 暂无内容', async ({
+  page,
+}) => {
   await page.goto(`/search/${encodeURIComponent('美食')}`);
   await expect(page.locator('#site-header')).toHaveCount(0);
   const own = box(page);
@@ -254,6 +287,8 @@ test('the results scroll on: later pages append without repeats', async ({ page 
     await page.mouse.wheel(0, 6000);
     expect(await cards.count()).toBeGreaterThan(24);
   }).toPass({ timeout: 10_000 });
-  const hrefs = await cards.locator('article > a:first-child').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  const hrefs = await cards
+    .locator('article > a:first-child')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
   expect(new Set(hrefs).size).toBe(hrefs.length);
 });

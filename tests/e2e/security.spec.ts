@@ -53,14 +53,18 @@ function expectCommonHeaders(headers: Record<string, string>, where: string): vo
   expect(headers['x-frame-options'], where).toBe('DENY');
   expect(headers['x-content-type-options'], where).toBe('nosniff');
   // A page whose address carries a secret (/passport/qr?ticket=…) sends none at all.
-  expect(headers['referrer-policy'], where).toBe(where.startsWith('/passport/qr') ? 'no-referrer' : 'strict-origin-when-cross-origin');
+  expect(headers['referrer-policy'], where).toBe(
+    where.startsWith('/passport/qr') ? 'no-referrer' : 'strict-origin-when-cross-origin',
+  );
   expect(headers['cross-origin-opener-policy'], where).toBe('same-origin');
   expect(headers['permissions-policy'], where).toMatch(/camera=\(\).*microphone=\(\).*geolocation=\(\)/);
   expect(headers['content-security-policy'], where).toContain("frame-ancestors 'none'");
   expect(headers['strict-transport-security'], where).toBeUndefined();
 }
 
-test('every page route sends a CSP with scripts from self and hashes only, and the other security headers', async ({ request }) => {
+test('every page route sends a CSP with scripts from self and hashes only, and the other security headers', async ({
+  request,
+}) => {
   for (const path of await pageRoutes(request)) {
     const res = await request.get(path, { headers: { 'x-forwarded-proto': 'https' }, maxRedirects: 0 });
     expect([200, 302, 404], path).toContain(res.status());
@@ -69,7 +73,10 @@ test('every page route sends a CSP with scripts from self and hashes only, and t
     // A redirect (/search without a word) renders nothing: the server's default policy is enough.
     if (res.status() === 302) continue;
     const csp = headers['content-security-policy']!;
-    const script = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src'));
+    const script = csp
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('script-src'));
     expect(script, path).toMatch(/^script-src 'self'( 'sha256-[\w+/]+=*')+$/);
     expect(csp, path).not.toContain("'unsafe-eval'");
     expect(csp, path).toMatch(/default-src 'self'/);
@@ -77,7 +84,9 @@ test('every page route sends a CSP with scripts from self and hashes only, and t
   }
 });
 
-test('the API, media and health answers send a CSP that allows nothing, and the other security headers', async ({ request }) => {
+test('the API, media and health answers send a CSP that allows nothing, and the other security headers', async ({
+  request,
+}) => {
   const feed = await (await request.get('/api/aweme/v1/web/tab/feed/', { params: { count: 1 } })).json();
   const cover: string = new URL(feed.aweme_list[0].video.cover.url_list[0], 'http://x').pathname;
   const answers = {

@@ -12,7 +12,9 @@ test.afterAll(async () => {
   await api.dispose();
 });
 
-test('revoked elsewhere: the next answer, a 401, brings 登录 back and drops the personal state, without a reload', async ({ browser }) => {
+test('revoked elsewhere: the next answer, a 401, brings 登录 back and drops the personal state, without a reload', async ({
+  browser,
+}) => {
   const fan = await newAccount(api, 'session-end');
   const context = await browser.newContext();
   await signIn(context, fan);
@@ -20,7 +22,14 @@ test('revoked elsewhere: the next answer, a 401, brings 登录 back and drops th
   const feed = await (await api.post('/api/video/getVideosByCursor', { form: { cursor: 0, size: 12 } })).json();
   const id: number = feed.data[10].id;
   // Liked before the page loads, so the page is drawn with the viewer's mark.
-  expect((await api.post('/api/aweme/v1/web/commit/item/digg/', { form: { aweme_id: id, type: 1 }, headers: { token: fan.token } })).status()).toBe(200);
+  expect(
+    (
+      await api.post('/api/aweme/v1/web/commit/item/digg/', {
+        form: { aweme_id: id, type: 1 },
+        headers: { token: fan.token },
+      })
+    ).status(),
+  ).toBe(200);
   await page.goto(`/video/${id}`);
   const header = page.getByRole('banner');
   const collect = page.getByRole('list', { name: '视频操作' }).getByRole('button', { name: /^收藏/ });

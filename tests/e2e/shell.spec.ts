@@ -1,7 +1,24 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 
-const NAV = ['首页', '推荐', '关注', '朋友', '我的', '直播', '放映厅', '知识', '热点', '游戏', '娱乐', '二次元', '音乐', '美食', '体育', '时尚'];
+const NAV = [
+  '首页',
+  '推荐',
+  '关注',
+  '朋友',
+  '我的',
+  '直播',
+  '放映厅',
+  '知识',
+  '热点',
+  '游戏',
+  '娱乐',
+  '二次元',
+  '音乐',
+  '美食',
+  '体育',
+  '时尚',
+];
 const CHANNELS = ['300201', '300203', '300204', '300205', '300206', '300207', '300208', '300209'];
 
 /** First link on /discover whose href starts with the prefix (real ids from the seed, never hard-coded). */
@@ -15,13 +32,40 @@ async function firstHref(page: Page, prefix: string): Promise<string> {
 test('every route renders on the server with 200, unknown ones with 404', async ({ page, request }) => {
   const video = await firstHref(page, '/video/');
   const user = await firstHref(page, '/user/');
-  const ok = ['/', '/discover', video, ...CHANNELS.map((c) => `/channel/${c}`), '/hot', '/live', '/vs', '/follow', '/friend', user, '/user/self', '/user/self?showTab=like', `/search/${encodeURIComponent('美食')}`, '/business', '/faq', '/post'];
+  const ok = [
+    '/',
+    '/discover',
+    video,
+    ...CHANNELS.map((c) => `/channel/${c}`),
+    '/hot',
+    '/live',
+    '/vs',
+    '/follow',
+    '/friend',
+    user,
+    '/user/self',
+    '/user/self?showTab=like',
+    `/search/${encodeURIComponent('美食')}`,
+    '/business',
+    '/faq',
+    '/post',
+  ];
   for (const path of ok) {
     const res = await request.get(path);
     expect(res.status(), path).toBe(200);
     expect(res.headers()['content-type'], path).toContain('text/html');
   }
-  for (const path of ['/nope', '/channel/300202', '/channel/abc', '/video/0', '/video/abc', '/video/99999999', '/video/1%27%20or%201=1', '/user/no-such-user', '/a/b/c']) {
+  for (const path of [
+    '/nope',
+    '/channel/300202',
+    '/channel/abc',
+    '/video/0',
+    '/video/abc',
+    '/video/99999999',
+    '/video/1%27%20or%201=1',
+    '/user/no-such-user',
+    '/a/b/c',
+  ]) {
     const res = await request.get(path);
     expect(res.status(), path).toBe(404);
     expect(await res.text(), path).toContain('页面不存在');
@@ -90,7 +134,9 @@ test('the first recommended video plays from its real source', async ({ page }) 
     v.muted = true;
     return v.play();
   });
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(0.3);
   expect(await video.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBe(540);
 });
 
@@ -128,12 +174,16 @@ test('the header stays on top of a video page scrolled under it, player controls
     await page.evaluate((top) => window.scrollTo(0, top), y);
     const covered = await page.evaluate(() => {
       const header = document.getElementById('site-header')!;
-      const targets = [...header.querySelectorAll<HTMLElement>('input, button, .header-entry, a')].filter((el) => el.getClientRects().length > 0);
+      const targets = [...header.querySelectorAll<HTMLElement>('input, button, .header-entry, a')].filter(
+        (el) => el.getClientRects().length > 0,
+      );
       return targets
         .map((el) => {
           const box = el.getBoundingClientRect();
           const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-          return hit && !header.contains(hit) ? `${el.outerHTML.slice(0, 60)} under ${hit.outerHTML.slice(0, 80)}` : null;
+          return hit && !header.contains(hit)
+            ? `${el.outerHTML.slice(0, 60)} under ${hit.outerHTML.slice(0, 80)}`
+            : null;
         })
         .filter(Boolean);
     });

@@ -4,11 +4,16 @@ import { expect, test } from './support.ts';
 /** Logs the context in as the demo account (session cookie, and the token where the login dialog keeps it). */
 async function login(context: BrowserContext, page: Page): Promise<string> {
   const demo = await (await context.request.get('/api/passport/demo')).json();
-  const res = await context.request.post('/api/passport/login/password', { form: { email: demo.email, password: demo.password } });
+  const res = await context.request.post('/api/passport/login/password', {
+    form: { email: demo.email, password: demo.password },
+  });
   expect(res.status()).toBe(200);
   const { token, user } = await res.json();
   await page.goto('/discover');
-  await page.evaluate(([t, u]) => localStorage.setItem('sy.user', JSON.stringify({ token: t, userInfo: u })), [token, user] as const);
+  await page.evaluate(([t, u]) => localStorage.setItem('sy.user', JSON.stringify({ token: t, userInfo: u })), [
+    token,
+    user,
+  ] as const);
   return token;
 }
 
@@ -27,7 +32,8 @@ async function openFeed(page: Page): Promise<Locator> {
   return active(page);
 }
 
-const idOf = async (slide: Locator) => (await slide.locator('a[href^="/video/"]').first().getAttribute('href'))!.replace('/video/', '');
+const idOf = async (slide: Locator) =>
+  (await slide.locator('a[href^="/video/"]').first().getAttribute('href'))!.replace('/video/', '');
 
 /** Sets a pressed-state button to `pressed` with `key`, whatever it started as. */
 async function pressTo(page: Page, button: Locator, key: string, pressed: boolean): Promise<void> {
@@ -54,7 +60,10 @@ test.describe('shortcuts on the feed, each checked by its effect', () => {
     // Two spaces within 320 ms: sent from the page in one go, since two round trips of a loaded test machine can take
     // longer than a person's double press.
     await page.evaluate(() => {
-      for (let i = 0; i < 2; i++) window.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', code: 'Space', bubbles: true, cancelable: true }));
+      for (let i = 0; i < 2; i++)
+        window.dispatchEvent(
+          new KeyboardEvent('keydown', { key: ' ', code: 'Space', bubbles: true, cancelable: true }),
+        );
     });
     await expect(like).toHaveAttribute('aria-pressed', 'true');
     await expect(page.locator('.like-burst').first()).toBeAttached();
@@ -228,7 +237,13 @@ test.describe('shortcuts on the feed, each checked by its effect', () => {
     const slide = await openFeed(page);
     const id = await idOf(slide);
     const later = async () =>
-      ((await (await page.request.get('/api/video/self?showTab=watch_later&page=1&size=50', { headers: { Token: token } })).json()).data.videosList as { id: number }[]).map((v) => String(v.id));
+      (
+        (
+          await (
+            await page.request.get('/api/video/self?showTab=watch_later&page=1&size=50', { headers: { Token: token } })
+          ).json()
+        ).data.videosList as { id: number }[]
+      ).map((v) => String(v.id));
     await page.keyboard.press('l');
     await expect(page.getByText('已加入稍后再看')).toBeVisible();
     await expect.poll(later).toContain(id);
@@ -255,10 +270,28 @@ test.describe('shortcuts on the feed, each checked by its effect', () => {
     const dialog = page.getByRole('dialog', { name: '快捷键' });
     await expect(dialog).toBeVisible();
     const rows = [
-      ['赞', 'Z'], ['评论', 'X'], ['开启/关闭弹幕', 'B'], ['收藏', 'C'], ['复制分享口令', 'V'], ['清屏', 'J'], ['自动连播', 'K'],
-      ['不感兴趣', 'R'], ['进入作者主页', 'F'], ['关注', 'G'], ['搜索', 'Shift+F'], ['关闭页面', 'Shift+Q'], ['上下翻页', '↑/↓'],
-      ['快退/快进', '←/→'], ['暂停', '空格'], ['网页全屏', 'Y'], ['全屏', 'H'], ['稍后再看', 'L'], ['音量', 'Shift+/Shift-'],
-      ['打开列表', '?'], ['关闭列表', 'Esc'], ['相关推荐', 'N'],
+      ['赞', 'Z'],
+      ['评论', 'X'],
+      ['开启/关闭弹幕', 'B'],
+      ['收藏', 'C'],
+      ['复制分享口令', 'V'],
+      ['清屏', 'J'],
+      ['自动连播', 'K'],
+      ['不感兴趣', 'R'],
+      ['进入作者主页', 'F'],
+      ['关注', 'G'],
+      ['搜索', 'Shift+F'],
+      ['关闭页面', 'Shift+Q'],
+      ['上下翻页', '↑/↓'],
+      ['快退/快进', '←/→'],
+      ['暂停', '空格'],
+      ['网页全屏', 'Y'],
+      ['全屏', 'H'],
+      ['稍后再看', 'L'],
+      ['音量', 'Shift+/Shift-'],
+      ['打开列表', '?'],
+      ['关闭列表', 'Esc'],
+      ['相关推荐', 'N'],
     ];
     const items = dialog.getByRole('listitem');
     await expect(items).toHaveCount(22);
@@ -282,7 +315,10 @@ test.describe('shortcuts on the feed, each checked by its effect', () => {
   });
 });
 
-test('on a video page the same keys act on its video: Z likes, X goes to the comments, B shows danmaku', async ({ page, context }) => {
+test('on a video page the same keys act on its video: Z likes, X goes to the comments, B shows danmaku', async ({
+  page,
+  context,
+}) => {
   await login(context, page);
   const feed = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=3')).json();
   const id = feed.aweme_list[2].aweme_id;
@@ -298,5 +334,7 @@ test('on a video page the same keys act on its video: Z likes, X goes to the com
   await page.keyboard.press('b');
   await expect(page.locator('[data-player] .danmaku-layer')).toBeAttached();
   await page.keyboard.press('x');
-  await expect.poll(() => page.evaluate(() => document.getElementById('comments')!.getBoundingClientRect().top)).toBeLessThan(300);
+  await expect
+    .poll(() => page.evaluate(() => document.getElementById('comments')!.getBoundingClientRect().top))
+    .toBeLessThan(300);
 });

@@ -51,7 +51,10 @@ bold('R');
 const DANMAKU = [`<img src=x onerror="window.__xss=1">D${RUN}`, `</textarea><b>D${RUN}b</b>`];
 bold('D');
 /** Chat lines hold 100 characters. */
-const CHAT = [`<img src=x onerror="window.__xss=1"> <script>window.__xss=1</script>L${RUN}`, `"><svg onload=x()> {{7*7}} </textarea><b>L${RUN}b</b>`];
+const CHAT = [
+  `<img src=x onerror="window.__xss=1"> <script>window.__xss=1</script>L${RUN}`,
+  `"><svg onload=x()> {{7*7}} </textarea><b>L${RUN}b</b>`,
+];
 bold('L');
 const CHAT_LIVE = `<img src=x onerror=x()> </textarea><b>P${RUN}b</b>`;
 bold('P');
@@ -94,7 +97,12 @@ async function upload(who: Session, file: string, name: string): Promise<string>
   const location = created.headers()['location']!;
   const id = location.split('/').pop()!;
   const patched = await api.patch(`/api/upload/${id}`, {
-    headers: { token: who.token, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    headers: {
+      token: who.token,
+      'Tus-Resumable': '1.0.0',
+      'Upload-Offset': '0',
+      'Content-Type': 'application/offset+octet-stream',
+    },
     data: bytes,
   });
   expect(patched.status(), await patched.text()).toBe(204);
@@ -115,7 +123,10 @@ test.beforeAll(async ({ playwright }, info) => {
     [author, NICK_H, SIG_H],
     [viewer, NICK_V, hostile('W')],
   ] as const) {
-    const res = await api.post('/api/aweme/v1/web/commit/user/', { headers: { token: who.token }, multipart: { nickname, signature } });
+    const res = await api.post('/api/aweme/v1/web/commit/user/', {
+      headers: { token: who.token },
+      multipart: { nickname, signature },
+    });
     expect(res.status(), await res.text()).toBe(200);
     const { user } = await res.json();
     expect(user.nickname).toBe(nickname);
@@ -137,20 +148,34 @@ test.beforeAll(async ({ playwright }, info) => {
   expect(created.status(), await created.text()).toBe(200);
   work = (await created.json()).data;
   await expect
-    .poll(async () => (await (await api.get(`/api/studio/work?workId=${work.id}`, { headers: { token: author.token } })).json()).data.status, {
-      timeout: 150_000,
-      intervals: [500, 1000, 2000],
-    })
+    .poll(
+      async () =>
+        (await (await api.get(`/api/studio/work?workId=${work.id}`, { headers: { token: author.token } })).json()).data
+          .status,
+      {
+        timeout: 150_000,
+        intervals: [500, 1000, 2000],
+      },
+    )
     .toBe('published');
 
   // On the work: the viewer's comment @mentioning the author, the author's reply, the viewer's danmaku.
   const comment = await post(viewer, '/aweme/v1/web/comment/publish', { aweme_id: work.id, text: COMMENT });
-  await post(author, '/aweme/v1/web/comment/publish', { aweme_id: work.id, text: REPLY, reply_id: comment.comment.cid });
-  for (const [i, text] of DANMAKU.entries()) await post(viewer, '/aweme/v1/web/danmaku/send/', { aweme_id: work.id, text, offset_ms: 300 + i * 400 });
+  await post(author, '/aweme/v1/web/comment/publish', {
+    aweme_id: work.id,
+    text: REPLY,
+    reply_id: comment.comment.cid,
+  });
+  for (const [i, text] of DANMAKU.entries())
+    await post(viewer, '/aweme/v1/web/danmaku/send/', { aweme_id: work.id, text, offset_ms: 300 + i * 400 });
 
   // 私信 both ways, the viewer's quoting the author's.
   const sent = await post(author, '/aweme/v1/web/im/message/send/', { sec_user_id: viewer.user.sec_uid, text: DM_H });
-  await post(viewer, '/aweme/v1/web/im/message/send/', { sec_user_id: author.user.sec_uid, text: DM_V, reply_id: sent.message.message_id });
+  await post(viewer, '/aweme/v1/web/im/message/send/', {
+    sec_user_id: author.user.sec_uid,
+    text: DM_V,
+    reply_id: sent.message.message_id,
+  });
 
   // Live chat in a room on air.
   const rooms = await (await api.get('/api/aweme/v1/web/webcast/feed/?count=1')).json();
@@ -170,7 +195,11 @@ const dialogs = new WeakMap<BrowserContext, string[]>();
  * A browser context logged in as `who`, whose pages define `x()` (the nickname payloads call it) to set the sentinel,
  * and record every dialog.
  */
-async function open(browser: Browser, who: Session | null, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+async function open(
+  browser: Browser,
+  who: Session | null,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<Page> {
   const context = await browser.newContext(options);
   if (who) await signIn(context, who);
   await context.addInitScript(() => {
@@ -191,19 +220,30 @@ async function open(browser: Browser, who: Session | null, options: Parameters<B
 
 /** Asserts that nothing stored became markup or ran on `page` so far. */
 async function assertInert(page: Page, where: string): Promise<void> {
-  const found = await page.evaluate((markers) => {
-    const describe = (e: Element) => e.outerHTML.slice(0, 160);
-    const executable = (s: HTMLScriptElement) => ['', 'text/javascript', 'module', 'application/javascript'].includes(s.type.toLowerCase());
-    return {
-      sentinel: (window as unknown as { __xss?: unknown }).__xss,
-      elements: [
-        ...document.querySelectorAll('img[src="x"], svg[onload], [onerror], [onload], a[href^="javascript:" i], iframe[src^="javascript:" i]'),
-      ].map(describe),
-      scripts: [...document.scripts].filter((s) => executable(s) && s.text.includes('__xss')).map(describe),
-      bold: [...document.querySelectorAll('b')].filter((b) => markers.includes(b.textContent ?? '')).map(describe),
-    };
-  }, [...BOLD_MARKERS]);
-  expect(found, `${where}: nothing stored became markup`).toEqual({ sentinel: undefined, elements: [], scripts: [], bold: [] });
+  const found = await page.evaluate(
+    (markers) => {
+      const describe = (e: Element) => e.outerHTML.slice(0, 160);
+      const executable = (s: HTMLScriptElement) =>
+        ['', 'text/javascript', 'module', 'application/javascript'].includes(s.type.toLowerCase());
+      return {
+        sentinel: (window as unknown as { __xss?: unknown }).__xss,
+        elements: [
+          ...document.querySelectorAll(
+            'img[src="x"], svg[onload], [onerror], [onload], a[href^="javascript:" i], iframe[src^="javascript:" i]',
+          ),
+        ].map(describe),
+        scripts: [...document.scripts].filter((s) => executable(s) && s.text.includes('__xss')).map(describe),
+        bold: [...document.querySelectorAll('b')].filter((b) => markers.includes(b.textContent ?? '')).map(describe),
+      };
+    },
+    [...BOLD_MARKERS],
+  );
+  expect(found, `${where}: nothing stored became markup`).toEqual({
+    sentinel: undefined,
+    elements: [],
+    scripts: [],
+    bold: [],
+  });
   expect(dialogs.get(page.context()) ?? [], `${where}: no dialog`).toEqual([]);
 }
 
@@ -211,7 +251,9 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Text shown literally: the whole stored string is in `scope`'s text, with its spaces as the page collapses them. */
 const literal = (scope: Locator, text: string) => expect(scope).toContainText(text.replace(/\s+/g, ' '));
 
-test('profile pages, the 推荐 and 关注 feeds, 朋友 and 粉丝: nickname, bio and title read literally; the 编辑资料 dialog too', async ({ browser }) => {
+test('profile pages, the 推荐 and 关注 feeds, 朋友 and 粉丝: nickname, bio and title read literally; the 编辑资料 dialog too', async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   const page = await open(browser, viewer);
   await page.goto(`/user/${author.user.sec_uid}`);
@@ -233,14 +275,19 @@ test('profile pages, the 推荐 and 关注 feeds, 朋友 and 粉丝: nickname, b
 
   // 推荐: the viewer's own feed ranks the followed author's fresh, commented work among its first videos.
   await page.goto('/');
-  const slide = page.locator('[aria-roledescription="slide"]').filter({ hasText: `T${RUN}i` }).first();
+  const slide = page
+    .locator('[aria-roledescription="slide"]')
+    .filter({ hasText: `T${RUN}i` })
+    .first();
   await literal(slide, TITLE.trim());
   await literal(slide, `@${NICK_H}`);
   await assertInert(page, '推荐 feed');
 
   // 朋友: the mutual follow by nickname.
   await page.goto('/friend');
-  await expect(page.getByRole('region', { name: '我的朋友' }).getByRole('link', { name: NICK_H, exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: '我的朋友' }).getByRole('link', { name: NICK_H, exact: true }),
+  ).toBeVisible();
   await assertInert(page, '朋友');
 
   // The owner's own page and the 编辑资料 dialog, whose bio box is a textarea.
@@ -248,7 +295,10 @@ test('profile pages, the 推荐 and 关注 feeds, 朋友 and 粉丝: nickname, b
   await own.goto('/user/self');
   await expect(own.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(NICK_H);
   // The 粉丝 list: the viewer's nickname and bio.
-  await own.getByRole('main').getByRole('button', { name: /^粉丝\s*\d/ }).click();
+  await own
+    .getByRole('main')
+    .getByRole('button', { name: /^粉丝\s*\d/ })
+    .click();
   const fans = own.getByRole('dialog', { name: `${NICK_H}的粉丝` });
   const fan = fans.getByRole('listitem').filter({ hasText: `W${RUN}i` });
   await literal(fan, NICK_V);
@@ -274,7 +324,10 @@ test('video page: title, hashtags, comment, @mention, reply and danmaku read lit
   await literal(heading, TITLE.trim());
   await expect(page).toHaveTitle(new RegExp(`^${escape(TITLE.trim().replace(/\s+/g, ' '))}`));
   for (const tag of work.hashtags) {
-    await expect(heading.getByRole('link', { name: `#${tag}`, exact: true })).toHaveAttribute('href', `/search/${encodeURIComponent(tag)}`);
+    await expect(heading.getByRole('link', { name: `#${tag}`, exact: true })).toHaveAttribute(
+      'href',
+      `/search/${encodeURIComponent(tag)}`,
+    );
   }
   expect(work.hashtags).toEqual([`<svg/onload=x()>${RUN}`, `javascript:x()${RUN}`]);
 
@@ -282,7 +335,10 @@ test('video page: title, hashtags, comment, @mention, reply and danmaku read lit
   const column = page.locator(`[data-comments="${work.id}"]`);
   const mine = column.locator('article', { hasText: `C${RUN}i` }).first();
   await literal(mine, COMMENT);
-  await expect(mine.getByRole('link', { name: `@${NICK_H}`, exact: true })).toHaveAttribute('href', `/user/${author.user.sec_uid}`);
+  await expect(mine.getByRole('link', { name: `@${NICK_H}`, exact: true })).toHaveAttribute(
+    'href',
+    `/user/${author.user.sec_uid}`,
+  );
   await assertInert(page, 'video page as rendered');
   await column.scrollIntoViewIfNeeded();
   await column.getByRole('heading').hover();
@@ -302,7 +358,8 @@ test('video page: title, hashtags, comment, @mention, reply and danmaku read lit
     v.currentTime = 0;
     return v.play();
   });
-  for (const text of DANMAKU) await expect(page.locator('.danmaku-item', { hasText: text })).toHaveText(text, { timeout: 10_000 });
+  for (const text of DANMAKU)
+    await expect(page.locator('.danmaku-item', { hasText: text })).toHaveText(text, { timeout: 10_000 });
   await assertInert(page, 'video page with comments and danmaku');
   await page.context().close();
 });
@@ -342,7 +399,9 @@ test('私信: each side reads the other’s messages, the quote and the nickname
   }
 });
 
-test('通知: comments, mentions, replies, danmaku and a mentioning title are quoted literally, with the actor’s nickname', async ({ browser }) => {
+test('通知: comments, mentions, replies, danmaku and a mentioning title are quoted literally, with the actor’s nickname', async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   for (const [me, peer, quoted] of [
     // A second danmaku on the same work replaces the first one's notification.
@@ -365,7 +424,9 @@ test('通知: comments, mentions, replies, danmaku and a mentioning title are qu
   }
 });
 
-test('studio: the work list and the edit form show the title and hashtags literally; a file name too', async ({ browser }) => {
+test('studio: the work list and the edit form show the title and hashtags literally; a file name too', async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const page = await open(browser, author);
   await page.goto('/post/manage');
@@ -376,7 +437,9 @@ test('studio: the work list and the edit form show the title and hashtags litera
   const dialog = page.getByRole('dialog', { name: '编辑作品' });
   await expect(dialog.getByRole('combobox', { name: '作品描述' })).toHaveValue(work.title, { timeout: 15_000 });
   expect(work.title.trim()).toBe(TITLE.trim());
-  await expect(dialog.getByRole('list', { name: '已添加话题' }).getByRole('listitem')).toHaveText(work.hashtags.map((h) => `#${h}`));
+  await expect(dialog.getByRole('list', { name: '已添加话题' }).getByRole('listitem')).toHaveText(
+    work.hashtags.map((h) => `#${h}`),
+  );
   await assertInert(page, '编辑作品');
 
   // 作品数据: the work chooser lists the work by its title.
@@ -388,14 +451,18 @@ test('studio: the work list and the edit form show the title and hashtags litera
   await page.goto('/post');
   const name = `<img src=x onerror=x()></textarea><b>F${RUN}b</b>`;
   BOLD_MARKERS.add(`F${RUN}b`);
-  await page.getByLabel('选择要上传的视频文件').setInputFiles({ name: `${name}.mp4`, mimeType: 'video/mp4', buffer: readFileSync(clip) });
+  await page
+    .getByLabel('选择要上传的视频文件')
+    .setInputFiles({ name: `${name}.mp4`, mimeType: 'video/mp4', buffer: readFileSync(clip) });
   await expect(page.getByRole('region', { name: `${name}.mp4` })).toBeVisible();
   await expect(page.getByRole('combobox', { name: '作品描述' })).toHaveValue(name);
   await assertInert(page, '发布视频');
   await page.context().close();
 });
 
-test('search: a hostile query’s results page, users with their bio, 历史记录 and 热搜 read literally', async ({ browser }) => {
+test('search: a hostile query’s results page, users with their bio, 历史记录 and 热搜 read literally', async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const page = await open(browser, viewer);
   await page.goto('/discover');
@@ -427,11 +494,16 @@ test('search: a hostile query’s results page, users with their bio, 历史记�
 
   // 热搜, which every visitor sees: searched just often enough to pass the sixth word, and far less often than the
   // search spec searches the word it expects on top.
-  const hot = (await (await api.get('/api/aweme/v1/web/hot/search/list/?count=6')).json()).data.word_list as { word: string; hot_value: number }[];
+  const hot = (await (await api.get('/api/aweme/v1/web/hot/search/list/?count=6')).json()).data.word_list as {
+    word: string;
+    hot_value: number;
+  }[];
   const times = hot.some((w) => w.word === QUERY) ? 0 : Math.ceil(hot[5]!.hot_value / 10_000) + 2;
   expect(times, `the sixth hot word's heat ${hot[5]!.hot_value}`).toBeLessThanOrEqual(30);
   for (let i = 0; i < times; i++) {
-    expect((await api.get('/api/aweme/v1/web/general/search/single/', { params: { keyword: QUERY, count: 1 } })).status()).toBe(200);
+    expect(
+      (await api.get('/api/aweme/v1/web/general/search/single/', { params: { keyword: QUERY, count: 1 } })).status(),
+    ).toBe(200);
   }
   const word = panel.locator('button[data-rank]', { hasText: `Q${RUN}b` });
   await expect(async () => {

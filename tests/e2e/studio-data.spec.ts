@@ -1,7 +1,10 @@
 /** 作品数据: the creator's daily figures drawn on the server, moved by what other users do. */
 import { expect, test, loginDemo, newAccount, signIn } from './support.ts';
 
-test('作品数据 shows five totals and a chart each; a like by someone else adds to the work’s 点赞 today', async ({ browser, playwright }) => {
+test('作品数据 shows five totals and a chart each; a like by someone else adds to the work’s 点赞 today', async ({
+  browser,
+  playwright,
+}) => {
   const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   const demo = await loginDemo(api);
   const fan = await newAccount(api, 'stats-fan');
@@ -27,7 +30,10 @@ test('作品数据 shows five totals and a chart each; a like by someone else ad
   await expect(page).toHaveURL(new RegExp(`workId=${work.id}`));
   const likes = page.locator('dl > div').filter({ hasText: '点赞' }).locator('dd').first();
   const before = Number(await likes.textContent());
-  const liked = await api.post('/api/aweme/v1/web/commit/item/digg/', { headers: { token: fan.token }, form: { aweme_id: String(work.id), type: 1 } });
+  const liked = await api.post('/api/aweme/v1/web/commit/item/digg/', {
+    headers: { token: fan.token },
+    form: { aweme_id: String(work.id), type: 1 },
+  });
   expect(liked.status()).toBe(200);
   await page.reload();
   await expect(likes).toHaveText(String(before + 1));
@@ -35,7 +41,10 @@ test('作品数据 shows five totals and a chart each; a like by someone else ad
   await api.dispose();
 });
 
-test('作品数据 on a phone draws each chart narrow from its figures; pointing at a day shows that day’s figure', async ({ browser, playwright }) => {
+test('作品数据 on a phone draws each chart narrow from its figures; pointing at a day shows that day’s figure', async ({
+  browser,
+  playwright,
+}) => {
   const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   const demo = await loginDemo(api);
   const metrics = ['播放量', '点赞', '评论', '分享', '新增粉丝'];
@@ -59,10 +68,14 @@ test('作品数据 on a phone draws each chart narrow from its figures; pointing
   await signIn(desk, demo);
   const page = await desk.newPage();
   await page.goto('/post/data');
-  const section = page.locator('[data-stats-chart]').filter({ has: page.getByRole('heading', { name: '点赞', exact: true }) });
+  const section = page
+    .locator('[data-stats-chart]')
+    .filter({ has: page.getByRole('heading', { name: '点赞', exact: true }) });
   const rows = await section
     .locator('tbody tr')
-    .evaluateAll((trs) => trs.map((tr): [string, string] => [tr.querySelector('th')!.textContent!, tr.querySelector('td')!.textContent!]));
+    .evaluateAll((trs) =>
+      trs.map((tr): [string, string] => [tr.querySelector('th')!.textContent!, tr.querySelector('td')!.textContent!]),
+    );
   expect(rows).toHaveLength(7);
   const chart = section.getByRole('img', { name: '点赞趋势（近7天）' });
   await expect(chart).toBeVisible();

@@ -22,14 +22,23 @@ test.beforeAll(() => {
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A page logged in as `session` whose uploads go out at `bytesPerSecond`, so the progress can be watched. */
-async function studioPage(browser: import('@playwright/test').Browser, session: Session, bytesPerSecond?: number): Promise<Page> {
+async function studioPage(
+  browser: import('@playwright/test').Browser,
+  session: Session,
+  bytesPerSecond?: number,
+): Promise<Page> {
   const context = await browser.newContext();
   await signIn(context, session);
   const page = await context.newPage();
   if (bytesPerSecond) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: bytesPerSecond,
+    });
   }
   return page;
 }
@@ -39,7 +48,14 @@ test('anonymous visitors get the login prompt; the studio nav leads to every sec
   await expect(page.getByRole('heading', { name: '登录后免费畅享高清视频' })).toBeVisible();
   await expect(page.getByText('登录后即可发布视频、管理作品和查看数据')).toBeVisible();
   const nav = page.getByRole('navigation', { name: '创作者中心导航' });
-  await expect(nav.getByRole('link')).toHaveText(['发布视频', '视频管理', '作品数据', '直播数据', '创作者学习中心', '创作者服务平台']);
+  await expect(nav.getByRole('link')).toHaveText([
+    '发布视频',
+    '视频管理',
+    '作品数据',
+    '直播数据',
+    '创作者学习中心',
+    '创作者服务平台',
+  ]);
   await expect(nav.getByRole('link', { name: '发布视频' })).toHaveAttribute('aria-current', 'page');
   await nav.getByRole('link', { name: '创作者学习中心' }).click();
   await expect(page).toHaveURL(/\/post\/learn$/);
@@ -49,13 +65,19 @@ test('anonymous visitors get the login prompt; the studio nav leads to every sec
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('创作者服务平台');
 });
 
-test('upload with a moving progress bar, write the form while it uploads, publish, see it 已发布 and play; edit and delete it', async ({ browser, request }) => {
+test('upload with a moving progress bar, write the form while it uploads, publish, see it 已发布 and play; edit and delete it', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   const me = await newAccount(request, 'studio');
   // Someone to @mention: the autocomplete offers the people I follow.
   const feed = await (await request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
   const friend = feed.aweme_list[0].author as { sec_uid: string; nickname: string };
-  const follow = await request.post('/api/aweme/v1/web/commit/follow/user/', { form: { sec_user_id: friend.sec_uid, type: '1' }, headers: { Token: me.token } });
+  const follow = await request.post('/api/aweme/v1/web/commit/follow/user/', {
+    form: { sec_user_id: friend.sec_uid, type: '1' },
+    headers: { Token: me.token },
+  });
   expect(follow.status()).toBe(200);
 
   const page = await studioPage(browser, me, 256 * 1024);
@@ -112,20 +134,33 @@ test('upload with a moving progress bar, write the form while it uploads, publis
 
   await page.goto(`/video/${workId}`);
   const video = page.locator('video').first();
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(0.3);
   // 清晰度 offers the gears a 720x1280 source allows: 720P and 540P, no 1080P.
   await video.hover();
   await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-player]'));
   await page.getByRole('button', { name: /^清晰度/ }).click();
-  await expect(page.getByRole('menu', { name: '清晰度' }).getByRole('menuitemradio')).toHaveText(['智能', '720P', '540P']);
+  await expect(page.getByRole('menu', { name: '清晰度' }).getByRole('menuitemradio')).toHaveText([
+    '智能',
+    '720P',
+    '540P',
+  ]);
 
   // Found by a word of its title, on the creator's profile, and in a follower's 关注.
-  const found = await (await request.get(`/api/aweme/v1/web/general/search/single/?keyword=${encodeURIComponent('海边日落')}&offset=0&count=20`)).json();
+  const found = await (
+    await request.get(
+      `/api/aweme/v1/web/general/search/single/?keyword=${encodeURIComponent('海边日落')}&offset=0&count=20`,
+    )
+  ).json();
   expect(JSON.stringify(found)).toContain(`"aweme_id":"${workId}"`);
   await page.goto(`/user/${me.user.sec_uid}`);
   await expect(page.locator(`a[href="/video/${workId}"]`).first()).toBeVisible();
   const fan = await newAccount(request, 'studio-fan');
-  const followed = await request.post('/api/aweme/v1/web/commit/follow/user/', { form: { sec_user_id: me.user.sec_uid, type: '1' }, headers: { Token: fan.token } });
+  const followed = await request.post('/api/aweme/v1/web/commit/follow/user/', {
+    form: { sec_user_id: me.user.sec_uid, type: '1' },
+    headers: { Token: fan.token },
+  });
   expect(followed.status()).toBe(200);
   const fanPage = await studioPage(browser, fan);
   await fanPage.goto('/follow');
@@ -156,7 +191,10 @@ test('upload with a moving progress bar, write the form while it uploads, publis
   await expect(page.locator(`[data-work-id="${workId}"]`)).toHaveCount(0);
 });
 
-test('after a reload, choosing the same file again continues the upload where it stopped', async ({ browser, request }) => {
+test('after a reload, choosing the same file again continues the upload where it stopped', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(120_000);
   const me = await newAccount(request, 'studio-resume');
   const page = await studioPage(browser, me, 96 * 1024);
@@ -164,7 +202,9 @@ test('after a reload, choosing the same file again continues the upload where it
   await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
   await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
   const bar = page.getByRole('progressbar', { name: '上传进度' });
-  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(20);
+  await expect
+    .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 30_000 })
+    .toBeGreaterThan(20);
 
   // Leaving mid-upload: the browser asks first (accepted here); the bytes so far stay on the server.
   page.once('dialog', (d) => void d.accept());
@@ -197,12 +237,17 @@ async function sweepAfterADay(userId: number): Promise<string[]> {
   try {
     await client.connect();
     const past = new Date(Date.now() - DEFAULT_UPLOAD_IDLE_MS - 60 * 60 * 1000);
-    const { rows } = await client.query<{ id: string }>("update uploads set created_at = $2 where user_id = $1 and status = 'uploading' returning id", [userId, past]);
+    const { rows } = await client.query<{ id: string }>(
+      "update uploads set created_at = $2 where user_id = $1 and status = 'uploading' returning id",
+      [userId, past],
+    );
     for (const { id } of rows) utimesSync(path.join(DATA_DIR, 'uploads', id), past, past);
     useDb(db);
     process.env.DATA_DIR = DATA_DIR;
     await sweepUploads();
-    return (await client.query<{ status: string }>('select status from uploads where user_id = $1', [userId])).rows.map((r) => r.status);
+    return (await client.query<{ status: string }>('select status from uploads where user_id = $1', [userId])).rows.map(
+      (r) => r.status,
+    );
   } finally {
     if (dataDir === undefined) delete process.env.DATA_DIR;
     else process.env.DATA_DIR = dataDir;
@@ -211,7 +256,10 @@ async function sweepAfterADay(userId: number): Promise<string[]> {
   }
 }
 
-test('an unfinished upload the sweep ended since says why on return, until it is dismissed', async ({ browser, request }) => {
+test('an unfinished upload the sweep ended since says why on return, until it is dismissed', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(120_000);
   const me = await newAccount(request, 'studio-swept');
   const page = await studioPage(browser, me, 96 * 1024);
@@ -219,7 +267,9 @@ test('an unfinished upload the sweep ended since says why on return, until it is
   await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
   await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
   const bar = page.getByRole('progressbar', { name: '上传进度' });
-  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(10);
+  await expect
+    .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 30_000 })
+    .toBeGreaterThan(10);
   page.once('dialog', (d) => void d.accept());
   await page.reload();
   const pending = page.getByRole('region', { name: '未完成的上传' });
@@ -255,18 +305,25 @@ test('a dropped connection is retried from the server’s offset', async ({ brow
   const page = await studioPage(browser, me);
   // The first two PATCHes lose their connection (tus waits 0 s, then 1 s before trying again).
   let drops = 2;
-  await page.route('**/api/upload/*', (route) => (route.request().method() === 'PATCH' && drops-- > 0 ? route.abort('connectionreset') : route.fallback()));
+  await page.route('**/api/upload/*', (route) =>
+    route.request().method() === 'PATCH' && drops-- > 0 ? route.abort('connectionreset') : route.fallback(),
+  );
   await page.goto('/post');
   await expect(page.getByText('单个文件不超过 500MB')).toBeVisible();
   await page.getByLabel('选择要上传的视频文件').setInputFiles(clip);
   // The island and tus-js-client load with the pick: give them time on a busy machine.
   await expect(page.getByRole('paragraph').filter({ hasText: '网络中断，正在重试…' })).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByRole('progressbar', { name: '上传进度' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
+  await expect(page.getByRole('progressbar', { name: '上传进度' })).toHaveAttribute('aria-valuenow', '100', {
+    timeout: 30_000,
+  });
   await expect(page.getByText(/上传完成|视频处理完成/).first()).toBeVisible();
   expect(drops).toBeLessThan(0);
 });
 
-test('a text file named .mp4 passes the name check but is refused with the server’s message', async ({ browser, request }) => {
+test('a text file named .mp4 passes the name check but is refused with the server’s message', async ({
+  browser,
+  request,
+}) => {
   const me = await newAccount(request, 'studio-fake');
   const page = await studioPage(browser, me);
   await page.goto('/post');
@@ -274,17 +331,27 @@ test('a text file named .mp4 passes the name check but is refused with the serve
   // A name the server would never take is refused before a byte is sent.
   const picker = page.getByLabel('选择要上传的视频文件');
   await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-  await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toHaveText('文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频', { timeout: 15_000 });
+  await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toHaveText(
+    '文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频',
+    { timeout: 15_000 },
+  );
 
   await picker.setInputFiles(fake);
-  await expect(page.getByRole('paragraph').filter({ hasText: '未通过：文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频' })).toBeVisible({ timeout: 15_000 });
+  await expect(
+    page
+      .getByRole('paragraph')
+      .filter({ hasText: '未通过：文件不是支持的视频格式，请上传 MP4、MOV、WebM 或 MKV 视频' }),
+  ).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('button', { name: '发布', exact: true })).toBeDisabled();
   await expect(page.getByText('视频未通过检查，请更换视频')).toBeVisible();
   await page.getByRole('button', { name: '更换视频' }).click();
   await expect(page.getByLabel('选择要上传的视频文件')).toBeAttached();
 });
 
-test('the zone works before the island loads: a dropped file is checked, the keyboard opens the picker', async ({ browser, request }) => {
+test('the zone works before the island loads: a dropped file is checked, the keyboard opens the picker', async ({
+  browser,
+  request,
+}) => {
   const me = await newAccount(request, 'studio-zone');
   const page = await studioPage(browser, me);
   await page.goto('/post');
@@ -302,7 +369,10 @@ test('the zone works before the island loads: a dropped file is checked, the key
   await expect(page.getByRole('progressbar', { name: '上传进度' })).toBeVisible();
 });
 
-test('axe: the studio’s sections, the publish form and the manage dialogs have no serious or critical violation, in both themes', async ({ browser, request }) => {
+test('axe: the studio’s sections, the publish form and the manage dialogs have no serious or critical violation, in both themes', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const found: string[] = [];
   const scan = async (page: Page, what: string) => {
@@ -314,7 +384,13 @@ test('axe: the studio’s sections, the publish form and the manage dialogs have
   // Reduced motion: the theme's colour transition would otherwise be measured half-way.
   const theme = async (page: Page, t: string) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.evaluate((x) => (x === 'dark' ? document.documentElement.setAttribute('dark', 'true') : document.documentElement.removeAttribute('dark')), t);
+    await page.evaluate(
+      (x) =>
+        x === 'dark'
+          ? document.documentElement.setAttribute('dark', 'true')
+          : document.documentElement.removeAttribute('dark'),
+      t,
+    );
   };
 
   const me = await newAccount(request, 'studio-axe');

@@ -4,7 +4,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 
 export { expect };
 
@@ -16,7 +23,9 @@ function watchCsp(context: BrowserContext, found: string[]): void {
   void context
     .addInitScript(() =>
       addEventListener('securitypolicyviolation', (e) =>
-        console.error(`Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`),
+        console.error(
+          `Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
+        ),
       ),
     )
     .catch(() => {});
@@ -62,7 +71,9 @@ export async function loginDemo(api: APIRequestContext): Promise<Session> {
   // A login ends the session the client had: keep this one from ending a session an earlier helper call handed out.
   await api.clearCookies({ name: 'sy_session' });
   expect(credentials.email, 'the e2e server runs with the demo seed').toBeTruthy();
-  const login = await api.post('/api/passport/login/password', { form: { email: credentials.email, password: credentials.password } });
+  const login = await api.post('/api/passport/login/password', {
+    form: { email: credentials.email, password: credentials.password },
+  });
   expect(login.status()).toBe(200);
   return (await login.json()) as Session;
 }
@@ -71,14 +82,22 @@ export async function loginDemo(api: APIRequestContext): Promise<Session> {
 export async function signIn(context: BrowserContext, session: { token: string; user: unknown }): Promise<void> {
   const baseURL = test.info().project.use.baseURL!;
   await context.addCookies([{ name: 'sy_session', value: session.token, url: baseURL }]);
-  await context.addInitScript(([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })), [session.token, session.user] as const);
+  await context.addInitScript(
+    ([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })),
+    [session.token, session.user] as const,
+  );
 }
 
 /** The newest login code the server wrote to its outbox for `email`, or null. */
 export function outboxCode(email: string): string | null {
   try {
-    const newest = readdirSync(path.join(DATA_DIR, 'outbox')).filter((n) => n.endsWith(`-${email}.txt`)).sort().at(-1);
-    return newest ? (readFileSync(path.join(DATA_DIR, 'outbox', newest), 'utf8').match(/\b(\d{6})\b/)?.[1] ?? null) : null;
+    const newest = readdirSync(path.join(DATA_DIR, 'outbox'))
+      .filter((n) => n.endsWith(`-${email}.txt`))
+      .sort()
+      .at(-1);
+    return newest
+      ? (readFileSync(path.join(DATA_DIR, 'outbox', newest), 'utf8').match(/\b(\d{6})\b/)?.[1] ?? null)
+      : null;
   } catch {
     return null;
   }

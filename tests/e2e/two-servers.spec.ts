@@ -20,7 +20,10 @@ test.afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('a message sent through one server arrives live on a page served by another', async ({ browser, playwright }, info) => {
+test('a message sent through one server arrives live on a page served by another', async ({
+  browser,
+  playwright,
+}, info) => {
   test.setTimeout(90_000);
   const url = e2eDatabaseUrl();
   expect(url, 'the e2e server runs on its embedded PostgreSQL').toBeTruthy();
@@ -28,14 +31,24 @@ test('a message sent through one server arrives live on a page served by another
   const port = Number(new URL(first).port) + 7;
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'sy-second-'));
   second = spawn(process.execPath, ['server.ts'], {
-    env: { ...process.env, DATABASE_URL: url!, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_IP_FACTOR: '100' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url!,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      RATE_LIMIT_IP_FACTOR: '100',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   second.stderr!.on('data', (d) => (stderr += String(d)));
   const secondUrl = `http://127.0.0.1:${port}`;
   await expect
-    .poll(async () => (await fetch(`${secondUrl}/readyz`).catch(() => null))?.status ?? 0, { timeout: 60_000, message: stderr })
+    .poll(async () => (await fetch(`${secondUrl}/readyz`).catch(() => null))?.status ?? 0, {
+      timeout: 60_000,
+      message: stderr,
+    })
     .toBe(200);
 
   const api = await playwright.request.newContext({ baseURL: first });

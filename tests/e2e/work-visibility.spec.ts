@@ -31,7 +31,10 @@ test.beforeAll(async ({ playwright }, info) => {
   const api = await playwright.request.newContext({ baseURL });
   for (const who of ['author', 'friend', 'fan', 'stranger'] as const) people[who] = await newAccount(api, `vis-${who}`);
   const follow = async (from: Session, to: Session) => {
-    const res = await api.post('/api/aweme/v1/web/commit/follow/user/', { headers: { token: from.token }, form: { sec_user_id: to.user.sec_uid, type: 1 } });
+    const res = await api.post('/api/aweme/v1/web/commit/follow/user/', {
+      headers: { token: from.token },
+      form: { sec_user_id: to.user.sec_uid, type: 1 },
+    });
     expect(res.status()).toBe(200);
   };
   await follow(people.friend!, people.author!);
@@ -53,11 +56,10 @@ test.beforeAll(async ({ playwright }, info) => {
     [Number(people.author!.user.uid), TITLE, HEAT_COMMENTS],
   );
   work = rows[0];
-  await db.query(`insert into comments (video_id, user_id, text) select $1, $2, '好看' from generate_series(1, $3::int)`, [
-    work.id,
-    Number(people.stranger!.user.uid),
-    HEAT_COMMENTS,
-  ]);
+  await db.query(
+    `insert into comments (video_id, user_id, text) select $1, $2, '好看' from generate_series(1, $3::int)`,
+    [work.id, Number(people.stranger!.user.uid), HEAT_COMMENTS],
+  );
 });
 
 test.afterAll(async () => {
@@ -100,8 +102,16 @@ const PAGES: PageDoor[] = [
   { page: '/ (推荐)', shows: (who) => titled(who, '/') },
   { page: "/user/<sec_uid> (the author's 作品)", shows: (who) => titled(who, `/user/${people.author!.user.sec_uid}`) },
   { page: '/user/self (作品)', reach: ['author'], shows: (who) => titled(who, '/user/self') },
-  { page: '/search/<keyword>', forEveryone: true, shows: (who) => titled(who, `/search/${encodeURIComponent(KEYWORD)}`) },
-  { page: '/search?q=', forEveryone: true, shows: (who) => titled(who, `/search?q=${encodeURIComponent(KEYWORD)}&type=video`) },
+  {
+    page: '/search/<keyword>',
+    forEveryone: true,
+    shows: (who) => titled(who, `/search/${encodeURIComponent(KEYWORD)}`),
+  },
+  {
+    page: '/search?q=',
+    forEveryone: true,
+    shows: (who) => titled(who, `/search?q=${encodeURIComponent(KEYWORD)}&type=video`),
+  },
   { page: '/channel/<id>', forEveryone: true, shows: (who) => titled(who, `/channel/${work.channel_id}`) },
   { page: '/follow (关注)', reach: ['friend', 'fan'], shows: (who) => titled(who, '/follow') },
   { page: '/friend (朋友)', reach: ['friend'], shows: (who) => titled(who, '/friend') },
@@ -116,7 +126,10 @@ for (const visibility of ['friends', 'private', 'public'] as const) {
       // Through the studio, as its author would: the write also tells the shared page and API caches that what visitors
       // see has changed (an update behind the server's back left a visitor the cached 404 for seconds).
       const api = await playwright.request.newContext({ baseURL });
-      const res = await api.post('/api/studio/work/edit', { headers: { token: people.author!.token }, form: { workId: String(work.id), visibility } });
+      const res = await api.post('/api/studio/work/edit', {
+        headers: { token: people.author!.token },
+        form: { workId: String(work.id), visibility },
+      });
       expect(res.status()).toBe(200);
       expect((await res.json()).code).toBe('200');
       await api.dispose();

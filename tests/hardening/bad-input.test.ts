@@ -57,7 +57,8 @@ function send(req: Sent): Promise<Answer> {
   const { port } = new URL(server.base);
   return new Promise((resolve, reject) => {
     // Framed explicitly: Node sends the body of a DELETE or OPTIONS without a length, and the server would read it as the next request.
-    const headers = req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
+    const headers =
+      req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
     const r = http.request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent }, (res) => {
       // An event stream never ends: its status and headers are the answer.
       if (String(res.headers['content-type']).startsWith('text/event-stream')) {
@@ -66,7 +67,9 @@ function send(req: Sent): Promise<Answer> {
       }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     r.on('error', reject);
@@ -94,9 +97,14 @@ async function probe(req: Sent, check?: (a: Answer) => string | null): Promise<A
     resets.push(`${describeRequest(req).slice(0, 100)}: ${String(error)}`);
     return null;
   }
-  if (answer.status >= 500) findings.push({ request: describeRequest(req), problem: `${answer.status}: ${answer.body.slice(0, 200)}` });
+  if (answer.status >= 500)
+    findings.push({ request: describeRequest(req), problem: `${answer.status}: ${answer.body.slice(0, 200)}` });
   const leak = LEAK.exec(answer.body);
-  if (leak) findings.push({ request: describeRequest(req), problem: `answer shows ${JSON.stringify(leak[0])}: …${answer.body.slice(Math.max(0, leak.index - 80), leak.index + 120)}…` });
+  if (leak)
+    findings.push({
+      request: describeRequest(req),
+      problem: `answer shows ${JSON.stringify(leak[0])}: …${answer.body.slice(Math.max(0, leak.index - 80), leak.index + 120)}…`,
+    });
   const extra = check?.(answer);
   if (extra) findings.push({ request: describeRequest(req), problem: extra });
   return answer;
@@ -154,14 +162,26 @@ const BAD_VALUES: string[] = [
 ];
 
 /** JSON values of the wrong type or shape, as JSON text; text hazards first. */
-const BAD_JSON_VALUES: string[] = [`"a\\u0000${MARKER}"`, `"\\ud800${MARKER}"`, '[]', '{}', 'null', 'true', '1e308', '1.5'];
+const BAD_JSON_VALUES: string[] = [
+  `"a\\u0000${MARKER}"`,
+  `"\\ud800${MARKER}"`,
+  '[]',
+  '{}',
+  'null',
+  'true',
+  '1e308',
+  '1.5',
+];
 
 /** Whole bodies that are not what they claim: the first CORE_BODIES go to every write, the others to one in BODY_SHARES. */
 const CORE_BODIES = 4;
 const BODY_SHARES = 3;
 const BAD_BODIES: { type: string; body: string | Buffer }[] = [
   { type: 'application/json', body: '{' },
-  { type: 'multipart/form-data; boundary=x', body: `--x\r\nContent-Disposition: form-data; name="text"\r\n\r\na\u0000${MARKER}\r\n--x--\r\n` },
+  {
+    type: 'multipart/form-data; boundary=x',
+    body: `--x\r\nContent-Disposition: form-data; name="text"\r\n\r\na\u0000${MARKER}\r\n--x--\r\n`,
+  },
   { type: 'application/x-www-form-urlencoded', body: 'x'.repeat(MB2) },
   { type: 'text/plain', body: 'a=b' },
   { type: 'application/json', body: '{"a":' },
@@ -184,7 +204,10 @@ const BAD_BODIES: { type: string; body: string | Buffer }[] = [
     type: 'multipart/form-data; boundary=x',
     body: '--x\r\nContent-Disposition: form-data; name="f"; filename="../../x.sh"\r\nContent-Type: text/x-sh\r\n\r\n#!/bin/sh\r\n--x--\r\n',
   },
-  { type: 'application/xml', body: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>' },
+  {
+    type: 'application/xml',
+    body: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>',
+  },
   { type: 'application/octet-stream', body: Buffer.from([0, 1, 2, 3, 255]) },
   { type: '', body: 'a=1' },
   { type: 'application/json', body: JSON.stringify({ text: 'x'.repeat(MB2) }) },
@@ -213,13 +236,22 @@ function operations(doc: { paths: Record<string, Record<string, Record<string, u
     for (const [m, op] of Object.entries(methods)) {
       const params: Record<string, Record<string, unknown>> = {};
       if (m === 'get') {
-        for (const prm of (op.parameters ?? []) as { name: string; schema: Record<string, unknown> }[]) params[prm.name] = prm.schema;
+        for (const prm of (op.parameters ?? []) as { name: string; schema: Record<string, unknown> }[])
+          params[prm.name] = prm.schema;
       } else {
-        const body = (op.requestBody as { content: Record<string, { schema: { properties?: Record<string, Record<string, unknown>> } }> } | undefined)
-          ?.content['application/x-www-form-urlencoded']?.schema;
+        const body = (
+          op.requestBody as
+            | { content: Record<string, { schema: { properties?: Record<string, Record<string, unknown>> } }> }
+            | undefined
+        )?.content['application/x-www-form-urlencoded']?.schema;
         Object.assign(params, body?.properties ?? {});
       }
-      out.push({ method: m.toUpperCase() as 'GET' | 'POST', path: `/api${p}`, auth: Array.isArray(op.security), params });
+      out.push({
+        method: m.toUpperCase() as 'GET' | 'POST',
+        path: `/api${p}`,
+        auth: Array.isArray(op.security),
+        params,
+      });
     }
   }
   return out;
@@ -228,7 +260,8 @@ function operations(doc: { paths: Record<string, Record<string, Record<string, u
 /** A value the parameter takes, so that each bad value is the only thing wrong with a request. */
 function goodValue(name: string, schema: Record<string, unknown>, seeds: Seeds): string {
   const options = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
-  if (options?.length) return goodValue(name, options.find((o) => o.type !== 'null' && o.const !== '') ?? options[0]!, seeds);
+  if (options?.length)
+    return goodValue(name, options.find((o) => o.type !== 'null' && o.const !== '') ?? options[0]!, seeds);
   if (Array.isArray(schema.enum)) return String(schema.enum[0]);
   if (schema.const !== undefined) return String(schema.const);
   if (/sec_u(?:ser_)?id|secUid|^(?:to_)?user$/i.test(name)) return seeds.secUid;
@@ -267,7 +300,12 @@ function operationCases(op: Operation, turn: number, token: string, seeds: Seeds
   const withFields = (fields: Record<string, string>): Sent =>
     op.method === 'GET'
       ? { method: 'GET', path: `${op.path}?${query(fields)}`, headers }
-      : { method: 'POST', path: op.path, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: query(fields) };
+      : {
+          method: 'POST',
+          path: op.path,
+          headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+          body: query(fields),
+        };
 
   cases.push(withFields(good));
   const names = Object.keys(op.params);
@@ -279,15 +317,26 @@ function operationCases(op: Operation, turn: number, token: string, seeds: Seeds
       .join(',')}}`;
   names.forEach((name, i) => {
     const schema = op.params[name]!;
-    const values = [...CORE_VALUES, ...BAD_VALUES.filter((_, j) => j % VALUE_SHARES === turn % VALUE_SHARES && Math.floor(j / VALUE_SHARES) % names.length === i)];
+    const values = [
+      ...CORE_VALUES,
+      ...BAD_VALUES.filter(
+        (_, j) => j % VALUE_SHARES === turn % VALUE_SHARES && Math.floor(j / VALUE_SHARES) % names.length === i,
+      ),
+    ];
     if (typeof schema.maximum === 'number') values.push(String(schema.maximum), String(schema.maximum + 1));
     if (typeof schema.minimum === 'number') values.push(String(schema.minimum - 1));
     for (const value of values) cases.push(withFields({ ...good, [name]: value }));
     // Repeated and bracketed keys.
-    if (op.method === 'GET') cases.push({ ...withFields(good), path: `${op.path}?${query(good)}&${enc(name)}=2&${enc(name)}[]=3` });
+    if (op.method === 'GET')
+      cases.push({ ...withFields(good), path: `${op.path}?${query(good)}&${enc(name)}=2&${enc(name)}[]=3` });
     if (op.method === 'POST') {
       for (const json of BAD_JSON_VALUES.filter((_, j) => j < 2 || j % names.length === i)) {
-        cases.push({ method: 'POST', path: op.path, headers: { ...headers, 'content-type': 'application/json' }, body: jsonBody(name, json) });
+        cases.push({
+          method: 'POST',
+          path: op.path,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: jsonBody(name, json),
+        });
       }
     }
   });
@@ -295,14 +344,31 @@ function operationCases(op: Operation, turn: number, token: string, seeds: Seeds
   cases.push(withFields({ ...good, [`__proto__`]: '1', constructor: '1', [`a\u0000${MARKER}`]: '1' }));
   cases.push(withFields({ ...good, '%00': '1' }));
   if (op.method === 'POST') {
-    for (const { type, body } of BAD_BODIES.filter((_, j) => j < CORE_BODIES || j % BODY_SHARES === turn % BODY_SHARES)) cases.push({ method: 'POST', path: op.path, headers: { ...headers, ...(type ? { 'content-type': type } : {}) }, body });
-    cases.push({ method: 'POST', path: op.path, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ __proto__: { admin: true }, ...Object.fromEntries(Object.entries(good).map(([k, v]) => [k, decodeURIComponent(v)])) }) });
+    for (const { type, body } of BAD_BODIES.filter((_, j) => j < CORE_BODIES || j % BODY_SHARES === turn % BODY_SHARES))
+      cases.push({
+        method: 'POST',
+        path: op.path,
+        headers: { ...headers, ...(type ? { 'content-type': type } : {}) },
+        body,
+      });
+    cases.push({
+      method: 'POST',
+      path: op.path,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        __proto__: { admin: true },
+        ...Object.fromEntries(Object.entries(good).map(([k, v]) => [k, decodeURIComponent(v)])),
+      }),
+    });
   } else {
     cases.push({ method: 'GET', path: `${op.path}?${'a=1&'.repeat(4000)}`, headers });
   }
   // Other methods and no credentials.
   cases.push({ method: ['PUT', 'DELETE', 'PATCH'][turn % 3]!, path: op.path, headers });
-  cases.push({ ...withFields(good), headers: op.method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded' } });
+  cases.push({
+    ...withFields(good),
+    headers: op.method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   cases.push({ ...withFields(good), headers: { ...withFields(good).headers, token: `${'x'.repeat(5000)}` } });
   return cases;
 }
@@ -335,23 +401,59 @@ const PATH_PARAM_VALUES = [
   '%',
 ];
 
-const PAGE_QUERY_VALUES = [`%00${MARKER}`, '%FF', '%ED%A0%80', '2147483648', 'x'.repeat(1000), enc('<img src=x onerror=alert(1)>')];
-const PAGE_QUERY_NAMES = ['q', 'type', 'showTab', 'ep', 'days', 'workId', 'published', 'ticket', 'tab', 'cursor', 'modal_id'];
+const PAGE_QUERY_VALUES = [
+  `%00${MARKER}`,
+  '%FF',
+  '%ED%A0%80',
+  '2147483648',
+  'x'.repeat(1000),
+  enc('<img src=x onerror=alert(1)>'),
+];
+const PAGE_QUERY_NAMES = [
+  'q',
+  'type',
+  'showTab',
+  'ep',
+  'days',
+  'workId',
+  'published',
+  'ticket',
+  'tab',
+  'cursor',
+  'modal_id',
+];
 
 function pageCases(route: string, cookie: string, seeds: Seeds): Sent[] {
   const cases: Sent[] = [];
   const sample = (value: string) => route.replace(/\[[^\]]+\]/g, value);
-  const concrete = sample(route.includes('[keyword]') ? enc('美食') : route.startsWith('/user/') ? seeds.secUid : String(route.includes('/live/') ? seeds.room : seeds.video));
+  const concrete = sample(
+    route.includes('[keyword]')
+      ? enc('美食')
+      : route.startsWith('/user/')
+        ? seeds.secUid
+        : String(route.includes('/live/') ? seeds.room : seeds.video),
+  );
   for (const headers of [{}, { cookie }] as Record<string, string>[]) {
     cases.push({ method: 'GET', path: concrete, headers });
     cases.push({ method: 'HEAD', path: concrete, headers });
   }
-  if (route.includes('[')) for (const value of PATH_PARAM_VALUES) cases.push({ method: 'GET', path: sample(value), headers: { cookie } });
-  for (const value of PAGE_QUERY_VALUES) cases.push({ method: 'GET', path: `${concrete}?${PAGE_QUERY_NAMES.map((name) => `${name}=${value}`).join('&')}`, headers: { cookie } });
+  if (route.includes('['))
+    for (const value of PATH_PARAM_VALUES) cases.push({ method: 'GET', path: sample(value), headers: { cookie } });
+  for (const value of PAGE_QUERY_VALUES)
+    cases.push({
+      method: 'GET',
+      path: `${concrete}?${PAGE_QUERY_NAMES.map((name) => `${name}=${value}`).join('&')}`,
+      headers: { cookie },
+    });
   cases.push({ method: 'GET', path: `${concrete}?${'a=1&'.repeat(3000)}` });
   cases.push({ method: 'GET', path: `${concrete}?q=${'x'.repeat(MB2)}` });
   for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
-    cases.push({ method, path: concrete, headers: { cookie, origin: server.base, 'content-type': 'application/x-www-form-urlencoded' }, body: `a=%00${MARKER}` });
+    cases.push({
+      method,
+      path: concrete,
+      headers: { cookie, origin: server.base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `a=%00${MARKER}`,
+    });
   }
   return cases;
 }
@@ -394,7 +496,14 @@ describe('the bad-input corpus', () => {
       )
     ).rows.map((r) => r.id);
     const conversation = await q<{ id: number }>('select id from conversations order by id limit 1');
-    seeds = { video: video.id, comment: video.cid, secUid: user.sec_uid, room: room?.id ?? 1, conversation: conversation?.id ?? 1, users };
+    seeds = {
+      video: video.id,
+      comment: video.cid,
+      secUid: user.sec_uid,
+      room: room?.id ?? 1,
+      conversation: conversation?.id ?? 1,
+      users,
+    };
     doc = JSON.parse((await send({ method: 'GET', path: '/api/openapi.json' })).body);
   }, 180_000);
 
@@ -437,7 +546,9 @@ describe('the bad-input corpus', () => {
       pageCases(route, cookie, seeds).map(
         (c) => () =>
           probe(c, (a) =>
-            ['GET', 'HEAD'].includes(c.method) || a.status === 405 && a.headers.allow === 'GET, HEAD' ? null : `${c.method} answered ${a.status} (allow: ${a.headers.allow})`,
+            ['GET', 'HEAD'].includes(c.method) || (a.status === 405 && a.headers.allow === 'GET, HEAD')
+              ? null
+              : `${c.method} answered ${a.status} (allow: ${a.headers.allow})`,
           ),
       ),
     );
@@ -448,13 +559,21 @@ describe('the bad-input corpus', () => {
 
   it('refuses path traversal on /media', async () => {
     await pool(
-      MEDIA_CASES.map((p) => () => probe({ method: 'GET', path: p }, (a) => ([400, 403, 404].includes(a.status) ? null : `answered ${a.status}, not 400/403/404`))),
+      MEDIA_CASES.map(
+        (p) => () =>
+          probe({ method: 'GET', path: p }, (a) =>
+            [400, 403, 404].includes(a.status) ? null : `answered ${a.status}, not 400/403/404`,
+          ),
+      ),
     );
     expect(findings).toEqual([]);
   });
 
   it('answers a query string past the server’s limit with 431, under /api in the family’s envelope', async () => {
-    const sug = await probe({ method: 'GET', path: `/api/aweme/v1/web/search/sug/?keyword=${enc(`${MARKER}${'搜'.repeat(6000)}`)}` });
+    const sug = await probe({
+      method: 'GET',
+      path: `/api/aweme/v1/web/search/sug/?keyword=${enc(`${MARKER}${'搜'.repeat(6000)}`)}`,
+    });
     expect(sug?.status).toBe(431);
     expect(JSON.parse(sug!.body)).toEqual({ status_code: 6, status_msg: '请求的地址或请求头过长' });
     const b = await probe({ method: 'GET', path: `/api/video/self?showTab=${'x'.repeat(20_000)}` });
@@ -471,8 +590,16 @@ describe('the bad-input corpus', () => {
     expect(server.alive()).toBe(true);
     expect((await send({ method: 'GET', path: '/healthz' })).status).toBe(200);
     expect((await send({ method: 'GET', path: '/api/aweme/v1/web/tab/feed/?count=1' })).status).toBe(200);
-    console.log(`bad-input corpus: ${sentCount} requests, ${resets.length} closed without an answer${resets.length ? `, e.g.\n${resets.slice(0, 10).join('\n')}` : ''}`);
-    console.log(`slowest:\n${slowest.sort((a, b) => b[0] - a[0]).slice(0, 10).map(([ms, r]) => `${Math.round(ms)} ms ${r}`).join('\n')}`);
+    console.log(
+      `bad-input corpus: ${sentCount} requests, ${resets.length} closed without an answer${resets.length ? `, e.g.\n${resets.slice(0, 10).join('\n')}` : ''}`,
+    );
+    console.log(
+      `slowest:\n${slowest
+        .sort((a, b) => b[0] - a[0])
+        .slice(0, 10)
+        .map(([ms, r]) => `${Math.round(ms)} ms ${r}`)
+        .join('\n')}`,
+    );
     const output = server.output();
     const typed = output.split('\n').filter((line) => line.includes(MARKER));
     expect(typed.slice(0, 5)).toEqual([]);

@@ -60,7 +60,15 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   let log = '';
   const child = spawn(process.execPath, ['server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WORKER: 'off', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WORKER: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));

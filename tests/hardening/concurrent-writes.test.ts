@@ -33,7 +33,9 @@ beforeAll(async () => {
   // On a full heap page an update cannot stay on its page (no HOT update): the row moves, and a scan that visits rows
   // in physical order (a bitmap heap scan, which `id in (a, b)` gets) meets the two users in a new order. An index on
   // the counters makes every update move the row, as a busy, full table does now and then.
-  await t.pool.query('create index users_counters_test_idx on users (follower_count, following_count, favoriting_count, total_favorited, collect_count)');
+  await t.pool.query(
+    'create index users_counters_test_idx on users (follower_count, following_count, favoriting_count, total_favorited, collect_count)',
+  );
 });
 afterAll(async () => {
   await pool?.end();
@@ -69,7 +71,9 @@ async function drift(): Promise<Record<string, number>> {
      from users u where id = any($1) order by id`,
     [[a, b]],
   );
-  return Object.fromEntries(rows.flatMap(({ id, ...counts }) => Object.entries(counts).map(([k, v]) => [`${id}.${k}`, v])));
+  return Object.fromEntries(
+    rows.flatMap(({ id, ...counts }) => Object.entries(counts).map(([k, v]) => [`${id}.${k}`, v])),
+  );
 }
 
 describe('concurrent writes between two users', () => {
@@ -77,7 +81,9 @@ describe('concurrent writes between two users', () => {
     const before = await drift();
     const failures: unknown[] = [];
     for (let i = 0; i < 8; i++) failures.push(...(await round(i % 2 === 0)), ...(await round(i % 2 === 0)));
-    const messages = failures.map((f) => (f instanceof Error ? `${f.message} ${String((f.cause as Error | undefined)?.message ?? '')}` : String(f)));
+    const messages = failures.map((f) =>
+      f instanceof Error ? `${f.message} ${String((f.cause as Error | undefined)?.message ?? '')}` : String(f),
+    );
     expect(messages).toEqual([]);
 
     expect(await drift()).toEqual(before);

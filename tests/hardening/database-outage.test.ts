@@ -32,7 +32,12 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
   }
 }
 
-const readB = () => fetch(`${server.base}${FEED_B}`, { method: 'POST', body: new URLSearchParams({ cursor: '0', size: '2' }), headers: { origin: server.base } });
+const readB = () =>
+  fetch(`${server.base}${FEED_B}`, {
+    method: 'POST',
+    body: new URLSearchParams({ cursor: '0', size: '2' }),
+    headers: { origin: server.base },
+  });
 
 beforeAll(async () => {
   // Every read from PostgreSQL: the anonymous cache would answer a hot read from memory during the outage.
@@ -63,7 +68,12 @@ describe('a killed embedded database', () => {
     expect(bodyA.status_msg).toBe('服务暂时不可用，请稍后再试');
 
     // Family B and a page, while the database is still down or restarting.
-    const [b, page, ready, health] = await Promise.all([readB(), fetch(`${server.base}/`), fetch(`${server.base}/readyz`), fetch(`${server.base}/healthz`)]);
+    const [b, page, ready, health] = await Promise.all([
+      readB(),
+      fetch(`${server.base}/`),
+      fetch(`${server.base}/readyz`),
+      fetch(`${server.base}/healthz`),
+    ]);
     const bodyB = (await b.json()) as { code: string; data: unknown };
     expect([b.status, bodyB.code, bodyB.data]).toEqual([503, '503', null]);
     expect(b.headers.get('retry-after')).toBeTruthy();

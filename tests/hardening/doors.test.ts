@@ -19,7 +19,12 @@ let video: number;
 beforeAll(async () => {
   const u = await one<{ id: number }>(ctx, sql`select id from users order by id limit 1`);
   token = await tokenFor(u.id);
-  video = (await one<{ id: number }>(ctx, sql`select id from videos where deleted_at is null and visibility = 'public' and status = 'published' and author_id <> ${u.id} order by id limit 1`)).id;
+  video = (
+    await one<{ id: number }>(
+      ctx,
+      sql`select id from videos where deleted_at is null and visibility = 'public' and status = 'published' and author_id <> ${u.id} order by id limit 1`,
+    )
+  ).id;
 });
 
 describe('text with a character no field takes', () => {
@@ -32,7 +37,12 @@ describe('text with a character no field takes', () => {
     ['a C1 control (CSI, a terminal’s ESC [)', '\u009B31m'],
     ['a C1 line break (NEL)', 'a\u0085b'],
   ])('is a 400 with the catalogue message: %s in a query, a form, JSON and multipart', async (_, bad) => {
-    for (const path of [`${W}/general/search/single/`, `${W}/search/sug/`, `${W}/api/suggest_words/`, `${W}/comment/mention/resolve/`]) {
+    for (const path of [
+      `${W}/general/search/single/`,
+      `${W}/search/sug/`,
+      `${W}/api/suggest_words/`,
+      `${W}/comment/mention/resolve/`,
+    ]) {
       const field = path.includes('suggest_words') ? 'query' : path.includes('mention') ? 'nicknames' : 'keyword';
       // A lone surrogate cannot be %-encoded: it goes through JSON below.
       if (bad.isWellFormed()) {
@@ -41,36 +51,71 @@ describe('text with a character no field takes', () => {
         expect(res.body.status_msg).toBe(t('error.badText'));
       }
     }
-    const form = await call('POST', `${W}/comment/publish`, { form: { aweme_id: video, text: bad.isWellFormed() ? bad : 'ok' }, token });
+    const form = await call('POST', `${W}/comment/publish`, {
+      form: { aweme_id: video, text: bad.isWellFormed() ? bad : 'ok' },
+      token,
+    });
     if (bad.isWellFormed()) expect(form.body.status_msg).toBe(t('error.badText'));
     const json = await call('POST', `${W}/danmaku/send/`, { json: { aweme_id: video, text: bad }, token });
     expectErrorA(json, 400, 2);
     expect(json.body.status_msg).toBe(t('error.badText'));
-    const nested = await call('POST', '/api/feedback', { json: { content: 'a long enough text', extra: [{ deep: bad }] } });
+    const nested = await call('POST', '/api/feedback', {
+      json: { content: 'a long enough text', extra: [{ deep: bad }] },
+    });
     expectErrorB(nested, 400);
     // Multipart carries UTF-8, where a lone surrogate cannot be written (FormData sends U+FFFD instead).
     if (bad.isWellFormed()) {
       const multipart = new FormData();
       multipart.set('content', `反馈内容${bad}`);
-      const res = await handleApi(new Request('http://shanying.test/api/feedback', { method: 'POST', body: multipart }));
+      const res = await handleApi(
+        new Request('http://shanying.test/api/feedback', { method: 'POST', body: multipart }),
+      );
       expect(res.status).toBe(400);
     }
   });
 
   it('is a 400 in a multipart text field or field name that is not UTF-8, where formData() would put U+FFFD', async () => {
-    const count = async () => (await one<{ n: number }>(ctx, sql`select comment_count as n from videos where id = ${video}`)).n;
+    const count = async () =>
+      (await one<{ n: number }>(ctx, sql`select comment_count as n from videos where id = ${video}`)).n;
     const before = await count();
     const part = (name: Buffer | string, value: Buffer | string) =>
-      Buffer.concat([Buffer.from('--b\r\nContent-Disposition: form-data; name="'), Buffer.from(name), Buffer.from('"\r\n\r\n'), Buffer.from(value), Buffer.from('\r\n')]);
+      Buffer.concat([
+        Buffer.from('--b\r\nContent-Disposition: form-data; name="'),
+        Buffer.from(name),
+        Buffer.from('"\r\n\r\n'),
+        Buffer.from(value),
+        Buffer.from('\r\n'),
+      ]);
     const multipart = (...parts: Buffer[]) =>
-      call('POST', `${W}/comment/publish`, { token, headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: Buffer.concat([...parts, Buffer.from('--b--\r\n')]) });
-    const notUtf8 = [Buffer.from([0xff, 0xfe]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xe4, 0xb8])];
+      call('POST', `${W}/comment/publish`, {
+        token,
+        headers: { 'content-type': 'multipart/form-data; boundary=b' },
+        body: Buffer.concat([...parts, Buffer.from('--b--\r\n')]),
+      });
+    const notUtf8 = [
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from([0xc0, 0xaf]),
+      Buffer.from([0xe4, 0xb8]),
+    ];
     for (const bad of notUtf8) {
       const text = Buffer.concat([Buffer.from('坏'), bad, Buffer.from('字节')]);
       expectErrorA(await multipart(part('aweme_id', String(video)), part('text', text)), 400, 2);
       // In a field's name, also one whose name looks like a file part's header.
-      expectErrorA(await multipart(part('aweme_id', String(video)), part('text', '好字节'), part(Buffer.concat([Buffer.from('x'), bad]), '1')), 400, 2);
-      expectErrorA(await multipart(part('aweme_id', String(video)), part('text; filename=x.txt', text), part('text', '好字节')), 400, 2);
+      expectErrorA(
+        await multipart(
+          part('aweme_id', String(video)),
+          part('text', '好字节'),
+          part(Buffer.concat([Buffer.from('x'), bad]), '1'),
+        ),
+        400,
+        2,
+      );
+      expectErrorA(
+        await multipart(part('aweme_id', String(video)), part('text; filename=x.txt', text), part('text', '好字节')),
+        400,
+        2,
+      );
     }
     expect(await count()).toBe(before);
     const ok = await multipart(part('aweme_id', String(video)), part('text', '好字节'));
@@ -79,7 +124,10 @@ describe('text with a character no field takes', () => {
   });
 
   it('keeps tabs and line breaks in multi-line text', async () => {
-    const res = await call('POST', `${W}/comment/publish`, { form: { aweme_id: video, text: '第一行\n第二行\t缩进\r\n' }, token });
+    const res = await call('POST', `${W}/comment/publish`, {
+      form: { aweme_id: video, text: '第一行\n第二行\t缩进\r\n' },
+      token,
+    });
     expect(res.status, res.text).toBe(200);
   });
 });
@@ -88,7 +136,9 @@ describe('write limits', () => {
   it('answer 429 with Retry-After in the envelope once an account is over its limit', async () => {
     await reset('');
     const hits = await Promise.all(
-      Array.from({ length: USER_WRITE_RATE.limit + 1 }, () => call('POST', `${W}/aweme/watchlater/add/`, { form: { aweme_id: video }, token })),
+      Array.from({ length: USER_WRITE_RATE.limit + 1 }, () =>
+        call('POST', `${W}/aweme/watchlater/add/`, { form: { aweme_id: video }, token }),
+      ),
     );
     const refused = hits.filter((h) => h.status === 429);
     expect(refused).toHaveLength(1);
@@ -100,11 +150,17 @@ describe('write limits', () => {
     await reset('');
     const from = (address: string) =>
       handleApi(
-        new Request('http://shanying.test/api/passport/qr/create', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }),
+        new Request('http://shanying.test/api/passport/qr/create', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: '',
+        }),
         { clientAddress: address },
       );
     // An address already at its limit, beside one that is not.
-    await ctx.db.execute(sql`insert into rate_limits (key, count, reset_at) values ('write:ip:203.0.113.9', ${IP_WRITE_RATE.limit}, (extract(epoch from clock_timestamp()) * 1000)::bigint + 60000)`);
+    await ctx.db.execute(
+      sql`insert into rate_limits (key, count, reset_at) values ('write:ip:203.0.113.9', ${IP_WRITE_RATE.limit}, (extract(epoch from clock_timestamp()) * 1000)::bigint + 60000)`,
+    );
     const over = await from('203.0.113.9');
     expect(over.status).toBe(429);
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -113,7 +169,9 @@ describe('write limits', () => {
 
   it('leave reads alone, also Family B reads sent as POST', async () => {
     await reset('');
-    await ctx.db.execute(sql`insert into rate_limits (key, count, reset_at) values ('write:ip:unknown', 1000000, (extract(epoch from clock_timestamp()) * 1000)::bigint + 60000)`);
+    await ctx.db.execute(
+      sql`insert into rate_limits (key, count, reset_at) values ('write:ip:unknown', 1000000, (extract(epoch from clock_timestamp()) * 1000)::bigint + 60000)`,
+    );
     expect((await call('POST', '/api/video/feed', { form: { size: 2 } })).status).toBe(200);
     expect((await call('POST', `${W.replace('v1', 'v2')}/module/feed/`, { form: { count: 2 } })).status).toBe(200);
     expect((await call('POST', `${W}/aweme/watchlater/add/`, { form: { aweme_id: video }, token })).status).toBe(429);

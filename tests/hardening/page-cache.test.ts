@@ -27,7 +27,9 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
     const req = http.request(`${server.base}${path}`, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -44,10 +46,14 @@ beforeAll(async () => {
   const video = await q<{ id: number; sec_uid: string }>(`
     select v.id, u.sec_uid from videos v join users u on u.id = v.author_id
     where v.deleted_at is null and v.visibility = 'public' and v.status = 'published' order by v.id limit 1`);
-  const room = await q<{ id: number } | undefined>("select id from live_rooms where status = 'live' order by id limit 1");
+  const room = await q<{ id: number } | undefined>(
+    "select id from live_rooms where status = 'live' order by id limit 1",
+  );
   const series = await q<{ id: number } | undefined>('select id from series order by id limit 1');
   ids = { video: video.id, secUid: video.sec_uid, room: room?.id ?? 1, series: series?.id ?? 1 };
-  const user = await q<{ id: number }>(`select id from users where id <> (select author_id from videos where id = ${video.id}) order by id limit 1`);
+  const user = await q<{ id: number }>(
+    `select id from users where id <> (select author_id from videos where id = ${video.id}) order by id limit 1`,
+  );
   token = (await createSession(user.id)).token;
 }, 180_000);
 
@@ -110,7 +116,14 @@ describe('page headers', () => {
         expect(mine.headers['content-type'], path).toBe('text/html; charset=utf-8');
         expect(mine.headers['cache-control'], path).toBe(PERSONAL);
         expect(mine.headers.etag, path).toBeUndefined();
-        for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'permissions-policy', 'cross-origin-opener-policy']) {
+        for (const name of [
+          'content-security-policy',
+          'x-frame-options',
+          'x-content-type-options',
+          'referrer-policy',
+          'permissions-policy',
+          'cross-origin-opener-policy',
+        ]) {
           expect(mine.headers[name], `${path} ${name}`).toBe(shared.headers[name]);
         }
       }
@@ -209,7 +222,9 @@ describe('what the shared cache holds', () => {
     const other = `/discover?from=shared-write-${Date.now()}`;
     await stored(other);
     await post('/aweme/v1/web/comment/publish', { aweme_id: String(ids.video), text: `刷新共享页 ${Date.now()}` });
-    expect(await rerendered(other), 'a comment makes the shared copy stale, and the next visit refreshes it').toBe(true);
+    expect(await rerendered(other), 'a comment makes the shared copy stale, and the next visit refreshes it').toBe(
+      true,
+    );
   });
 
   it('a page rendered for a session never lands in the shared cache', async () => {

@@ -43,9 +43,20 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shanying-hardening-'));
   // The embedded PostgreSQL runs as the unprivileged postgres user, which must enter this directory.
   chmodSync(dataDir, 0o755);
-  const fullEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', NODE_ENV: 'production', ...env, PORT: String(port), DATA_DIR: dataDir };
+  const fullEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    ...env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+  };
   delete fullEnv.DATABASE_URL;
-  const child = spawn(process.execPath, ['server.ts'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['server.ts'], {
+    cwd: ROOT,
+    env: fullEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -65,7 +76,13 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       await close();
       throw new Error(`server exited (${child.exitCode}) before it was ready:\n${err.slice(-4000)}`);
     }
-    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       await close();
       throw new Error(`server not ready within 150 s:\n${err.slice(-4000)}`);

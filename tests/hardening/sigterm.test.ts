@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 const WORKERS = 24;
-const PATHS = ['/api/aweme/v1/web/tab/feed/?count=10', '/api/aweme/v1/web/hot/search/list/', '/', '/discover', '/healthz'];
+const PATHS = [
+  '/api/aweme/v1/web/tab/feed/?count=10',
+  '/api/aweme/v1/web/hot/search/list/',
+  '/',
+  '/discover',
+  '/healthz',
+];
 
 let server: ServerProcess;
 

@@ -39,13 +39,18 @@ function openIdle(port: number): Promise<net.Socket> {
 /** One request on a connection of its own; the status line's code and the Connection header. */
 function rawGet(port: number, path: string): Promise<{ status: number; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`),
+    );
     let text = '';
     socket.on('data', (d) => {
       text += d.toString();
       if (text.includes('\r\n\r\n')) {
         socket.destroy();
-        resolve({ status: Number(text.split(' ')[1]), connection: /\r\nconnection: *([^\r]+)/i.exec(text)?.[1]?.toLowerCase() });
+        resolve({
+          status: Number(text.split(' ')[1]),
+          connection: /\r\nconnection: *([^\r]+)/i.exec(text)?.[1]?.toLowerCase(),
+        });
       }
     });
     socket.on('error', reject);
@@ -53,7 +58,10 @@ function rawGet(port: number, path: string): Promise<{ status: number; connectio
 }
 
 beforeAll(async () => {
-  server = await startServerProcess({ HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), MAX_CONNECTIONS_PER_IP: String(CAP) });
+  server = await startServerProcess({
+    HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+    MAX_CONNECTIONS_PER_IP: String(CAP),
+  });
 }, 180_000);
 
 afterAll(async () => {

@@ -15,18 +15,29 @@ function ffmpeg(args: string[]): void {
 export function makeClip(
   dir: string,
   name: string,
-  o: { seconds?: number; width?: number; height?: number; audio?: boolean; format?: 'mp4' | 'mov' | 'matroska' | 'webm' } = {},
+  o: {
+    seconds?: number;
+    width?: number;
+    height?: number;
+    audio?: boolean;
+    format?: 'mp4' | 'mov' | 'matroska' | 'webm';
+  } = {},
 ): string {
   const { seconds = 2, width = 180, height = 320, audio = true } = o;
   const file = path.join(dir, name);
   const webm = o.format ? o.format === 'webm' : name.endsWith('.webm');
   ffmpeg([
-    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=15:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${width}x${height}:rate=15:duration=${seconds}`,
     ...(audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`] : []),
     ...(webm
       ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '300k', '-c:a', 'libopus']
       : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac']),
-    '-shortest', ...(o.format ? ['-f', o.format] : []), file,
+    '-shortest',
+    ...(o.format ? ['-f', o.format] : []),
+    file,
   ]);
   return file;
 }

@@ -58,7 +58,16 @@ export async function setup(project: TestProject): Promise<void> {
     server = await startEmbedded({
       databaseDir: path.join(tempDir, 'pg'),
       persistent: false,
-      postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+      postgresFlags: [
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=200',
+      ],
       // Statement errors reach the tests as exceptions; only server-level failures are worth printing.
       onError: (message) => {
         if (/\b(FATAL|PANIC)\b/.test(message)) console.error(message);
@@ -71,7 +80,9 @@ export async function setup(project: TestProject): Promise<void> {
   const url = withDatabase(adminUrl, template);
   await withClient(adminUrl, async (client) => {
     // Leftovers of runs that died before their teardown (their pid is gone).
-    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${PREFIX}%`]);
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+      `${PREFIX}%`,
+    ]);
     for (const { datname } of rows) {
       const pid = Number(datname.slice(PREFIX.length).split('_')[0]);
       if (!alive(pid) || datname.startsWith(`${template}`)) await dropDatabase(client, datname);
@@ -86,19 +97,25 @@ export async function setup(project: TestProject): Promise<void> {
     await pool.end();
   }
   // Cloning needs the template free of sessions; refusing connections keeps it that way.
-  await withClient(adminUrl, (client) => client.query(`ALTER DATABASE ${client.escapeIdentifier(template!)} ALLOW_CONNECTIONS false`));
+  await withClient(adminUrl, (client) =>
+    client.query(`ALTER DATABASE ${client.escapeIdentifier(template!)} ALLOW_CONNECTIONS false`),
+  );
 
   project.provide('dbAdminUrl', adminUrl);
   project.provide('dbTemplate', template);
   project.provide('seedNow', SEED_NOW);
-  if (process.env.SHANYING_TEST_TIMINGS) console.log(`test database ready in ${Math.round(performance.now() - started)} ms`);
+  if (process.env.SHANYING_TEST_TIMINGS)
+    console.log(`test database ready in ${Math.round(performance.now() - started)} ms`);
 }
 
 export async function teardown(): Promise<void> {
   try {
     if (adminUrl && template) {
       await withClient(adminUrl, async (client) => {
-        const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${template}%`]);
+        const { rows } = await client.query<{ datname: string }>(
+          'SELECT datname FROM pg_database WHERE datname LIKE $1',
+          [`${template}%`],
+        );
         for (const { datname } of rows) await dropDatabase(client, datname);
       });
     }

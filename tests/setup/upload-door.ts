@@ -21,7 +21,9 @@ export interface UploadDoor {
 }
 
 export async function openUploadDoor(label: string, keep: string[] = []): Promise<UploadDoor> {
-  const saved = Object.fromEntries(['DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATA_DIR', ...keep].map((k) => [k, process.env[k]]));
+  const saved = Object.fromEntries(
+    ['DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATA_DIR', ...keep].map((k) => [k, process.env[k]]),
+  );
   const t = await freshDb();
   process.env.DATABASE_URL = t.url;
   delete process.env.DATABASE_DIRECT_URL;

@@ -26,7 +26,8 @@ function resolve(from: string, spec: string): string | undefined {
   if (!spec.startsWith('.')) return undefined;
   const base = path.resolve(path.dirname(from), spec.split('?')[0]!);
   const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx')];
-  for (const ext of ['.ts', '.tsx', '.js', '.mjs', '.astro']) candidates.push(base + ext, path.join(base, `index${ext}`));
+  for (const ext of ['.ts', '.tsx', '.js', '.mjs', '.astro'])
+    candidates.push(base + ext, path.join(base, `index${ext}`));
   return candidates.find((file) => existsSync(file) && statSync(file).isFile());
 }
 
@@ -121,13 +122,11 @@ describe('import graph of src', () => {
   const graph = importGraph();
 
   it('finds the imports it should (a sanity check of the parser)', () => {
-    expect(specifiers("import a from './a.ts';\nexport { b } from \"./b.ts\";\nimport type {\n  C,\n} from './c.ts';\nconst d = await import('./d.ts');\nimport './e.css';")).toEqual([
-      './a.ts',
-      './b.ts',
-      './c.ts',
-      './e.css',
-      './d.ts',
-    ]);
+    expect(
+      specifiers(
+        "import a from './a.ts';\nexport { b } from \"./b.ts\";\nimport type {\n  C,\n} from './c.ts';\nconst d = await import('./d.ts');\nimport './e.css';",
+      ),
+    ).toEqual(['./a.ts', './b.ts', './c.ts', './e.css', './d.ts']);
     expect(graph.size).toBeGreaterThan(100);
     expect([...graph.values()].flat().length).toBeGreaterThan(300);
   });

@@ -23,7 +23,13 @@ describe('deploy/haproxy.cfg', () => {
   };
 
   it('is valid with the addresses from the environment', () => {
-    const result = check({ LB_BIND: '127.0.0.1:18080', WEB1: '127.0.0.1:18081', WEB2: '127.0.0.1:18082', S3_ADDR: '127.0.0.1:18083', MEDIA_S3_PATH: '/b/media' });
+    const result = check({
+      LB_BIND: '127.0.0.1:18080',
+      WEB1: '127.0.0.1:18081',
+      WEB2: '127.0.0.1:18082',
+      S3_ADDR: '127.0.0.1:18083',
+      MEDIA_S3_PATH: '/b/media',
+    });
     expect(`${result.stdout}${result.stderr}`).toContain('Configuration file is valid');
     expect(result.status).toBe(0);
   });

@@ -23,22 +23,30 @@ describe('inline scripts', () => {
   it('are all placed from src/components/inline with set:html', () => {
     // A data block (type="application/json") is never run, so the policy does not concern it; it must go through
     // pageDataJson, whose escaping keeps the data from ending the block.
-    const dataBlock = (attrs: string) => /\btype="application\/json"/.test(attrs) && /\bset:html=\{pageDataJson\(/.test(attrs);
+    const dataBlock = (attrs: string) =>
+      /\btype="application\/json"/.test(attrs) && /\bset:html=\{pageDataJson\(/.test(attrs);
     const offenders = files.flatMap(({ file, text }) =>
       [...text.matchAll(/<script\b([^>]*)>/g)]
-        .filter((m) => /\bis:inline\b|\bdefine:vars\b/.test(m[1]!) && !/\bset:html=\{\w+\}/.test(m[1]!) && !dataBlock(m[1]!))
+        .filter(
+          (m) => /\bis:inline\b|\bdefine:vars\b/.test(m[1]!) && !/\bset:html=\{\w+\}/.test(m[1]!) && !dataBlock(m[1]!),
+        )
         .map(() => file),
     );
     expect(offenders).toEqual([]);
     for (const { file, text } of files) {
       for (const m of text.matchAll(/import (\w+) from '([^']+\.js)\?raw';/g)) {
-        expect(path.resolve(SRC, path.dirname(file), m[2]!).startsWith(path.join(SRC, 'components', 'inline')), `${file}: ${m[2]}`).toBe(true);
+        expect(
+          path.resolve(SRC, path.dirname(file), m[2]!).startsWith(path.join(SRC, 'components', 'inline')),
+          `${file}: ${m[2]}`,
+        ).toBe(true);
       }
     }
   });
 
   it('never come as event-handler attributes or javascript: links', () => {
-    const offenders = files.filter(({ text }) => /<[a-z][^>]*\son[a-z]+="/i.test(text) || /href="javascript:/i.test(text)).map(({ file }) => file);
+    const offenders = files
+      .filter(({ text }) => /<[a-z][^>]*\son[a-z]+="/i.test(text) || /href="javascript:/i.test(text))
+      .map(({ file }) => file);
     expect(offenders).toEqual([]);
   });
 });

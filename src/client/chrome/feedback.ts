@@ -41,7 +41,11 @@ export function initFeedback(dialog: HTMLDialogElement): void {
     submit.textContent = form.dataset.submitting ?? '';
     try {
       const { apiPost } = await import('../api.ts');
-      await apiPost('/feedback', { content: content.value.trim(), contact: contact.value.trim() || undefined }, { quiet: true });
+      await apiPost(
+        '/feedback',
+        { content: content.value.trim(), contact: contact.value.trim() || undefined },
+        { quiet: true },
+      );
       form.hidden = true;
       thanks.hidden = false;
       thanks.querySelector<HTMLElement>('[data-thanks-title]')?.focus();

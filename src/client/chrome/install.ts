@@ -21,7 +21,9 @@ export function watchInstall(): void {
 
 /** Whether the page runs as the installed app. */
 export function isInstalled(): boolean {
-  return matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true;
+  return (
+    matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true
+  );
 }
 
 /** Shows the install prompt; 'manual' when the browser offers none (Safari, Firefox, or not yet eligible). */

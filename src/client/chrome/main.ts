@@ -23,14 +23,17 @@ function themeSwitch(): void {
   if (!options.length) return;
   options.forEach((b) => (b.dataset.bound = ''));
   bindRadioGroup(options, (b) => setTheme(b.dataset.themeValue));
-  $theme.subscribe((theme) => options.forEach((b) => b.setAttribute('aria-checked', String(b.dataset.themeValue === theme))));
+  $theme.subscribe((theme) =>
+    options.forEach((b) => b.setAttribute('aria-checked', String(b.dataset.themeValue === theme))),
+  );
 }
 
 function defaultPageSwitch(): void {
   const options = [...document.querySelectorAll<HTMLButtonElement>('[data-default-page]:not([data-bound])')];
   options.forEach((b) => (b.dataset.bound = ''));
   if (!options.length) return;
-  const show = () => options.forEach((b) => b.setAttribute('aria-checked', String(b.dataset.defaultPage === getDefaultPage())));
+  const show = () =>
+    options.forEach((b) => b.setAttribute('aria-checked', String(b.dataset.defaultPage === getDefaultPage())));
   show();
   bindRadioGroup(options, (b) => {
     setDefaultPage(b.dataset.defaultPage);
@@ -51,7 +54,8 @@ function installButtons(): void {
   }
   // 收藏网站: Apple keyboards bookmark with ⌘D.
   if (/Mac|iPhone|iPad/.test(navigator.platform)) {
-    for (const el of document.querySelectorAll<HTMLElement>('[data-bookmark-hint]')) el.textContent = el.textContent!.replace('Ctrl+D', '⌘+D');
+    for (const el of document.querySelectorAll<HTMLElement>('[data-bookmark-hint]'))
+      el.textContent = el.textContent!.replace('Ctrl+D', '⌘+D');
   }
 }
 
@@ -68,7 +72,10 @@ function lazyParts(): void {
     let wired: Promise<void> | undefined;
     // The form's code loads while the dialog opens; a submit before it arrives is not possible (autofocus, typing).
     for (const opener of document.querySelectorAll('[data-dialog="feedback-dialog"]')) {
-      opener.addEventListener('click', () => void (wired ??= import('./feedback.ts').then((m) => m.initFeedback(feedback))));
+      opener.addEventListener(
+        'click',
+        () => void (wired ??= import('./feedback.ts').then((m) => m.initFeedback(feedback))),
+      );
     }
   }
 }
@@ -109,7 +116,8 @@ function inbox(): void {
     const pop = host.closest<HTMLElement>('[popover]');
     const trigger = pop && document.querySelector<HTMLElement>(`[aria-controls="${pop.id}"]`);
     const hydrate = () => dispatchEvent(new Event(`sy:hydrate-${name}`));
-    for (const type of ['pointerenter', 'focus', 'touchstart']) trigger?.addEventListener(type, hydrate, { once: true, passive: true });
+    for (const type of ['pointerenter', 'focus', 'touchstart'])
+      trigger?.addEventListener(type, hydrate, { once: true, passive: true });
     pop?.addEventListener('toggle', hydrate, { once: true });
   }
 }

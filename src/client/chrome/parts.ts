@@ -61,7 +61,8 @@ export function watchParts(wired: () => void): void {
   const early = (e: Event) => {
     if (isPending(targetOf(e.target as Element))) void loadParts();
   };
-  for (const type of ['pointerover', 'focusin', 'touchstart']) document.addEventListener(type, early, { capture: true, passive: true });
+  for (const type of ['pointerover', 'focusin', 'touchstart'])
+    document.addEventListener(type, early, { capture: true, passive: true });
   document.addEventListener(
     'click',
     (e) => {
@@ -72,7 +73,22 @@ export function watchParts(wired: () => void): void {
       const { detail, clientX, clientY, screenX, screenY, ctrlKey, shiftKey, altKey, metaKey } = e as MouseEvent;
       void loadParts().then(() => {
         if (isPending(targetOf(trigger))) return;
-        trigger.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window, detail, clientX, clientY, screenX, screenY, ctrlKey, shiftKey, altKey, metaKey }));
+        trigger.dispatchEvent(
+          new MouseEvent('click', {
+            bubbles: true,
+            cancelable: true,
+            view: window,
+            detail,
+            clientX,
+            clientY,
+            screenX,
+            screenY,
+            ctrlKey,
+            shiftKey,
+            altKey,
+            metaKey,
+          }),
+        );
       });
     },
     { capture: true },

@@ -11,7 +11,8 @@ export function bindRadioGroup(options: HTMLElement[], pick: (option: HTMLElemen
   options.forEach((o, i) => {
     o.addEventListener('click', () => choose(o));
     o.addEventListener('keydown', (e) => {
-      const step = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
+      const step =
+        e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
       if (!step) return;
       e.preventDefault();
       const next = options[(i + step + options.length) % options.length]!;
@@ -20,6 +21,10 @@ export function bindRadioGroup(options: HTMLElement[], pick: (option: HTMLElemen
     });
   });
   // aria-checked changes from elsewhere too (the theme store, another tab): keep the tab stop on the checked one.
-  new MutationObserver(sync).observe(options[0]!.parentElement!, { attributes: true, subtree: true, attributeFilter: ['aria-checked'] });
+  new MutationObserver(sync).observe(options[0]!.parentElement!, {
+    attributes: true,
+    subtree: true,
+    attributeFilter: ['aria-checked'],
+  });
   sync();
 }

@@ -24,7 +24,24 @@ const interact: ClientDirective = (load, options, el) => {
     // Toggles and form submits act once, after hydration, where the island's handler sees them.
     ev.preventDefault();
     const { clientX, clientY, screenX, screenY, ctrlKey, shiftKey, altKey, metaKey, detail } = ev;
-    clicked = { target: ev.target as Element, init: { bubbles: true, cancelable: true, composed: true, view: window, detail, clientX, clientY, screenX, screenY, ctrlKey, shiftKey, altKey, metaKey } };
+    clicked = {
+      target: ev.target as Element,
+      init: {
+        bubbles: true,
+        cancelable: true,
+        composed: true,
+        view: window,
+        detail,
+        clientX,
+        clientY,
+        screenX,
+        screenY,
+        ctrlKey,
+        shiftKey,
+        altKey,
+        metaKey,
+      },
+    };
   };
   const onFocus = (ev: Event) => {
     focused = ev.target as HTMLElement;
@@ -32,7 +49,12 @@ const interact: ClientDirective = (load, options, el) => {
   // Enter (not Shift+Enter, not an IME's pick) would only add a new line to the text the island sends with it: held
   // back, it reaches the island once, however often it was pressed. Any other box keeps its Enter.
   const onKey = (ev: KeyboardEvent) => {
-    if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing && (ev.target as Element).matches('textarea[enterkeyhint=send]')) {
+    if (
+      ev.key === 'Enter' &&
+      !ev.shiftKey &&
+      !ev.isComposing &&
+      (ev.target as Element).matches('textarea[enterkeyhint=send]')
+    ) {
       ev.preventDefault();
       entered = ev.target as Element;
     }
@@ -51,7 +73,9 @@ const interact: ClientDirective = (load, options, el) => {
     const inner = hovered[hovered.length - 1];
     if (!inner) return;
     const init = { bubbles: true, cancelable: true, composed: true, view: window };
-    inner.dispatchEvent(new PointerEvent('pointerover', { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true }));
+    inner.dispatchEvent(
+      new PointerEvent('pointerover', { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true }),
+    );
     inner.dispatchEvent(new MouseEvent('mouseover', init));
   };
 
@@ -73,7 +97,8 @@ const interact: ClientDirective = (load, options, el) => {
     el.removeEventListener('keydown', onKey);
     // A tap leaves :hover behind it; only a resting mouse or pen means hover.
     if (!touch) replayHover();
-    if (focused && document.activeElement === focused) focused.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    if (focused && document.activeElement === focused)
+      focused.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
     if (clicked) replayClick(clicked);
     // On the same box, which still holds the text: the island reads it from there (its state may not have it yet). A
     // box hydration replaced is out of the document: the event reaches no one.

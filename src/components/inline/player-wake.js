@@ -28,11 +28,26 @@
       return wake();
     }
     if (e.type === 'keydown') {
-      if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest?.('input, textarea, select, [contenteditable]')) return;
-      window[pendingKey] = { key: e.key, code: e.code, shiftKey: e.shiftKey, ctrlKey: false, metaKey: false, altKey: false };
+      if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest?.('input, textarea, select, [contenteditable]'))
+        return;
+      window[pendingKey] = {
+        key: e.key,
+        code: e.code,
+        shiftKey: e.shiftKey,
+        ctrlKey: false,
+        metaKey: false,
+        altKey: false,
+      };
       if (e.key === ' ' || e.key.startsWith('Arrow')) e.preventDefault();
     } else if (feed && e.type === 'wheel' && Math.abs(e.deltaY) > 3) {
-      window[pendingKey] = { key: e.deltaY > 0 ? 'ArrowDown' : 'ArrowUp', code: '', shiftKey: false, ctrlKey: false, metaKey: false, altKey: false };
+      window[pendingKey] = {
+        key: e.deltaY > 0 ? 'ArrowDown' : 'ArrowUp',
+        code: '',
+        shiftKey: false,
+        ctrlKey: false,
+        metaKey: false,
+        altKey: false,
+      };
     }
     wake();
   };
@@ -42,21 +57,34 @@
   let swipe = null;
   if (feed) {
     const opts = { capture: true, passive: true };
-    addEventListener('touchstart', (e) => {
-      const on = island?.hasAttribute('ssr') && e.touches.length === 1 && island.contains(e.target);
-      swipe = on && !e.target.closest('button, a, input, textarea, [data-scroll-own]') ? { y: e.touches[0].clientY, t: e.timeStamp } : null;
-    }, opts);
-    addEventListener('touchend', (e) => {
-      if (!swipe || !e.changedTouches[0]) return;
-      window[swipeKey] = { dy: e.changedTouches[0].clientY - swipe.y, ms: e.timeStamp - swipe.t };
-      swipe = null;
-      dispatchEvent(new Event(swipeEvent));
-    }, opts);
+    addEventListener(
+      'touchstart',
+      (e) => {
+        const on = island?.hasAttribute('ssr') && e.touches.length === 1 && island.contains(e.target);
+        swipe =
+          on && !e.target.closest('button, a, input, textarea, [data-scroll-own]')
+            ? { y: e.touches[0].clientY, t: e.timeStamp }
+            : null;
+      },
+      opts,
+    );
+    addEventListener(
+      'touchend',
+      (e) => {
+        if (!swipe || !e.changedTouches[0]) return;
+        window[swipeKey] = { dy: e.changedTouches[0].clientY - swipe.y, ms: e.timeStamp - swipe.t };
+        swipe = null;
+        dispatchEvent(new Event(swipeEvent));
+      },
+      opts,
+    );
     addEventListener('touchcancel', () => (swipe = null), opts);
   }
   const video = document.querySelector(feed ? '[data-active="true"] video' : '[data-player] video');
   const island = video?.closest('astro-island');
-  const bar = video?.parentElement?.querySelector('.player-bar') ?? video?.parentElement?.parentElement?.querySelector('.player-bar');
+  const bar =
+    video?.parentElement?.querySelector('.player-bar') ??
+    video?.parentElement?.parentElement?.querySelector('.player-bar');
   const fill = bar?.querySelector('[data-fill]');
   const clock = bar?.querySelector('[data-clock]')?.firstChild;
   const mmss = (s) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
@@ -89,7 +117,8 @@
   const wakeWhenIdle = () => {
     if (idling || navigator.connection?.saveData) return;
     idling = true;
-    const idle = () => (window.requestIdleCallback ? requestIdleCallback(wake, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(wake, 1));
+    const idle = () =>
+      window.requestIdleCallback ? requestIdleCallback(wake, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(wake, 1);
     if (document.readyState === 'complete') idle();
     else addEventListener('load', idle, { once: true });
   };

@@ -67,7 +67,10 @@ export function CoverPicker({ config, videoSrc, value, onChange, current, durati
     <fieldset className="flex flex-col gap-3">
       <legend className={`${FIELD_LABEL} mb-2`}>{t('studio.form.cover')}</legend>
       <div className="flex flex-col gap-4 sm:flex-row">
-        <div className="relative aspect-[3/4] w-32 shrink-0 overflow-hidden rounded-xl bg-raised md:w-36" aria-hidden="true">
+        <div
+          className="relative aspect-[3/4] w-32 shrink-0 overflow-hidden rounded-xl bg-raised md:w-36"
+          aria-hidden="true"
+        >
           {mode === 'image' && imageUrl ? (
             <img src={imageUrl} alt="" className="h-full w-full object-cover" />
           ) : showFrame ? (
@@ -129,7 +132,11 @@ export function CoverPicker({ config, videoSrc, value, onChange, current, durati
           ) : (
             <div className="flex flex-col items-start gap-2">
               <div className="flex flex-wrap gap-2">
-                <button type="button" className={`btn-ghost ${TAP} border border-line`} onClick={() => picker.current?.click()}>
+                <button
+                  type="button"
+                  className={`btn-ghost ${TAP} border border-line`}
+                  onClick={() => picker.current?.click()}
+                >
                   {t('studio.form.coverImagePick')}
                 </button>
                 {value?.mode === 'image' && (
@@ -151,10 +158,15 @@ export function CoverPicker({ config, videoSrc, value, onChange, current, durati
                 }}
               />
               <p className="text-xs text-secondary">
-                {t('studio.form.coverImageHint', { formats: config.coverExtensions.map((x) => x.toUpperCase()).join('、'), max: formatBytes(config.coverMaxBytes) })}
+                {t('studio.form.coverImageHint', {
+                  formats: config.coverExtensions.map((x) => x.toUpperCase()).join('、'),
+                  max: formatBytes(config.coverMaxBytes),
+                })}
               </p>
               {cover && (cover.phase === 'uploading' || cover.phase === 'retrying') && (
-                <p className="text-xs text-secondary">{t('studio.form.coverUploading', { percent: percentOf(cover) })}</p>
+                <p className="text-xs text-secondary">
+                  {t('studio.form.coverUploading', { percent: percentOf(cover) })}
+                </p>
               )}
               {cover && (cover.phase === 'rejected' || cover.phase === 'failed') && (
                 <p role="alert" className="text-xs text-accent-text">

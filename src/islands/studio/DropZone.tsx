@@ -44,7 +44,11 @@ export function DropZone({ accept, error }: Props) {
         <span className="btn-accent mt-2 h-11 px-8 text-base">{t('studio.upload.button')}</span>
       </label>
       {error && (
-        <p id={errorId} role="alert" className="mt-3 rounded-lg bg-[color-mix(in_srgb,var(--c-accent)_10%,transparent)] px-4 py-2.5 text-sm text-accent-text">
+        <p
+          id={errorId}
+          role="alert"
+          className="mt-3 rounded-lg bg-[color-mix(in_srgb,var(--c-accent)_10%,transparent)] px-4 py-2.5 text-sm text-accent-text"
+        >
           {error}
         </p>
       )}

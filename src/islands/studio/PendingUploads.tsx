@@ -17,7 +17,9 @@ export function PendingUploads({ items }: { items: PendingUpload[] }) {
         <Icon svg={riHistoryLine} className="text-base text-accent" />
         {t('studio.pending.title')}
       </h2>
-      {items.some((p) => p.reason === null) && <p className="mt-1 text-xs text-secondary">{t('studio.pending.hint')}</p>}
+      {items.some((p) => p.reason === null) && (
+        <p className="mt-1 text-xs text-secondary">{t('studio.pending.hint')}</p>
+      )}
       <ul className="mt-3 flex flex-col gap-1">
         {items.map((p) => (
           <li key={p.storageKey} className="flex items-center gap-3 rounded-lg bg-raised px-3 py-2 text-sm">
@@ -27,7 +29,9 @@ export function PendingUploads({ items }: { items: PendingUpload[] }) {
                   {p.fileName}
                 </span>
                 <span className="shrink-0 text-xs tabular-nums text-secondary">
-                  {p.received !== null && p.size > 0 ? t('studio.pending.progress', { percent: Math.floor((p.received / p.size) * 100) }) : formatBytes(p.size)}
+                  {p.received !== null && p.size > 0
+                    ? t('studio.pending.progress', { percent: Math.floor((p.received / p.size) * 100) })
+                    : formatBytes(p.size)}
                 </span>
               </>
             ) : (
@@ -44,7 +48,9 @@ export function PendingUploads({ items }: { items: PendingUpload[] }) {
             <button
               type="button"
               className={`btn-ghost ${TAP} shrink-0`}
-              aria-label={t(p.reason === null ? 'studio.pending.discardLabel' : 'studio.pending.dismissLabel', { name: p.fileName })}
+              aria-label={t(p.reason === null ? 'studio.pending.discardLabel' : 'studio.pending.dismissLabel', {
+                name: p.fileName,
+              })}
               onClick={() => void discardPendingUpload(p.storageKey)}
             >
               {t(p.reason === null ? 'studio.pending.discard' : 'studio.pending.dismiss')}

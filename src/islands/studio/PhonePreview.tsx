@@ -17,11 +17,23 @@ export function PhonePreview({ videoSrc, title }: Props) {
     <figure className="flex flex-col items-center gap-3">
       <figcaption className="self-start text-sm font-semibold text-primary">{t('studio.form.preview')}</figcaption>
       <div className="relative aspect-[9/16] w-full max-w-64 overflow-hidden rounded-[28px] border-[6px] border-[#0b0b0f] bg-black shadow-xl">
-        {videoSrc && <video src={videoSrc} muted loop autoPlay={!still} controls={still} playsInline className="h-full w-full object-contain" />}
+        {videoSrc && (
+          <video
+            src={videoSrc}
+            muted
+            loop
+            autoPlay={!still}
+            controls={still}
+            playsInline
+            className="h-full w-full object-contain"
+          />
+        )}
         <div className="studio-shade absolute inset-x-0 bottom-0 px-3 pb-4 pt-10 text-white">
           {user.userInfo?.nickname && <p className="text-sm font-semibold">@{user.userInfo.nickname}</p>}
           <p className="mt-1 line-clamp-3 break-words text-xs leading-5 text-white/90">
-            {splitMentions(title).map((part, i) => ('mention' in part ? <b key={i}>@{part.mention}</b> : <span key={i}>{part.text}</span>))}
+            {splitMentions(title).map((part, i) =>
+              'mention' in part ? <b key={i}>@{part.mention}</b> : <span key={i}>{part.text}</span>,
+            )}
           </p>
         </div>
       </div>

@@ -6,7 +6,14 @@ import { precheckFile } from '../../stores/studio-check.ts';
 import { $studioConfig, $studioConfigFailed, loadStudioConfig } from '../../stores/studio-config.ts';
 import { $pickedFile } from '../../stores/studio-pick.ts';
 import { $draft, chooseVideo, dropVideo, resetDraft } from '../../stores/studio-publish.ts';
-import { $pendingUploads, $uploads, isTransferring, loadPendingUploads, retryUpload, startUpload } from '../../stores/studio-uploads.ts';
+import {
+  $pendingUploads,
+  $uploads,
+  isTransferring,
+  loadPendingUploads,
+  retryUpload,
+  startUpload,
+} from '../../stores/studio-uploads.ts';
 import { CARD, TAP } from './classes.ts';
 import { DropZone } from './DropZone.tsx';
 import { PendingUploads } from './PendingUploads.tsx';
@@ -85,7 +92,11 @@ export function PublishStudio({ children }: { children?: ReactNode }) {
         {configFailed && (
           <p role="alert" className="flex items-center gap-3 text-sm text-accent-text">
             {t('studio.upload.rulesFailed')}
-            <button type="button" className={`btn-ghost ${TAP} border border-line`} onClick={() => void loadStudioConfig()}>
+            <button
+              type="button"
+              className={`btn-ghost ${TAP} border border-line`}
+              onClick={() => void loadStudioConfig()}
+            >
               {t('studio.retry')}
             </button>
           </p>

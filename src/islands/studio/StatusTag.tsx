@@ -13,6 +13,8 @@ const TONE: Record<StudioStatus, string> = {
 /** A work's or an upload's state as a small label: 上传中, 处理中, 待发布, 已发布, 未通过. */
 export function StatusTag({ status }: { status: StudioStatus }) {
   return (
-    <span className={`inline-flex h-5 shrink-0 items-center rounded px-1.5 text-xs font-medium ${TONE[status]}`}>{t(`studio.status.${status}` as MessageKey)}</span>
+    <span className={`inline-flex h-5 shrink-0 items-center rounded px-1.5 text-xs font-medium ${TONE[status]}`}>
+      {t(`studio.status.${status}` as MessageKey)}
+    </span>
   );
 }

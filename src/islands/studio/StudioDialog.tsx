@@ -16,7 +16,15 @@ interface Props {
  * A modal `<dialog>`: shown with showModal() (focus moves in, the page behind is inert, Esc closes) and, once closed,
  * focus goes back to what had it before, such as the row's 编辑 button.
  */
-export function StudioDialog({ open, onClose, labelledBy, describedBy, role = 'dialog', className = 'w-[min(640px,calc(100vw-24px))]', children }: Props) {
+export function StudioDialog({
+  open,
+  onClose,
+  labelledBy,
+  describedBy,
+  role = 'dialog',
+  className = 'w-[min(640px,calc(100vw-24px))]',
+  children,
+}: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const before = useRef<HTMLElement | null>(null);
 

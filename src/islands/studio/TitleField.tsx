@@ -3,7 +3,12 @@ import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 're
 import { t } from '../../i18n/t.ts';
 import { hashtagNames } from '../../shared/hashtag-text.ts';
 import { insertMark, insertMention, mentionAt, titleLength } from '../../stores/studio-check.ts';
-import { $mentionCandidates, loadMentionCandidates, suggestMentions, type MentionCandidate } from '../../stores/studio-mentions.ts';
+import {
+  $mentionCandidates,
+  loadMentionCandidates,
+  suggestMentions,
+  type MentionCandidate,
+} from '../../stores/studio-mentions.ts';
 import { FIELD_LABEL, TAP } from './classes.ts';
 
 interface Props {
@@ -82,7 +87,9 @@ export function TitleField({ value, max, onChange, invalid = false }: Props) {
         {t('studio.form.title')}
       </label>
       <div className="relative">
-        <div className={`rounded-xl border bg-raised focus-within:border-accent ${invalid || length > max ? 'border-accent' : 'border-line'}`}>
+        <div
+          className={`rounded-xl border bg-raised focus-within:border-accent ${invalid || length > max ? 'border-accent' : 'border-line'}`}
+        >
           <textarea
             ref={box}
             id={fieldId}
@@ -122,12 +129,18 @@ export function TitleField({ value, max, onChange, invalid = false }: Props) {
             >
               {t('studio.form.mention')}
             </button>
-            <span id={counterId} className={`ml-auto pr-2 text-xs tabular-nums ${length > max ? 'font-medium text-accent-text' : 'text-secondary'}`}>
+            <span
+              id={counterId}
+              className={`ml-auto pr-2 text-xs tabular-nums ${length > max ? 'font-medium text-accent-text' : 'text-secondary'}`}
+            >
               {t('studio.form.counter', { count: length, max })}
             </span>
           </div>
         </div>
-        <div hidden={!open} className="absolute left-0 top-full z-10 mt-1 w-full max-w-80 rounded-xl border border-line bg-surface p-1 shadow-xl">
+        <div
+          hidden={!open}
+          className="absolute left-0 top-full z-10 mt-1 w-full max-w-80 rounded-xl border border-line bg-surface p-1 shadow-xl"
+        >
           <ul id={listId} role="listbox" aria-label={t('studio.form.mentionList')} className="max-h-72 overflow-y-auto">
             {options.map((c, i) => (
               // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the textarea drives keyboard selection (aria-activedescendant); clicks are the pointer path
@@ -140,7 +153,17 @@ export function TitleField({ value, max, onChange, invalid = false }: Props) {
                 onClick={() => pick(c)}
                 className={`flex min-h-11 cursor-pointer items-center gap-3 rounded-lg px-3 py-1.5 text-sm ${i === active ? 'bg-hover text-primary' : 'text-secondary'}`}
               >
-                {c.avatar ? <img src={c.avatar} alt="" width={28} height={28} className="h-7 w-7 shrink-0 rounded-full object-cover" /> : <span className="h-7 w-7 shrink-0 rounded-full bg-raised" />}
+                {c.avatar ? (
+                  <img
+                    src={c.avatar}
+                    alt=""
+                    width={28}
+                    height={28}
+                    className="h-7 w-7 shrink-0 rounded-full object-cover"
+                  />
+                ) : (
+                  <span className="h-7 w-7 shrink-0 rounded-full bg-raised" />
+                )}
                 <span className="truncate">{c.nickname}</span>
               </li>
             ))}

@@ -41,7 +41,13 @@ export function UploadCard({ entry, onCancel, onRetry }: Props) {
   const sending = entry.phase === 'uploading' || entry.phase === 'retrying' || entry.phase === 'failed';
   const bad = entry.phase === 'rejected' || entry.phase === 'failed';
   const done = entry.phase === 'processing' || entry.phase === 'ready';
-  const icon = bad ? (entry.phase === 'failed' ? riWifiOffLine : riCloseCircleFill) : done ? riCheckboxCircleFill : riFilmLine;
+  const icon = bad
+    ? entry.phase === 'failed'
+      ? riWifiOffLine
+      : riCloseCircleFill
+    : done
+      ? riCheckboxCircleFill
+      : riFilmLine;
 
   return (
     <section aria-label={entry.fileName} className="rounded-xl border border-line bg-raised p-3 md:p-4">
@@ -56,7 +62,9 @@ export function UploadCard({ entry, onCancel, onRetry }: Props) {
             {entry.fileName}
           </p>
           <p className="mt-0.5 whitespace-nowrap text-xs tabular-nums text-secondary">
-            {sending ? t('studio.upload.sent', { sent: formatBytes(entry.sent), total: formatBytes(entry.size) }) : formatBytes(entry.size)}
+            {sending
+              ? t('studio.upload.sent', { sent: formatBytes(entry.sent), total: formatBytes(entry.size) })
+              : formatBytes(entry.size)}
           </p>
         </div>
         <div className="flex shrink-0 flex-wrap justify-end gap-1">
@@ -79,17 +87,24 @@ export function UploadCard({ entry, onCancel, onRetry }: Props) {
         aria-valuetext={statusLine(entry, percent)}
         className="mt-3 h-1.5 overflow-hidden rounded-full bg-[var(--c-line)]"
       >
-        <div className={`h-full rounded-full transition-[width] duration-300 ${bad ? 'bg-muted' : 'bg-accent'}`} style={{ width: `${percent}%` }} />
+        <div
+          className={`h-full rounded-full transition-[width] duration-300 ${bad ? 'bg-muted' : 'bg-accent'}`}
+          style={{ width: `${percent}%` }}
+        />
       </div>
       <div className="mt-2 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs">
         <p className={bad ? 'text-accent-text' : 'text-secondary'}>
           {statusLine(entry, percent)}
-          {entry.phase === 'uploading' && entry.resumed && <span className="ml-2 text-secondary">{t('studio.upload.resumed')}</span>}
+          {entry.phase === 'uploading' && entry.resumed && (
+            <span className="ml-2 text-secondary">{t('studio.upload.resumed')}</span>
+          )}
         </p>
         {entry.phase === 'uploading' && entry.speed > 0 && (
           <p className="tabular-nums text-secondary">
             {t('studio.upload.speed', { speed: formatBytes(entry.speed) })}
-            {entry.secondsLeft !== null && <span className="ml-3">{t('studio.upload.left', { time: formatSpan(entry.secondsLeft) })}</span>}
+            {entry.secondsLeft !== null && (
+              <span className="ml-3">{t('studio.upload.left', { time: formatSpan(entry.secondsLeft) })}</span>
+            )}
           </p>
         )}
       </div>

@@ -25,7 +25,13 @@ function frameSource(work: StudioWork): string | null {
 }
 
 /** What the form changed, as the edit call takes it (absent fields stay as they are). */
-export function changesOf(work: StudioWork, title: string, choices: Choices, cover: CoverChoice, coverUploadId: string | null): EditWorkInput {
+export function changesOf(
+  work: StudioWork,
+  title: string,
+  choices: Choices,
+  cover: CoverChoice,
+  coverUploadId: string | null,
+): EditWorkInput {
   const input: EditWorkInput = { workId: work.id };
   if (title.trim() !== work.title) input.title = title.trim();
   if (choices.channelId !== null && choices.channelId !== work.channelId) input.channelId = choices.channelId;
@@ -40,7 +46,11 @@ export function changesOf(work: StudioWork, title: string, choices: Choices, cov
 export function WorkEditDialog({ work, config, titleId, onDone }: Props) {
   const uploads = useStore($uploads);
   const [title, setTitle] = useState(work.title);
-  const [choices, setChoices] = useState<Choices>({ channelId: work.channelId, visibility: work.visibility, allowComments: work.allowComments });
+  const [choices, setChoices] = useState<Choices>({
+    channelId: work.channelId,
+    visibility: work.visibility,
+    allowComments: work.allowComments,
+  });
   const [cover, setCover] = useState<CoverChoice>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -82,8 +92,20 @@ export function WorkEditDialog({ work, config, titleId, onDone }: Props) {
       </h2>
       <div className="flex flex-col gap-6 px-5 py-5 md:px-6">
         <TitleField value={title} max={config.titleMax} onChange={setTitle} invalid={!!problem} />
-        <CoverPicker config={config} videoSrc={frameSource(work)} value={cover} onChange={setCover} current={{ url: work.cover, time: work.coverTime }} durationSec={work.durationMs / 1000} />
-        <WorkChoices name={`edit-${work.id}`} config={config} value={choices} onChange={(c) => setChoices((before) => ({ ...before, ...c }))} />
+        <CoverPicker
+          config={config}
+          videoSrc={frameSource(work)}
+          value={cover}
+          onChange={setCover}
+          current={{ url: work.cover, time: work.coverTime }}
+          durationSec={work.durationMs / 1000}
+        />
+        <WorkChoices
+          name={`edit-${work.id}`}
+          config={config}
+          value={choices}
+          onChange={(c) => setChoices((before) => ({ ...before, ...c }))}
+        />
         {(error || problem) && (
           <p id={errorId} role="alert" className="text-sm text-accent-text">
             {error ?? (problem && t(problem.key, problem.vars))}

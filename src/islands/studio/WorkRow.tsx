@@ -26,7 +26,11 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
           {t('studio.manage.noCover')}
         </span>
       )}
-      {work.durationMs > 0 && <span className="absolute bottom-1 right-1 rounded bg-black/60 px-1 text-[11px] tabular-nums text-white">{formatDuration(work.durationMs)}</span>}
+      {work.durationMs > 0 && (
+        <span className="absolute bottom-1 right-1 rounded bg-black/60 px-1 text-[11px] tabular-nums text-white">
+          {formatDuration(work.durationMs)}
+        </span>
+      )}
     </span>
   );
   const stats: [MessageKey, number][] = [
@@ -37,9 +41,17 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
 
   return (
     // A phone puts the actions under the text; wider screens give them a column of their own.
-    <li className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 border-b border-line py-4 last:border-b-0 sm:grid-cols-[auto_minmax(0,1fr)_auto] sm:gap-x-4" data-work-id={work.id}>
+    <li
+      className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 border-b border-line py-4 last:border-b-0 sm:grid-cols-[auto_minmax(0,1fr)_auto] sm:gap-x-4"
+      data-work-id={work.id}
+    >
       {published ? (
-        <a href={`/video/${work.id}`} className="focus-ring row-span-2 rounded-lg sm:row-span-1" tabIndex={-1} aria-hidden="true">
+        <a
+          href={`/video/${work.id}`}
+          className="focus-ring row-span-2 rounded-lg sm:row-span-1"
+          tabIndex={-1}
+          aria-hidden="true"
+        >
           {cover}
         </a>
       ) : (
@@ -83,10 +95,20 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
             {t('studio.manage.view')}
           </a>
         )}
-        <button type="button" className={`btn-ghost ${TAP} border border-line`} onClick={onEdit} aria-label={`${t('studio.manage.edit')} ${work.title}`}>
+        <button
+          type="button"
+          className={`btn-ghost ${TAP} border border-line`}
+          onClick={onEdit}
+          aria-label={`${t('studio.manage.edit')} ${work.title}`}
+        >
           {t('studio.manage.edit')}
         </button>
-        <button type="button" className={`btn-ghost ${TAP}`} onClick={onDelete} aria-label={`${t('studio.manage.delete')} ${work.title}`}>
+        <button
+          type="button"
+          className={`btn-ghost ${TAP}`}
+          onClick={onDelete}
+          aria-label={`${t('studio.manage.delete')} ${work.title}`}
+        >
           <Icon svg={riDeleteBinLine} />
           <span className="hidden sm:inline">{t('studio.manage.delete')}</span>
         </button>

@@ -41,7 +41,13 @@ export function WorksManager({ initial, publishedId }: Props) {
   const deleteText = useId();
   // Until the store takes the server's page (after hydration), render that page: the markup matches.
   const works = state.loaded ? stored : initial.items;
-  const phase: ListPhase = state.loading ? 'loading' : state.error ? 'error' : (state.loaded ? state.hasMore : initial.hasMore) ? 'idle' : 'done';
+  const phase: ListPhase = state.loading
+    ? 'loading'
+    : state.error
+      ? 'error'
+      : (state.loaded ? state.hasMore : initial.hasMore)
+        ? 'idle'
+        : 'done';
 
   useEffect(() => {
     seedWorks(initial);
@@ -76,7 +82,10 @@ export function WorksManager({ initial, publishedId }: Props) {
         {t('post.manage')}
       </h1>
       {publishedId !== null && (
-        <p role="status" className="mt-4 rounded-lg bg-[color-mix(in_srgb,var(--c-accent)_10%,transparent)] px-4 py-2.5 text-sm text-primary">
+        <p
+          role="status"
+          className="mt-4 rounded-lg bg-[color-mix(in_srgb,var(--c-accent)_10%,transparent)] px-4 py-2.5 text-sm text-primary"
+        >
           {t('studio.manage.published')}
         </p>
       )}
@@ -91,7 +100,10 @@ export function WorksManager({ initial, publishedId }: Props) {
       ) : (
         <ul aria-label={t('studio.manage.list')} className="mt-2">
           {pending?.map((p) => (
-            <li key={p.storageKey} className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 border-b border-line py-4 sm:grid-cols-[auto_minmax(0,1fr)_auto] sm:gap-x-4">
+            <li
+              key={p.storageKey}
+              className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-2 border-b border-line py-4 sm:grid-cols-[auto_minmax(0,1fr)_auto] sm:gap-x-4"
+            >
               <span className="row-span-2 flex aspect-[3/4] w-20 items-center justify-center rounded-lg bg-raised text-muted sm:row-span-1 sm:w-24">
                 <Icon svg={riFolderVideoLine} className="text-2xl" />
               </span>
@@ -101,7 +113,9 @@ export function WorksManager({ initial, publishedId }: Props) {
                   <>
                     <p className="flex flex-wrap items-center gap-2 text-xs text-secondary">
                       <StatusTag status="uploading" />
-                      {p.received !== null && p.size > 0 && t('studio.pending.progress', { percent: Math.floor((p.received / p.size) * 100) })}
+                      {p.received !== null &&
+                        p.size > 0 &&
+                        t('studio.pending.progress', { percent: Math.floor((p.received / p.size) * 100) })}
                     </p>
                     <p className="text-xs text-secondary">{t('studio.manage.uploadingHint')}</p>
                   </>
@@ -133,7 +147,9 @@ export function WorksManager({ initial, publishedId }: Props) {
       {!empty && <ListEnd phase={phase} sentinel={sentinel} onMore={() => void loadWorks()} tone="secondary" />}
 
       <StudioDialog open={editing !== null && config !== null} onClose={() => setEditing(null)} labelledBy={editTitle}>
-        {editing && config && <WorkEditDialog work={editing} config={config} titleId={editTitle} onDone={() => setEditing(null)} />}
+        {editing && config && (
+          <WorkEditDialog work={editing} config={config} titleId={editTitle} onDone={() => setEditing(null)} />
+        )}
       </StudioDialog>
 
       <StudioDialog
@@ -161,11 +177,22 @@ export function WorksManager({ initial, publishedId }: Props) {
           )}
           <div className="mt-3 flex justify-end gap-2">
             {/* Focus starts on 取消: Enter right after opening must not delete. */}
-            {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
-            <button type="button" autoFocus className={`btn-ghost ${TAP} border border-line px-5`} onClick={() => setRemoving(null)}>
+            <button
+              type="button"
+              // eslint-disable-next-line jsx-a11y/no-autofocus
+              autoFocus
+              className={`btn-ghost ${TAP} border border-line px-5`}
+              onClick={() => setRemoving(null)}
+            >
               {t('studio.manage.cancel')}
             </button>
-            <button type="button" className={`btn-accent ${TAP} px-5`} disabled={deleting} aria-busy={deleting || undefined} onClick={() => void confirmDelete()}>
+            <button
+              type="button"
+              className={`btn-accent ${TAP} px-5`}
+              disabled={deleting}
+              aria-busy={deleting || undefined}
+              onClick={() => void confirmDelete()}
+            >
               {deleting ? t('studio.manage.deleting') : t('studio.manage.deleteConfirm')}
             </button>
           </div>

@@ -26,7 +26,9 @@ afterEach(() => {
 
 describe('anonymous answer cache', () => {
   it('keys a read by method, origin, path and query, and has no key while turned off', () => {
-    expect(anonCacheKey('GET', url('/api/aweme/v1/web/tab/feed/?count=10'))).toBe('GET http://localhost/api/aweme/v1/web/tab/feed/?count=10');
+    expect(anonCacheKey('GET', url('/api/aweme/v1/web/tab/feed/?count=10'))).toBe(
+      'GET http://localhost/api/aweme/v1/web/tab/feed/?count=10',
+    );
     expect(anonCacheKey('GET', url('/api/x?a=1'))).not.toBe(anonCacheKey('GET', url('/api/x?a=2')));
     expect(anonCacheKey('GET', url('/api/x'))).not.toBe(anonCacheKey('GET', new URL('https://cdn.example/api/x')));
     process.env.API_ANON_CACHE = 'off';
@@ -196,7 +198,8 @@ describe('building an anonymous answer once', () => {
       for (let t = 0; t < 5_000; t += 5) {
         vi.advanceTimersByTime(5);
         if (t % 25 === 0) answersChanged([1]);
-        if (!cachedAnswer('GET http://x/api/feed/')) await buildAnswerOnce('GET http://x/api/feed/', 2000, async () => `build ${++builds}`);
+        if (!cachedAnswer('GET http://x/api/feed/'))
+          await buildAnswerOnce('GET http://x/api/feed/', 2000, async () => `build ${++builds}`);
       }
       expect(builds).toBeLessThanOrEqual(6);
     });

@@ -90,7 +90,11 @@ export function rememberAnswer(key: string, text: string, ttl: number, madeAt = 
  * `key`: concurrent misses make it once. `make` answering undefined means not cacheable (nobody gets an answer from
  * it; the router then answers each viewer itself). A failure reaches everyone who waited for it.
  */
-export function buildAnswerOnce(key: string, ttl: number, make: () => Promise<string | undefined>): Promise<CachedAnswer | undefined> {
+export function buildAnswerOnce(
+  key: string,
+  ttl: number,
+  make: () => Promise<string | undefined>,
+): Promise<CachedAnswer | undefined> {
   const pending = building.get(key);
   if (pending) return pending;
   const begun = generation;

@@ -16,16 +16,24 @@ export const offsetOf = (page: number, pageSize: number): number => (page - 1) *
  * A check that a parameter known by two names (`tagId` or `categoryId`) is given once: when both are sent they must
  * agree, and one must be sent unless `optional`.
  */
-export function oneName<T extends Record<string, unknown>>(name: keyof T & string, alias: keyof T & string, optional = false) {
+export function oneName<T extends Record<string, unknown>>(
+  name: keyof T & string,
+  alias: keyof T & string,
+  optional = false,
+) {
   return (x: T, ctx: z.RefinementCtx) => {
     const a = x[name];
     const b = x[alias];
-    if (a !== undefined && b !== undefined && a !== b) ctx.addIssue({ code: 'custom', path: [alias], message: `differs_from_${name}` });
-    else if (!optional && a === undefined && b === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'required' });
+    if (a !== undefined && b !== undefined && a !== b)
+      ctx.addIssue({ code: 'custom', path: [alias], message: `differs_from_${name}` });
+    else if (!optional && a === undefined && b === undefined)
+      ctx.addIssue({ code: 'custom', path: [name], message: 'required' });
   };
 }
 
 /** A read served on GET (query) and on POST (form or JSON body, as the rest of the family); one declaration, two routes. */
-export function readRoute<I extends z.ZodType, O extends z.ZodType, A extends boolean>(def: Omit<RouteDef<I, O, A>, 'method' | 'family'>): Route[] {
+export function readRoute<I extends z.ZodType, O extends z.ZodType, A extends boolean>(
+  def: Omit<RouteDef<I, O, A>, 'method' | 'family'>,
+): Route[] {
   return (['GET', 'POST'] as const).map((method) => route({ ...def, method, family: 'B', readOnly: true }));
 }

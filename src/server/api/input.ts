@@ -157,7 +157,11 @@ function multipartTextIsUtf8(bytes: Uint8Array, contentType: string): boolean {
   let at = body.indexOf(first);
   if (at === -1) return true;
   at += first.length;
-  for (let end = body.indexOf(delimiter, at); end !== -1; at = end + delimiter.length, end = body.indexOf(delimiter, at)) {
+  for (
+    let end = body.indexOf(delimiter, at);
+    end !== -1;
+    at = end + delimiter.length, end = body.indexOf(delimiter, at)
+  ) {
     const part = body.subarray(at, end);
     const split = part.indexOf('\r\n\r\n');
     const head = split === -1 ? part : part.subarray(0, split);

@@ -44,7 +44,8 @@ const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 export function requestOrigin(req: IncomingMessage): string {
   const host = req.headers.host;
   if (!host || !HOST.test(host)) return 'http://localhost';
-  const secure = (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
+  const secure =
+    (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
   return `${secure ? 'https' : 'http'}://${host}`;
 }
 
@@ -62,7 +63,10 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
       body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
       duplex: 'half',
     } as RequestInit);
-    response = await handleApi(request, { clientAddress: clientAddress(req.socket.remoteAddress, headers.get('x-forwarded-for')), jsonBodies: false });
+    response = await handleApi(request, {
+      clientAddress: clientAddress(req.socket.remoteAddress, headers.get('x-forwarded-for')),
+      jsonBodies: false,
+    });
   } catch {
     // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here: answered in
     // the family of the route it names, as the router answers.
@@ -84,7 +88,10 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
   // JSON answers come without a body (jsonBodies: false): a cached one's bytes are its entry's, another's its text,
   // which goes onto the socket as it is when not compressed.
   const entry = cachedAnswerOf(response);
-  let body: Uint8Array | string = entry?.bytes ?? answerTextOf(response) ?? new Uint8Array(response.body ? await response.arrayBuffer() : new ArrayBuffer(0));
+  let body: Uint8Array | string =
+    entry?.bytes ??
+    answerTextOf(response) ??
+    new Uint8Array(response.body ? await response.arrayBuffer() : new ArrayBuffer(0));
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   if (length >= COMPRESS_MIN && type.startsWith('application/json')) {
     const vary = res.getHeader('vary');

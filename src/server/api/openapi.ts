@@ -6,13 +6,20 @@ import type { Route } from './registry.ts';
 type JsonSchema = Record<string, unknown>;
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonSchema;
   return rest;
 }
 
 const errorA = {
   type: 'object',
-  properties: { status_code: { type: 'integer', enum: [...new Set(Object.values(A_STATUS_CODE))] }, status_msg: { type: 'string' } },
+  properties: {
+    status_code: { type: 'integer', enum: [...new Set(Object.values(A_STATUS_CODE))] },
+    status_msg: { type: 'string' },
+  },
   required: ['status_code', 'status_msg'],
 };
 const errorB = {
@@ -89,7 +96,12 @@ export function buildOpenApi(routes: Route[]): object {
     components: {
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'Token' },
-        cookie: { type: 'apiKey', in: 'cookie', name: 'sy_session', description: 'Reads; Family A writes only with an Origin or Referer of this site or of CORS_ORIGINS' },
+        cookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'sy_session',
+          description: 'Reads; Family A writes only with an Origin or Referer of this site or of CORS_ORIGINS',
+        },
       },
     },
     paths,

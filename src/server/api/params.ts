@@ -47,7 +47,13 @@ export const idList = () =>
   z
     .string()
     .regex(/^\s*(\d{1,10}\s*(,\s*\d{1,10}\s*)*)?,?\s*$/)
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean).map(Number))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .map(Number),
+    )
     .pipe(z.array(z.number().int().min(1).max(INT4_MAX)).max(100));
 
 /** A sec_uid (shared/user-id.ts); min and max stay for the OpenAPI document. */

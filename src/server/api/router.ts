@@ -61,9 +61,22 @@ export async function handleApi(request: Request, options: ApiOptions = {}): Pro
   let family = familyOfPath(path);
   let response: Response;
   try {
-    response = await dispatch(request, url, method, path, origin, (f) => (family = f), options.clientAddress ?? 'unknown', options.jsonBodies ?? true);
+    response = await dispatch(
+      request,
+      url,
+      method,
+      path,
+      origin,
+      (f) => (family = f),
+      options.clientAddress ?? 'unknown',
+      options.jsonBodies ?? true,
+    );
   } catch (error) {
-    response = errorResponse(family, error, { method, path, ...(options.clientAddress ? { client: options.clientAddress } : {}) });
+    response = errorResponse(family, error, {
+      method,
+      path,
+      ...(options.clientAddress ? { client: options.clientAddress } : {}),
+    });
   }
   for (const k in cors) response.headers.set(k, cors[k]!);
   if (method === 'HEAD') return new Response(null, { status: response.status, headers: response.headers });
@@ -86,10 +99,16 @@ async function dispatch(
   const allow = allowOf(methods);
 
   if (method === 'OPTIONS') {
-    return new Response(null, { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', '), ...preflightHeaders(origin, allow) } });
+    return new Response(null, {
+      status: 204,
+      headers: { allow: [...allow, 'OPTIONS'].join(', '), ...preflightHeaders(origin, allow) },
+    });
   }
   const route = methods.get(method === 'HEAD' ? 'GET' : method);
-  if (!route) throw new ApiError(405, 'error.methodNotAllowed', undefined, { headers: { allow: [...allow, 'OPTIONS'].join(', ') } });
+  if (!route)
+    throw new ApiError(405, 'error.methodNotAllowed', undefined, {
+      headers: { allow: [...allow, 'OPTIONS'].join(', ') },
+    });
   setFamily(route.family);
 
   // Refuse a declared oversize body before anything else reads it.
@@ -101,7 +120,10 @@ async function dispatch(
   const viewer: Viewer | null = token ? await resolveSession(token) : null;
   if (route.auth && !viewer) throw new ApiError(401, 'error.unauthorized');
 
-  const fields = route.method === 'GET' ? queryFields(url) : { ...queryFields(url), ...(await bodyFields(request, { maxBody, files: route.files })) };
+  const fields =
+    route.method === 'GET'
+      ? queryFields(url)
+      : { ...queryFields(url), ...(await bodyFields(request, { maxBody, files: route.files })) };
   const parsed = route.input.safeParse(withoutEmptyOptionals(route.input, fields));
   if (!parsed.success) throw new ApiError(400, 'error.badRequestFields', zodFields(parsed.error));
   // Counted once the request is well formed: a refused one costs the database nothing.
@@ -120,7 +142,15 @@ function mayReadReplica(route: Route, viewer: Viewer | null): boolean {
   return !viewer && !isWrite(route) && !route.readsOwnWrites;
 }
 
-async function answer(route: Route, input: unknown, viewer: Viewer | null, request: Request, url: URL, clientAddress: string, jsonBodies: boolean): Promise<Response> {
+async function answer(
+  route: Route,
+  input: unknown,
+  viewer: Viewer | null,
+  request: Request,
+  url: URL,
+  clientAddress: string,
+  jsonBodies: boolean,
+): Promise<Response> {
   const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;
   if (cacheKey) {
     const hit = cachedAnswer(cacheKey);

@@ -3,7 +3,19 @@ import { z } from 'zod';
 import { aweme, bit, followStatus, mediaRef, urlList, user } from '../../shared/api-shapes.ts';
 
 // The shapes browser code reads live in src/shared; the API's registry and tests keep finding them here.
-export { aweme, bit, comment, followStatus, followUser, profileUser, searchUser, selfUser, urlList, user, videoB } from '../../shared/api-shapes.ts';
+export {
+  aweme,
+  bit,
+  comment,
+  followStatus,
+  followUser,
+  profileUser,
+  searchUser,
+  selfUser,
+  urlList,
+  user,
+  videoB,
+} from '../../shared/api-shapes.ts';
 
 const n = () => z.number().int();
 

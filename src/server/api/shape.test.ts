@@ -4,7 +4,11 @@ import { aweme as awemeSchema, comment as commentSchema, user as userSchema } fr
 import type { CommentView } from '../services/comments.ts';
 import { aweme, comment, textExtra, user } from './shape.ts';
 
-const liked = { liked: new Set([42]), collected: new Set<number>(), relations: new Map([[5, { following: true, followedBy: true }]]) };
+const liked = {
+  liked: new Set([42]),
+  collected: new Set<number>(),
+  relations: new Map([[5, { following: true, followedBy: true }]]),
+};
 const mentioned = new Map([
   ['小美', { id: 7, secUid: 'sec-7', nickname: '小美' }],
   ['a#b', { id: 8, secUid: 'sec-8', nickname: 'a#b' }],
@@ -35,7 +39,11 @@ describe('user', () => {
     const u = user({ ...testCard().author, ipProvince: '' });
     expect(userSchema.parse(u)).toEqual(u);
     expect(u).toEqual(testUser({ ip_location: '' }));
-    expect(user(testCard().author, { following: false, followedBy: true })).toMatchObject({ follow_status: 0, follower_status: 1, ip_location: 'IP属地：广东' });
+    expect(user(testCard().author, { following: false, followedBy: true })).toMatchObject({
+      follow_status: 0,
+      follower_status: 1,
+      ip_location: 'IP属地：广东',
+    });
   });
 });
 
@@ -72,7 +80,12 @@ describe('comment', () => {
     };
     const c = comment(view, false, undefined, mentioned);
     expect(commentSchema.parse(c)).toEqual(c);
-    expect(c).toMatchObject({ ip_label: '广东', is_folded: false, reply_comment_total: 2, text_extra: [{ type: 0, user_id: '7' }] });
+    expect(c).toMatchObject({
+      ip_label: '广东',
+      is_folded: false,
+      reply_comment_total: 2,
+      text_extra: [{ type: 0, user_id: '7' }],
+    });
     expect(c.user).toEqual(user(testCard().author));
   });
 });

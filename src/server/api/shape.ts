@@ -67,7 +67,10 @@ export async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promi
   const laddered = cards.filter((c) => isStudioMedia(c.media)).map((c) => c.id);
   const [videos, rel, ladders, mentioned] = await Promise.all([
     viewer ? viewerVideoStates(viewer.id, ids) : EMPTY,
-    relationsOf(viewer, cards.map((c) => c.author.id)),
+    relationsOf(
+      viewer,
+      cards.map((c) => c.author.id),
+    ),
     laddersOf(laddered),
     mentionedIn(cards.map((c) => c.desc)),
   ]);
@@ -87,7 +90,11 @@ const origin = (request: Request) => new URL(request.url).origin;
 export const followStatusOf = (following: boolean, mutual: boolean): 0 | 1 | 2 => (following ? (mutual ? 2 : 1) : 0);
 
 /** A user of the 私信 and 互动消息 answers, with the viewer's relation to them and theirs to the viewer. */
-export function imUser(u: { id: number; secUid: string; nickname: string; avatar: string }, following: boolean, followedBy: boolean): z.input<typeof s.imUser> {
+export function imUser(
+  u: { id: number; secUid: string; nickname: string; avatar: string },
+  following: boolean,
+  followedBy: boolean,
+): z.input<typeof s.imUser> {
   return {
     uid: String(u.id),
     sec_uid: u.secUid,
@@ -146,13 +153,22 @@ export function textExtra(text: string, mentioned: Map<string, MentionedUser> = 
 }
 
 /** Douyin's `video.bit_rate[]`: one entry per rendition, highest gear first; `file` is the card's own media, reused. */
-function bitRates(card: VideoCard, ladder: Rendition[] | undefined, file: ReturnType<typeof image>): Aweme['video']['bit_rate'] {
+function bitRates(
+  card: VideoCard,
+  ladder: Rendition[] | undefined,
+  file: ReturnType<typeof image>,
+): Aweme['video']['bit_rate'] {
   return ladderOrFile(card, ladder).map((r) => ({
     gear_name: gearName(r.gear),
     bit_rate: r.bitRate,
     is_h265: 0,
     format: 'mp4',
-    play_addr: { ...(r.path === card.media ? file : image(r.path)), width: r.width, height: r.height, data_size: r.sizeBytes },
+    play_addr: {
+      ...(r.path === card.media ? file : image(r.path)),
+      width: r.width,
+      height: r.height,
+      data_size: r.sizeBytes,
+    },
   }));
 }
 
@@ -220,9 +236,18 @@ export function aweme(card: VideoCard, state: ViewerState, origin: string): Awem
       part_see: asBit(card.visibility === 'friends'),
       review_result: { review_status: 0 },
     },
-    aweme_control: { can_forward: shareable, can_share: shareable, can_comment: card.allowComments, can_show_comment: true },
+    aweme_control: {
+      can_forward: shareable,
+      can_share: shareable,
+      can_comment: card.allowComments,
+      can_show_comment: true,
+    },
     share_url: url,
-    share_info: { share_url: url, share_title: card.desc, share_link_desc: t('share.code', { nickname: card.author.nickname, desc: card.desc, url }) },
+    share_info: {
+      share_url: url,
+      share_title: card.desc,
+      share_link_desc: t('share.code', { nickname: card.author.nickname, desc: card.desc, url }),
+    },
     is_top: 0,
     images: null,
     risk_infos: { content: '', type: 0, warn: false, vote: false },
@@ -252,10 +277,16 @@ export async function awemeList(asker: Asker, cards: VideoCard[]): Promise<Aweme
 }
 
 /** History entries: awemes with where the viewer stopped. */
-export async function historyList(asker: Asker & { viewer: Viewer }, cards: HistoryCard[]): Promise<z.input<typeof s.historyAweme>[]> {
+export async function historyList(
+  asker: Asker & { viewer: Viewer },
+  cards: HistoryCard[],
+): Promise<z.input<typeof s.historyAweme>[]> {
   const state = await stateFor(asker.viewer, cards);
   const at = origin(asker.request);
-  return cards.map((c) => ({ ...aweme(c, state, at), history_info: { progress_ms: c.progressMs, watched_at: unix(c.watchedAt) } }));
+  return cards.map((c) => ({
+    ...aweme(c, state, at),
+    history_info: { progress_ms: c.progressMs, watched_at: unix(c.watchedAt) },
+  }));
 }
 
 /** A profile as Douyin's user object. */
@@ -275,18 +306,29 @@ export function selfUser(p: Profile): z.input<typeof s.selfUser> {
 
 /** Users of a list (search results, say) with the viewer's relation to each. */
 export async function userList(viewer: Viewer | null, list: UserCard[]): Promise<ApiUser[]> {
-  const rel = await relationsOf(viewer, list.map((u) => u.id));
+  const rel = await relationsOf(
+    viewer,
+    list.map((u) => u.id),
+  );
   return list.map((u) => user(u, rel.get(u.id)));
 }
 
 /** A following or follower list with the viewer's relation to each. */
 export async function followUsers(viewer: Viewer | null, list: FollowUser[]): Promise<z.input<typeof s.followUser>[]> {
-  const rel = await relationsOf(viewer, list.map((u) => u.id));
+  const rel = await relationsOf(
+    viewer,
+    list.map((u) => u.id),
+  );
   return list.map((u) => ({ ...user(u, rel.get(u.id)), follow_time: unix(u.followedAt) }));
 }
 
 /** A comment as Douyin's comment object; `mentioned` holds the users its text may @mention. */
-export function comment(c: CommentView, liked: boolean, relation: Relation | undefined, mentioned: Map<string, MentionedUser>): z.input<typeof s.comment> {
+export function comment(
+  c: CommentView,
+  liked: boolean,
+  relation: Relation | undefined,
+  mentioned: Map<string, MentionedUser>,
+): z.input<typeof s.comment> {
   return {
     cid: String(c.id),
     aweme_id: String(c.videoId),
@@ -311,8 +353,16 @@ export function comment(c: CommentView, liked: boolean, relation: Relation | und
 /** Comments with the viewer's likes and relation to each commenter, and the users their texts mention: a few queries per list. */
 export async function commentList(viewer: Viewer | null, items: CommentView[]): Promise<z.input<typeof s.comment>[]> {
   const [liked, rel, mentioned] = await Promise.all([
-    viewer ? likedCommentIds(viewer.id, items.map((c) => c.id)) : new Set<number>(),
-    relationsOf(viewer, items.map((c) => c.user.id)),
+    viewer
+      ? likedCommentIds(
+          viewer.id,
+          items.map((c) => c.id),
+        )
+      : new Set<number>(),
+    relationsOf(
+      viewer,
+      items.map((c) => c.user.id),
+    ),
     mentionedIn(items.map((c) => c.text)),
   ]);
   return items.map((c) => comment(c, liked.has(c.id), rel.get(c.user.id), mentioned));
@@ -335,7 +385,10 @@ export function mixInfo(x: SeriesInfo, relation?: Relation): z.input<typeof s.mi
 
 /** Series with the viewer's relation to their authors. */
 export async function mixList(viewer: Viewer | null, list: SeriesInfo[]): Promise<z.input<typeof s.mixInfo>[]> {
-  const rel = await relationsOf(viewer, list.map((x) => x.author.id));
+  const rel = await relationsOf(
+    viewer,
+    list.map((x) => x.author.id),
+  );
   return list.map((x) => mixInfo(x, rel.get(x.author.id)));
 }
 
@@ -358,7 +411,10 @@ export function liveRoom(r: LiveRoomCard): z.input<typeof s.liveRoom> {
 }
 
 /** A video in Family B's camelCase. */
-export function videoB(card: VideoCard, state: Pick<ViewerState, 'liked' | 'collected'> = EMPTY): z.input<typeof s.videoB> {
+export function videoB(
+  card: VideoCard,
+  state: Pick<ViewerState, 'liked' | 'collected'> = EMPTY,
+): z.input<typeof s.videoB> {
   return {
     id: card.id,
     desc: card.desc,
@@ -426,7 +482,14 @@ export function userB(p: Profile, own: boolean): z.input<typeof s.userB> {
 
 /** A channel in Family B's camelCase. */
 export function categoryB(c: Channel): z.input<typeof s.categoryB> {
-  return { id: c.id, name: c.name, description: c.description, banner: mediaUrl(c.banner), hashtags: c.hashtags, videoCount: c.videoCount };
+  return {
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    banner: mediaUrl(c.banner),
+    hashtags: c.hashtags,
+    videoCount: c.videoCount,
+  };
 }
 
 /** A login's answer in Family B's camelCase. */

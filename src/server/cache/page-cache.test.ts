@@ -7,7 +7,9 @@ function page(text: string, status = 200): PageAnswer {
 }
 
 /** A cache on a clock the test moves. */
-function clocked(options: { freshMs?: number; staleMs?: number; refreshMinMs?: number; maxEntries?: number; maxBytes?: number } = {}) {
+function clocked(
+  options: { freshMs?: number; staleMs?: number; refreshMinMs?: number; maxEntries?: number; maxBytes?: number } = {},
+) {
   const clock = { now: 1_000_000 };
   const cache = new PageCache({ freshMs: 5_000, staleMs: 25_000, ...options, now: () => clock.now });
   return { cache, clock };
@@ -81,7 +83,8 @@ describe('PageCache', () => {
     const { cache, clock } = clocked({ refreshMinMs: 1_000 });
     await cache.fill('/old', async () => page('old'));
     clock.now += 2_000;
-    for (const key of ['/video/7', '/video/7?from=feed', '/video/70', '/']) await cache.fill(key, async () => page(key));
+    for (const key of ['/video/7', '/video/7?from=feed', '/video/70', '/'])
+      await cache.fill(key, async () => page(key));
     clock.now += 300;
     cache.invalidate(['/video/7']);
     expect(cache.lookup('/video/7')).toMatchObject({ fresh: false });
@@ -111,7 +114,10 @@ describe('PageCache', () => {
     // Those who waited for it get it; the cache keeps it, stale: served while the next visitor's render refreshes it.
     expect((await ownDone)?.body.toString()).toBe('7 before the write');
     await otherDone;
-    expect(cache.lookup('/video/7')).toMatchObject({ fresh: false, entry: { body: Buffer.from('7 before the write') } });
+    expect(cache.lookup('/video/7')).toMatchObject({
+      fresh: false,
+      entry: { body: Buffer.from('7 before the write') },
+    });
     expect(cache.lookup('/hot')).toMatchObject({ fresh: true });
     clock.now += 800;
     expect(cache.lookup('/hot')).toMatchObject({ fresh: false, entry: { body: Buffer.from('hot before the write') } });

@@ -117,7 +117,8 @@ export class PageCache {
           if (!answer) return undefined;
           const entry = this.entry(answer, renderedAt);
           if ((this.pageWrites.get(pathOf(key))?.generation ?? 0) > begun) entry.freshUntil = 0;
-          else if (this.generation > begun) entry.freshUntil = endAfterWrite(entry.freshUntil, renderedAt, this.now(), this.refreshMinMs);
+          else if (this.generation > begun)
+            entry.freshUntil = endAfterWrite(entry.freshUntil, renderedAt, this.now(), this.refreshMinMs);
           this.keep(key, entry);
           return entry;
         },
@@ -141,7 +142,9 @@ export class PageCache {
     this.prunePageWrites(now);
     const written = new Set(paths);
     for (const [key, entry] of this.entries) {
-      entry.freshUntil = written.has(pathOf(key)) ? 0 : endAfterWrite(entry.freshUntil, entry.renderedAt, now, this.refreshMinMs);
+      entry.freshUntil = written.has(pathOf(key))
+        ? 0
+        : endAfterWrite(entry.freshUntil, entry.renderedAt, now, this.refreshMinMs);
     }
   }
 

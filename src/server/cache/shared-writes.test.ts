@@ -59,13 +59,22 @@ describe('writes shared between app servers', () => {
   it('ignores a notification on the topic that is not a write, and stops when told', async () => {
     const stop = followOtherServers(other, 'another server');
     const malformed = await signals(async () => {
-      for (const data of [null, 'x', { videos: 'all' }, { videos: [1, -2] }, { videos: [1.5] }, { videos: Array.from({ length: 101 }, (_, i) => i + 1) }]) {
+      for (const data of [
+        null,
+        'x',
+        { videos: 'all' },
+        { videos: [1, -2] },
+        { videos: [1.5] },
+        { videos: Array.from({ length: 101 }, (_, i) => i + 1) },
+      ]) {
         await publish(WRITES_TOPIC, { type: 'changed', data });
       }
     });
     expect(malformed).toEqual([]);
     stop();
-    const after = await signals(() => publish(WRITES_TOPIC, { type: 'changed', data: { from: 'a third server', videos: [9] } }));
+    const after = await signals(() =>
+      publish(WRITES_TOPIC, { type: 'changed', data: { from: 'a third server', videos: [9] } }),
+    );
     expect(after).toEqual([]);
   });
 });

@@ -16,7 +16,11 @@ describe('isDatabaseUnavailable', () => {
     ['lost connection', new Error('Connection terminated unexpectedly'), true],
     ['pool connect time-out', new Error('timeout exceeded when trying to connect'), true],
     ['wrapped by Drizzle', new Error('Failed query: select 1', { cause: pgError('ECONNREFUSED') }), true],
-    ['several addresses refused', Object.assign(new AggregateError([pgError('ECONNREFUSED')]), { code: undefined }), true],
+    [
+      'several addresses refused',
+      Object.assign(new AggregateError([pgError('ECONNREFUSED')]), { code: undefined }),
+      true,
+    ],
     ['a deadlock (the query ran)', pgError('40P01', 'deadlock detected'), false],
     ['invalid input', pgError('22021', 'invalid byte sequence'), false],
     ['a plain bug', new TypeError('x is undefined'), false],

@@ -24,7 +24,11 @@ async function single(maxPrepared?: number) {
     if (error.code !== '57P01') throw error;
   });
   const db = drizzle(pool, { schema });
-  const prepared = async () => (await pool.query('select name, statement from pg_prepared_statements order by name')).rows as { name: string; statement: string }[];
+  const prepared = async () =>
+    (await pool.query('select name, statement from pg_prepared_statements order by name')).rows as {
+      name: string;
+      statement: string;
+    }[];
   return { pool, db, prepared };
 }
 
@@ -32,7 +36,11 @@ describe('preparePool', () => {
   it('prepares a text on its second run and answers the same rows every time', async () => {
     const { pool, db, prepared } = await single();
     try {
-      const read = () => db.select({ id: schema.users.id, nickname: schema.users.nickname }).from(schema.users).where(eq(schema.users.id, 1));
+      const read = () =>
+        db
+          .select({ id: schema.users.id, nickname: schema.users.nickname })
+          .from(schema.users)
+          .where(eq(schema.users.id, 1));
       const first = await read();
       expect(await prepared()).toEqual([]);
       const second = await read();
@@ -45,7 +53,9 @@ describe('preparePool', () => {
       expect(names[0]!.name).toBe('sy1');
       expect(names[0]!.statement).toContain('"users"');
       // Different parameters reuse the same statement.
-      expect(await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, 2))).toEqual([{ id: 2 }]);
+      expect(await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, 2))).toEqual([
+        { id: 2 },
+      ]);
       expect(await prepared()).toHaveLength(1);
     } finally {
       await pool.end();
@@ -70,9 +80,14 @@ describe('preparePool', () => {
   it('leaves transactions on their own client working', async () => {
     const { pool, db } = await single();
     try {
-      const before = (await db.select({ n: schema.users.nickname }).from(schema.users).where(eq(schema.users.id, 1)))[0]!.n;
+      const before = (
+        await db.select({ n: schema.users.nickname }).from(schema.users).where(eq(schema.users.id, 1))
+      )[0]!.n;
       await db.transaction(async (tx) => {
-        await tx.update(schema.users).set({ nickname: `${before}!` }).where(eq(schema.users.id, 1));
+        await tx
+          .update(schema.users)
+          .set({ nickname: `${before}!` })
+          .where(eq(schema.users.id, 1));
       });
       const after = await db.select({ n: schema.users.nickname }).from(schema.users).where(eq(schema.users.id, 1));
       expect(after[0]!.n).toBe(`${before}!`);

@@ -48,7 +48,12 @@ export function preparePool(p: pg.Pool, maxPrepared = MAX_PREPARED): pg.Pool {
     return name;
   };
   (p as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
-    if (config && typeof config === 'object' && typeof (config as QueryConfig).text === 'string' && !(config as QueryConfig).name) {
+    if (
+      config &&
+      typeof config === 'object' &&
+      typeof (config as QueryConfig).text === 'string' &&
+      !(config as QueryConfig).name
+    ) {
       const name = nameOf((config as { text: string }).text);
       if (name) return query({ ...config, name }, ...rest);
     }
@@ -71,7 +76,10 @@ export interface ConnectOptions {
 }
 
 /** Opens a Drizzle handle on a new pool for `url` (tests use one per cloned database), with its replicas if any. */
-export function connect(url: string, maxOrOptions: number | ConnectOptions = 10): { db: Db; pool: pg.Pool; replicas?: ReplicaSet } {
+export function connect(
+  url: string,
+  maxOrOptions: number | ConnectOptions = 10,
+): { db: Db; pool: pg.Pool; replicas?: ReplicaSet } {
   const options = typeof maxOrOptions === 'number' ? { max: maxOrOptions } : maxOrOptions;
   const { max = 10, prepare = true, replicaUrls = [] } = options;
   const wrap = (p: pg.Pool) => (prepare ? preparePool(p) : p);
@@ -98,8 +106,13 @@ export function connect(url: string, maxOrOptions: number | ConnectOptions = 10)
 export function db(): Db {
   if (!handle) {
     const settings = databaseSettings();
-    if (!settings.url) throw new Error('DATABASE_URL is not set: start the portal with `npm start` (server.ts starts the database)');
-    ({ db: handle, pool, replicas } = connect(settings.url, {
+    if (!settings.url)
+      throw new Error('DATABASE_URL is not set: start the portal with `npm start` (server.ts starts the database)');
+    ({
+      db: handle,
+      pool,
+      replicas,
+    } = connect(settings.url, {
       max: Number(process.env.PG_POOL_MAX ?? 10),
       prepare: settings.prepare,
       replicaUrls: settings.replicaUrls,

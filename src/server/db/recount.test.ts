@@ -4,8 +4,10 @@ import { recountAll } from './recount.ts';
 
 // One SQL per counter: the rows whose counter differs from the COUNT behind it.
 const CHECKS: Record<string, string> = {
-  'users.following_count': 'SELECT count(*) FROM users u WHERE following_count <> (SELECT count(*) FROM follows f WHERE f.follower_id = u.id)',
-  'users.follower_count': 'SELECT count(*) FROM users u WHERE follower_count <> (SELECT count(*) FROM follows f WHERE f.followee_id = u.id)',
+  'users.following_count':
+    'SELECT count(*) FROM users u WHERE following_count <> (SELECT count(*) FROM follows f WHERE f.follower_id = u.id)',
+  'users.follower_count':
+    'SELECT count(*) FROM users u WHERE follower_count <> (SELECT count(*) FROM follows f WHERE f.followee_id = u.id)',
   'users.aweme_count':
     'SELECT count(*) FROM users u WHERE aweme_count <> (SELECT count(*) FROM videos v WHERE v.author_id = u.id AND v.deleted_at IS NULL)',
   'users.total_favorited': `SELECT count(*) FROM users u WHERE total_favorited <>
@@ -14,8 +16,10 @@ const CHECKS: Record<string, string> = {
       (SELECT count(*) FROM likes l JOIN videos v ON v.id = l.video_id WHERE l.user_id = u.id AND v.deleted_at IS NULL)`,
   'users.collect_count': `SELECT count(*) FROM users u WHERE collect_count <>
       (SELECT count(*) FROM collects c JOIN videos v ON v.id = c.video_id WHERE c.user_id = u.id AND v.deleted_at IS NULL)`,
-  'videos.digg_count': 'SELECT count(*) FROM videos v WHERE digg_count <> (SELECT count(*) FROM likes l WHERE l.video_id = v.id)',
-  'videos.collect_count': 'SELECT count(*) FROM videos v WHERE collect_count <> (SELECT count(*) FROM collects c WHERE c.video_id = v.id)',
+  'videos.digg_count':
+    'SELECT count(*) FROM videos v WHERE digg_count <> (SELECT count(*) FROM likes l WHERE l.video_id = v.id)',
+  'videos.collect_count':
+    'SELECT count(*) FROM videos v WHERE collect_count <> (SELECT count(*) FROM collects c WHERE c.video_id = v.id)',
   'videos.comment_count':
     'SELECT count(*) FROM videos v WHERE comment_count <> (SELECT count(*) FROM comments c WHERE c.video_id = v.id AND c.deleted_at IS NULL)',
   'videos.play_count': 'SELECT count(*) FROM videos WHERE play_count < digg_count',
@@ -23,7 +27,8 @@ const CHECKS: Record<string, string> = {
     'SELECT count(*) FROM comments c WHERE digg_count <> (SELECT count(*) FROM comment_likes l WHERE l.comment_id = c.id)',
   'comments.reply_count': `SELECT count(*) FROM comments c WHERE reply_count <>
       (SELECT count(*) FROM comments r WHERE r.parent_id = c.id AND r.deleted_at IS NULL)`,
-  'series.item_count': 'SELECT count(*) FROM series s WHERE item_count <> (SELECT count(*) FROM series_items i WHERE i.series_id = s.id)',
+  'series.item_count':
+    'SELECT count(*) FROM series s WHERE item_count <> (SELECT count(*) FROM series_items i WHERE i.series_id = s.id)',
 };
 
 describe('counters', () => {
@@ -58,7 +63,9 @@ describe('counters', () => {
     const c = t.pool;
     await c.query('DELETE FROM likes WHERE video_id IN (SELECT id FROM videos ORDER BY id LIMIT 20)');
     await c.query('DELETE FROM follows WHERE follower_id IN (2, 3)');
-    await c.query("UPDATE comments SET deleted_at = now() WHERE id IN (SELECT id FROM comments WHERE parent_id IS NOT NULL ORDER BY id LIMIT 30)");
+    await c.query(
+      'UPDATE comments SET deleted_at = now() WHERE id IN (SELECT id FROM comments WHERE parent_id IS NOT NULL ORDER BY id LIMIT 30)',
+    );
     await c.query('UPDATE videos SET deleted_at = now() WHERE id IN (SELECT id FROM videos ORDER BY id DESC LIMIT 5)');
     await c.query('DELETE FROM series_items WHERE position = 1');
     await c.query('DELETE FROM comment_likes WHERE comment_id IN (SELECT id FROM comments ORDER BY id LIMIT 100)');

@@ -95,10 +95,17 @@ describe('waitCaughtUp, which every test here starts from', () => {
     await cluster.primary.query(`alter system set wal_writer_delay = '10s'`);
     try {
       await cluster.primary.query('select pg_reload_conf()');
-      await until('the new wal_writer_delay', async () => (await cluster.primary.query<{ d: string }>(`select current_setting('wal_writer_delay') as d`))[0]!.d === '10s');
+      await until(
+        'the new wal_writer_delay',
+        async () =>
+          (await cluster.primary.query<{ d: string }>(`select current_setting('wal_writer_delay') as d`))[0]!.d ===
+          '10s',
+      );
       await cluster.primary.query(`update users set signature = 'committed, not yet flushed' where id = 4`, DATABASE);
       await waitCaughtUp(cluster.primary, cluster.replicas);
-      expect(await cluster.replicas[0]!.query('select signature from users where id = 4', DATABASE)).toEqual([{ signature: 'committed, not yet flushed' }]);
+      expect(await cluster.replicas[0]!.query('select signature from users where id = 4', DATABASE)).toEqual([
+        { signature: 'committed, not yet flushed' },
+      ]);
     } finally {
       await cluster.primary.query('alter system reset wal_writer_delay');
       await cluster.primary.query('select pg_reload_conf()');
@@ -122,11 +129,15 @@ describe('routing', () => {
     // An empty list comes from a replica without the seed: the message carries the answer and the replica as routed.
     expect(feed.body?.aweme_list?.length, `${feed.status} ${feed.text} ${JSON.stringify(r.replicas.status())}`).toBe(1);
     const id = String(feed.body.aweme_list[0].aweme_id);
-    const before = (await call('GET', '/api/aweme/v1/web/aweme/detail/', { query: { aweme_id: id } })).body.aweme_detail.desc as string;
+    const before = (await call('GET', '/api/aweme/v1/web/aweme/detail/', { query: { aweme_id: id } })).body.aweme_detail
+      .desc as string;
     // With replay paused, the replica keeps the old description: an answer carrying it came from the replica.
     await cluster.replicas[0]!.pauseReplay();
     const changed = `${before} (changed on the primary)`;
-    await cluster.primary.query(`update videos set "desc" = '${changed.replaceAll("'", "''")}' where id = ${Number(id)}`, DATABASE);
+    await cluster.primary.query(
+      `update videos set "desc" = '${changed.replaceAll("'", "''")}' where id = ${Number(id)}`,
+      DATABASE,
+    );
     const { token } = await createSession(1);
 
     const anonymous = await call('GET', '/api/aweme/v1/web/aweme/detail/', { query: { aweme_id: id } });
@@ -156,7 +167,11 @@ describe('routing', () => {
     await withReplicaReads(async () => {
       expect(await onReplica(r.db)).toBe(true);
       // So does a transaction (it may have written).
-      expect(await r.db.transaction(async (tx) => (await tx.execute<{ r: boolean }>(sql`select pg_is_in_recovery() as r`)).rows[0]!.r)).toBe(false);
+      expect(
+        await r.db.transaction(
+          async (tx) => (await tx.execute<{ r: boolean }>(sql`select pg_is_in_recovery() as r`)).rows[0]!.r,
+        ),
+      ).toBe(false);
       expect(await onReplica(r.db)).toBe(false);
     });
     // Outside a replica scope (a logged-in viewer, a worker), everything is the primary's.
@@ -192,14 +207,20 @@ describe('routing', () => {
 
   it('sends most of a short anonymous load to the replica', async () => {
     const before = r.replicas.status();
-    const paths = ['/api/aweme/v1/web/tab/feed/', '/api/aweme/v1/web/hot/search/list/', '/api/aweme/v1/web/hot/aweme/list/'];
+    const paths = [
+      '/api/aweme/v1/web/tab/feed/',
+      '/api/aweme/v1/web/hot/search/list/',
+      '/api/aweme/v1/web/hot/aweme/list/',
+    ];
     const feed = await call('GET', '/api/aweme/v1/web/tab/feed/', { query: { count: 5 } });
     const ids = (feed.body.aweme_list as { aweme_id: string }[]).map((a) => a.aweme_id);
     const requests: Promise<{ status: number }>[] = [];
     for (let i = 0; i < 40; i++) {
       requests.push(call('GET', paths[i % paths.length]!, { query: { count: 10 } }));
       requests.push(call('GET', '/api/aweme/v1/web/aweme/detail/', { query: { aweme_id: ids[i % ids.length]! } }));
-      requests.push(call('GET', '/api/aweme/v1/web/comment/list/', { query: { aweme_id: ids[i % ids.length]!, count: 10 } }));
+      requests.push(
+        call('GET', '/api/aweme/v1/web/comment/list/', { query: { aweme_id: ids[i % ids.length]!, count: 10 } }),
+      );
     }
     const answers = await Promise.all(requests);
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
@@ -207,7 +228,9 @@ describe('routing', () => {
     const onReplicaReads = after.replicas[0]!.reads - before.replicas[0]!.reads;
     const onPrimary = after.primaryQueries - before.primaryQueries;
     const share = onReplicaReads / (onReplicaReads + onPrimary);
-    console.log(`anonymous load: ${answers.length} requests, ${onReplicaReads} queries on the replica, ${onPrimary} on the primary (${(share * 100).toFixed(1)}% replica)`);
+    console.log(
+      `anonymous load: ${answers.length} requests, ${onReplicaReads} queries on the replica, ${onPrimary} on the primary (${(share * 100).toFixed(1)}% replica)`,
+    );
     expect(onReplicaReads).toBeGreaterThan(answers.length);
     expect(share).toBeGreaterThan(0.95);
   });
@@ -215,7 +238,12 @@ describe('routing', () => {
 
 describe('a busy replica', () => {
   it('stays in when a read waits too long for one of its connections: that read goes to the primary', async () => {
-    const { db, pool, replicas } = connect(primaryUrl, { max: 1, replicaUrls: [replicaUrl], maxLagMs: 600_000, checkMs: 60_000 });
+    const { db, pool, replicas } = connect(primaryUrl, {
+      max: 1,
+      replicaUrls: [replicaUrl],
+      maxLagMs: 600_000,
+      checkMs: 60_000,
+    });
     try {
       await replicas!.check();
       expect(replicas!.status().replicas[0]!.state).toBe('up');
@@ -223,7 +251,9 @@ describe('a busy replica', () => {
       const [held, waited] = await withReplicaReads(() =>
         Promise.all([
           db.execute<{ r: boolean }>(sql`select pg_is_in_recovery() as r, pg_sleep(2.5)`),
-          new Promise((r) => setTimeout(r, 100)).then(() => db.execute<{ r: boolean }>(sql`select pg_is_in_recovery() as r`)),
+          new Promise((r) => setTimeout(r, 100)).then(() =>
+            db.execute<{ r: boolean }>(sql`select pg_is_in_recovery() as r`),
+          ),
         ]),
       );
       expect(held.rows[0]!.r).toBe(true);
@@ -254,21 +284,30 @@ describe('lag', () => {
     await until('the replica to be lagging', () => stateOf(r) === 'lagging');
     const read = await withReplicaReads(async () => ({
       recovery: await onReplica(r.db),
-      signature: (await r.db.execute<{ signature: string }>(sql`select signature from users where id = 2`)).rows[0]!.signature,
+      signature: (await r.db.execute<{ signature: string }>(sql`select signature from users where id = 2`)).rows[0]!
+        .signature,
     }));
     expect(read).toEqual({ recovery: false, signature: 'lag test' });
 
     await replica.resumeReplay();
     await until('the replica to be up again', () => stateOf(r) === 'up');
-    expect(await withReplicaReads(() => r.db.execute<{ signature: string }>(sql`select signature from users where id = 2`)).then((x) => x.rows[0]!.signature)).toBe('lag test');
+    expect(
+      await withReplicaReads(() =>
+        r.db.execute<{ signature: string }>(sql`select signature from users where id = 2`),
+      ).then((x) => x.rows[0]!.signature),
+    ).toBe('lag test');
   });
 });
 
 describe('behind PgBouncer in transaction mode', () => {
   it('refuses named statements there, which is why DATABASE_DIRECT_URL turns preparing off', async () => {
-    expect(databaseSettings({ DATABASE_URL: cluster.pgbouncer!.url(DATABASE), DATABASE_DIRECT_URL: primaryUrl }).prepare).toBe(false);
+    expect(
+      databaseSettings({ DATABASE_URL: cluster.pgbouncer!.url(DATABASE), DATABASE_DIRECT_URL: primaryUrl }).prepare,
+    ).toBe(false);
     expect(databaseSettings({ DATABASE_URL: primaryUrl }).prepare).toBe(true);
-    expect(databaseSettings({ DATABASE_URL: primaryUrl, DATABASE_DIRECT_URL: primaryUrl, DATABASE_PREPARE: 'off' }).prepare).toBe(false);
+    expect(
+      databaseSettings({ DATABASE_URL: primaryUrl, DATABASE_DIRECT_URL: primaryUrl, DATABASE_PREPARE: 'off' }).prepare,
+    ).toBe(false);
 
     // One client prepares its statement on a server connection; a transaction elsewhere then holds that connection
     // (PgBouncer reuses the most recent one first), so the client's next run lands on another.
@@ -298,7 +337,10 @@ describe('behind PgBouncer in transaction mode', () => {
   });
 
   it('answers the app’s reads and writes through the pooler with preparing off', async () => {
-    const settings = databaseSettings({ DATABASE_URL: cluster.pgbouncer!.url(DATABASE), DATABASE_DIRECT_URL: primaryUrl });
+    const settings = databaseSettings({
+      DATABASE_URL: cluster.pgbouncer!.url(DATABASE),
+      DATABASE_DIRECT_URL: primaryUrl,
+    });
     const { db, pool } = connect(settings.url!, { max: 8, prepare: settings.prepare });
     useDb(db);
     try {
@@ -314,7 +356,10 @@ describe('behind PgBouncer in transaction mode', () => {
       }
       const answers = await Promise.all(requests);
       expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-      const like = await call('POST', '/api/aweme/v1/web/commit/item/digg/', { form: { aweme_id: ids[0]!, type: 1 }, token });
+      const like = await call('POST', '/api/aweme/v1/web/commit/item/digg/', {
+        form: { aweme_id: ids[0]!, type: 1 },
+        token,
+      });
       expect(like.status).toBe(200);
       const detail = await call('GET', '/api/aweme/v1/web/aweme/detail/', { query: { aweme_id: ids[0]! }, token });
       expect(detail.body.aweme_detail.user_digged).toBe(1);
@@ -349,7 +394,10 @@ describe('behind PgBouncer in transaction mode', () => {
       const unsubscribe = h.subscribe(['user:9'], (e) => heard.push(e));
       await h.ready();
       // The LISTEN session is on the primary itself, not a pooled server connection.
-      const listening = await cluster.primary.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where query ilike 'LISTEN ${PG_CHANNEL}%'`, DATABASE);
+      const listening = await cluster.primary.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where query ilike 'LISTEN ${PG_CHANNEL}%'`,
+        DATABASE,
+      );
       expect(listening[0]!.n).toBe(1);
       // Published through the pooler, inside a transaction and out of one.
       await publish('user:9', { type: 'notice', data: { n: 1 } });

@@ -63,7 +63,8 @@ export function parseLsn(lsn: string): bigint {
 }
 
 // Selects that write or need the primary's session: NOTIFY, sequences, locks, settings, the primary's WAL position.
-const NOT_PLAIN = /\b(for\s+(update|share|no\s+key\s+update|key\s+share)|pg_notify|nextval|setval|pg_advisory\w*|set_config|txid_current|pg_current_\w+)\b/i;
+const NOT_PLAIN =
+  /\b(for\s+(update|share|no\s+key\s+update|key\s+share)|pg_notify|nextval|setval|pg_advisory\w*|set_config|txid_current|pg_current_\w+)\b/i;
 
 /** Whether a query text only reads (a SELECT with no locking clause and no function known to write). */
 export function isPlainRead(text: string): boolean {
@@ -82,7 +83,8 @@ function redact(url: string): string {
 
 function textOf(config: unknown): string | undefined {
   if (typeof config === 'string') return config;
-  if (config && typeof config === 'object' && typeof (config as { text?: unknown }).text === 'string') return (config as { text: string }).text;
+  if (config && typeof config === 'object' && typeof (config as { text?: unknown }).text === 'string')
+    return (config as { text: string }).text;
   return undefined;
 }
 
@@ -103,10 +105,21 @@ export class ReplicaSet {
     this.#primary = primary;
     this.#options = options;
     this.#members = urls.map((url) => {
-      const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      const pool = new pg.Pool({
+        connectionString: url,
+        max: options.max ?? 10,
+        idleTimeoutMillis: 30_000,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      });
       // A replica going away terminates its idle clients; unhandled, that would crash Node.
       pool.on('error', () => {});
-      return { name: redact(url), pool: options.wrapPool ? options.wrapPool(pool) : pool, state: 'unknown' as ReplicaState, lagMs: undefined, reads: 0 };
+      return {
+        name: redact(url),
+        pool: options.wrapPool ? options.wrapPool(pool) : pool,
+        state: 'unknown' as ReplicaState,
+        lagMs: undefined,
+        reads: 0,
+      };
     });
   }
 
@@ -127,7 +140,10 @@ export class ReplicaSet {
   async #measure(): Promise<void> {
     const now = Date.now();
     try {
-      const { rows } = await this.#primary.query<{ lsn: string }>({ text: 'select pg_current_wal_flush_lsn()::text as lsn', query_timeout: CHECK_TIMEOUT_MS } as pg.QueryConfig);
+      const { rows } = await this.#primary.query<{ lsn: string }>({
+        text: 'select pg_current_wal_flush_lsn()::text as lsn',
+        query_timeout: CHECK_TIMEOUT_MS,
+      } as pg.QueryConfig);
       this.#samples.push({ at: now, lsn: parseLsn(rows[0]!.lsn) });
     } catch {
       // Without the primary's position nothing can be said about lag: states stay as they were.
@@ -171,7 +187,12 @@ export class ReplicaSet {
     const was = m.state;
     m.state = state;
     m.lagMs = lagMs;
-    if (was !== state) this.#options.log?.(state === 'up' ? 'info' : 'warn', `db.replica.${state}`, { replica: m.name, lagMs, ...(reason ? { reason } : {}) });
+    if (was !== state)
+      this.#options.log?.(state === 'up' ? 'info' : 'warn', `db.replica.${state}`, {
+        replica: m.name,
+        lagMs,
+        ...(reason ? { reason } : {}),
+      });
   }
 
   /** The next replica that is up, round-robin; none when all are down or behind. */
@@ -219,7 +240,8 @@ export class ReplicaSet {
         // Whatever went wrong (gone, restarting, a query cancelled by replay, every connection busy), the primary
         // answers instead; only a replica that cannot be reached is taken out, until the timer finds it back. A busy one
         // stays in: taking it out at its peak would send the whole peak to the primary.
-        if (isDatabaseUnavailable(error) && !isPoolBusy(error)) this.#set(m, 'down', undefined, error instanceof Error ? error.message : String(error));
+        if (isDatabaseUnavailable(error) && !isPoolBusy(error))
+          this.#set(m, 'down', undefined, error instanceof Error ? error.message : String(error));
         this.#primaryQueries++;
         return primaryQuery(config, ...rest);
       });

@@ -6,7 +6,11 @@ const RETRYABLE = new Set(['40001', '40P01']);
 
 /** The SQLSTATE of a failure, looking through Drizzle's DrizzleQueryError to the pg error it wraps. */
 export function sqlState(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }

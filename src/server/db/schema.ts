@@ -76,7 +76,9 @@ export const sessions = pgTable(
   'sessions',
   {
     id: id(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -120,7 +122,9 @@ export const videos = pgTable(
   'videos',
   {
     id: id(),
-    authorId: integer('author_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     channelId: integer('channel_id').notNull(),
     desc: text('desc').notNull(),
     media: text('media').notNull(),
@@ -135,7 +139,10 @@ export const videos = pgTable(
     shareCount: integer('share_count').notNull().default(0),
     playCount: integer('play_count').notNull().default(0),
     /** Character unigrams and bigrams of title, hashtags and author nickname. */
-    searchTokens: text('search_tokens').array().notNull().default(sql`'{}'::text[]`),
+    searchTokens: text('search_tokens')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** The title's own tokens (desc before its ' #hashtags'), computed by PostgreSQL: search gathers title matches apart. */
     titleTokens: text('title_tokens')
       .array()
@@ -180,7 +187,9 @@ export const videos = pgTable(
 export const videoRenditions = pgTable(
   'video_renditions',
   {
-    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
     gear: integer('gear').$type<Gear>().notNull(),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
@@ -210,7 +219,9 @@ export const uploads = pgTable(
   {
     /** The tus upload id, also the file's name under DATA_DIR/uploads. */
     id: text('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: UPLOAD_KINDS }).notNull().default('video'),
     fileName: text('file_name').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
@@ -238,7 +249,9 @@ export const uploads = pgTable(
 export const videoDailyStats = pgTable(
   'video_daily_stats',
   {
-    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
     plays: integer('plays').notNull().default(0),
     likes: integer('likes').notNull().default(0),
@@ -252,7 +265,9 @@ export const videoDailyStats = pgTable(
 export const userDailyFollowers = pgTable(
   'user_daily_followers',
   {
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
     newFollowers: integer('new_followers').notNull().default(0),
   },
@@ -272,8 +287,12 @@ export const hashtags = pgTable(
 export const videoHashtags = pgTable(
   'video_hashtags',
   {
-    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
-    hashtagId: integer('hashtag_id').notNull().references(() => hashtags.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    hashtagId: integer('hashtag_id')
+      .notNull()
+      .references(() => hashtags.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.videoId, t.hashtagId] }), index('video_hashtags_tag_idx').on(t.hashtagId)],
 );
@@ -282,7 +301,9 @@ export const series = pgTable(
   'series',
   {
     id: id(),
-    authorId: integer('author_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['mix', 'theatre'] }).notNull(),
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
@@ -296,8 +317,12 @@ export const series = pgTable(
 export const seriesItems = pgTable(
   'series_items',
   {
-    seriesId: integer('series_id').notNull().references(() => series.id, { onDelete: 'cascade' }),
-    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    seriesId: integer('series_id')
+      .notNull()
+      .references(() => series.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
   },
   (t) => [primaryKey({ columns: [t.seriesId, t.videoId] }), index('series_items_video_idx').on(t.videoId)],
@@ -307,8 +332,12 @@ export const comments = pgTable(
   'comments',
   {
     id: id(),
-    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** Root comment of a reply thread; null for a top-level comment. */
     parentId: integer('parent_id'),
     replyToUserId: integer('reply_to_user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -330,7 +359,9 @@ function pairTable(name: string, target: 'video_id' | 'comment_id') {
   return pgTable(
     name,
     {
-      userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+      userId: integer('user_id')
+        .notNull()
+        .references(() => users.id, { onDelete: 'cascade' }),
       targetId: integer(target)
         .notNull()
         .references(() => (target === 'video_id' ? videos.id : comments.id), { onDelete: 'cascade' }),
@@ -349,8 +380,12 @@ export const commentLikes = pairTable('comment_likes', 'comment_id');
 export const watchHistory = pgTable(
   'watch_history',
   {
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
     progressMs: integer('progress_ms').notNull().default(0),
     watchedAt: timestamp('watched_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -360,8 +395,12 @@ export const watchHistory = pgTable(
 export const follows = pgTable(
   'follows',
   {
-    followerId: integer('follower_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    followeeId: integer('followee_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    followerId: integer('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    followeeId: integer('followee_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.followerId, t.followeeId] }), index('follows_followee_idx').on(t.followeeId)],
@@ -371,8 +410,12 @@ export const danmaku = pgTable(
   'danmaku',
   {
     id: id(),
-    videoId: integer('video_id').notNull().references(() => videos.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
     offsetMs: integer('offset_ms').notNull(),
     createdAt: createdAt(),
@@ -384,12 +427,16 @@ export const liveRooms = pgTable(
   'live_rooms',
   {
     id: id(),
-    hostId: integer('host_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    hostId: integer('host_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     channelId: integer('channel_id').notNull(),
     title: text('title').notNull(),
     cover: text('cover').notNull(),
     media: text('media').notNull(),
-    status: text('status', { enum: ['live', 'ended'] }).notNull().default('live'),
+    status: text('status', { enum: ['live', 'ended'] })
+      .notNull()
+      .default('live'),
     viewerCount: integer('viewer_count').notNull().default(0),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -405,7 +452,9 @@ export const livePresence = pgTable(
   'live_presence',
   {
     instance: text('instance').notNull(),
-    roomId: integer('room_id').notNull().references(() => liveRooms.id, { onDelete: 'cascade' }),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => liveRooms.id, { onDelete: 'cascade' }),
     viewers: integer('viewers').notNull(),
     seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -416,8 +465,12 @@ export const liveMessages = pgTable(
   'live_messages',
   {
     id: id(),
-    roomId: integer('room_id').notNull().references(() => liveRooms.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => liveRooms.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
     createdAt: createdAt(),
   },
@@ -429,8 +482,12 @@ export const conversations = pgTable(
   {
     id: id(),
     /** The pair is stored ordered (userA < userB) so each pair has one conversation. */
-    userA: integer('user_a').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    userB: integer('user_b').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userA: integer('user_a')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userB: integer('user_b')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
   },
@@ -441,8 +498,12 @@ export const messages = pgTable(
   'messages',
   {
     id: id(),
-    conversationId: integer('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
-    senderId: integer('sender_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    senderId: integer('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
     replyToId: integer('reply_to_id'),
     likedAt: timestamp('liked_at', { withTimezone: true }),
@@ -456,8 +517,12 @@ export const messages = pgTable(
 export const messageHides = pgTable(
   'message_hides',
   {
-    messageId: integer('message_id').notNull().references(() => messages.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.messageId, t.userId] })],
 );
@@ -465,8 +530,12 @@ export const messageHides = pgTable(
 export const conversationSettings = pgTable(
   'conversation_settings',
   {
-    conversationId: integer('conversation_id').notNull().references(() => conversations.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     muted: boolean('muted').notNull().default(false),
     pinned: boolean('pinned').notNull().default(false),
     clearedAt: timestamp('cleared_at', { withTimezone: true }),
@@ -478,8 +547,12 @@ export const conversationSettings = pgTable(
 export const blocks = pgTable(
   'blocks',
   {
-    blockerId: integer('blocker_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    blockedId: integer('blocked_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    blockerId: integer('blocker_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blockedId: integer('blocked_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] })],
@@ -487,7 +560,9 @@ export const blocks = pgTable(
 
 export const reports = pgTable('reports', {
   id: id(),
-  reporterId: integer('reporter_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  reporterId: integer('reporter_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   targetType: text('target_type', { enum: ['user', 'video', 'comment', 'message', 'conversation'] }).notNull(),
   targetId: integer('target_id').notNull(),
   reason: text('reason').notNull(),
@@ -498,8 +573,12 @@ export const notifications = pgTable(
   'notifications',
   {
     id: id(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    actorId: integer('actor_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actorId: integer('actor_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', {
       enum: ['like_video', 'like_comment', 'comment', 'reply', 'follow', 'mention', 'danmaku'],
     }).notNull(),

@@ -77,7 +77,8 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
     // Tags that already existed keep their own ids.
     const tagIds = new Map(plan.hashtagIds);
     if (knownNames.size > 0) {
-      for (const row of await tx.select({ id: s.hashtags.id, name: s.hashtags.name }).from(s.hashtags)) tagIds.set(row.name, row.id);
+      for (const row of await tx.select({ id: s.hashtags.id, name: s.hashtags.name }).from(s.hashtags))
+        tagIds.set(row.name, row.id);
     }
     summary.videos = await insertAll(
       tx,
@@ -141,7 +142,8 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
       })),
       true,
     );
-    const pairs = (rows: PairPlan[]) => rows.map((p) => ({ userId: p.userId, targetId: p.targetId, createdAt: at(p.createdAt) }));
+    const pairs = (rows: PairPlan[]) =>
+      rows.map((p) => ({ userId: p.userId, targetId: p.targetId, createdAt: at(p.createdAt) }));
     summary.comment_likes = await insertAll(tx, s.commentLikes, pairs(plan.commentLikes));
     summary.likes = await insertAll(tx, s.likes, pairs(plan.likes));
     summary.collects = await insertAll(tx, s.collects, pairs(plan.collects));
@@ -149,7 +151,12 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
     summary.watch_history = await insertAll(
       tx,
       s.watchHistory,
-      plan.history.map((h) => ({ userId: h.userId, videoId: h.targetId, progressMs: h.progressMs, watchedAt: at(h.createdAt) })),
+      plan.history.map((h) => ({
+        userId: h.userId,
+        videoId: h.targetId,
+        progressMs: h.progressMs,
+        watchedAt: at(h.createdAt),
+      })),
     );
     summary.follows = await insertAll(
       tx,
@@ -160,7 +167,11 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
     const daily = planDailyStats(plan, nowMs);
     summary.video_daily_stats = await insertAll(tx, s.videoDailyStats, daily.videoDays);
     summary.user_daily_followers = await insertAll(tx, s.userDailyFollowers, daily.followerDays);
-    summary.danmaku = await insertAll(tx, s.danmaku, plan.danmaku.map((d) => ({ ...d, createdAt: at(d.createdAt) })));
+    summary.danmaku = await insertAll(
+      tx,
+      s.danmaku,
+      plan.danmaku.map((d) => ({ ...d, createdAt: at(d.createdAt) })),
+    );
     summary.live_rooms = await insertAll(
       tx,
       s.liveRooms,
@@ -177,7 +188,11 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
       })),
       true,
     );
-    summary.live_messages = await insertAll(tx, s.liveMessages, plan.liveMessages.map((m) => ({ ...m, createdAt: at(m.createdAt) })));
+    summary.live_messages = await insertAll(
+      tx,
+      s.liveMessages,
+      plan.liveMessages.map((m) => ({ ...m, createdAt: at(m.createdAt) })),
+    );
     // Only the newest few of each kind are unseen: every filter has something new, and a badge in the hundreds
     // would say nobody ever opens the panel.
     const unseen = new Set<(typeof plan.notifications)[number]>();
@@ -197,7 +212,11 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
         createdAt: at(n.createdAt),
       })),
     );
-    summary.search_log = await insertAll(tx, s.searchLog, plan.searches.map((q) => ({ ...q, createdAt: at(q.createdAt) })));
+    summary.search_log = await insertAll(
+      tx,
+      s.searchLog,
+      plan.searches.map((q) => ({ ...q, createdAt: at(q.createdAt) })),
+    );
     summary.conversations = await insertAll(
       tx,
       s.conversations,
@@ -213,7 +232,9 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
     summary.messages = await insertAll(
       tx,
       s.messages,
-      plan.conversations.flatMap((c) => c.lines.map((m) => ({ conversationId: c.id, ...m, createdAt: at(m.createdAt) }))),
+      plan.conversations.flatMap((c) =>
+        c.lines.map((m) => ({ conversationId: c.id, ...m, createdAt: at(m.createdAt) })),
+      ),
     );
 
     summary.conversation_settings = await insertAll(
@@ -222,7 +243,10 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
       plan.demoSettings.map((c) => ({ ...c, userId: plan.users[0]!.id, lastReadAt: at(c.lastReadAt) })),
     );
 
-    await tx.update(s.users).set({ passwordHash: await hashing }).where(eq(s.users.id, plan.users[0]!.id));
+    await tx
+      .update(s.users)
+      .set({ passwordHash: await hashing })
+      .where(eq(s.users.id, plan.users[0]!.id));
     for (const table of ['users', 'hashtags', 'videos', 'series', 'comments', 'live_rooms', 'conversations']) {
       await syncSequence(tx, table);
     }

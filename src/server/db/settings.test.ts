@@ -18,13 +18,18 @@ describe('databaseSettings', () => {
   });
 
   it('reads a comma-separated replica list, spaces and empty items aside', () => {
-    const s = databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_URLS: ' postgres://r1/shanying, postgresql://r2:5433/shanying ,' });
+    const s = databaseSettings({
+      DATABASE_URL: PRIMARY,
+      DATABASE_REPLICA_URLS: ' postgres://r1/shanying, postgresql://r2:5433/shanying ,',
+    });
     expect(s.replicaUrls).toEqual(['postgres://r1/shanying', 'postgresql://r2:5433/shanying']);
   });
 
   it('turns preparing off when a separate direct line says DATABASE_URL is a pooler, unless told otherwise', () => {
     expect(databaseSettings({ DATABASE_URL: POOLER, DATABASE_DIRECT_URL: PRIMARY }).prepare).toBe(false);
-    expect(databaseSettings({ DATABASE_URL: POOLER, DATABASE_DIRECT_URL: PRIMARY, DATABASE_PREPARE: 'on' }).prepare).toBe(true);
+    expect(
+      databaseSettings({ DATABASE_URL: POOLER, DATABASE_DIRECT_URL: PRIMARY, DATABASE_PREPARE: 'on' }).prepare,
+    ).toBe(true);
     expect(databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_PREPARE: 'off' }).prepare).toBe(false);
     expect(databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_DIRECT_URL: PRIMARY }).prepare).toBe(true);
   });
@@ -36,9 +41,13 @@ describe('databaseSettings', () => {
   });
 
   it('stops on a malformed setting, naming it without repeating its value', () => {
-    expect(() => databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_URLS: 'db2:5432' })).toThrow(/DATABASE_REPLICA_URLS/);
+    expect(() => databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_URLS: 'db2:5432' })).toThrow(
+      /DATABASE_REPLICA_URLS/,
+    );
     expect(() => databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_PREPARE: 'maybe' })).toThrow(/DATABASE_PREPARE/);
-    expect(() => databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_MAX_LAG_MS: 'soon' })).toThrow(/DATABASE_REPLICA_MAX_LAG_MS/);
+    expect(() => databaseSettings({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_MAX_LAG_MS: 'soon' })).toThrow(
+      /DATABASE_REPLICA_MAX_LAG_MS/,
+    );
     expect(() => databaseSettings({ DATABASE_URL: 'mysql://app:secret@db/x' })).toThrow(/DATABASE_URL/);
     expect(() => databaseSettings({ DATABASE_URL: 'mysql://app:secret@db/x' })).not.toThrow(/secret/);
   });

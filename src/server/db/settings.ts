@@ -9,7 +9,12 @@ const schema = z.object({
   DATABASE_DIRECT_URL: postgresUrl.optional(),
   DATABASE_REPLICA_URLS: z
     .string()
-    .transform((s) => s.split(',').map((u) => u.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(postgresUrl))
     .optional(),
   DATABASE_PREPARE: z.enum(['on', 'off', 'auto']).default('auto'),

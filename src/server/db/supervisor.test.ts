@@ -31,7 +31,13 @@ describe('supervise', () => {
     expect(waits).toHaveLength(4);
     // 20, 40, 50, 50 ms (timers may fire a little late, never early).
     waits.forEach((wait, i) => expect(wait).toBeGreaterThanOrEqual([20, 40, 50, 50][i]! - 2));
-    expect(events).toEqual(['db.postgres.exited', 'db.postgres.restart_failed', 'db.postgres.restart_failed', 'db.postgres.restart_failed', 'db.postgres.restarted']);
+    expect(events).toEqual([
+      'db.postgres.exited',
+      'db.postgres.restart_failed',
+      'db.postgres.restart_failed',
+      'db.postgres.restart_failed',
+      'db.postgres.restarted',
+    ]);
   });
 
   it('does nothing once stopped (the server is being stopped on purpose)', async () => {

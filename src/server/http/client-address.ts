@@ -10,7 +10,11 @@ import { trustsProxy } from './https.ts';
 type Env = Record<string, string | undefined>;
 
 /** The client's address from the peer address and the X-Forwarded-For header (see the module's comment). */
-export function clientAddress(peer: string | undefined, forwardedFor: string | null | undefined, env: Env = process.env): string | undefined {
+export function clientAddress(
+  peer: string | undefined,
+  forwardedFor: string | null | undefined,
+  env: Env = process.env,
+): string | undefined {
   if (forwardedFor && trustsProxy(env)) {
     const last = forwardedFor.split(',').at(-1)?.trim();
     if (last && isIP(last)) return last;

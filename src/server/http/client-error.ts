@@ -15,9 +15,12 @@ export function clientErrorAnswer(code: string | undefined, rawPacket?: Buffer):
   const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const head = `HTTP/1.1 ${status} ${REASONS[status]}\r\nConnection: close\r\n`;
   // The request line's target, as far as it came (a long one is cut at its query).
-  const target = status === 408 ? undefined : /^[A-Z]+ (\/[^\s?]*)/.exec(rawPacket?.subarray(0, 4096).toString('latin1') ?? '')?.[1];
+  const target =
+    status === 408 ? undefined : /^[A-Z]+ (\/[^\s?]*)/.exec(rawPacket?.subarray(0, 4096).toString('latin1') ?? '')?.[1];
   if (!target || !(target === '/api' || target.startsWith('/api/'))) return `${head}\r\n`;
-  const body = JSON.stringify(errorBody(familyOfApiPath(target), status, t(status === 431 ? 'error.requestTooLong' : 'error.badRequest')));
+  const body = JSON.stringify(
+    errorBody(familyOfApiPath(target), status, t(status === 431 ? 'error.requestTooLong' : 'error.badRequest')),
+  );
   return (
     `${head}Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`

@@ -8,7 +8,10 @@ const beyond = new WeakSet<Socket>();
  * Counts open connections per address on `server`; `isBeyondCap(socket)` then says whether a connection came when its
  * address already held `max` (0: no cap). The count of an address goes when its last connection closes.
  */
-export function capConnectionsPerAddress(server: Server, max: number): { isBeyondCap(socket: Socket): boolean; open(address: string): number } {
+export function capConnectionsPerAddress(
+  server: Server,
+  max: number,
+): { isBeyondCap(socket: Socket): boolean; open(address: string): number } {
   const open = new Map<string, number>();
   if (max > 0) {
     server.on('connection', (socket: Socket) => {

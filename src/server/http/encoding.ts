@@ -20,7 +20,10 @@ const gzip = promisify(zlib.gzip);
  */
 export const BROTLI_DYNAMIC_WINDOW = 18;
 const BROTLI_OPTIONS = {
-  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_DYNAMIC_QUALITY, [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_DYNAMIC_WINDOW },
+  params: {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_DYNAMIC_QUALITY,
+    [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_DYNAMIC_WINDOW,
+  },
 };
 const GZIP_OPTIONS = { level: GZIP_DYNAMIC_LEVEL };
 

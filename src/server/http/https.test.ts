@@ -19,6 +19,12 @@ describe('servedOverHttps', () => {
 
   it('reads TRUST_PROXY as a switch', () => {
     expect(['1', 'true', 'YES', ' on '].map((v) => trustsProxy({ TRUST_PROXY: v }))).toEqual([true, true, true, true]);
-    expect(['', '0', 'false', 'off', '10.0.0.1'].map((v) => trustsProxy({ TRUST_PROXY: v }))).toEqual([false, false, false, false, false]);
+    expect(['', '0', 'false', 'off', '10.0.0.1'].map((v) => trustsProxy({ TRUST_PROXY: v }))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -10,7 +10,8 @@ const TYPED = ['/search/'];
 
 /** `pathname` with typed text replaced by `:text`. */
 export function logPath(pathname: string): string {
-  for (const prefix of TYPED) if (pathname.startsWith(prefix) && pathname.length > prefix.length) return `${prefix}:text`;
+  for (const prefix of TYPED)
+    if (pathname.startsWith(prefix) && pathname.length > prefix.length) return `${prefix}:text`;
   return pathname
     .split('/')
     .map((segment) => (segment === '' || PLAIN.test(segment) ? segment : ':text'))

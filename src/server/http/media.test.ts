@@ -4,7 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contentTypeFor, createMediaHandler, etagFor, ifRangeHolds, noneMatch, parseRange, safeRelativePath } from './media.ts';
+import {
+  contentTypeFor,
+  createMediaHandler,
+  etagFor,
+  ifRangeHolds,
+  noneMatch,
+  parseRange,
+  safeRelativePath,
+} from './media.ts';
 
 describe('parseRange', () => {
   const size = 1000;

@@ -14,10 +14,7 @@ import { etagFor, type MediaStore } from '../media/store.ts';
 
 export { contentTypeFor, etagFor };
 
-export type RangeResult =
-  | { kind: 'none' }
-  | { kind: 'unsatisfiable' }
-  | { kind: 'range'; start: number; end: number };
+export type RangeResult = { kind: 'none' } | { kind: 'unsatisfiable' } | { kind: 'range'; start: number; end: number };
 
 const RANGE_SPEC = /^(\d*)-(\d*)$/;
 // More ranges than this in one header is abuse, not a player.
@@ -32,7 +29,10 @@ export function parseRange(header: string | undefined, size: number): RangeResul
   if (!header) return { kind: 'none' };
   const eq = header.indexOf('=');
   if (eq < 0 || header.slice(0, eq).trim().toLowerCase() !== 'bytes') return { kind: 'none' };
-  const specs = header.slice(eq + 1).split(',').map((s) => s.trim());
+  const specs = header
+    .slice(eq + 1)
+    .split(',')
+    .map((s) => s.trim());
   if (specs.length > MAX_RANGES) return { kind: 'none' };
 
   const satisfiable: { start: number; end: number }[] = [];
@@ -127,7 +127,12 @@ async function findFile(roots: readonly string[], rel: string): Promise<Source |
 async function findObject(store: MediaStore, rel: string): Promise<Source | null> {
   const head = await store.head(rel);
   if (!head) return null;
-  return { size: head.size, mtimeMs: head.lastModified.getTime(), etag: head.etag, body: (start, end) => store.read(rel, start, end, head.etag) };
+  return {
+    size: head.size,
+    mtimeMs: head.lastModified.getTime(),
+    etag: head.etag,
+    body: (start, end) => store.read(rel, start, end, head.etag),
+  };
 }
 
 function plain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -145,7 +150,9 @@ export interface MediaOptions {
 }
 
 /** A handler for `GET|HEAD <prefix><path>`; the caller routes only matching URLs to it. */
-export function createMediaHandler(options: MediaOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createMediaHandler(
+  options: MediaOptions,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const prefix = options.prefix ?? '/media/';
   const roots = options.roots.map((r) => path.resolve(r));
 
@@ -179,7 +186,9 @@ export function createMediaHandler(options: MediaOptions): (req: IncomingMessage
     const inm = req.headers['if-none-match'];
     const ims = req.headers['if-modified-since'];
     const notModified =
-      inm !== undefined ? noneMatch(inm, etag) : ims !== undefined && Date.parse(ims) >= Math.floor(mtimeMs / 1000) * 1000;
+      inm !== undefined
+        ? noneMatch(inm, etag)
+        : ims !== undefined && Date.parse(ims) >= Math.floor(mtimeMs / 1000) * 1000;
     if (notModified) {
       res.writeHead(304, common);
       res.end();

@@ -9,7 +9,14 @@ import compression from 'compression';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anonymousContentChanged } from '../cache/anonymous-content.ts';
 import { PageCache } from '../cache/page-cache.ts';
-import { createPageAnswers, matchesEtag, pageKey, PERSONAL_PAGE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL, type PageAnswers } from './page-answers.ts';
+import {
+  createPageAnswers,
+  matchesEtag,
+  pageKey,
+  PERSONAL_PAGE_CACHE_CONTROL,
+  SHARED_PAGE_CACHE_CONTROL,
+  type PageAnswers,
+} from './page-answers.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -229,7 +236,8 @@ describe('an anonymous page', () => {
     expect(first.status).toBe(status);
     expect(renders).toBe(2);
     expect(second.headers.etag).toBeUndefined();
-    if (path !== '/private') expect(first.headers['cache-control']).toBe(path === '/moved' ? undefined : PERSONAL_PAGE_CACHE_CONTROL);
+    if (path !== '/private')
+      expect(first.headers['cache-control']).toBe(path === '/moved' ? undefined : PERSONAL_PAGE_CACHE_CONTROL);
     else expect(first.headers['cache-control']).toBe('private, no-store');
   });
 
@@ -324,7 +332,9 @@ describe('a page for a request with a session', () => {
 describe('PAGE_CACHE=off', () => {
   it('renders every anonymous visit, still with the shared headers and a working ETag', async () => {
     const off = createPageAnswers({ enabled: false, cache: new PageCache() });
-    const local = http.createServer((req, res) => off.answer(req, res, (rq, rs, prepare) => compress(rq, rs, () => (prepare(rs), fakeAstro(rq, rs)))));
+    const local = http.createServer((req, res) =>
+      off.answer(req, res, (rq, rs, prepare) => compress(rq, rs, () => (prepare(rs), fakeAstro(rq, rs)))),
+    );
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
     const at = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
     try {

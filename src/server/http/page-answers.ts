@@ -132,7 +132,8 @@ function withCharset(res: ServerResponse): void {
 /** writeHead's optional status message and headers, the headers applied to `res` so that getHeaders sees them all. */
 function absorbHeaders(res: ServerResponse, rest: unknown[]): string | undefined {
   const message = typeof rest[0] === 'string' ? rest[0] : undefined;
-  const headers = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as OutgoingHttpHeaders | readonly string[] | undefined;
+  const headers = (typeof rest[0] === 'string' ? rest[1] : rest[0]) as
+    OutgoingHttpHeaders | readonly string[] | undefined;
   if (Array.isArray(headers)) {
     for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
   } else if (headers) {
@@ -163,7 +164,11 @@ function personal(res: ServerResponse): void {
 /** Adds what write() or end() was given to `chunks`; a callback in the chunk's place is not a chunk. */
 function holdChunk(chunks: Buffer[], chunk: unknown, encoding: unknown): void {
   if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-  chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array));
+  chunks.push(
+    typeof chunk === 'string'
+      ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+      : Buffer.from(chunk as Uint8Array),
+  );
 }
 
 /**
@@ -225,23 +230,32 @@ function heldPersonal(req: IncomingMessage): (res: ServerResponse) => void {
 
     Object.assign(
       target,
-      holdingWrites(chunks, () => decided, () => holding, (res, { status, message }, callback) => {
-        restore();
-        const body = Buffer.concat(chunks);
-        const send = (bytes: Buffer, encoding?: string) => {
-          if (res.destroyed) return;
-          if (encoding) res.setHeader('content-encoding', encoding);
-          res.setHeader('content-length', bytes.byteLength);
-          personal(res);
-          if (message === undefined) res.writeHead(status);
-          else res.writeHead(status, message);
-          res.end(bytes, callback);
-        };
-        const encoding = body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
-        if (!encoding) send(body);
-        // Compression failed (out of memory): the page as it is.
-        else compressBody(body, encoding).then((packed) => send(packed, encoding), () => send(body));
-      }),
+      holdingWrites(
+        chunks,
+        () => decided,
+        () => holding,
+        (res, { status, message }, callback) => {
+          restore();
+          const body = Buffer.concat(chunks);
+          const send = (bytes: Buffer, encoding?: string) => {
+            if (res.destroyed) return;
+            if (encoding) res.setHeader('content-encoding', encoding);
+            res.setHeader('content-length', bytes.byteLength);
+            personal(res);
+            if (message === undefined) res.writeHead(status);
+            else res.writeHead(status, message);
+            res.end(bytes, callback);
+          };
+          const encoding = body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
+          if (!encoding) send(body);
+          // Compression failed (out of memory): the page as it is.
+          else
+            compressBody(body, encoding).then(
+              (packed) => send(packed, encoding),
+              () => send(body),
+            );
+        },
+      ),
     );
   };
 }
@@ -292,18 +306,30 @@ function capture(req: IncomingMessage, res: ServerResponse, render: PageRender):
 
       Object.assign(
         target,
-        holdingWrites(chunks, () => decided, () => holding, (_res, held) => {
-          restore();
-          target.off('close', onClose);
-          resolve({ status: held.status, headers: held.headers, body: Buffer.concat(chunks) });
-        }),
+        holdingWrites(
+          chunks,
+          () => decided,
+          () => holding,
+          (_res, held) => {
+            restore();
+            target.off('close', onClose);
+            resolve({ status: held.status, headers: held.headers, body: Buffer.concat(chunks) });
+          },
+        ),
       );
     });
   });
 }
 
 /** Writes a kept page: its own headers, the cache's, and the body in the encoding the client takes (304 when it has it). */
-function serve(req: IncomingMessage, res: ServerResponse, cache: PageCache, entry: PageEntry, now: number, ifNoneMatch = req.headers['if-none-match']): void {
+function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cache: PageCache,
+  entry: PageEntry,
+  now: number,
+  ifNoneMatch = req.headers['if-none-match'],
+): void {
   const encoding = entry.body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
   res.statusCode = entry.status;
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
@@ -345,14 +371,23 @@ export function pageRefreshMinMs(value = process.env.PAGE_REFRESH_MIN_MS): numbe
  * The page door. With `enabled` false (PAGE_CACHE=off) nothing is kept or shared between requests: every anonymous
  * GET is rendered and compressed for itself, still with the shared headers and ETag (a CDN in front may keep it).
  */
-export function createPageAnswers({ enabled = pageCacheEnabled(), cache = new PageCache({ refreshMinMs: pageRefreshMinMs() }), now = Date.now } = {}): PageAnswers {
+export function createPageAnswers({
+  enabled = pageCacheEnabled(),
+  cache = new PageCache({ refreshMinMs: pageRefreshMinMs() }),
+  now = Date.now,
+} = {}): PageAnswers {
   onAnonymousContentChange((videos) => cache.invalidate(videos.map((id) => `/video/${id}`)));
 
   /** Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it went). */
   function renderShared(req: IncomingMessage, res: ServerResponse, render: PageRender, key: string): void {
     const ifNoneMatch = req.headers['if-none-match'];
     for (const name of CONDITIONAL) delete req.headers[name];
-    const made = enabled ? cache.fill(key, () => capture(req, res, render)) : capture(req, res, render).then((answer) => answer && cache.entry(answer), () => undefined);
+    const made = enabled
+      ? cache.fill(key, () => capture(req, res, render))
+      : capture(req, res, render).then(
+          (answer) => answer && cache.entry(answer),
+          () => undefined,
+        );
     void made.then((entry) => {
       if (entry && !res.headersSent && !res.destroyed) serve(req, res, cache, entry, now(), ifNoneMatch);
     });

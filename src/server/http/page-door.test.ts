@@ -21,9 +21,12 @@ describe('pageRefusal', () => {
     expect(await res.text()).toBe(t('error.methodNotAllowed'));
   });
 
-  it.each(['/search/%00', '/search/a%00b', '/video/1?ep=%07', '/user/%ED%A0%80', '/search/%FF', '/x?%00=1'])('refuses %s with 400', async (path) => {
-    const res = at(path)!;
-    expect(res.status).toBe(400);
-    expect(await res.text()).toBe(t('error.badText'));
-  });
+  it.each(['/search/%00', '/search/a%00b', '/video/1?ep=%07', '/user/%ED%A0%80', '/search/%FF', '/x?%00=1'])(
+    'refuses %s with 400',
+    async (path) => {
+      const res = at(path)!;
+      expect(res.status).toBe(400);
+      expect(await res.text()).toBe(t('error.badText'));
+    },
+  );
 });

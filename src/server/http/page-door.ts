@@ -13,7 +13,10 @@ export function isPageMethod(method: string | undefined): boolean {
 }
 
 function refusal(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(message, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } });
+  return new Response(message, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
 }
 
 /** The path, decoded, or null when its %-escapes are not UTF-8. */

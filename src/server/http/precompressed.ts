@@ -49,7 +49,12 @@ export async function precompressAssets(dir: string): Promise<number> {
       const raw = await readFile(file);
       if (raw.byteLength < MIN_BYTES) return;
       const [br, gz] = await Promise.all([
-        brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.byteLength } }),
+        brotli(raw, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.byteLength,
+          },
+        }),
         gzip(raw, { level: 9 }),
       ]);
       if (br.byteLength < raw.byteLength) await writeFile(`${file}.br`, br);
@@ -88,7 +93,8 @@ export function loadPrecompressed(dir: string): Precompressed {
     const encoded: Partial<Record<Encoding, Buffer>> = {};
     if (present.has(`${name}.br`)) encoded.br = readFileSync(path.join(dir, `${name}.br`));
     if (present.has(`${name}.gz`)) encoded.gzip = readFileSync(path.join(dir, `${name}.gz`));
-    if (encoded.br || encoded.gzip) assets.set(`${ASSETS_PREFIX}${name}`, { type, raw: readFileSync(path.join(dir, name)), encoded });
+    if (encoded.br || encoded.gzip)
+      assets.set(`${ASSETS_PREFIX}${name}`, { type, raw: readFileSync(path.join(dir, name)), encoded });
   }
   return {
     size: assets.size,

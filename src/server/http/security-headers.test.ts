@@ -2,21 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { HSTS_MAX_AGE, mediaOrigin, securityHeaders, withMediaOrigin } from './security-headers.ts';
 
 describe('securityHeaders', () => {
-  it.each(['/', '/video/1', '/_astro/app.js', '/sw.js', '/api/aweme/v1/web/tab/feed/', '/media/clips/c01.mp4', '/healthz'])(
-    'sends the fixed headers on %s',
-    (path) => {
-      const h = securityHeaders(path, false);
-      expect(h).toMatchObject({
-        'X-Frame-Options': 'DENY',
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'strict-origin-when-cross-origin',
-        'Cross-Origin-Opener-Policy': 'same-origin',
-      });
-      expect(h['Permissions-Policy']).toMatch(/camera=\(\).*microphone=\(\).*geolocation=\(\)/);
-      expect(h['Content-Security-Policy']).toContain("frame-ancestors 'none'");
-      expect(h['Strict-Transport-Security']).toBeUndefined();
-    },
-  );
+  it.each([
+    '/',
+    '/video/1',
+    '/_astro/app.js',
+    '/sw.js',
+    '/api/aweme/v1/web/tab/feed/',
+    '/media/clips/c01.mp4',
+    '/healthz',
+  ])('sends the fixed headers on %s', (path) => {
+    const h = securityHeaders(path, false);
+    expect(h).toMatchObject({
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+    });
+    expect(h['Permissions-Policy']).toMatch(/camera=\(\).*microphone=\(\).*geolocation=\(\)/);
+    expect(h['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+    expect(h['Strict-Transport-Security']).toBeUndefined();
+  });
 
   it('allows nothing to data answers, and leaves fetches of static files (a service worker) alone', () => {
     expect(securityHeaders('/api/passport/demo', false)['Content-Security-Policy']).toMatch(/^default-src 'none'/);
@@ -37,7 +42,8 @@ describe('media from another origin', () => {
   });
 
   it('adds it to img-src, media-src and connect-src only', () => {
-    const csp = "default-src 'self';img-src 'self' data:;media-src 'self' blob:;connect-src 'self'; script-src 'self' 'sha256-x';";
+    const csp =
+      "default-src 'self';img-src 'self' data:;media-src 'self' blob:;connect-src 'self'; script-src 'self' 'sha256-x';";
     expect(withMediaOrigin(csp, 'https://cdn.example.com')).toBe(
       "default-src 'self';img-src 'self' data: https://cdn.example.com;media-src 'self' blob: https://cdn.example.com;connect-src 'self' https://cdn.example.com; script-src 'self' 'sha256-x';",
     );

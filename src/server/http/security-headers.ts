@@ -33,7 +33,13 @@ export const PERMISSIONS_POLICY = [
 
 /** Whether a path's answer is data rather than a page: the API, media, health checks. */
 function isData(pathname: string): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/media/') || pathname === '/healthz' || pathname === '/readyz';
+  return (
+    pathname === '/api' ||
+    pathname.startsWith('/api/') ||
+    pathname.startsWith('/media/') ||
+    pathname === '/healthz' ||
+    pathname === '/readyz'
+  );
 }
 
 /** The headers for an answer to `pathname`, reached over HTTPS or not (see https.ts). */

@@ -3,11 +3,20 @@ import { serverLimits } from './server-limits.ts';
 
 describe('serverLimits', () => {
   it('has defaults for every limit', () => {
-    expect(serverLimits({})).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerIp: 256 });
+    expect(serverLimits({})).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnectionsPerIp: 256,
+    });
   });
 
   it('reads the environment, and keeps the headers time-out within the request time-out as Node requires', () => {
-    const limits = serverLimits({ HTTP_HEADERS_TIMEOUT_MS: '30000', HTTP_REQUEST_TIMEOUT_MS: '20000', MAX_CONNECTIONS_PER_IP: '0' });
+    const limits = serverLimits({
+      HTTP_HEADERS_TIMEOUT_MS: '30000',
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
+      MAX_CONNECTIONS_PER_IP: '0',
+    });
     expect(limits).toMatchObject({ headersTimeoutMs: 20_000, requestTimeoutMs: 20_000, maxConnectionsPerIp: 0 });
   });
 

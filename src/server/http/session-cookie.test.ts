@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cookieValue, pageSessionToken, readSessionCookie, sessionCookieHeader, sessionCookieName } from './session-cookie.ts';
+import {
+  cookieValue,
+  pageSessionToken,
+  readSessionCookie,
+  sessionCookieHeader,
+  sessionCookieName,
+} from './session-cookie.ts';
 
 afterEach(() => {
   delete process.env.PUBLIC_URL;
@@ -10,7 +16,10 @@ const request = (headers: Record<string, string>) => new Headers(headers);
 
 describe('the session cookie helper', () => {
   it('names, reads and sets sy_session over plain http, whatever a client claims', () => {
-    const h = request({ cookie: 'theme=dark; sy_session=abc; __Host-sy_session=planted', 'x-forwarded-proto': 'https' });
+    const h = request({
+      cookie: 'theme=dark; sy_session=abc; __Host-sy_session=planted',
+      'x-forwarded-proto': 'https',
+    });
     expect(sessionCookieName(h)).toBe('sy_session');
     expect(readSessionCookie(h)).toBe('abc');
     expect(sessionCookieHeader(h, 'tok', 60.9)).toBe('sy_session=tok; Path=/; HttpOnly; SameSite=Lax; Max-Age=60');

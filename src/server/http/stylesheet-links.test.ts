@@ -24,7 +24,9 @@ async function collect(chunks: Uint8Array[]): Promise<string> {
 describe('stylesheet preloads', () => {
   it('turns the build’s stylesheet links into preloads, applied by the inline script', () => {
     const head = rewriteHead(HEAD, LOADER);
-    expect(head).toContain('<link rel=preload as=style href=/_astro/page-ssr.AAA.css><link rel=preload as=style href=/_astro/Shell.BBB.css>');
+    expect(head).toContain(
+      '<link rel=preload as=style href=/_astro/page-ssr.AAA.css><link rel=preload as=style href=/_astro/Shell.BBB.css>',
+    );
     expect(head).toMatch(/<script>[\s\S]*blocking[\s\S]*<\/script>$/);
     // No stylesheet link is left for the parser to wait on.
     expect(head).not.toContain('rel="stylesheet"');

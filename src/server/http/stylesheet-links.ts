@@ -32,7 +32,10 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
 }
 
 /** The HTML stream `body` with its <head> rewritten by rewriteHead; a page without </head> passes through as it is. */
-export function withStylesheetPreloads(body: ReadableStream<Uint8Array>, loaderScript: string): ReadableStream<Uint8Array> {
+export function withStylesheetPreloads(
+  body: ReadableStream<Uint8Array>,
+  loaderScript: string,
+): ReadableStream<Uint8Array> {
   let pending: Uint8Array | null = new Uint8Array(0);
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({

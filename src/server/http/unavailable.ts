@@ -19,7 +19,11 @@ function escapeHtml(text: string): string {
 function answer(pathname: string, status: number, message: string, headers: Record<string, string>): Answer {
   if (pathname === '/api' || pathname.startsWith('/api/')) {
     const family = familyOfPath(pathname.replace(/^\/api(?=\/|$)/, '') || '/');
-    return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(errorBody(family, status, message)) };
+    return {
+      status,
+      headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(errorBody(family, status, message)),
+    };
   }
   const page = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(t('app.name'))}</title></head><body style="font-family:sans-serif;text-align:center;padding:20vh 1em"><p>${escapeHtml(message)}</p></body></html>`;
   return { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' }, body: page };

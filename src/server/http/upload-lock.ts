@@ -82,7 +82,10 @@ class UploadLock implements Lock {
     let askedAt = -Infinity;
     try {
       for (;;) {
-        const { rows } = await client.query<{ got: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as got', [UPLOAD_LOCK_CLASS, this.id]);
+        const { rows } = await client.query<{ got: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as got', [
+          UPLOAD_LOCK_CLASS,
+          this.id,
+        ]);
         if (rows[0]?.got) break;
         if (signal.aborted || Date.now() >= deadline) throw busy();
         // Asked again now and then: an ask sent before the holder started listening would otherwise be lost.

@@ -46,7 +46,13 @@ const bothDoors = async () => [
 describe('a refusal thrown in a hook', () => {
   it.each([
     ['a rate limit', () => fromServiceError(rateLimited(30)), 429, '30', '操作太频繁，请稍后再试'],
-    ['the database down (not a tus error)', () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), 503, '2', '服务暂时不可用，请稍后再试'],
+    [
+      'the database down (not a tus error)',
+      () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      503,
+      '2',
+      '服务暂时不可用，请稍后再试',
+    ],
   ])('%s answers its Retry-After', async (_what, error, status, retryAfter, msg) => {
     failure = error();
     for (const res of await bothDoors()) {

@@ -22,18 +22,33 @@ export interface Refusal {
 }
 
 /** A refusal with the catalogue message `key`. */
-export function refusal(status: number, key: MessageKey, vars?: MessageVars, headers?: Record<string, string>): Refusal {
+export function refusal(
+  status: number,
+  key: MessageKey,
+  vars?: MessageVars,
+  headers?: Record<string, string>,
+): Refusal {
   return { status_code: status, body: JSON.stringify(errorBody('B', status, t(key, vars))), headers };
 }
 
-const KIND_STATUS: Record<string, number> = { invalid: 422, not_found: 404, forbidden: 403, conflict: 409, unauthorized: 401, rate_limited: 429 };
+const KIND_STATUS: Record<string, number> = {
+  invalid: 422,
+  not_found: 404,
+  forbidden: 403,
+  conflict: 409,
+  unauthorized: 401,
+  rate_limited: 429,
+};
 // Refused for what the file is (not for how it went): the client must not retry these.
 const WRONG_TYPE = new Set<MessageKey>(['error.uploadNotVideo', 'error.coverNotImage']);
 
 /** A service's refusal of an upload (its limit, its content) as the door answers it. */
 export function fromServiceError(error: ServiceError): Refusal {
   const status = WRONG_TYPE.has(error.key) ? 415 : (KIND_STATUS[error.kind] ?? 400);
-  const headers = error.kind === 'rate_limited' ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfter ?? 1))) } : undefined;
+  const headers =
+    error.kind === 'rate_limited'
+      ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfter ?? 1))) }
+      : undefined;
   return refusal(status, error.key, error.vars, headers);
 }
 
@@ -139,7 +154,8 @@ export class EnvelopeServer extends Server {
   override write(context: CancellationContext, headers: Headers, status: number, body = '') {
     if (status >= 400) {
       if (!isEnvelope(body)) body = refusal(status, refusalKey(status)).body;
-      for (const [name, value] of Object.entries({ ...refusalHeaders.getStore()?.headers, ...JSON_HEADERS })) headers.set(name, value);
+      for (const [name, value] of Object.entries({ ...refusalHeaders.getStore()?.headers, ...JSON_HEADERS }))
+        headers.set(name, value);
     }
     return super.write(context, headers, status, body);
   }

@@ -81,10 +81,12 @@ async function admit(method: string, url: string, headers: Headers): Promise<{ v
   // What tus is here for: creation on the endpoint; HEAD, PATCH and DELETE on an upload. A POST to an upload would
   // have tus create a new one past the checks below, the others answer tus's plain-text 404.
   const allowed = id === null ? ENDPOINT_METHODS : UPLOAD_METHODS;
-  if (!allowed.includes(method)) return refusal(405, 'error.methodNotAllowed', undefined, { allow: [...allowed, 'OPTIONS'].join(', ') });
+  if (!allowed.includes(method))
+    return refusal(405, 'error.methodNotAllowed', undefined, { allow: [...allowed, 'OPTIONS'].join(', ') });
   // tus answers another protocol version 400 and a PATCH body of another type 400 (or 403 when untyped); the protocol
   // says 412 naming the versions served, and 415.
-  if (headers.get('tus-resumable') !== TUS_RESUMABLE) return refusal(412, 'error.tusVersion', undefined, { 'tus-version': TUS_VERSION.join(',') });
+  if (headers.get('tus-resumable') !== TUS_RESUMABLE)
+    return refusal(412, 'error.tusVersion', undefined, { 'tus-version': TUS_VERSION.join(',') });
   if (method === 'PATCH' && headers.get('content-type') !== PATCH_TYPE) return refusal(415, 'error.unsupportedType');
   const token = headers.get('token')?.trim() || readSessionCookie(headers);
   const viewer = token ? await resolveSession(token) : null;
@@ -99,7 +101,8 @@ async function admit(method: string, url: string, headers: Headers): Promise<{ v
     if (headers.has('upload-concat')) return refusal(400, 'error.badRequest');
     const declared = headers.get('upload-length');
     // A deferred length would let bytes arrive before the cap could be checked.
-    if (declared === null || !/^\d{1,16}$/.test(declared) || headers.has('upload-defer-length')) return refusal(400, 'error.uploadLengthRequired');
+    if (declared === null || !/^\d{1,16}$/.test(declared) || headers.has('upload-defer-length'))
+      return refusal(400, 'error.uploadLengthRequired');
     const cap = uploadCap(kind);
     if (Number(declared) > cap) return refusal(413, 'error.uploadTooLarge', { max: formatBytes(cap) });
     try {
@@ -217,7 +220,12 @@ export async function handleUpload(request: Request): Promise<Response> {
     if ('status_code' in admitted) {
       return new Response(admitted.body, {
         status: admitted.status_code,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'tus-resumable': '1.0.0', ...corsHeaders(request.headers.get('origin')), ...admitted.headers },
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'tus-resumable': '1.0.0',
+          ...corsHeaders(request.headers.get('origin')),
+          ...admitted.headers,
+        },
       });
     }
     uploaders.set(request, admitted.viewer);

@@ -18,9 +18,18 @@ export interface ProcessJob {
 }
 
 /** Processes one upload; returns what happened (for logs and tests). */
-export async function processUpload(uploadId: string, signal?: AbortSignal): Promise<'published' | 'ready' | 'skipped' | 'failed'> {
+export async function processUpload(
+  uploadId: string,
+  signal?: AbortSignal,
+): Promise<'published' | 'ready' | 'skipped' | 'failed'> {
   const [u] = await db()
-    .select({ status: uploads.status, width: uploads.width, height: uploads.height, durationMs: uploads.durationMs, coverTime: videos.coverTime })
+    .select({
+      status: uploads.status,
+      width: uploads.width,
+      height: uploads.height,
+      durationMs: uploads.durationMs,
+      coverTime: videos.coverTime,
+    })
     .from(uploads)
     .leftJoin(videos, eq(videos.id, uploads.videoId))
     .where(eq(uploads.id, uploadId));
@@ -54,7 +63,14 @@ export async function processUpload(uploadId: string, signal?: AbortSignal): Pro
   }
   const poster = `${prefix}/poster-${Date.now().toString(36)}.webp`;
   await store.put(posterFile, poster);
-  const outputs: UploadOutputs = { renditions, poster, posterAt, durationMs: u.durationMs, width: u.width, height: u.height };
+  const outputs: UploadOutputs = {
+    renditions,
+    poster,
+    posterAt,
+    durationMs: u.durationMs,
+    width: u.width,
+    height: u.height,
+  };
 
   const [stored] = await db()
     .update(uploads)

@@ -53,10 +53,13 @@ export function startQueue(url = process.env.DATABASE_URL, options: Partial<Cons
     instance.on('error', (error: unknown) => {
       // pg-boss also emits plain objects (a failed maintenance run with its queue): their message, or all of them.
       const message =
-        error instanceof Error ? error.message
-        : typeof (error as { message?: unknown })?.message === 'string' ? (error as { message: string }).message
-        : typeof error === 'object' && error !== null ? JSON.stringify(error)
-        : String(error);
+        error instanceof Error
+          ? error.message
+          : typeof (error as { message?: unknown })?.message === 'string'
+            ? (error as { message: string }).message
+            : typeof error === 'object' && error !== null
+              ? JSON.stringify(error)
+              : String(error);
       logLine('warn', 'jobs: pg-boss error', { error: message });
     });
     await instance.start();
@@ -83,7 +86,11 @@ export function queue(): Promise<PgBoss> {
  * Sends a job; with `tx`, inside that transaction (it exists only if the transaction commits). With `key`, the job's
  * id is derived from it, so sending the same key again while the job is kept is a no-op.
  */
-export async function enqueue(name: QueueName, data: object, options: { tx?: DbOrTx; key?: string } = {}): Promise<void> {
+export async function enqueue(
+  name: QueueName,
+  data: object,
+  options: { tx?: DbOrTx; key?: string } = {},
+): Promise<void> {
   const b = await queue();
   await b.send(name, data, {
     ...(options.tx ? { db: fromDrizzle(options.tx, sql) } : {}),

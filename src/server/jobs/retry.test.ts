@@ -71,7 +71,10 @@ it('retries a job whose worker was killed mid-way, to success', { timeout: 120_0
   let status: string | undefined;
   let published = false;
   while (Date.now() < deadline + 90_000) {
-    [{ status } = { status: undefined }] = await t.db.select({ status: uploads.status }).from(uploads).where(eq(uploads.id, id));
+    [{ status } = { status: undefined }] = await t.db
+      .select({ status: uploads.status })
+      .from(uploads)
+      .where(eq(uploads.id, id));
     if (status === 'ready') {
       const { rows } = await t.pool.query(`select status from videos where id = $1`, [work.id]);
       published = rows[0]?.status === 'published';
@@ -82,6 +85,9 @@ it('retries a job whose worker was killed mid-way, to success', { timeout: 120_0
   expect(status).toBe('ready');
   const { rows } = await t.pool.query(`select status, media from videos where id = $1`, [work.id]);
   expect(rows[0]).toMatchObject({ status: 'published', media: `works/${id}/720.mp4` });
-  const job = await t.pool.query(`select retry_count from pgboss.job where name = $1 and data->>'uploadId' = $2`, [QUEUES.process, id]);
+  const job = await t.pool.query(`select retry_count from pgboss.job where name = $1 and data->>'uploadId' = $2`, [
+    QUEUES.process,
+    id,
+  ]);
   expect(job.rows[0].retry_count).toBeGreaterThanOrEqual(1);
 });

@@ -15,7 +15,11 @@ import { DEFAULT_UPLOAD_IDLE_MS, sweepUploads, uploadIdleMs } from './sweep-uplo
 
 let t: TestDb;
 let dir: string;
-const saved = { DATA_DIR: process.env.DATA_DIR, UPLOADS_DIR: process.env.UPLOADS_DIR, UPLOAD_IDLE_MS: process.env.UPLOAD_IDLE_MS };
+const saved = {
+  DATA_DIR: process.env.DATA_DIR,
+  UPLOADS_DIR: process.env.UPLOADS_DIR,
+  UPLOAD_IDLE_MS: process.env.UPLOAD_IDLE_MS,
+};
 
 beforeAll(async () => {
   t = await freshDb();
@@ -61,13 +65,23 @@ function writeTusFiles(id: string, ms: number, bytes = 'partial bytes'): void {
 }
 
 /** An upload row of user 1 made `createdMs` ago, with `status`. */
-async function upload(id: string, createdMs: number, status: 'uploading' | 'processing' | 'ready' | 'rejected' = 'uploading'): Promise<void> {
+async function upload(
+  id: string,
+  createdMs: number,
+  status: 'uploading' | 'processing' | 'ready' | 'rejected' = 'uploading',
+): Promise<void> {
   await registerUpload({ id, userId: 1, kind: 'video', fileName: 'clip.mp4', sizeBytes: 1000 });
-  await t.db.update(uploads).set({ status, createdAt: ago(createdMs) }).where(eq(uploads.id, id));
+  await t.db
+    .update(uploads)
+    .set({ status, createdAt: ago(createdMs) })
+    .where(eq(uploads.id, id));
 }
 
 async function rowOf(id: string) {
-  const [row] = await t.db.select({ status: uploads.status, reason: uploads.reason }).from(uploads).where(eq(uploads.id, id));
+  const [row] = await t.db
+    .select({ status: uploads.status, reason: uploads.reason })
+    .from(uploads)
+    .where(eq(uploads.id, id));
   return row;
 }
 
@@ -87,7 +101,11 @@ describe('sweepUploads', () => {
     expect(filesOf(id)).toEqual({ data: false, info: false });
     expect(existsSync(`${uploadFiles(id).data}.work`)).toBe(false);
     expect(await rowOf(id)).toEqual({ status: 'rejected', reason: 'error.uploadExpired' });
-    expect(await getUpload(1, id)).toMatchObject({ status: 'rejected', reason: '上传已过期，请重新上传', receivedBytes: 0 });
+    expect(await getUpload(1, id)).toMatchObject({
+      status: 'rejected',
+      reason: '上传已过期，请重新上传',
+      receivedBytes: 0,
+    });
   });
 
   it('keeps an upload written to recently, however long ago it was made', async () => {

@@ -25,7 +25,11 @@ export function uploadIdleMs(): number {
 // tus's own ids (16 random bytes in hex: upload.ts names no ids of its own); nothing else in the folder is a stray's.
 const TUS_FILE = /^([0-9a-f]{32})(\.json)?$/;
 
-const mtimeOf = (file: string) => stat(file).then((s) => s.mtimeMs, () => null);
+const mtimeOf = (file: string) =>
+  stat(file).then(
+    (s) => s.mtimeMs,
+    () => null,
+  );
 
 /** When an upload last received a byte: its data file's mtime, else when its row was made. */
 async function lastWrite(id: string, createdAt: Date): Promise<number> {
@@ -42,7 +46,9 @@ async function lastWrite(id: string, createdAt: Date): Promise<number> {
  */
 async function expire(id: string, cutoff: number): Promise<boolean> {
   return db().transaction(async (tx) => {
-    const { rows } = await tx.execute<{ got: boolean }>(sql`select pg_try_advisory_xact_lock(${UPLOAD_LOCK_CLASS}, hashtext(${id})) as got`);
+    const { rows } = await tx.execute<{ got: boolean }>(
+      sql`select pg_try_advisory_xact_lock(${UPLOAD_LOCK_CLASS}, hashtext(${id})) as got`,
+    );
     if (!rows[0]?.got) return false;
     const [row] = await tx
       .select({ createdAt: uploads.createdAt })
@@ -61,13 +67,24 @@ async function expire(id: string, cutoff: number): Promise<boolean> {
 
 /** Deletes the tus files of uploads that have no row, once none of them has changed for `idleMs`. */
 async function removeStrays(cutoff: number): Promise<number> {
-  const entries = await readdir(uploadsDir(), { withFileTypes: true }).catch((error: NodeJS.ErrnoException): Dirent[] => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  const ids = [...new Set(entries.filter((e) => e.isFile()).map((e) => TUS_FILE.exec(e.name)?.[1]).filter((id) => id !== undefined))];
+  const entries = await readdir(uploadsDir(), { withFileTypes: true }).catch(
+    (error: NodeJS.ErrnoException): Dirent[] => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    },
+  );
+  const ids = [
+    ...new Set(
+      entries
+        .filter((e) => e.isFile())
+        .map((e) => TUS_FILE.exec(e.name)?.[1])
+        .filter((id) => id !== undefined),
+    ),
+  ];
   if (ids.length === 0) return 0;
-  const known = new Set((await db().select({ id: uploads.id }).from(uploads).where(inArray(uploads.id, ids))).map((r) => r.id));
+  const known = new Set(
+    (await db().select({ id: uploads.id }).from(uploads).where(inArray(uploads.id, ids))).map((r) => r.id),
+  );
   let removed = 0;
   for (const id of ids) {
     if (known.has(id)) continue;
@@ -81,7 +98,10 @@ async function removeStrays(cutoff: number): Promise<number> {
 }
 
 /** Sweeps abandoned uploads and stray tus files; answers how many of each went. */
-export async function sweepUploads(idleMs = uploadIdleMs(), now = Date.now()): Promise<{ expired: number; strays: number }> {
+export async function sweepUploads(
+  idleMs = uploadIdleMs(),
+  now = Date.now(),
+): Promise<{ expired: number; strays: number }> {
   const cutoff = now - idleMs;
   // An upload made since the cutoff cannot have been idle that long: only older rows are read.
   const candidates = await db()

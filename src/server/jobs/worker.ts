@@ -34,7 +34,12 @@ export async function startWorkers(boss: PgBoss, options: { pollingIntervalSecon
   await boss.work<ProcessJob>(QUEUES.process, { ...polling, localConcurrency: PROCESS_CONCURRENCY }, async ([job]) => {
     const started = performance.now();
     const result = await processUpload(job!.data.uploadId, job!.signal);
-    logLine('info', 'jobs.process', { uploadId: job!.data.uploadId, result, retry: job!.retryCount, ms: Math.round(performance.now() - started) });
+    logLine('info', 'jobs.process', {
+      uploadId: job!.data.uploadId,
+      result,
+      retry: job!.retryCount,
+      ms: Math.round(performance.now() - started),
+    });
   });
   await boss.work<ProcessJob>(QUEUES.processFailed, polling, async ([job]) => {
     logLine('info', 'jobs.process.gave-up', { uploadId: job!.data.uploadId });

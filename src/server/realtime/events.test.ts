@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 
 /** Collects events of `topic` until `n` arrived (or the time is up). */
-function collect(topic: string, n: number, ms = 3000): { events: HubEvent[]; done: Promise<HubEvent[]>; stop: () => void } {
+function collect(
+  topic: string,
+  n: number,
+  ms = 3000,
+): { events: HubEvent[]; done: Promise<HubEvent[]>; stop: () => void } {
   const events: HubEvent[] = [];
   let stop = () => {};
   const done = new Promise<HubEvent[]>((resolve) => {
@@ -72,7 +76,10 @@ describe('EventHub', () => {
     const other = new pg.Client({ connectionString: testDb.url });
     await other.connect();
     try {
-      await other.query('select pg_notify($1, $2)', [PG_CHANNEL, JSON.stringify({ topic: 'room:4', type: 'viewers', data: { count: 3 } })]);
+      await other.query('select pg_notify($1, $2)', [
+        PG_CHANNEL,
+        JSON.stringify({ topic: 'room:4', type: 'viewers', data: { count: 3 } }),
+      ]);
       // Payloads that are not ours are ignored, not fatal.
       await other.query(`NOTIFY ${PG_CHANNEL}, 'not json'`);
     } finally {
@@ -106,12 +113,17 @@ describe('EventHub', () => {
     const events: unknown[] = [];
     const stop = own.subscribe(['room:8'], (e) => events.push(e.data));
     await own.ready();
-    await testDb.pool.query(`select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN ${PG_CHANNEL}' and pid <> pg_backend_pid() and datname = current_database()`);
+    await testDb.pool.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN ${PG_CHANNEL}' and pid <> pg_backend_pid() and datname = current_database()`,
+    );
     await expect
-      .poll(async () => {
-        await publish('room:8', { type: 'chat', data: 'after' });
-        return events.includes('after');
-      }, { timeout: 8000, interval: 300 })
+      .poll(
+        async () => {
+          await publish('room:8', { type: 'chat', data: 'after' });
+          return events.includes('after');
+        },
+        { timeout: 8000, interval: 300 },
+      )
       .toBe(true);
     stop();
     await own.close();
@@ -138,17 +150,22 @@ describe('streamEvents', () => {
   it('streams the snapshot, then hub events without repeating an id, and cleans up on cancel', async () => {
     const controller = new AbortController();
     let closed = 0;
-    const response = streamEvents(new Request('http://x/api/live/room/events', { signal: controller.signal }), null, ['room:9'], {
-      hub,
-      initial: async () => {
-        // Published while the snapshot is read: held, then sent once, after it.
-        await publish('room:9', { type: 'chat', id: '1', data: 'in snapshot' });
-        await publish('room:9', { type: 'chat', id: '2', data: 'after snapshot' });
-        await pause(200);
-        return [{ event: 'chat', id: '1', data: 'in snapshot' }];
+    const response = streamEvents(
+      new Request('http://x/api/live/room/events', { signal: controller.signal }),
+      null,
+      ['room:9'],
+      {
+        hub,
+        initial: async () => {
+          // Published while the snapshot is read: held, then sent once, after it.
+          await publish('room:9', { type: 'chat', id: '1', data: 'in snapshot' });
+          await publish('room:9', { type: 'chat', id: '2', data: 'after snapshot' });
+          await pause(200);
+          return [{ event: 'chat', id: '1', data: 'in snapshot' }];
+        },
+        onClose: () => closed++,
       },
-      onClose: () => closed++,
-    });
+    );
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const reader = response.body!.getReader();
     const text = await read(reader, /after snapshot/);
@@ -166,7 +183,10 @@ describe('streamEvents', () => {
   it('ends the stream when the request is aborted', async () => {
     const controller = new AbortController();
     let closed = 0;
-    const response = streamEvents(new Request('http://x/', { signal: controller.signal }), null, ['room:10'], { hub, onClose: () => closed++ });
+    const response = streamEvents(new Request('http://x/', { signal: controller.signal }), null, ['room:10'], {
+      hub,
+      onClose: () => closed++,
+    });
     const reader = response.body!.getReader();
     await read(reader, /retry/);
     await expect.poll(() => hub.listeners('room:10')).toBe(1);
@@ -192,7 +212,9 @@ describe('notifications on the user stream', () => {
       `select v.id, v.author_id from videos v where not exists (select 1 from likes l where l.video_id = v.id and l.user_id = (select min(id) from users where id <> v.author_id)) order by v.id limit 1`,
     );
     const video = rows[0]!;
-    const { rows: fans } = await testDb.pool.query<{ id: number }>(`select min(id) as id from users where id <> $1`, [video.author_id]);
+    const { rows: fans } = await testDb.pool.query<{ id: number }>(`select min(id) as id from users where id <> $1`, [
+      video.author_id,
+    ]);
     // Wait for up to two: a self-like that notified would show as a second event.
     const heard = collect(userTopic(video.author_id), 2, 1500);
     await setVideoLike(video.author_id, video.id, true);

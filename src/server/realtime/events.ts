@@ -38,15 +38,23 @@ export const userTopic = (userId: number) => `user:${userId}`;
 
 /** Publishes `event` on `topic`. Inside a transaction (`q` = tx) it is delivered only if and when that commits. */
 export async function publish(topic: string, event: Omit<HubEvent, 'topic'>, q: DbOrTx = db()): Promise<void> {
-  const payload = JSON.stringify({ topic, type: event.type, data: event.data, ...(event.id !== undefined ? { id: event.id } : {}) });
-  if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new RangeError(`event payload over ${MAX_PAYLOAD} bytes on ${topic}`);
+  const payload = JSON.stringify({
+    topic,
+    type: event.type,
+    data: event.data,
+    ...(event.id !== undefined ? { id: event.id } : {}),
+  });
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD)
+    throw new RangeError(`event payload over ${MAX_PAYLOAD} bytes on ${topic}`);
   await q.execute(sql`select pg_notify(${PG_CHANNEL}, ${payload})`);
 }
 
 function parse(payload: string | undefined): HubEvent | null {
   try {
     const e = JSON.parse(payload ?? '') as Partial<HubEvent>;
-    return typeof e.topic === 'string' && typeof e.type === 'string' ? { topic: e.topic, type: e.type, data: e.data, id: e.id } : null;
+    return typeof e.topic === 'string' && typeof e.type === 'string'
+      ? { topic: e.topic, type: e.type, data: e.data, id: e.id }
+      : null;
   } catch {
     return null;
   }
@@ -228,9 +236,15 @@ const SSE_HEADERS: Record<string, string> = {
  * 15 s to keep proxies from closing it. It cleans up (unsubscribes, stops the heartbeat, calls onClose) when the
  * client goes away, the request is aborted or the client stops reading. A private topic is the viewer's own only.
  */
-export function streamEvents(request: Request, viewer: Viewer | null, topics: readonly string[], options: StreamOptions = {}): Response {
+export function streamEvents(
+  request: Request,
+  viewer: Viewer | null,
+  topics: readonly string[],
+  options: StreamOptions = {},
+): Response {
   for (const topic of topics) {
-    if (topic.startsWith('user:') && topic !== (viewer ? userTopic(viewer.id) : null)) throw new Error(`topic ${topic} is not the viewer's`);
+    if (topic.startsWith('user:') && topic !== (viewer ? userTopic(viewer.id) : null))
+      throw new Error(`topic ${topic} is not the viewer's`);
   }
   // A HEAD must not subscribe (nobody would ever cancel the stream).
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers: SSE_HEADERS });

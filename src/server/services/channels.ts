@@ -36,7 +36,9 @@ const CHANNEL_FILE = fileURLToPath(new URL('../../content/channels.yaml', import
 
 /** Every channel in the editors' order; read per call (under a kilobyte) so an edit shows without a restart. */
 export async function listChannels(): Promise<Channel[]> {
-  const meta = channelFile.parse(parse(await readFile(CHANNEL_FILE, 'utf8'))).filter((c) => (CHANNEL_IDS as readonly number[]).includes(c.id));
+  const meta = channelFile
+    .parse(parse(await readFile(CHANNEL_FILE, 'utf8')))
+    .filter((c) => (CHANNEL_IDS as readonly number[]).includes(c.id));
   const { rows } = await db().execute<{ channel_id: number; n: number }>(sql`
     select ${videos.channelId} as channel_id, count(*)::int as n from ${videos} where ${visibleWorks(null)} group by ${videos.channelId}`);
   const counts = new Map(rows.map((r) => [Number(r.channel_id), Number(r.n)]));

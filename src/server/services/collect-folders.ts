@@ -31,7 +31,12 @@ export async function collectFolder(ownerId: number, viewerId: number | null): P
   if (!owner) throw notFound('error.collectsNotFound');
   assertTabVisible(viewerId, owner, 'favorite_collection');
   const collected = sql`from collects c join ${videos} on ${videos.id} = c.video_id where c.user_id = u.id and ${visibleWorks(viewerId)}`;
-  const { rows } = await db().execute<{ created_at: Date | string; total: number; last_at: Date | string | null; cover: string | null }>(sql`
+  const { rows } = await db().execute<{
+    created_at: Date | string;
+    total: number;
+    last_at: Date | string | null;
+    cover: string | null;
+  }>(sql`
     select u.created_at,
       (select count(*)::int ${collected}) as total,
       (select max(c.created_at) ${collected}) as last_at,
@@ -51,7 +56,11 @@ export async function collectFolder(ownerId: number, viewerId: number | null): P
 }
 
 /** A page of the folder's videos, latest collect first, as `viewerId` may see them (the 收藏 tab's list). */
-export async function collectFolderVideos(folderId: number, viewerId: number | null, page: Page): Promise<Paged<VideoCard>> {
+export async function collectFolderVideos(
+  folderId: number,
+  viewerId: number | null,
+  page: Page,
+): Promise<Paged<VideoCard>> {
   const owner = await getById(folderId);
   if (!owner) throw notFound('error.collectsNotFound');
   assertTabVisible(viewerId, owner, 'favorite_collection');

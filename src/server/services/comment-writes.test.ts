@@ -37,14 +37,26 @@ const notesFor = async (commentId: number) =>
       sql`select user_id, kind from notifications where comment_id = ${commentId} order by user_id, kind`,
     )
   ).rows;
-const kindOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { kind?: string }) => e.kind);
+const kindOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'resolved',
+    (e: { kind?: string }) => e.kind,
+  );
 
 describe('publishComment', () => {
   it('adds a top-level comment once, notifies the video author, and returns what the list shows', async () => {
     const { videoId, author, alice } = await scene();
     const before = await videoComments(videoId);
     const c = await publishComment(alice, videoId, '  好看！  ');
-    expect(c).toMatchObject({ videoId, parentId: null, text: '好看！', diggCount: 0, replyCount: 0, replyTo: null, isAuthor: false });
+    expect(c).toMatchObject({
+      videoId,
+      parentId: null,
+      text: '好看！',
+      diggCount: 0,
+      replyCount: 0,
+      replyTo: null,
+      isAuthor: false,
+    });
     expect(await videoComments(videoId)).toBe(before + 1);
     expect(await notesFor(c.id)).toEqual([{ user_id: author, kind: 'comment' }]);
 
@@ -91,7 +103,10 @@ describe('publishComment', () => {
     const before = await videoComments(videoId);
     const rows = async () => (await db.execute(sql`select 1 from comments where user_id = ${alice}`)).rows.length;
     const stored = await rows();
-    await expect(publishComment(alice, videoId, '   \n ')).rejects.toMatchObject({ kind: 'invalid', key: 'error.commentEmpty' });
+    await expect(publishComment(alice, videoId, '   \n ')).rejects.toMatchObject({
+      kind: 'invalid',
+      key: 'error.commentEmpty',
+    });
     await expect(publishComment(alice, videoId, '长'.repeat(COMMENT_MAX + 1))).rejects.toMatchObject({
       kind: 'invalid',
       key: 'comment.tooLong',
@@ -151,7 +166,10 @@ describe('deleteComment', () => {
     const mine = await publishComment(alice, videoId, '我的');
     const theirs = await publishComment(alice, videoId, '也是我的');
     const before = await videoComments(videoId);
-    await expect(deleteComment(bob, mine.id)).rejects.toMatchObject({ kind: 'forbidden', key: 'error.commentDeleteOthers' });
+    await expect(deleteComment(bob, mine.id)).rejects.toMatchObject({
+      kind: 'forbidden',
+      key: 'error.commentDeleteOthers',
+    });
     expect(await videoComments(videoId)).toBe(before);
     expect(await deleteComment(alice, mine.id)).toEqual({ commentCount: before - 1 });
     expect(await deleteComment(author, theirs.id)).toEqual({ commentCount: before - 2 });
@@ -179,7 +197,9 @@ describe('deleteComment', () => {
     const before = await videoComments(videoId);
     expect(await replyCount(root.id)).toBe(2);
     expect(await deleteComment(alice, root.id)).toEqual({ commentCount: before - 3 });
-    const { rows } = await db.execute(sql`select 1 from comments where (id = ${root.id} or parent_id = ${root.id}) and deleted_at is null`);
+    const { rows } = await db.execute(
+      sql`select 1 from comments where (id = ${root.id} or parent_id = ${root.id}) and deleted_at is null`,
+    );
     expect(rows).toEqual([]);
     expect(await kindOf(deleteComment(alice, root.id))).toBe('not_found');
   });

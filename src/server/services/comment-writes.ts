@@ -28,7 +28,12 @@ function checkText(text: string): string {
 }
 
 /** Publishes a comment on a video, or a reply to one of its comments; returns it as the readers see it. */
-export async function publishComment(userId: number, videoId: number, text: string, replyToCommentId?: number): Promise<CommentView> {
+export async function publishComment(
+  userId: number,
+  videoId: number,
+  text: string,
+  replyToCommentId?: number,
+): Promise<CommentView> {
   const body = checkText(text);
   await enforce(`comment:${userId}`, COMMENT_RATE.limit, COMMENT_RATE.windowMs);
   return db().transaction(async (tx) => {
@@ -73,7 +78,8 @@ export async function publishComment(userId: number, videoId: number, text: stri
     const told = new Set<number>([userId]);
     const tell = async (recipient: number, kind: NotificationKind) => {
       if (told.has(recipient)) return;
-      if (await notify(tx, { userId: recipient, actorId: userId, kind, videoId, commentId: row.id, text: body })) told.add(recipient);
+      if (await notify(tx, { userId: recipient, actorId: userId, kind, videoId, commentId: row.id, text: body }))
+        told.add(recipient);
     };
     if (repliedAuthor !== null) await tell(repliedAuthor, 'reply');
     else await tell(video.authorId, 'comment');
@@ -107,7 +113,13 @@ export async function publishComment(userId: number, videoId: number, text: stri
 export async function deleteComment(userId: number, commentId: number): Promise<{ commentCount: number }> {
   return db().transaction(async (tx) => {
     const [target] = await tx
-      .select({ id: comments.id, userId: comments.userId, parentId: comments.parentId, videoId: comments.videoId, videoAuthor: videos.authorId })
+      .select({
+        id: comments.id,
+        userId: comments.userId,
+        parentId: comments.parentId,
+        videoId: comments.videoId,
+        videoAuthor: videos.authorId,
+      })
       .from(comments)
       .innerJoin(videos, eq(videos.id, comments.videoId))
       .where(and(eq(comments.id, commentId), isNull(comments.deletedAt)));
@@ -123,7 +135,9 @@ export async function deleteComment(userId: number, commentId: number): Promise<
       .where(
         and(
           isNull(comments.deletedAt),
-          target.parentId === null ? or(eq(comments.id, commentId), eq(comments.parentId, commentId)) : eq(comments.id, commentId),
+          target.parentId === null
+            ? or(eq(comments.id, commentId), eq(comments.parentId, commentId))
+            : eq(comments.id, commentId),
         ),
       )
       .returning({ id: comments.id, parentId: comments.parentId });
@@ -142,7 +156,10 @@ export async function deleteComment(userId: number, commentId: number): Promise<
       .where(eq(videos.id, target.videoId))
       .returning({ commentCount: videos.commentCount });
     await addVideoStat(target.videoId, 'comments', -gone.length, tx);
-    await retractAboutComments(tx, gone.map((c) => c.id));
+    await retractAboutComments(
+      tx,
+      gone.map((c) => c.id),
+    );
     return { commentCount: video?.commentCount ?? 0 };
   });
 }

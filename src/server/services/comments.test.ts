@@ -24,7 +24,8 @@ describe('comments service', () => {
     for (;;) {
       const page = await list(busy!.videoId, { cursor, count: 3 }, null);
       seen.push(...page.items.map((c) => c.id));
-      for (let i = 1; i < page.items.length; i++) expect(page.items[i - 1]!.diggCount).toBeGreaterThanOrEqual(page.items[i]!.diggCount);
+      for (let i = 1; i < page.items.length; i++)
+        expect(page.items[i - 1]!.diggCount).toBeGreaterThanOrEqual(page.items[i]!.diggCount);
       if (!page.hasMore) break;
       cursor = page.cursor;
     }
@@ -33,14 +34,20 @@ describe('comments service', () => {
   });
 
   it('lists the replies of a thread with whom they answer', async () => {
-    const [root] = await t.db.select().from(comments).where(sql`${comments.replyCount} > 0`).limit(1);
+    const [root] = await t.db
+      .select()
+      .from(comments)
+      .where(sql`${comments.replyCount} > 0`)
+      .limit(1);
     const page = await replies(root!.id, { count: 50 }, null);
     expect(page.items.length).toBe(root!.replyCount);
     for (const r of page.items) {
       expect(r.parentId).toBe(root!.id);
       expect(r.replyTo?.nickname).toBeTruthy();
     }
-    const [parent] = await list(root!.videoId, { count: 50 }, null).then((p) => p.items.filter((c) => c.id === root!.id));
+    const [parent] = await list(root!.videoId, { count: 50 }, null).then((p) =>
+      p.items.filter((c) => c.id === root!.id),
+    );
     expect(parent?.replyCount).toBe(root!.replyCount);
     const [deleted] = await t.db.select().from(comments).where(eq(comments.id, root!.id));
     expect(deleted!.deletedAt).toBeNull();
@@ -48,7 +55,14 @@ describe('comments service', () => {
 
   it('hides the comments and replies of a user the viewer blocked from that viewer only', async () => {
     // A thread whose root and one reply are by different users, so each hiding shows on its own.
-    const { rows } = await t.db.execute<{ root: number; video: number; rooter: number; replier: number; viewer: number; other: number }>(sql`
+    const { rows } = await t.db.execute<{
+      root: number;
+      video: number;
+      rooter: number;
+      replier: number;
+      viewer: number;
+      other: number;
+    }>(sql`
       select p.id as root, p.video_id as video, p.user_id as rooter, r.user_id as replier,
         (select min(u.id) from users u where u.id not in (p.user_id, r.user_id)) as viewer,
         (select max(u.id) from users u where u.id not in (p.user_id, r.user_id)) as other
@@ -60,7 +74,9 @@ describe('comments service', () => {
     const thread = (who: number | null) => ids(replies(root, { count: 50 }, who));
 
     expect((await roots(viewer)).some((c) => c.id === root)).toBe(true);
-    await t.db.execute(sql`insert into blocks (blocker_id, blocked_id) values (${viewer}, ${rooter}), (${viewer}, ${replier})`);
+    await t.db.execute(
+      sql`insert into blocks (blocker_id, blocked_id) values (${viewer}, ${rooter}), (${viewer}, ${replier})`,
+    );
     try {
       expect((await roots(viewer)).some((c) => c.user.id === rooter)).toBe(false);
       expect((await thread(viewer)).some((c) => c.user.id === replier)).toBe(false);
@@ -70,10 +86,13 @@ describe('comments service', () => {
         expect((await thread(who)).some((c) => c.user.id === replier)).toBe(true);
       }
       // Blocking is one-way: the blocked users still see the blocker's comments.
-      const [mine] = await t.db.execute<{ id: number; video_id: number }>(
-        sql`select id, video_id from comments where user_id = ${viewer} and parent_id is null and deleted_at is null limit 1`,
-      ).then((r) => r.rows);
-      if (mine) expect((await ids(list(mine.video_id, { count: 50 }, rooter))).some((c) => c.id === mine.id)).toBe(true);
+      const [mine] = await t.db
+        .execute<{ id: number; video_id: number }>(
+          sql`select id, video_id from comments where user_id = ${viewer} and parent_id is null and deleted_at is null limit 1`,
+        )
+        .then((r) => r.rows);
+      if (mine)
+        expect((await ids(list(mine.video_id, { count: 50 }, rooter))).some((c) => c.id === mine.id)).toBe(true);
     } finally {
       await t.db.execute(sql`delete from blocks where blocker_id = ${viewer}`);
     }

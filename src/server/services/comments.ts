@@ -51,7 +51,10 @@ function select() {
 type Row = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
 
 function view({ replyToSecUid, replyToNickname, videoComments: _count, ...r }: Row): CommentView {
-  return { ...r, replyTo: replyToSecUid && replyToNickname ? { secUid: replyToSecUid, nickname: replyToNickname } : null };
+  return {
+    ...r,
+    replyTo: replyToSecUid && replyToNickname ? { secUid: replyToSecUid, nickname: replyToNickname } : null,
+  };
 }
 
 /**
@@ -72,7 +75,11 @@ function visibleComment(viewerId: number | null): SQL {
  * Top-level comments of a video as `viewerId` sees them, most liked first. `total` is the video's comment_count read by
  * the same statement as the rows (so a comment on the page is in the count), or null on an empty page.
  */
-export async function list(videoId: number, page: Page, viewerId: number | null): Promise<Paged<CommentView> & { total: number | null }> {
+export async function list(
+  videoId: number,
+  page: Page,
+  viewerId: number | null,
+): Promise<Paged<CommentView> & { total: number | null }> {
   const { offset, limit } = bounds(page, 20);
   const rows = await select()
     .where(and(eq(comments.videoId, videoId), isNull(comments.parentId), visibleComment(viewerId)))
@@ -109,7 +116,13 @@ export async function getComment(
   viewerId: number | null,
 ): Promise<{ id: number; videoId: number; parentId: number | null; userId: number; replyCount: number } | null> {
   const [row] = await db()
-    .select({ id: comments.id, videoId: comments.videoId, parentId: comments.parentId, userId: comments.userId, replyCount: comments.replyCount })
+    .select({
+      id: comments.id,
+      videoId: comments.videoId,
+      parentId: comments.parentId,
+      userId: comments.userId,
+      replyCount: comments.replyCount,
+    })
     .from(comments)
     .innerJoin(videos, eq(videos.id, comments.videoId))
     .where(and(eq(comments.id, id), isNull(comments.deletedAt), visibleWorks(viewerId)));

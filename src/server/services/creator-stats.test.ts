@@ -40,7 +40,9 @@ beforeAll(async () => {
       and not exists (select 1 from likes l where l.user_id = u.id and l.video_id in (${workA}, ${workB}))
       and not exists (select 1 from watch_history h where h.user_id = u.id and h.video_id in (${workA}, ${workB}))
     order by u.id limit 1`));
-  ({ othersWork } = await one<{ othersWork: number }>(sql`select id as "othersWork" from videos where author_id <> ${creator} order by id limit 1`));
+  ({ othersWork } = await one<{ othersWork: number }>(
+    sql`select id as "othersWork" from videos where author_id <> ${creator} order by id limit 1`,
+  ));
   // Older days, written as the services would have on those days.
   await db.execute(sql`
     insert into video_daily_stats (video_id, day, plays, likes) values
@@ -72,7 +74,14 @@ describe('creatorStats', () => {
 
   it('sums the works per day and in total; the other creator’s work is not counted', async () => {
     const week = await creatorStats(creator, 7);
-    expect(week.daily.at(-1)).toEqual({ day: chinaToday(), plays: 1, likes: 1, comments: 1, shares: 1, newFollowers: 1 });
+    expect(week.daily.at(-1)).toEqual({
+      day: chinaToday(),
+      plays: 1,
+      likes: 1,
+      comments: 1,
+      shares: 1,
+      newFollowers: 1,
+    });
     expect(week.daily.at(-2)).toMatchObject({ plays: 5, likes: 2 });
     expect(week.daily[0]).toMatchObject({ plays: 7, likes: 0 });
     expect(week.totals).toEqual({ plays: 13, likes: 3, comments: 1, shares: 1, newFollowers: 1 });
@@ -97,7 +106,10 @@ describe('creatorStats', () => {
   });
 
   it('refuses a work that is not the caller’s, or is deleted', async () => {
-    await expect(creatorStats(creator, 7, othersWork)).rejects.toMatchObject({ kind: 'not_found', key: 'error.workNotFound' });
+    await expect(creatorStats(creator, 7, othersWork)).rejects.toMatchObject({
+      kind: 'not_found',
+      key: 'error.workNotFound',
+    });
     await expect(creatorStats(creator, 7, 2_000_000_000)).rejects.toMatchObject({ kind: 'not_found' });
     await db.execute(sql`update videos set deleted_at = now() where id = ${workB}`);
     await expect(creatorStats(creator, 7, workB)).rejects.toMatchObject({ kind: 'not_found' });

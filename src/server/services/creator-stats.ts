@@ -1,6 +1,13 @@
 /** 作品数据: a creator's plays, likes, comments, shares and new followers per day and in total, for all works or one. */
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { STATS_METRICS, type CreatorStats, type StatsDay, type StatsFigures, type StatsRange, type StatsWork } from '../../shared/creator-stats.ts';
+import {
+  STATS_METRICS,
+  type CreatorStats,
+  type StatsDay,
+  type StatsFigures,
+  type StatsRange,
+  type StatsWork,
+} from '../../shared/creator-stats.ts';
 import { db } from '../db/client.ts';
 import { userDailyFollowers, videoDailyStats, videos } from '../db/schema.ts';
 import { TODAY } from './daily-stats.ts';

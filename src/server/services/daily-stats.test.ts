@@ -18,17 +18,22 @@ async function one<T>(query: ReturnType<typeof sql>): Promise<T> {
 
 it("adds to today's row, creating it on the first count", async () => {
   // A new video has no rows yet, whatever the seed gave the others.
-  const { id } = await one<{ id: number }>(sql`insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes)
+  const { id } = await one<{
+    id: number;
+  }>(sql`insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes)
     values (1, 300201, '新作品', 'x.mp4', 'x.webp', 1000, 540, 960, 1) returning id`);
   await addVideoStat(id, 'plays');
   await addVideoStat(id, 'plays', 2);
   await addVideoStat(id, 'likes', -1);
-  const { rows } = await db.execute(sql`select plays, likes, comments, day = (now() at time zone 'Asia/Shanghai')::date as today
+  const { rows } =
+    await db.execute(sql`select plays, likes, comments, day = (now() at time zone 'Asia/Shanghai')::date as today
     from video_daily_stats where video_id = ${id}`);
   expect(rows).toEqual([{ plays: 3, likes: -1, comments: 0, today: true }]);
   const read = async () =>
-    (await one<{ n: number }>(sql`select coalesce(sum(new_followers), 0)::int as n from user_daily_followers
-      where user_id = 1 and day = (now() at time zone 'Asia/Shanghai')::date`)).n;
+    (
+      await one<{ n: number }>(sql`select coalesce(sum(new_followers), 0)::int as n from user_daily_followers
+      where user_id = 1 and day = (now() at time zone 'Asia/Shanghai')::date`)
+    ).n;
   const before = await read();
   await addNewFollowers(1, 3);
   expect((await read()) - before).toBe(3);
@@ -100,9 +105,15 @@ describe('the services fill today’s row in the transaction that moves the tota
   it('comments: +1 per comment or reply, −n when a root goes with its replies', async () => {
     const { videoId, userId } = await pair();
     let root = 0;
-    expect(await moved(videoId, async () => (root = (await publishComment(userId, videoId, '好看')).id))).toEqual({ ...none, comments: 1 });
+    expect(await moved(videoId, async () => (root = (await publishComment(userId, videoId, '好看')).id))).toEqual({
+      ...none,
+      comments: 1,
+    });
     expect(await moved(videoId, () => publishComment(userId, videoId, '同意', root))).toEqual({ ...none, comments: 1 });
-    expect(await moved(videoId, () => publishComment(userId, videoId, '再来一条', root))).toEqual({ ...none, comments: 1 });
+    expect(await moved(videoId, () => publishComment(userId, videoId, '再来一条', root))).toEqual({
+      ...none,
+      comments: 1,
+    });
     expect(await moved(videoId, () => deleteComment(userId, root))).toEqual({ ...none, comments: -3 });
   });
 

@@ -14,9 +14,21 @@ afterAll(() => t.close());
 
 /** A video with danmaku, and a user who is not its author. */
 async function fixture() {
-  const [row] = await t.db.execute<{ video_id: number }>(sql`select video_id from danmaku group by video_id order by count(*) desc, video_id limit 1`).then((r) => r.rows);
-  const [video] = await t.db.select().from(videos).where(eq(videos.id, Number(row!.video_id)));
-  const [sender] = await t.db.select().from(users).where(sql`${users.id} <> ${video!.authorId}`).orderBy(users.id).limit(1);
+  const [row] = await t.db
+    .execute<{ video_id: number }>(
+      sql`select video_id from danmaku group by video_id order by count(*) desc, video_id limit 1`,
+    )
+    .then((r) => r.rows);
+  const [video] = await t.db
+    .select()
+    .from(videos)
+    .where(eq(videos.id, Number(row!.video_id)));
+  const [sender] = await t.db
+    .select()
+    .from(users)
+    .where(sql`${users.id} <> ${video!.authorId}`)
+    .orderBy(users.id)
+    .limit(1);
   return { video: video!, sender: sender! };
 }
 
@@ -34,8 +46,18 @@ describe('danmaku service', () => {
     const { video } = await fixture();
     const before = (await listDanmaku(video.id, null))!;
     const blocked = before[0]!.userId;
-    const [viewer] = await t.db.select().from(users).where(sql`${users.id} <> ${blocked}`).orderBy(users.id).limit(1);
-    const [other] = await t.db.select().from(users).where(sql`${users.id} not in (${blocked}, ${viewer!.id})`).orderBy(users.id).limit(1);
+    const [viewer] = await t.db
+      .select()
+      .from(users)
+      .where(sql`${users.id} <> ${blocked}`)
+      .orderBy(users.id)
+      .limit(1);
+    const [other] = await t.db
+      .select()
+      .from(users)
+      .where(sql`${users.id} not in (${blocked}, ${viewer!.id})`)
+      .orderBy(users.id)
+      .limit(1);
     await t.db.execute(sql`insert into blocks (blocker_id, blocked_id) values (${viewer!.id}, ${blocked})`);
     try {
       const seen = (await listDanmaku(video.id, viewer!.id))!;
@@ -56,7 +78,13 @@ describe('danmaku service', () => {
     const [note] = await t.db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.userId, video.authorId), eq(notifications.kind, 'danmaku'), eq(notifications.actorId, sender.id)));
+      .where(
+        and(
+          eq(notifications.userId, video.authorId),
+          eq(notifications.kind, 'danmaku'),
+          eq(notifications.actorId, sender.id),
+        ),
+      );
     expect(note?.text).toBe(sent.text);
     expect((await sendDanmaku(sender.id, video.id, '开头', -5)).offsetMs).toBe(0);
   });
@@ -64,7 +92,9 @@ describe('danmaku service', () => {
   it('refuses empty and over-long text, and unknown videos', async () => {
     const { video, sender } = await fixture();
     await expect(sendDanmaku(sender.id, video.id, ' \n ', 0)).rejects.toMatchObject({ kind: 'invalid' });
-    await expect(sendDanmaku(sender.id, video.id, '好'.repeat(MAX_DANMAKU + 1), 0)).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(sendDanmaku(sender.id, video.id, '好'.repeat(MAX_DANMAKU + 1), 0)).rejects.toMatchObject({
+      kind: 'invalid',
+    });
     expect((await sendDanmaku(sender.id, video.id, '😀'.repeat(MAX_DANMAKU), 0)).text).toBe('😀'.repeat(MAX_DANMAKU));
     await expect(sendDanmaku(sender.id, 2_000_000_000, '在吗', 0)).rejects.toMatchObject({ kind: 'not_found' });
   });
@@ -77,7 +107,10 @@ describe('danmaku service', () => {
     expect(refused).toBeInstanceOf(ServiceError);
     expect((refused as ServiceError).kind).toBe('rate_limited');
     expect((refused as ServiceError).retryAfter).toBeGreaterThan(0);
-    const [{ n }] = await t.db.select({ n: sql<number>`count(*)::int` }).from(danmaku).where(eq(danmaku.text, '再来一条')) as [{ n: number }];
+    const [{ n }] = (await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(danmaku)
+      .where(eq(danmaku.text, '再来一条'))) as [{ n: number }];
     expect(n).toBe(0);
   });
 

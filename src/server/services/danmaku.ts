@@ -63,7 +63,12 @@ export function cleanText(text: string): string {
  * Sends a danmaku at `offsetMs` (clamped into the video) after the per-user rate limit; the video's author is
  * notified (发了弹幕). Text is stored as given, rendered as text.
  */
-export async function sendDanmaku(userId: number, videoId: number, text: string, offsetMs: number): Promise<DanmakuView> {
+export async function sendDanmaku(
+  userId: number,
+  videoId: number,
+  text: string,
+  offsetMs: number,
+): Promise<DanmakuView> {
   const body = cleanText(text);
   if (!body) throw invalid('error.danmakuEmpty');
   if ([...body].length > MAX_DANMAKU) throw invalid('error.danmakuTooLong', { max: MAX_DANMAKU });

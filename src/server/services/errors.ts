@@ -1,7 +1,8 @@
 /** Errors that services raise for rule violations; the HTTP layer maps `kind` to a status and the family's envelope. */
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 
-export type ServiceErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'rate_limited';
+export type ServiceErrorKind =
+  'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'rate_limited';
 
 /** Values for a catalogue message's {name} placeholders. */
 export type MessageVars = Record<string, string | number>;
@@ -32,4 +33,5 @@ export const invalid = (key: MessageKey, vars?: MessageVars) => new ServiceError
 export const tooLarge = (key: MessageKey, vars?: MessageVars) => new ServiceError('too_large', key, vars);
 export const forbidden = (key: MessageKey = 'error.forbidden') => new ServiceError('forbidden', key);
 /** Refused by a rate limit; the envelope answers 429 with Retry-After. */
-export const rateLimited = (retryAfter: number) => new ServiceError('rate_limited', 'error.rateLimited', undefined, { retryAfter });
+export const rateLimited = (retryAfter: number) =>
+  new ServiceError('rate_limited', 'error.rateLimited', undefined, { retryAfter });

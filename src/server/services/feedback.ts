@@ -23,10 +23,12 @@ export async function submitFeedback(input: NewFeedback): Promise<{ id: number }
   const content = input.content.trim();
   const contact = input.contact?.trim() || null;
   const length = [...content].length;
-  if (length < FEEDBACK_MIN || length > FEEDBACK_MAX) throw invalid('error.feedbackLength', { min: FEEDBACK_MIN, max: FEEDBACK_MAX });
+  if (length < FEEDBACK_MIN || length > FEEDBACK_MAX)
+    throw invalid('error.feedbackLength', { min: FEEDBACK_MIN, max: FEEDBACK_MAX });
   if (contact && [...contact].length > CONTACT_MAX) throw invalid('error.contactTooLong', { max: CONTACT_MAX });
   await enforce(`feedback:ip:${input.clientAddress}`, FEEDBACK_RATE.limit, FEEDBACK_RATE.windowMs);
-  if (input.userId !== null) await enforce(`feedback:user:${input.userId}`, FEEDBACK_RATE.limit, FEEDBACK_RATE.windowMs);
+  if (input.userId !== null)
+    await enforce(`feedback:user:${input.userId}`, FEEDBACK_RATE.limit, FEEDBACK_RATE.windowMs);
   const [row] = await db()
     .insert(feedback)
     .values({ userId: input.userId, contact, content })

@@ -15,10 +15,25 @@ describe('footer links', () => {
   it('answers link_data in the editors’ order, each link an anchor and a url', async () => {
     setFooterLinks(async () => [
       { id: 'b', title: '第二', order: 2, links: [{ title: '直播', href: '/live' }] },
-      { id: 'a', title: '第一', order: 1, links: [{ title: '热点', href: '/hot' }, { title: '放映厅', href: '/vs' }] },
+      {
+        id: 'a',
+        title: '第一',
+        order: 1,
+        links: [
+          { title: '热点', href: '/hot' },
+          { title: '放映厅', href: '/vs' },
+        ],
+      },
     ]);
     expect(await footerLinkData()).toEqual([
-      { id: 'a', title: '第一', link_list: [{ anchor: '热点', url: '/hot' }, { anchor: '放映厅', url: '/vs' }] },
+      {
+        id: 'a',
+        title: '第一',
+        link_list: [
+          { anchor: '热点', url: '/hot' },
+          { anchor: '放映厅', url: '/vs' },
+        ],
+      },
       { id: 'b', title: '第二', link_list: [{ anchor: '直播', url: '/live' }] },
     ]);
   });

@@ -50,5 +50,9 @@ export function setFooterLinks(load: () => Promise<FooterBlock[]>): void {
 /** The blocks in their editors' order, shaped as `link_data`. */
 export async function footerLinkData(): Promise<LinkData[]> {
   const blocks = [...(await source())].sort((a, b) => a.order - b.order);
-  return blocks.map((b) => ({ id: b.id, title: b.title, link_list: b.links.map((l) => ({ anchor: l.title, url: l.href })) }));
+  return blocks.map((b) => ({
+    id: b.id,
+    title: b.title,
+    link_list: b.links.map((l) => ({ anchor: l.title, url: l.href })),
+  }));
 }

@@ -48,7 +48,9 @@ export async function listMentionable(viewerId: number, page: Page = {}, keyword
     .select(followUserColumns)
     .from(follows)
     .innerJoin(users, eq(users.id, follows.followeeId))
-    .where(and(eq(follows.followerId, viewerId), word ? sql`position(${word} in lower(${users.nickname})) > 0` : undefined))
+    .where(
+      and(eq(follows.followerId, viewerId), word ? sql`position(${word} in lower(${users.nickname})) > 0` : undefined),
+    )
     .orderBy(desc(followsBack(viewerId)), desc(follows.createdAt), desc(users.id))
     .limit(limit + 1)
     .offset(offset);

@@ -31,7 +31,10 @@ async function recentQueries(userId: number): Promise<string[]> {
 /** What the latest searchers of `seeds` also searched, by how many of them did, excluding the seeds and `viewerId`. */
 async function coSearched(seeds: string[], viewerId: number | null): Promise<string[]> {
   if (!seeds.length) return [];
-  const seedArray = sql`array[${sql.join(seeds.map((s) => sql`${s}`), sql`, `)}]::text[]`;
+  const seedArray = sql`array[${sql.join(
+    seeds.map((s) => sql`${s}`),
+    sql`, `,
+  )}]::text[]`;
   const { rows } = await db().execute<{ word: string }>(sql`
     with seekers as (
       select distinct user_id from (

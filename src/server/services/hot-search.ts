@@ -37,7 +37,11 @@ async function loadHotWords(): Promise<HotWord[]> {
     ) w
     order by w.heat desc, w.query
     limit ${HOT_POOL}`);
-  const words = rows.map((r) => ({ sentenceId: Number(r.sentence_id), word: r.word, hotValue: Math.round(Number(r.heat) * 10_000) }));
+  const words = rows.map((r) => ({
+    sentenceId: Number(r.sentence_id),
+    word: r.word,
+    hotValue: Math.round(Number(r.heat) * 10_000),
+  }));
   if (words.length >= HOT_POOL) return words;
   // A quiet week (or a site started from an old seed): older words, most searched first, so 热搜 is never empty.
   const { rows: older } = await db().execute<{ word: string; sentence_id: number; n: number }>(sql`

@@ -46,19 +46,31 @@ const user = (id: number) =>
     sql`select total_favorited as favorited, favoriting_count as favoriting, collect_count as collects from users where id = ${id}`,
   );
 const notes = async (userId: number, actorId: number, kind: string) =>
-  (await db.execute(sql`select id, read_at from notifications where user_id = ${userId} and actor_id = ${actorId} and kind = ${kind}`)).rows;
+  (
+    await db.execute(
+      sql`select id, read_at from notifications where user_id = ${userId} and actor_id = ${actorId} and kind = ${kind}`,
+    )
+  ).rows;
 
 /** Every counter in the database, to compare before and after recountAll. */
 async function counters() {
   const q = async (s: ReturnType<typeof sql>) => (await db.execute(s)).rows;
   return {
-    users: await q(sql`select id, following_count, follower_count, aweme_count, total_favorited, favoriting_count, collect_count from users order by id`),
-    videos: await q(sql`select id, digg_count, comment_count, collect_count, share_count, play_count from videos order by id`),
+    users: await q(
+      sql`select id, following_count, follower_count, aweme_count, total_favorited, favoriting_count, collect_count from users order by id`,
+    ),
+    videos: await q(
+      sql`select id, digg_count, comment_count, collect_count, share_count, play_count from videos order by id`,
+    ),
     comments: await q(sql`select id, digg_count, reply_count from comments order by id`),
   };
 }
 
-const kindOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { kind?: string }) => e.kind);
+const kindOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'resolved',
+    (e: { kind?: string }) => e.kind,
+  );
 
 describe('setVideoLike', () => {
   it('counts a like once, ignores a repeat, and the unlike restores every count', async () => {
@@ -84,7 +96,9 @@ describe('setVideoLike', () => {
   it('removes the notification when the like is undone, even one the author already read', async () => {
     const { videoId, authorId, userId } = await freshPair();
     await setVideoLike(userId, videoId, true);
-    await db.execute(sql`update notifications set read_at = now() where user_id = ${authorId} and actor_id = ${userId}`);
+    await db.execute(
+      sql`update notifications set read_at = now() where user_id = ${authorId} and actor_id = ${userId}`,
+    );
     await setVideoLike(userId, videoId, false);
     expect(await notes(authorId, userId, 'like_video')).toHaveLength(0);
   });
@@ -176,7 +190,9 @@ describe('setCommentLike', () => {
 describe('watch later, not interested, share', () => {
   it('adds and removes watch later idempotently', async () => {
     const { videoId, userId } = await freshPair();
-    const rows = async () => (await db.execute(sql`select 1 from watch_later where user_id = ${userId} and video_id = ${videoId}`)).rows.length;
+    const rows = async () =>
+      (await db.execute(sql`select 1 from watch_later where user_id = ${userId} and video_id = ${videoId}`)).rows
+        .length;
     expect(await setWatchLater(userId, videoId, true)).toEqual({ on: true });
     expect(await setWatchLater(userId, videoId, true)).toEqual({ on: true });
     expect(await rows()).toBe(1);
@@ -189,7 +205,9 @@ describe('watch later, not interested, share', () => {
     const { videoId, userId } = await freshPair();
     await markNotInterested(userId, videoId);
     await markNotInterested(userId, videoId);
-    const { rows } = await db.execute(sql`select 1 from not_interested where user_id = ${userId} and video_id = ${videoId}`);
+    const { rows } = await db.execute(
+      sql`select 1 from not_interested where user_id = ${userId} and video_id = ${videoId}`,
+    );
     expect(rows).toHaveLength(1);
   });
 
@@ -203,7 +221,9 @@ describe('watch later, not interested, share', () => {
 
 describe('recordHistory', () => {
   const history = (userId: number, videoId: number) =>
-    one<{ progress: number }>(sql`select progress_ms as progress from watch_history where user_id = ${userId} and video_id = ${videoId}`);
+    one<{ progress: number }>(
+      sql`select progress_ms as progress from watch_history where user_id = ${userId} and video_id = ${videoId}`,
+    );
 
   it('counts a play for a new row, not for a quick return, and again after 30 minutes', async () => {
     const { videoId, userId } = await freshPair();
@@ -216,7 +236,9 @@ describe('recordHistory', () => {
     expect((await video(videoId)).play).toBe(v0.play + 1);
     expect((await history(userId, videoId)).progress).toBe(2400);
 
-    await db.execute(sql`update watch_history set watched_at = now() - interval '31 minutes' where user_id = ${userId} and video_id = ${videoId}`);
+    await db.execute(
+      sql`update watch_history set watched_at = now() - interval '31 minutes' where user_id = ${userId} and video_id = ${videoId}`,
+    );
     await Promise.all([recordHistory(userId, videoId, 100), recordHistory(userId, videoId, 100)]);
     expect((await video(videoId)).play).toBe(v0.play + 2);
   });

@@ -3,7 +3,17 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { lockUsers } from '../db/lock-order.ts';
 import type { DbOrTx } from '../db/recount.ts';
-import { collects, commentLikes, comments, likes, notInterested, users, videos, watchHistory, watchLater } from '../db/schema.ts';
+import {
+  collects,
+  commentLikes,
+  comments,
+  likes,
+  notInterested,
+  users,
+  videos,
+  watchHistory,
+  watchLater,
+} from '../db/schema.ts';
 import { addVideoStat } from './daily-stats.ts';
 import { invalid, notFound } from './errors.ts';
 import { visibleWorks } from './visibility.ts';
@@ -18,7 +28,11 @@ type PairTable = typeof likes;
 /** Adds or removes a (user, target) row; true when a row was actually inserted or deleted. */
 async function setPair(tx: DbOrTx, table: PairTable, userId: number, targetId: number, on: boolean): Promise<boolean> {
   if (on) {
-    const rows = await tx.insert(table).values({ userId, targetId }).onConflictDoNothing().returning({ userId: table.userId });
+    const rows = await tx
+      .insert(table)
+      .values({ userId, targetId })
+      .onConflictDoNothing()
+      .returning({ userId: table.userId });
     return rows.length > 0;
   }
   const rows = await tx
@@ -39,7 +53,12 @@ async function liveVideo(tx: DbOrTx, videoId: number, viewerId: number) {
 }
 
 /** Adds `delta` to one counter of a live video; notFound when it was deleted meanwhile (the row lock re-checks). */
-async function bumpVideo(tx: DbOrTx, videoId: number, column: 'diggCount' | 'collectCount', delta: number): Promise<number> {
+async function bumpVideo(
+  tx: DbOrTx,
+  videoId: number,
+  column: 'diggCount' | 'collectCount',
+  delta: number,
+): Promise<number> {
   const col = videos[column];
   const [row] = await tx
     .update(videos)
@@ -56,10 +75,15 @@ async function videoCount(tx: DbOrTx, videoId: number, column: 'diggCount' | 'co
 }
 
 /** Likes or unlikes a video; keeps the video's digg_count, the author's total_favorited and the liker's favoriting_count. */
-export async function setVideoLike(userId: number, videoId: number, liked: boolean): Promise<{ liked: boolean; diggCount: number }> {
+export async function setVideoLike(
+  userId: number,
+  videoId: number,
+  liked: boolean,
+): Promise<{ liked: boolean; diggCount: number }> {
   return db().transaction(async (tx) => {
     const video = await liveVideo(tx, videoId, userId);
-    if (!(await setPair(tx, likes, userId, videoId, liked))) return { liked, diggCount: await videoCount(tx, videoId, 'diggCount') };
+    if (!(await setPair(tx, likes, userId, videoId, liked)))
+      return { liked, diggCount: await videoCount(tx, videoId, 'diggCount') };
     const delta = liked ? 1 : -1;
     const diggCount = await bumpVideo(tx, videoId, 'diggCount', delta);
     await addVideoStat(videoId, 'likes', delta, tx);
@@ -101,11 +125,20 @@ export async function setVideoCollect(
 }
 
 /** Likes or unlikes a live comment of a video the user may see; the comment's author hears of a new like. */
-export async function setCommentLike(userId: number, commentId: number, liked: boolean): Promise<{ liked: boolean; diggCount: number }> {
+export async function setCommentLike(
+  userId: number,
+  commentId: number,
+  liked: boolean,
+): Promise<{ liked: boolean; diggCount: number }> {
   return db().transaction(async (tx) => {
     const live = and(eq(comments.id, commentId), isNull(comments.deletedAt), visibleWorks(userId));
     const [comment] = await tx
-      .select({ userId: comments.userId, videoId: comments.videoId, text: comments.text, diggCount: comments.diggCount })
+      .select({
+        userId: comments.userId,
+        videoId: comments.videoId,
+        text: comments.text,
+        diggCount: comments.diggCount,
+      })
       .from(comments)
       .innerJoin(videos, eq(videos.id, comments.videoId))
       .where(live);
@@ -120,7 +153,13 @@ export async function setCommentLike(userId: number, commentId: number, liked: b
       .where(and(eq(comments.id, commentId), isNull(comments.deletedAt)))
       .returning({ n: comments.diggCount });
     if (!row) throw notFound('error.commentNotFound');
-    const note = { userId: comment.userId, actorId: userId, kind: 'like_comment' as const, videoId: comment.videoId, commentId };
+    const note = {
+      userId: comment.userId,
+      actorId: userId,
+      kind: 'like_comment' as const,
+      videoId: comment.videoId,
+      commentId,
+    };
     if (liked) await notify(tx, { ...note, text: comment.text });
     else await retract(tx, note);
     return { liked, diggCount: row.n };
@@ -160,10 +199,17 @@ export async function recordHistory(userId: number, videoId: number, progressMs:
         .onConflictDoNothing()
         .returning({ userId: watchHistory.userId });
       played = inserted.length > 0;
-      if (!played) await tx.update(watchHistory).set({ progressMs: progress, watchedAt: sql`now()` }).where(key);
+      if (!played)
+        await tx
+          .update(watchHistory)
+          .set({ progressMs: progress, watchedAt: sql`now()` })
+          .where(key);
     }
     if (played) {
-      await tx.update(videos).set({ playCount: sql`${videos.playCount} + 1` }).where(eq(videos.id, videoId));
+      await tx
+        .update(videos)
+        .set({ playCount: sql`${videos.playCount} + 1` })
+        .where(eq(videos.id, videoId));
       await addVideoStat(videoId, 'plays', 1, tx);
     }
   });

@@ -31,7 +31,10 @@ async function share(instance: string): Promise<number | undefined> {
 
 /** Makes one process's heartbeat look two minutes old, as if it had died then. */
 async function age(instance: string): Promise<void> {
-  await t.db.update(livePresence).set({ seenAt: sql`now() - interval '2 minutes'` }).where(eq(livePresence.instance, instance));
+  await t.db
+    .update(livePresence)
+    .set({ seenAt: sql`now() - interval '2 minutes'` })
+    .where(eq(livePresence.instance, instance));
 }
 
 describe('live viewers', () => {

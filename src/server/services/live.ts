@@ -144,8 +144,14 @@ export async function postMessage(userId: number, roomId: number, text: string):
     const [room] = await tx.select({ status: liveRooms.status }).from(liveRooms).where(eq(liveRooms.id, roomId));
     if (!room) throw notFound('error.liveRoomNotFound');
     if (room.status !== 'live') throw new ServiceError('conflict', 'live.ended');
-    const [row] = await tx.insert(liveMessages).values({ roomId, userId, text: body }).returning({ id: liveMessages.id, createdAt: liveMessages.createdAt });
-    const [user] = await tx.select({ secUid: users.secUid, nickname: users.nickname, avatar: users.avatar }).from(users).where(eq(users.id, userId));
+    const [row] = await tx
+      .insert(liveMessages)
+      .values({ roomId, userId, text: body })
+      .returning({ id: liveMessages.id, createdAt: liveMessages.createdAt });
+    const [user] = await tx
+      .select({ secUid: users.secUid, nickname: users.nickname, avatar: users.avatar })
+      .from(users)
+      .where(eq(users.id, userId));
     if (!row || !user) throw notFound('error.userNotFound');
     const message: ChatMessage = { id: row.id, roomId, text: body, createdAt: row.createdAt, user };
     // Delivered on commit, so nobody sees a line that was rolled back.
@@ -230,7 +236,11 @@ async function moveViewers(roomId: number, delta: 1 | -1): Promise<number | null
         .returning({ viewers: livePresence.viewers });
       counted = share !== undefined;
       if (share?.viewers === 0) {
-        await tx.delete(livePresence).where(and(eq(livePresence.instance, instance), eq(livePresence.roomId, roomId), eq(livePresence.viewers, 0)));
+        await tx
+          .delete(livePresence)
+          .where(
+            and(eq(livePresence.instance, instance), eq(livePresence.roomId, roomId), eq(livePresence.viewers, 0)),
+          );
       }
     }
     const [row] = await tx
@@ -243,7 +253,10 @@ async function moveViewers(roomId: number, delta: 1 | -1): Promise<number | null
       await tx
         .insert(livePresence)
         .values({ instance, roomId, viewers: 1 })
-        .onConflictDoUpdate({ target: [livePresence.instance, livePresence.roomId], set: { viewers: sql`${livePresence.viewers} + 1`, seenAt: sql`now()` } });
+        .onConflictDoUpdate({
+          target: [livePresence.instance, livePresence.roomId],
+          set: { viewers: sql`${livePresence.viewers} + 1`, seenAt: sql`now()` },
+        });
     }
     if (counted) await publish(roomTopic(roomId), { type: VIEWERS_EVENT, data: { count: row.count } }, tx);
     return row.count;

@@ -152,7 +152,9 @@ describe('mailer with SMTP_URL', () => {
       expect(subject && Buffer.from(subject[1]!, 'base64').toString('utf8')).toBe(t('mail.loginCode.subject'));
       const [head, ...rest] = raw.split('\r\n\r\n');
       const encoded = rest.join('\r\n\r\n');
-      const text = /Content-Transfer-Encoding: base64/i.test(head!) ? Buffer.from(encoded, 'base64').toString('utf8') : encoded;
+      const text = /Content-Transfer-Encoding: base64/i.test(head!)
+        ? Buffer.from(encoded, 'base64').toString('utf8')
+        : encoded;
       expect(text).toContain(t('mail.loginCode.body', { code: '765432', minutes: 10 }).split('\n')[0]);
       expect(await readdir(outboxDir())).toEqual(before);
       expect(lines.join('')).toContain('smtp');

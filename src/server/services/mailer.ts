@@ -54,7 +54,12 @@ export async function sendLoginCode(email: string, code: string, minutes: number
   const url = process.env.SMTP_URL;
   if (url) {
     const transporter = await smtp(url);
-    await transporter.sendMail({ from: process.env.MAIL_FROM || DEFAULT_FROM, to: email, subject: SUBJECT, text: body(code, minutes) });
+    await transporter.sendMail({
+      from: process.env.MAIL_FROM || DEFAULT_FROM,
+      to: email,
+      subject: SUBJECT,
+      text: body(code, minutes),
+    });
     logLine('info', 'mailer: login code sent', { via: 'smtp' });
     return;
   }
@@ -73,7 +78,10 @@ export async function lastOutboxCode(email: string): Promise<string | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  const mine = names.filter((n) => n.endsWith(suffix) && /^\d{13}-/.test(n)).sort().reverse();
+  const mine = names
+    .filter((n) => n.endsWith(suffix) && /^\d{13}-/.test(n))
+    .sort()
+    .reverse();
   for (const name of mine) {
     const text = await readFile(path.join(outboxDir(), name), 'utf8');
     const [head = '', ...rest] = text.split('\n\n');

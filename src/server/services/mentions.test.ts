@@ -38,7 +38,9 @@ describe('resolveMentions', () => {
   });
 
   it('resolves exact nicknames only, in the order given', async () => {
-    const { rows } = await db.execute<{ id: number; nickname: string }>(sql`select id, nickname from users order by id limit 2`);
+    const { rows } = await db.execute<{ id: number; nickname: string }>(
+      sql`select id, nickname from users order by id limit 2`,
+    );
     const [a, b] = rows as [{ id: number; nickname: string }, { id: number; nickname: string }];
     const found = await resolveMentions([b.nickname, '没有这个人', a.nickname, `${a.nickname}x`]);
     expect(found.map((u) => u.id)).toEqual([b.id, a.id]);

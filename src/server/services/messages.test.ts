@@ -48,7 +48,11 @@ async function strangers(): Promise<{ a: number; b: number }> {
   throw new Error('no two strangers left in the seed');
 }
 
-const kindOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { kind?: string; key?: string }) => `${e.kind}: ${e.key}`);
+const kindOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'resolved',
+    (e: { kind?: string; key?: string }) => `${e.kind}: ${e.key}`,
+  );
 
 describe('cleanMessage', () => {
   it.each([
@@ -101,7 +105,9 @@ describe('the one-message rule', () => {
 
   it('lets exactly one of two concurrent first messages through', async () => {
     const { a, b } = await strangers();
-    const results = await Promise.all([sendMessage(a, b, '一'), sendMessage(a, b, '二'), sendMessage(a, b, '三')].map(kindOf));
+    const results = await Promise.all(
+      [sendMessage(a, b, '一'), sendMessage(a, b, '二'), sendMessage(a, b, '三')].map(kindOf),
+    );
     expect(results.filter((r) => r === 'resolved')).toHaveLength(1);
     const { rows } = await db.execute(sql`select 1 from messages m join conversations c on c.id = m.conversation_id
       where c.user_a = ${Math.min(a, b)} and c.user_b = ${Math.max(a, b)}`);
@@ -118,7 +124,9 @@ describe('the one-message rule', () => {
     const { a, b } = await strangers();
     const state = await conversationWith(a, b);
     expect(state).toMatchObject({ id: 0, restricted: true, canSend: true, blockStatus: 0 });
-    const { rows } = await db.execute(sql`select 1 from conversations where user_a = ${Math.min(a, b)} and user_b = ${Math.max(a, b)}`);
+    const { rows } = await db.execute(
+      sql`select 1 from conversations where user_a = ${Math.min(a, b)} and user_b = ${Math.max(a, b)}`,
+    );
     expect(rows).toHaveLength(0);
   });
 });
@@ -217,7 +225,8 @@ describe('list, unread, pin and mute', () => {
     const fromB = await sendMessage(b, a, '来自B');
     const fromC = await sendMessage(c, a, '来自C');
     const [convB, convC] = [fromB.message.conversationId, fromC.message.conversationId];
-    const order = async () => (await listConversations(a, { count: 50 })).items.map((x) => x.id).filter((id) => id === convB || id === convC);
+    const order = async () =>
+      (await listConversations(a, { count: 50 })).items.map((x) => x.id).filter((id) => id === convB || id === convC);
     expect(await order()).toEqual([convC, convB]);
     expect(await totalUnread(a)).toBe(2);
 
@@ -239,7 +248,9 @@ describe('list, unread, pin and mute', () => {
   });
 
   it('pages by offset without repeats', async () => {
-    const { rows } = await db.execute<{ id: number }>(sql`select user_a as id from conversations group by user_a order by count(*) desc limit 1`);
+    const { rows } = await db.execute<{ id: number }>(
+      sql`select user_a as id from conversations group by user_a order by count(*) desc limit 1`,
+    );
     const me = rows[0]!.id;
     const all = (await listConversations(me, { count: 50 })).items.map((x) => x.id);
     const first = await listConversations(me, { count: 1 });
@@ -270,7 +281,9 @@ describe("someone else's conversation", () => {
     }
     await fileReport(b, 'message', m.message.id, 'spam');
     await fileReport(b, 'user', a, 'abuse');
-    const { rows } = await db.execute(sql`select target_type, reason from reports where reporter_id = ${b} order by id`);
+    const { rows } = await db.execute(
+      sql`select target_type, reason from reports where reporter_id = ${b} order by id`,
+    );
     expect(rows).toEqual([
       { target_type: 'message', reason: 'spam' },
       { target_type: 'user', reason: 'abuse' },

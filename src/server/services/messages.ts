@@ -106,18 +106,37 @@ function unreadIn(me: number, conv: SQL, clearedAt: SQL, lastReadAt: SQL): SQL {
 }
 
 async function peerOf(q: DbOrTx, me: number, peerId: number): Promise<ImPeer> {
-  const { rows } = await q.execute<{ id: number; sec_uid: string; nickname: string; avatar: string; following: boolean; followed_by: boolean }>(sql`
+  const { rows } = await q.execute<{
+    id: number;
+    sec_uid: string;
+    nickname: string;
+    avatar: string;
+    following: boolean;
+    followed_by: boolean;
+  }>(sql`
     select u.id, u.sec_uid, u.nickname, u.avatar,
       exists (select 1 from follows f where f.follower_id = ${me} and f.followee_id = u.id) as following,
       exists (select 1 from follows f where f.follower_id = u.id and f.followee_id = ${me}) as followed_by
     from users u where u.id = ${peerId}`);
   const r = rows[0];
   if (!r) throw notFound('error.userNotFound');
-  return { id: r.id, secUid: r.sec_uid, nickname: r.nickname, avatar: r.avatar, following: r.following, followedBy: r.followed_by };
+  return {
+    id: r.id,
+    secUid: r.sec_uid,
+    nickname: r.nickname,
+    avatar: r.avatar,
+    following: r.following,
+    followedBy: r.followed_by,
+  };
 }
 
 /** The conversation `me` takes part in, or 404 (someone else's is not told apart from a missing one). */
-async function ownConversation(q: DbOrTx, me: number, conversationId: number, lock = false): Promise<{ id: number; peerId: number }> {
+async function ownConversation(
+  q: DbOrTx,
+  me: number,
+  conversationId: number,
+  lock = false,
+): Promise<{ id: number; peerId: number }> {
   const { rows } = await q.execute<{ id: number; peer_id: number }>(sql`
     select id, case when user_a = ${me} then user_b else user_a end as peer_id
     from conversations where id = ${conversationId} and (user_a = ${me} or user_b = ${me})
@@ -129,7 +148,9 @@ async function ownConversation(q: DbOrTx, me: number, conversationId: number, lo
 
 async function conversationIdOf(q: DbOrTx, a: number, b: number): Promise<number> {
   const [x, y] = pairOf(a, b);
-  const { rows } = await q.execute<{ id: number }>(sql`select id from conversations where user_a = ${x} and user_b = ${y}`);
+  const { rows } = await q.execute<{ id: number }>(
+    sql`select id from conversations where user_a = ${x} and user_b = ${y}`,
+  );
   return rows[0]?.id ?? 0;
 }
 
@@ -199,7 +220,13 @@ const toView = (r: MessageRow): MessageView => ({
 });
 
 /** Messages of one conversation as `me` sees them, by `where` on `m`, newest first. */
-async function selectMessages(q: DbOrTx, me: number, conversationId: number, where: SQL, limit: number): Promise<MessageView[]> {
+async function selectMessages(
+  q: DbOrTx,
+  me: number,
+  conversationId: number,
+  where: SQL,
+  limit: number,
+): Promise<MessageView[]> {
   const cleared = clearedOf(me, sql`${conversationId}`);
   const { rows } = await q.execute<MessageRow>(sql`
     select m.id, m.conversation_id, m.sender_id, su.sec_uid as sender_sec_uid, m.text, m.created_at, m.liked_at is not null as liked,
@@ -237,9 +264,13 @@ export async function sendMessage(
   return db().transaction(async (tx) => {
     await peerOf(tx, me, peerId);
     const [a, b] = pairOf(me, peerId);
-    await tx.execute(sql`insert into conversations (user_a, user_b) values (${a}, ${b}) on conflict (user_a, user_b) do nothing`);
+    await tx.execute(
+      sql`insert into conversations (user_a, user_b) values (${a}, ${b}) on conflict (user_a, user_b) do nothing`,
+    );
     // The lock serialises concurrent sends of the pair, so two cannot both pass the one-message rule.
-    const { rows } = await tx.execute<{ id: number }>(sql`select id from conversations where user_a = ${a} and user_b = ${b} for update`);
+    const { rows } = await tx.execute<{ id: number }>(
+      sql`select id from conversations where user_a = ${a} and user_b = ${b} for update`,
+    );
     const conversationId = rows[0]!.id;
     const before = await stateWith(tx, me, peerId);
     if (before.blockStatus & 1) throw forbidden('error.dmYouBlocked');
@@ -268,7 +299,13 @@ export async function listMessages(
 ): Promise<{ messages: MessageView[]; hasMore: boolean }> {
   await ownConversation(db(), me, conversationId);
   const limit = Math.min(Math.max(opts.count ?? 20, 1), 50);
-  const rows = await selectMessages(db(), me, conversationId, opts.before ? sql`m.id < ${opts.before}` : sql`true`, limit + 1);
+  const rows = await selectMessages(
+    db(),
+    me,
+    conversationId,
+    opts.before ? sql`m.id < ${opts.before}` : sql`true`,
+    limit + 1,
+  );
   return { messages: rows.slice(0, limit).reverse(), hasMore: rows.length > limit };
 }
 
@@ -277,7 +314,11 @@ async function writeLimit(me: number): Promise<void> {
 }
 
 /** The conversation of a message `me` can see, or 404. */
-async function visibleMessage(q: DbOrTx, me: number, messageId: number): Promise<{ conversationId: number; peerId: number; senderId: number }> {
+async function visibleMessage(
+  q: DbOrTx,
+  me: number,
+  messageId: number,
+): Promise<{ conversationId: number; peerId: number; senderId: number }> {
   const view = await messageFor(me, messageId, q);
   if (!view) throw notFound('error.messageNotFound');
   const c = await ownConversation(q, me, view.conversationId);
@@ -290,7 +331,9 @@ export async function setMessageLike(me: number, messageId: number, liked: boole
   return db().transaction(async (tx) => {
     const m = await visibleMessage(tx, me, messageId);
     if (m.senderId === me) throw forbidden('error.dmLikeOwn');
-    await tx.execute(sql`update messages set liked_at = ${liked ? sql`coalesce(liked_at, now())` : sql`null`} where id = ${messageId}`);
+    await tx.execute(
+      sql`update messages set liked_at = ${liked ? sql`coalesce(liked_at, now())` : sql`null`} where id = ${messageId}`,
+    );
     await announce(tx, [m.peerId, me], { conversationId: m.conversationId, messageId, kind: 'like' });
     return (await messageFor(me, messageId, tx))!;
   });
@@ -305,12 +348,20 @@ export async function hideMessage(me: number, messageId: number): Promise<void> 
       select m.conversation_id from messages m join conversations c on c.id = m.conversation_id
       where m.id = ${messageId} and (c.user_a = ${me} or c.user_b = ${me})`);
     if (!rows[0]) throw notFound('error.messageNotFound');
-    await tx.execute(sql`insert into message_hides (message_id, user_id) values (${messageId}, ${me}) on conflict do nothing`);
+    await tx.execute(
+      sql`insert into message_hides (message_id, user_id) values (${messageId}, ${me}) on conflict do nothing`,
+    );
     await announce(tx, [me], { conversationId: rows[0].conversation_id, messageId, kind: 'hide' });
   });
 }
 
-async function upsertSetting(q: DbOrTx, me: number, conversationId: number, set: SQL, insert: { muted?: boolean; pinned?: boolean; cleared?: boolean; read?: boolean }) {
+async function upsertSetting(
+  q: DbOrTx,
+  me: number,
+  conversationId: number,
+  set: SQL,
+  insert: { muted?: boolean; pinned?: boolean; cleared?: boolean; read?: boolean },
+) {
   await q.execute(sql`
     insert into conversation_settings (conversation_id, user_id, muted, pinned, cleared_at, last_read_at)
     values (${conversationId}, ${me}, ${insert.muted ?? false}, ${insert.pinned ?? false},
@@ -319,7 +370,11 @@ async function upsertSetting(q: DbOrTx, me: number, conversationId: number, set:
 }
 
 /** 消息免打扰 and 置顶聊天; absent fields stay as they are. */
-export async function updateSettings(me: number, conversationId: number, change: { muted?: boolean; pinned?: boolean }): Promise<ConversationState> {
+export async function updateSettings(
+  me: number,
+  conversationId: number,
+  change: { muted?: boolean; pinned?: boolean },
+): Promise<ConversationState> {
   await writeLimit(me);
   return db().transaction(async (tx) => {
     const c = await ownConversation(tx, me, conversationId);
@@ -373,7 +428,10 @@ export async function totalUnread(me: number, q: DbOrTx = db()): Promise<number>
 }
 
 /** The 私信 list: pinned first, then by the newest message `me` can see; conversations with nothing visible are left out. */
-export async function listConversations(me: number, page: Page = {}): Promise<{ items: ConversationRow[]; cursor: number; hasMore: boolean }> {
+export async function listConversations(
+  me: number,
+  page: Page = {},
+): Promise<{ items: ConversationRow[]; cursor: number; hasMore: boolean }> {
   const { offset, limit } = bounds(page, 20);
   const { rows } = await db().execute<{
     id: number;
@@ -406,7 +464,14 @@ export async function listConversations(me: number, page: Page = {}): Promise<{ 
     limit ${limit + 1} offset ${offset}`);
   const items = rows.slice(0, limit).map((r) => ({
     id: r.id,
-    peer: { id: r.peer_id, secUid: r.sec_uid, nickname: r.nickname, avatar: r.avatar, following: r.following, followedBy: r.followed_by },
+    peer: {
+      id: r.peer_id,
+      secUid: r.sec_uid,
+      nickname: r.nickname,
+      avatar: r.avatar,
+      following: r.following,
+      followedBy: r.followed_by,
+    },
     lastMessage: { text: r.last_text, createdAt: new Date(r.last_at), fromViewer: r.last_sender === me },
     unread: r.unread,
     muted: r.muted,

@@ -41,9 +41,11 @@ async function heard(userId: number, act: () => Promise<unknown>): Promise<HubEv
 
 /** A user's rows of one kind; `at` is created_at in microseconds. */
 const rows = async (userId: number, kind: string) =>
-  (await db.execute<{ id: number; read: boolean; at: string }>(sql`
+  (
+    await db.execute<{ id: number; read: boolean; at: string }>(sql`
     select id, read_at is not null as read, (extract(epoch from created_at) * 1000000)::bigint::text as at
-    from notifications where user_id = ${userId} and kind = ${kind} order by id`)).rows;
+    from notifications where user_id = ${userId} and kind = ${kind} order by id`)
+  ).rows;
 
 /** A user with no notifications yet, a live video of theirs, and two other users. */
 async function quietUser(): Promise<{ me: number; videoId: number; fan: number; other: number }> {
@@ -102,7 +104,11 @@ describe('listNotifications', () => {
     const [follow, likeByOther, likeByFan] = all.items;
     expect(follow).toMatchObject({ video: null, comment: null, actorIsFollowed: false, followsMe: true, readAt: null });
     expect(likeByOther).toMatchObject({ video: { id: videoId, poster: expect.any(String) }, actorIsFollowed: false });
-    expect(likeByFan).toMatchObject({ actorIsFollowed: true, followsMe: false, actor: { secUid: expect.any(String), nickname: expect.any(String) } });
+    expect(likeByFan).toMatchObject({
+      actorIsFollowed: true,
+      followsMe: false,
+      actor: { secUid: expect.any(String), nickname: expect.any(String) },
+    });
 
     const likes = await listNotifications(me, { group: 'digg', count: 1 });
     expect(likes).toMatchObject({ cursor: expect.any(Number), hasMore: true, unread: 3 });
@@ -216,15 +222,21 @@ describe('one notification per actor, kind and target', () => {
 
   it('deleting a comment removes the comment, reply and mention notifications it caused, and tells their recipients', async () => {
     const { me, videoId, fan, other } = await quietUser();
-    const [{ nickname }] = (await db.execute<{ nickname: string }>(sql`select nickname from users where id = ${other}`)).rows as [{ nickname: string }];
+    const [{ nickname }] = (await db.execute<{ nickname: string }>(sql`select nickname from users where id = ${other}`))
+      .rows as [{ nickname: string }];
     const root = await publishComment(fan, videoId, `好看 @${nickname} 快来`);
     await publishComment(other, videoId, '同意', root.id);
     const kinds = async () =>
-      (await db.execute<{ user_id: number; kind: string }>(sql`
+      (
+        await db.execute<{ user_id: number; kind: string }>(sql`
         select n.user_id, n.kind from notifications n join comments c on c.id = n.comment_id
-        where c.id = ${root.id} or c.parent_id = ${root.id} order by n.user_id, n.kind`)).rows.map((r) => `${r.user_id}:${r.kind}`);
+        where c.id = ${root.id} or c.parent_id = ${root.id} order by n.user_id, n.kind`)
+      ).rows.map((r) => `${r.user_id}:${r.kind}`);
     expect(await kinds()).toEqual([`${me}:comment`, `${fan}:reply`, `${other}:mention`].sort());
-    const events = await Promise.all([heard(me, () => deleteComment(me, root.id)), heard(fan, () => new Promise((r) => setTimeout(r, 100)))]);
+    const events = await Promise.all([
+      heard(me, () => deleteComment(me, root.id)),
+      heard(fan, () => new Promise((r) => setTimeout(r, 100))),
+    ]);
     expect(await kinds()).toEqual([]);
     expect(events[0].length).toBeGreaterThan(0);
     expect(events[1].length).toBeGreaterThan(0);
@@ -242,7 +254,11 @@ describe('live unread count', () => {
     expect(await heard(me, () => markAllRead(me))).toHaveLength(1);
     expect(await unreadCount(me)).toBe(0);
     expect(await heard(me, () => markAllRead(me))).toHaveLength(0);
-    expect(await heard(me, () => db.transaction((tx) => retract(tx, { userId: me, actorId: fan, kind: 'like_video', videoId })))).toHaveLength(0);
+    expect(
+      await heard(me, () =>
+        db.transaction((tx) => retract(tx, { userId: me, actorId: fan, kind: 'like_video', videoId })),
+      ),
+    ).toHaveLength(0);
   });
 });
 
@@ -251,9 +267,13 @@ let everyKind: Promise<number> | undefined;
 function userWithEveryKind(): Promise<number> {
   return (everyKind ??= (async () => {
     const { me, videoId, fan } = await quietUser();
-    const [c] = (await db.execute<{ id: number }>(sql`select min(id) as id from comments where video_id = ${videoId}`)).rows;
+    const [c] = (await db.execute<{ id: number }>(sql`select min(id) as id from comments where video_id = ${videoId}`))
+      .rows;
     for (const kind of NOTICE_KINDS) {
-      const about = kind === 'follow' ? {} : { videoId, ...(kind === 'like_video' || kind === 'danmaku' || !c?.id ? {} : { commentId: c.id }) };
+      const about =
+        kind === 'follow'
+          ? {}
+          : { videoId, ...(kind === 'like_video' || kind === 'danmaku' || !c?.id ? {} : { commentId: c.id }) };
       expect(await notify(db, { userId: me, actorId: fan, kind, ...about, text: kind })).toBe(true);
     }
     return me;
@@ -277,9 +297,11 @@ describe('paging', () => {
       insert into notifications (user_id, actor_id, kind, created_at)
       select ${me}, ${fan}, 'follow', timestamptz '2026-01-01 00:00:00+00' + ((g * 7) % 5) * interval '1 hour' + interval '0.000001 second' * (g % 2)
       from generate_series(1, 23) g`);
-    const expected = (await db.execute<{ id: number }>(
-      sql`select id from notifications where user_id = ${me} order by created_at desc, id desc`,
-    )).rows.map((r) => r.id);
+    const expected = (
+      await db.execute<{ id: number }>(
+        sql`select id from notifications where user_id = ${me} order by created_at desc, id desc`,
+      )
+    ).rows.map((r) => r.id);
     expect(expected).toHaveLength(23);
 
     for (const count of [1, 3, 4, 7, 23, 50]) {

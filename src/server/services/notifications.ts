@@ -102,8 +102,14 @@ export async function retract(tx: DbOrTx, n: NoticeTarget): Promise<void> {
 /** Removes every notification about deleted comments (comment, reply, mention, liked comment): they would point at nothing. */
 export async function retractAboutComments(tx: DbOrTx, commentIds: number[]): Promise<void> {
   if (commentIds.length === 0) return;
-  const gone = await tx.delete(notifications).where(inArray(notifications.commentId, commentIds)).returning({ userId: notifications.userId });
-  await announce(tx, gone.map((g) => g.userId));
+  const gone = await tx
+    .delete(notifications)
+    .where(inArray(notifications.commentId, commentIds))
+    .returning({ userId: notifications.userId });
+  await announce(
+    tx,
+    gone.map((g) => g.userId),
+  );
 }
 
 // Notifications about a video the recipient may not see (deleted since, made private, friends-only to a non-friend)
@@ -166,7 +172,9 @@ export async function listNotifications(
 ): Promise<NoticePage> {
   const group = opts.group ?? 'all';
   const limit = Math.min(Math.max(Math.trunc(opts.count ?? NOTICE_PAGE), 1), NOTICE_PAGE_MAX);
-  const before = opts.cursor ? sql`${notifications.createdAt} < 'epoch'::timestamptz + ${opts.cursor}::bigint * interval '1 microsecond'` : undefined;
+  const before = opts.cursor
+    ? sql`${notifications.createdAt} < 'epoch'::timestamptz + ${opts.cursor}::bigint * interval '1 microsecond'`
+    : undefined;
   const [rows, unread] = await Promise.all([page(userId, group, before, limit + 1), unreadCount(userId)]);
   let items = rows.slice(0, limit);
   let hasMore = rows.length > limit;

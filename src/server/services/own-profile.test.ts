@@ -10,7 +10,9 @@ useFreshDb((fresh) => (db = fresh));
 
 describe('ownProfileExtras', () => {
   it('counts the history and watch-later tabs as they list', async () => {
-    const { rows } = await db.execute<{ id: number }>(sql`select user_id as id from watch_later group by user_id order by count(*) desc limit 1`);
+    const { rows } = await db.execute<{ id: number }>(
+      sql`select user_id as id from watch_later group by user_id order by count(*) desc limit 1`,
+    );
     const id = rows[0]!.id;
     const extras = await ownProfileExtras(id);
     expect(extras).not.toBeNull();
@@ -19,7 +21,9 @@ describe('ownProfileExtras', () => {
   });
 
   it('says whether a password is set, and nothing for an unknown user', async () => {
-    const { rows } = await db.execute<{ id: number }>(sql`select id from users where password_hash is not null limit 1`);
+    const { rows } = await db.execute<{ id: number }>(
+      sql`select id from users where password_hash is not null limit 1`,
+    );
     expect((await ownProfileExtras(rows[0]!.id))?.hasPassword).toBe(true);
     await db.execute(sql`update users set password_hash = null where id = ${rows[0]!.id}`);
     expect((await ownProfileExtras(rows[0]!.id))?.hasPassword).toBe(false);

@@ -22,5 +22,7 @@ export async function ownProfileExtras(userId: number): Promise<OwnProfileExtras
         where w.user_id = u.id and ${visibleWorks(userId)}) as watch_later_count
     from users u where u.id = ${userId}`);
   const row = rows[0];
-  return row ? { hasPassword: row.has_password, recordCount: row.record_count, watchLaterCount: row.watch_later_count } : null;
+  return row
+    ? { hasPassword: row.has_password, recordCount: row.record_count, watchLaterCount: row.watch_later_count }
+    : null;
 }

@@ -42,14 +42,26 @@ describe('password', () => {
 
   it('a line of hashes longer than it may be is refused with a retry, not queued without end', async () => {
     const salt = Buffer.alloc(16, 7);
-    const cheap = ['scrypt', 10, 8, 1, salt.toString('base64'), scryptSync('口令', salt, 64, { N: 2 ** 10, r: 8, p: 1 }).toString('base64')].join('$');
-    const answers = await Promise.allSettled(Array.from({ length: HASHES_WAITING_MAX + 10 }, () => verifyPassword('口令', cheap)));
+    const cheap = [
+      'scrypt',
+      10,
+      8,
+      1,
+      salt.toString('base64'),
+      scryptSync('口令', salt, 64, { N: 2 ** 10, r: 8, p: 1 }).toString('base64'),
+    ].join('$');
+    const answers = await Promise.allSettled(
+      Array.from({ length: HASHES_WAITING_MAX + 10 }, () => verifyPassword('口令', cheap)),
+    );
     const refused = answers.filter((a) => a.status === 'rejected');
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.length).toBeLessThanOrEqual(10);
-    for (const a of refused) expect((a as PromiseRejectedResult).reason).toMatchObject({ kind: 'rate_limited', retryAfter: 2 });
+    for (const a of refused)
+      expect((a as PromiseRejectedResult).reason).toMatchObject({ kind: 'rate_limited', retryAfter: 2 });
     expect(refused.every((a) => (a as PromiseRejectedResult).reason instanceof ServiceError)).toBe(true);
-    expect(answers.filter((a) => a.status === 'fulfilled').every((a) => (a as PromiseFulfilledResult<boolean>).value)).toBe(true);
+    expect(
+      answers.filter((a) => a.status === 'fulfilled').every((a) => (a as PromiseFulfilledResult<boolean>).value),
+    ).toBe(true);
     // Once the line has gone down, hashes are taken again.
     expect(await verifyPassword('口令', cheap)).toBe(true);
   });

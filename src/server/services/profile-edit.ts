@@ -58,8 +58,16 @@ interface Picture {
 }
 
 const PICTURES: Picture[] = [
-  { field: 'avatar', cap: AVATAR_MAX_BYTES, target: { what: t('profile.edit.avatar'), width: AVATAR_SIZE, height: AVATAR_SIZE } },
-  { field: 'cover', cap: COVER_MAX_BYTES, target: { what: t('profile.edit.cover'), width: COVER_WIDTH, height: COVER_HEIGHT } },
+  {
+    field: 'avatar',
+    cap: AVATAR_MAX_BYTES,
+    target: { what: t('profile.edit.avatar'), width: AVATAR_SIZE, height: AVATAR_SIZE },
+  },
+  {
+    field: 'cover',
+    cap: COVER_MAX_BYTES,
+    target: { what: t('profile.edit.cover'), width: COVER_WIDTH, height: COVER_HEIGHT },
+  },
 ];
 
 const refuse = (problem: Problem | null) => {
@@ -89,11 +97,14 @@ export async function editProfile(userId: number, patch: ProfilePatch, now = new
   }
   for (const p of PICTURES) {
     const bytes = patch[p.field];
-    if (bytes && bytes.byteLength > p.cap) throw tooLarge('error.imageTooLarge', { what: p.target.what, max: formatBytes(p.cap) });
+    if (bytes && bytes.byteLength > p.cap)
+      throw tooLarge('error.imageTooLarge', { what: p.target.what, max: formatBytes(p.cap) });
   }
 
   // Every picture is checked and encoded before anything is stored: a bad banner leaves a good avatar unsaved too.
-  const encoded = await Promise.all(PICTURES.map(async (p) => (patch[p.field] ? { p, webp: await toWebp(patch[p.field]!, p.target) } : null)));
+  const encoded = await Promise.all(
+    PICTURES.map(async (p) => (patch[p.field] ? { p, webp: await toWebp(patch[p.field]!, p.target) } : null)),
+  );
   const stored: string[] = [];
   try {
     for (const item of encoded) {
@@ -107,9 +118,15 @@ export async function editProfile(userId: number, patch: ProfilePatch, now = new
     const replaced = await save(userId, changes);
     // The old pictures go once the new ones are live; seeded and default ones are shared and stay.
     const old = replaced.filter((key) => ownedBy(userId, key));
-    if (old.length) await mediaStore().remove(old).catch(() => {});
+    if (old.length)
+      await mediaStore()
+        .remove(old)
+        .catch(() => {});
   } catch (error) {
-    if (stored.length) await mediaStore().remove(stored).catch(() => {});
+    if (stored.length)
+      await mediaStore()
+        .remove(stored)
+        .catch(() => {});
     throw error;
   }
 }
@@ -138,9 +155,14 @@ async function save(userId: number, changes: Partial<typeof users.$inferInsert>)
     await tx.update(users).set(changes).where(eq(users.id, userId));
     if (changes.nickname !== undefined && changes.nickname !== before.nickname) {
       // A video is found by its author's name too (studio.ts indexes title and nickname the same way).
-      const rows = await tx.select({ id: videos.id, desc: videos.desc }).from(videos).where(eq(videos.authorId, userId));
+      const rows = await tx
+        .select({ id: videos.id, desc: videos.desc })
+        .from(videos)
+        .where(eq(videos.authorId, userId));
       if (rows.length) {
-        const tokens = JSON.stringify(rows.map((r) => ({ id: r.id, tokens: tokenize(`${r.desc} ${changes.nickname}`) })));
+        const tokens = JSON.stringify(
+          rows.map((r) => ({ id: r.id, tokens: tokenize(`${r.desc} ${changes.nickname}`) })),
+        );
         await tx.execute(sql`
           update ${videos} set search_tokens = x.tokens
           from jsonb_to_recordset(${tokens}::jsonb) as x(id int, tokens text[])

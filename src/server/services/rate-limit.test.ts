@@ -11,7 +11,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function counter(key: string): Promise<{ count: number; reset_at: string } | undefined> {
-  const { rows } = await t.db.execute<{ count: number; reset_at: string }>(sql`select count, reset_at from rate_limits where key = ${key}`);
+  const { rows } = await t.db.execute<{ count: number; reset_at: string }>(
+    sql`select count, reset_at from rate_limits where key = ${key}`,
+  );
   return rows[0];
 }
 
@@ -38,7 +40,9 @@ describe('rate limits', () => {
 
   it('gives at least one second even when the window is about to end', async () => {
     await hit('t:edge', 1, 60_000);
-    await t.db.execute(sql`update rate_limits set reset_at = (extract(epoch from clock_timestamp()) * 1000)::bigint + 200 where key = 't:edge'`);
+    await t.db.execute(
+      sql`update rate_limits set reset_at = (extract(epoch from clock_timestamp()) * 1000)::bigint + 200 where key = 't:edge'`,
+    );
     expect((await hit('t:edge', 1, 60_000)).retryAfter).toBe(1);
   });
 

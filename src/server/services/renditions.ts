@@ -18,8 +18,19 @@ export interface Rendition {
 export async function laddersOf(videoIds: number[]): Promise<Map<number, Rendition[]>> {
   const out = new Map<number, Rendition[]>();
   if (videoIds.length === 0) return out;
-  const ids = sql`array[${sql.join(videoIds.map((id) => sql`${id}::int`), sql`, `)}]`;
-  const { rows } = await db().execute<{ video_id: number; gear: number; width: number; height: number; bit_rate: number; path: string; size_bytes: string }>(sql`
+  const ids = sql`array[${sql.join(
+    videoIds.map((id) => sql`${id}::int`),
+    sql`, `,
+  )}]`;
+  const { rows } = await db().execute<{
+    video_id: number;
+    gear: number;
+    width: number;
+    height: number;
+    bit_rate: number;
+    path: string;
+    size_bytes: string;
+  }>(sql`
     select r.video_id, r.gear, r.width, r.height, r.bit_rate, r.path, r.size_bytes
       from video_renditions r where r.video_id = any(${ids})`);
   for (const r of rows) {
@@ -46,7 +57,16 @@ export function ladderOrFile(
 ): Rendition[] {
   if (ladder?.length) return ladder;
   const bitRate = Math.round((card.sizeBytes * 8000) / Math.max(card.durationMs, 1));
-  return [{ gear: gearOf(card.width, card.height), width: card.width, height: card.height, bitRate, path: card.media, sizeBytes: card.sizeBytes }];
+  return [
+    {
+      gear: gearOf(card.width, card.height),
+      width: card.width,
+      height: card.height,
+      bitRate,
+      path: card.media,
+      sizeBytes: card.sizeBytes,
+    },
+  ];
 }
 
 /** The rendition a plain `play_addr` points at: the highest gear up to 720 (HD without the 1080 file's weight). */

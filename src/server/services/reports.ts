@@ -10,7 +10,12 @@ import { enforce } from './rate-limit.ts';
 export const REPORT_DAILY = { limit: 20, windowMs: 86_400_000 };
 
 /** Stores a report; a message or conversation may be reported only by one of its participants (404 otherwise). */
-export async function fileReport(reporterId: number, target: ReportTarget, targetId: number, reason: ReportReason): Promise<{ id: number }> {
+export async function fileReport(
+  reporterId: number,
+  target: ReportTarget,
+  targetId: number,
+  reason: ReportReason,
+): Promise<{ id: number }> {
   if (!REPORT_TARGETS.includes(target) || !REPORT_REASONS.includes(reason)) throw invalid('error.reportType');
   if (target === 'user' && targetId === reporterId) throw invalid('error.reportSelf');
   await enforce(`report:${reporterId}`, REPORT_DAILY.limit, REPORT_DAILY.windowMs);
@@ -23,7 +28,17 @@ export async function fileReport(reporterId: number, target: ReportTarget, targe
         ? participant(sql`${targetId}`)
         : sql`exists (select 1 from messages m where m.id = ${targetId} and ${participant(sql`m.conversation_id`)})`;
   const { rows } = await db().execute<{ ok: boolean }>(sql`select ${exists} as ok`);
-  if (!rows[0]?.ok) throw notFound(target === 'user' ? 'error.userNotFound' : target === 'message' ? 'error.messageNotFound' : 'error.conversationNotFound');
-  const [row] = await db().insert(reports).values({ reporterId, targetType: target, targetId, reason }).returning({ id: reports.id });
+  if (!rows[0]?.ok)
+    throw notFound(
+      target === 'user'
+        ? 'error.userNotFound'
+        : target === 'message'
+          ? 'error.messageNotFound'
+          : 'error.conversationNotFound',
+    );
+  const [row] = await db()
+    .insert(reports)
+    .values({ reporterId, targetType: target, targetId, reason })
+    .returning({ id: reports.id });
   return { id: row!.id };
 }

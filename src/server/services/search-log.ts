@@ -23,7 +23,8 @@ export async function recordSearch(raw: string, searcher: Searcher): Promise<boo
   const query = normalizeQuery(raw).replace(/\s+/g, ' ');
   if (!query) return false;
   const { userId, address } = searcher;
-  if (address !== undefined) await enforce(`search:ip:${address || 'unknown'}`, perIp(SEARCH_RATE.limit), SEARCH_RATE.windowMs);
+  if (address !== undefined)
+    await enforce(`search:ip:${address || 'unknown'}`, perIp(SEARCH_RATE.limit), SEARCH_RATE.windowMs);
   if (userId !== null) await enforce(`search:user:${userId}`, SEARCH_RATE.limit, SEARCH_RATE.windowMs);
   await db().insert(searchLog).values({ userId, query });
   hotWordsChanged();

@@ -42,6 +42,7 @@ describe('searchTerms', () => {
   it('gives only terms that tokenize() puts in the index of a text containing the query', () => {
     const text = '周末的美食探店 VLOG #美食';
     const index = new Set(tokenize(text));
-    for (const q of ['美食探店', '周末', 'vlog', '店']) for (const term of searchTerms(q)) expect(index.has(term), term).toBe(true);
+    for (const q of ['美食探店', '周末', 'vlog', '店'])
+      for (const term of searchTerms(q)) expect(index.has(term), term).toBe(true);
   });
 });

@@ -12,7 +12,10 @@ async function scalar(query: string, params: unknown[] = []): Promise<number> {
 }
 
 /** A video indexed as the seed indexes one: tokens of title, hashtags and the author's nickname. */
-async function addVideo(desc: string, opts: { authorId?: number; nickname?: string; digg?: number; daysAgo?: number } = {}): Promise<number> {
+async function addVideo(
+  desc: string,
+  opts: { authorId?: number; nickname?: string; digg?: number; daysAgo?: number } = {},
+): Promise<number> {
   const authorId = opts.authorId ?? author.id;
   const nickname = opts.nickname ?? author.nickname;
   const { rows } = await t.pool.query(
@@ -118,7 +121,9 @@ describe('searchVideos', () => {
     await searchVideos('搜索日志测试', { cursor: 20 }, { log: { userId: author.id } });
     await searchVideos('搜索日志测试', {}, { log: { userId: null } });
     expect(await logCount()).toBe(before + 2);
-    const { rows } = await t.pool.query("select user_id, query from search_log where query = '搜索日志测试' order by id");
+    const { rows } = await t.pool.query(
+      "select user_id, query from search_log where query = '搜索日志测试' order by id",
+    );
     expect(rows).toEqual([
       { user_id: author.id, query: '搜索日志测试' },
       { user_id: null, query: '搜索日志测试' },
@@ -136,7 +141,11 @@ describe('searchVideos', () => {
   it('does nothing for an empty or blank query: no results, nothing logged', async () => {
     const before = await logCount();
     for (const blank of ['', '   ', '\n\t　']) {
-      expect(await searchVideos(blank, {}, { log: { userId: author.id } })).toEqual({ items: [], cursor: 0, hasMore: false });
+      expect(await searchVideos(blank, {}, { log: { userId: author.id } })).toEqual({
+        items: [],
+        cursor: 0,
+        hasMore: false,
+      });
       expect(await searchUsers(blank, {}, { log: { userId: null } })).toEqual({ items: [], cursor: 0, hasMore: false });
     }
     expect(await logCount()).toBe(before);
@@ -156,7 +165,9 @@ describe('searchUsers', () => {
 
   it('indexes nicknames in PostgreSQL exactly as the tokenizer does, for seeded and new users alike', async () => {
     await addUser('Crème ケーキ・カフェ😀小王');
-    const { rows } = await t.pool.query<{ nickname: string; search_tokens: string[] }>('select nickname, search_tokens from users');
+    const { rows } = await t.pool.query<{ nickname: string; search_tokens: string[] }>(
+      'select nickname, search_tokens from users',
+    );
     expect(rows.length).toBeGreaterThan(50);
     for (const r of rows) expect([...r.search_tokens].sort(), r.nickname).toEqual([...tokenize(r.nickname)].sort());
   });

@@ -28,7 +28,12 @@ interface Prepared {
   limit: number;
 }
 
-async function prepare(raw: string, page: Page, options: SearchOptions, fallbackCount: number): Promise<Prepared | null> {
+async function prepare(
+  raw: string,
+  page: Page,
+  options: SearchOptions,
+  fallbackCount: number,
+): Promise<Prepared | null> {
   const query = normalizeQuery(raw);
   const terms = searchTerms(query);
   const { offset, limit } = bounds(page, fallbackCount);
@@ -37,7 +42,11 @@ async function prepare(raw: string, page: Page, options: SearchOptions, fallback
   return { phrase: query.normalize('NFKC').toLowerCase(), terms, offset, limit };
 }
 
-const textArray = (items: string[]): SQL => sql`array[${sql.join(items.map((t) => sql`${t}`), sql`, `)}]::text[]`;
+const textArray = (items: string[]): SQL =>
+  sql`array[${sql.join(
+    items.map((t) => sql`${t}`),
+    sql`, `,
+  )}]::text[]`;
 const likeAny = (items: string[]): SQL => textArray(items.map((t) => `%${t}%`));
 
 /** Title and hashtags of a video's desc ('title #tag1 #tag2', as the seed and uploads write it), lowercased. */
@@ -66,7 +75,11 @@ function matchTier(p: Prepared): SQL {
 export const RESULT_POOL = 500;
 
 /** Videos holding every term of the query, best matches first, then the popular and fresh (at most 2 × RESULT_POOL). A blank query finds nothing. */
-export async function searchVideos(raw: string, page: Page = {}, options: SearchOptions = {}): Promise<Paged<VideoCard>> {
+export async function searchVideos(
+  raw: string,
+  page: Page = {},
+  options: SearchOptions = {},
+): Promise<Paged<VideoCard>> {
   const p = await prepare(raw, page, options, 20);
   if (!p) return { items: [], cursor: 0, hasMore: false };
   const terms = textArray(p.terms);

@@ -41,7 +41,9 @@ function selectSeriesInfo() {
       itemCount: series.itemCount,
       createdAt: series.createdAt,
       // The first episode everyone may see, as seriesVideos lists them.
-      firstVideoId: sql<number | null>`(select ${seriesItems.videoId} from ${seriesItems} join ${videos} on ${videos.id} = ${seriesItems.videoId}
+      firstVideoId: sql<
+        number | null
+      >`(select ${seriesItems.videoId} from ${seriesItems} join ${videos} on ${videos.id} = ${seriesItems.videoId}
         where ${seriesItems.seriesId} = ${series.id} and ${visibleWorks(null)} order by ${seriesItems.position} limit 1)`,
       author: userCardColumns,
     })
@@ -57,7 +59,11 @@ export async function getSeries(id: number): Promise<SeriesInfo | null> {
 }
 
 /** A user's series (of one kind when `kind` is given), newest first. */
-export async function seriesByAuthor(authorId: number, page: Page = {}, kind?: SeriesCard['kind']): Promise<Paged<SeriesInfo>> {
+export async function seriesByAuthor(
+  authorId: number,
+  page: Page = {},
+  kind?: SeriesCard['kind'],
+): Promise<Paged<SeriesInfo>> {
   const { offset, limit } = bounds(page, 20);
   const rows = await selectSeriesInfo()
     .where(and(eq(series.authorId, authorId), kind ? eq(series.kind, kind) : undefined))

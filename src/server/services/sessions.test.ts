@@ -36,7 +36,10 @@ describe('sessions', () => {
   it('refuses an expired session', async () => {
     const [u] = await t.db.select().from(users).limit(1);
     const { token } = await createSession(u!.id);
-    await t.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.tokenHash, hashToken(token)));
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.tokenHash, hashToken(token)));
     expect(await resolveSession(token)).toBeNull();
   });
 });

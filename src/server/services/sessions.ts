@@ -36,7 +36,9 @@ function plausible(token: string | undefined | null): token is string {
 export async function createSession(userId: number, userAgent?: string): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_ABSOLUTE_MS);
-  await db().insert(sessions).values({ userId, tokenHash: hashToken(token), expiresAt, userAgent: userAgent?.slice(0, 300) });
+  await db()
+    .insert(sessions)
+    .values({ userId, tokenHash: hashToken(token), expiresAt, userAgent: userAgent?.slice(0, 300) });
   return { token, expiresAt };
 }
 
@@ -64,14 +66,21 @@ export async function resolveSession(token: string | undefined | null): Promise<
     );
   if (!row) return null;
   const { sessionId, stale, ...viewer } = row;
-  if (stale) await db().update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, sessionId));
+  if (stale)
+    await db()
+      .update(sessions)
+      .set({ lastSeenAt: sql`now()` })
+      .where(eq(sessions.id, sessionId));
   return viewer;
 }
 
 /** Revokes a token server-side (logout, or the browser's previous session at a new login). */
 export async function revokeSession(token: string | undefined | null): Promise<void> {
   if (!plausible(token)) return;
-  await db().update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+  await db()
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
 }
 
 /** Revokes every live session of a user (退出所有设备); returns how many. */

@@ -16,7 +16,9 @@ afterAll(() => t.close());
 
 describe('account settings', () => {
   it('reads every kind as on and everything public for a fresh account', async () => {
-    await t.db.execute(sql`update users set notify_settings = '{}', privacy = '{"likesPublic": true, "collectsPublic": true}' where id = ${me}`);
+    await t.db.execute(
+      sql`update users set notify_settings = '{}', privacy = '{"likesPublic": true, "collectsPublic": true}' where id = ${me}`,
+    );
     const s = await getSettings(me);
     expect(s.privacy).toEqual({ likesPublic: true, collectsPublic: true });
     expect(Object.keys(s.notify)).toEqual([...NOTIFY_KINDS]);
@@ -26,13 +28,18 @@ describe('account settings', () => {
   it('changes one privacy flag and keeps the other', async () => {
     expect(await setPrivacy(me, { likesPublic: false })).toEqual({ likesPublic: false, collectsPublic: true });
     expect(await setPrivacy(me, { collectsPublic: false })).toEqual({ likesPublic: false, collectsPublic: false });
-    expect(await setPrivacy(me, { likesPublic: true, collectsPublic: undefined })).toEqual({ likesPublic: true, collectsPublic: false });
+    expect(await setPrivacy(me, { likesPublic: true, collectsPublic: undefined })).toEqual({
+      likesPublic: true,
+      collectsPublic: false,
+    });
     expect((await getSettings(me)).privacy).toEqual({ likesPublic: true, collectsPublic: false });
   });
 
   it('ignores keys that are not settings', async () => {
     await setPrivacy(me, { likesPublic: true, evil: 'x' } as never);
-    const { rows } = await t.db.execute<{ privacy: Record<string, unknown> }>(sql`select privacy from users where id = ${me}`);
+    const { rows } = await t.db.execute<{ privacy: Record<string, unknown> }>(
+      sql`select privacy from users where id = ${me}`,
+    );
     expect(Object.keys(rows[0]!.privacy).sort()).toEqual(['collectsPublic', 'likesPublic']);
     const n = await setNotify(me, { follow: false, nope: false } as never);
     expect(n.follow).toBe(false);

@@ -7,7 +7,15 @@ import type { NotificationKind } from './notifications.ts';
 import { readPrivacy } from './visibility.ts';
 
 /** Every notification kind a user may switch off, in the order the settings page lists them. */
-export const NOTIFY_KINDS = ['like_video', 'like_comment', 'comment', 'reply', 'follow', 'mention', 'danmaku'] as const satisfies readonly NotificationKind[];
+export const NOTIFY_KINDS = [
+  'like_video',
+  'like_comment',
+  'comment',
+  'reply',
+  'follow',
+  'mention',
+  'danmaku',
+] as const satisfies readonly NotificationKind[];
 
 export type NotifySettings = Record<(typeof NOTIFY_KINDS)[number], boolean>;
 
@@ -23,14 +31,19 @@ function fullNotify(stored: Record<string, boolean>): NotifySettings {
 
 /** A user's privacy and notification settings, every kind present. */
 export async function getSettings(userId: number): Promise<AccountSettings> {
-  const [row] = await db().select({ privacy: users.privacy, notify: users.notifySettings }).from(users).where(eq(users.id, userId));
+  const [row] = await db()
+    .select({ privacy: users.privacy, notify: users.notifySettings })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!row) throw notFound('error.userNotFound');
   return { privacy: readPrivacy(row.privacy), notify: fullNotify(row.notify) };
 }
 
 /** Changes some privacy flags (the others stay); returns the whole setting. */
 export async function setPrivacy(userId: number, patch: Partial<Privacy>): Promise<Privacy> {
-  const clean = Object.fromEntries(Object.entries(patch).filter(([k, v]) => (k === 'likesPublic' || k === 'collectsPublic') && typeof v === 'boolean'));
+  const clean = Object.fromEntries(
+    Object.entries(patch).filter(([k, v]) => (k === 'likesPublic' || k === 'collectsPublic') && typeof v === 'boolean'),
+  );
   // One statement merges into the stored object, so two tabs changing different flags never undo each other.
   const [row] = await db()
     .update(users)
@@ -43,7 +56,9 @@ export async function setPrivacy(userId: number, patch: Partial<Privacy>): Promi
 
 /** Turns some notification kinds on or off (the others stay); returns every kind. */
 export async function setNotify(userId: number, patch: Partial<NotifySettings>): Promise<NotifySettings> {
-  const clean = Object.fromEntries(Object.entries(patch).filter(([k, v]) => (NOTIFY_KINDS as readonly string[]).includes(k) && typeof v === 'boolean'));
+  const clean = Object.fromEntries(
+    Object.entries(patch).filter(([k, v]) => (NOTIFY_KINDS as readonly string[]).includes(k) && typeof v === 'boolean'),
+  );
   const [row] = await db()
     .update(users)
     .set({ notifySettings: sql`${users.notifySettings} || ${JSON.stringify(clean)}::jsonb` })

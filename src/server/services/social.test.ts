@@ -21,16 +21,30 @@ async function strangers(): Promise<{ a: number; b: number }> {
 }
 
 const counts = async (id: number) =>
-  (await db.execute<{ following: number; followers: number }>(sql`select following_count as following, follower_count as followers from users where id = ${id}`)).rows[0]!;
+  (
+    await db.execute<{ following: number; followers: number }>(
+      sql`select following_count as following, follower_count as followers from users where id = ${id}`,
+    )
+  ).rows[0]!;
 const followNotes = async (to: number, from: number) =>
-  (await db.execute(sql`select 1 from notifications where user_id = ${to} and actor_id = ${from} and kind = 'follow'`)).rows.length;
-const kindOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { kind?: string }) => e.kind);
+  (await db.execute(sql`select 1 from notifications where user_id = ${to} and actor_id = ${from} and kind = 'follow'`))
+    .rows.length;
+const kindOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'resolved',
+    (e: { kind?: string }) => e.kind,
+  );
 
 describe('setFollow', () => {
   it('counts a follow once on both users, notifies once, and the unfollow restores', async () => {
     const { a, b } = await strangers();
     const [a0, b0] = [await counts(a), await counts(b)];
-    const followed = { following: true, mutual: false, followerCount: b0.followers + 1, followingCount: a0.following + 1 };
+    const followed = {
+      following: true,
+      mutual: false,
+      followerCount: b0.followers + 1,
+      followingCount: a0.following + 1,
+    };
     expect(await setFollow(a, b, true)).toEqual(followed);
     expect(await setFollow(a, b, true)).toEqual(followed);
     expect(await isFollowing(a, b)).toBe(true);
@@ -83,7 +97,11 @@ describe('following and follower lists', () => {
     expect(all.items.slice(0, 3).map((u) => u.id)).toEqual(rows.map((r) => r.id).reverse());
     const times = all.items.map((u) => u.followedAt.getTime());
     expect(times).toEqual([...times].sort((x, y) => y - x));
-    expect(all.items[0]).toMatchObject({ secUid: expect.any(String), nickname: expect.any(String), followerCount: expect.any(Number) });
+    expect(all.items[0]).toMatchObject({
+      secUid: expect.any(String),
+      nickname: expect.any(String),
+      followerCount: expect.any(Number),
+    });
 
     const seen: number[] = [];
     let page = await listFollowing(a, { count: 2 });
@@ -109,7 +127,8 @@ describe('counts stay true', () => {
       await setFollow(b, a, true);
       if (i !== 1) await setFollow(a, b, false);
     }
-    const snapshot = async () => (await db.execute(sql`select id, following_count, follower_count from users order by id`)).rows;
+    const snapshot = async () =>
+      (await db.execute(sql`select id, following_count, follower_count from users order by id`)).rows;
     const before = await snapshot();
     await recountAll(db);
     expect(await snapshot()).toEqual(before);

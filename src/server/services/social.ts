@@ -35,7 +35,11 @@ export interface FollowState {
 async function applyFollow(tx: DbOrTx, followerId: number, followeeId: number, following: boolean): Promise<boolean> {
   const pair = and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId));
   const changed = following
-    ? await tx.insert(follows).values({ followerId, followeeId }).onConflictDoNothing().returning({ id: follows.followerId })
+    ? await tx
+        .insert(follows)
+        .values({ followerId, followeeId })
+        .onConflictDoNothing()
+        .returning({ id: follows.followerId })
     : await tx.delete(follows).where(pair).returning({ id: follows.followerId });
   if (changed.length === 0) return false;
   const delta = following ? 1 : -1;
@@ -114,7 +118,8 @@ export const followUserColumns = { ...userCardColumns, followedAt: follows.creat
 // `side` is the column holding the listed users: followee_id for 关注, follower_id for 粉丝.
 async function listSide(userId: number, side: 'following' | 'followers', page: Page): Promise<Paged<FollowUser>> {
   const { offset, limit } = bounds(page, 20);
-  const [mine, theirs] = side === 'following' ? [follows.followerId, follows.followeeId] : [follows.followeeId, follows.followerId];
+  const [mine, theirs] =
+    side === 'following' ? [follows.followerId, follows.followeeId] : [follows.followeeId, follows.followerId];
   const rows = await db()
     .select(followUserColumns)
     .from(follows)

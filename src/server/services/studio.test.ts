@@ -69,9 +69,22 @@ describe('a work from upload to publication', () => {
       title: `海边日落延时摄影 #海边日落 @${mentioned.nickname}`,
       channelId: 300208,
     });
-    expect(work).toMatchObject({ status: 'published', visibility: 'public', allowComments: true, channelId: 300208, fileName: '我的视频.mp4' });
+    expect(work).toMatchObject({
+      status: 'published',
+      visibility: 'public',
+      allowComments: true,
+      channelId: 300208,
+      fileName: '我的视频.mp4',
+    });
     expect(work.hashtags).toEqual(['海边日落']);
-    expect(work.renditions).toEqual([expect.objectContaining({ gear: 540, width: 180, height: 320, url: expect.stringMatching(/^\/media\/works\/.+\/540\.mp4$/) })]);
+    expect(work.renditions).toEqual([
+      expect.objectContaining({
+        gear: 540,
+        width: 180,
+        height: 320,
+        url: expect.stringMatching(/^\/media\/works\/.+\/540\.mp4$/),
+      }),
+    ]);
     expect(existsSync(path.join(mediaDir(), work.renditions[0]!.url.replace('/media/', '')))).toBe(true);
     // Nothing of the source is left under uploads.
     expect(existsSync(path.join(uploadsDir(), uploadId))).toBe(false);
@@ -86,14 +99,27 @@ describe('a work from upload to publication', () => {
     const [notice] = await t.db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.userId, mentioned.id), eq(notifications.kind, 'mention'), eq(notifications.videoId, work.id)));
+      .where(
+        and(
+          eq(notifications.userId, mentioned.id),
+          eq(notifications.kind, 'mention'),
+          eq(notifications.videoId, work.id),
+        ),
+      );
     expect(notice?.actorId).toBe(author.id);
   });
 
   it('keeps a work 处理中 and out of every list until its media is ready, then publishes it', async () => {
     const uploadId = await uploaded();
     const before = await t.db.select({ n: users.awemeCount }).from(users).where(eq(users.id, author.id));
-    const work = await createWork(author.id, { uploadId, title: '还在处理的作品', channelId: 300203, coverTime: 1, visibility: 'public', allowComments: false });
+    const work = await createWork(author.id, {
+      uploadId,
+      title: '还在处理的作品',
+      channelId: 300203,
+      coverTime: 1,
+      visibility: 'public',
+      allowComments: false,
+    });
     expect(work).toMatchObject({ status: 'processing', allowComments: false, coverTime: 1, renditions: [] });
     expect(ids(await profileTab(author.id, 'post', {}, null))).not.toContain(work.id);
     expect(ids(await followFeed(fan))).not.toContain(work.id);
@@ -109,15 +135,27 @@ describe('a work from upload to publication', () => {
 
   it('refuses an unfinished, used or foreign upload, a bad title and a bad channel', async () => {
     const uploadId = await uploaded();
-    await expect(createWork(author.id, { uploadId, title: '  ', channelId: 300201 })).rejects.toMatchObject({ key: 'error.titleEmpty' });
-    await expect(createWork(author.id, { uploadId, title: '标题', channelId: 123 })).rejects.toMatchObject({ key: 'error.channelInvalid' });
-    await expect(createWork(author.id, { uploadId, title: '标题', channelId: 300201, coverTime: 99 })).rejects.toMatchObject({ key: 'error.coverTime' });
-    await expect(createWork(fan, { uploadId, title: '别人的', channelId: 300201 })).rejects.toMatchObject({ key: 'error.uploadNotFound' });
+    await expect(createWork(author.id, { uploadId, title: '  ', channelId: 300201 })).rejects.toMatchObject({
+      key: 'error.titleEmpty',
+    });
+    await expect(createWork(author.id, { uploadId, title: '标题', channelId: 123 })).rejects.toMatchObject({
+      key: 'error.channelInvalid',
+    });
+    await expect(
+      createWork(author.id, { uploadId, title: '标题', channelId: 300201, coverTime: 99 }),
+    ).rejects.toMatchObject({ key: 'error.coverTime' });
+    await expect(createWork(fan, { uploadId, title: '别人的', channelId: 300201 })).rejects.toMatchObject({
+      key: 'error.uploadNotFound',
+    });
     await createWork(author.id, { uploadId, title: '第一次', channelId: 300201 });
-    await expect(createWork(author.id, { uploadId, title: '第二次', channelId: 300201 })).rejects.toMatchObject({ key: 'error.uploadUsed' });
+    await expect(createWork(author.id, { uploadId, title: '第二次', channelId: 300201 })).rejects.toMatchObject({
+      key: 'error.uploadUsed',
+    });
 
     await registerUpload({ id: 'still-coming', userId: author.id, kind: 'video', fileName: 'a.mp4', sizeBytes: 10 });
-    await expect(createWork(author.id, { uploadId: 'still-coming', title: '标题', channelId: 300201 })).rejects.toMatchObject({
+    await expect(
+      createWork(author.id, { uploadId: 'still-coming', title: '标题', channelId: 300201 }),
+    ).rejects.toMatchObject({
       key: 'error.uploadNotFinished',
     });
   });
@@ -130,15 +168,29 @@ describe('editing and deleting', () => {
     const work = await createWork(author.id, { uploadId, title: '可见性测试', channelId: 300204 });
     expect(ids(await byChannel(300204, { count: 50 }))).toContain(work.id);
 
-    const edited = await editWork(author.id, { workId: work.id, visibility: 'private', title: '改过的标题 #新话题', channelId: 300205, coverTime: 1.5 });
-    expect(edited).toMatchObject({ visibility: 'private', title: '改过的标题 #新话题', channelId: 300205, coverTime: 1.5, hashtags: ['新话题'] });
+    const edited = await editWork(author.id, {
+      workId: work.id,
+      visibility: 'private',
+      title: '改过的标题 #新话题',
+      channelId: 300205,
+      coverTime: 1.5,
+    });
+    expect(edited).toMatchObject({
+      visibility: 'private',
+      title: '改过的标题 #新话题',
+      channelId: 300205,
+      coverTime: 1.5,
+      hashtags: ['新话题'],
+    });
     expect(edited.cover).not.toBe(work.cover);
     const [row] = await t.db.select({ visibility: videos.visibility }).from(videos).where(eq(videos.id, work.id));
     expect(row?.visibility).toBe('private');
     expect(ids(await byChannel(300205, { count: 50 }))).not.toContain(work.id);
     expect(ids(await listWorks(author.id, { count: 50 }))).toContain(work.id);
 
-    await expect(editWork(fan, { workId: work.id, title: '别人的' })).rejects.toMatchObject({ key: 'error.workNotFound' });
+    await expect(editWork(fan, { workId: work.id, title: '别人的' })).rejects.toMatchObject({
+      key: 'error.workNotFound',
+    });
     await editWork(author.id, { workId: work.id, visibility: 'friends' });
     expect((await getWork(author.id, work.id)).visibility).toBe('friends');
   });
@@ -147,14 +199,18 @@ describe('editing and deleting', () => {
     const uploadId = await uploaded();
     await processUpload(uploadId);
     const work = await createWork(author.id, { uploadId, title: '要删除的作品', channelId: 300209 });
-    const count = async () => (await t.db.select({ n: users.awemeCount }).from(users).where(eq(users.id, author.id)))[0]!.n;
+    const count = async () =>
+      (await t.db.select({ n: users.awemeCount }).from(users).where(eq(users.id, author.id)))[0]!.n;
     const before = await count();
     await deleteWork(author.id, work.id);
     expect(await count()).toBe(before - 1);
     expect(ids(await profileTab(author.id, 'post', {}, null))).not.toContain(work.id);
     expect(ids(await listWorks(author.id, { count: 50 }))).not.toContain(work.id);
     await expect(getWork(author.id, work.id)).rejects.toMatchObject({ key: 'error.workNotFound' });
-    const { rows } = await t.pool.query(`select data from pgboss.job where name = 'media-remove' and data->>'uploadId' = $1`, [uploadId]);
+    const { rows } = await t.pool.query(
+      `select data from pgboss.job where name = 'media-remove' and data->>'uploadId' = $1`,
+      [uploadId],
+    );
     expect(rows[0]?.data.prefixes).toEqual([`works/${uploadId}`]);
     await expect(deleteWork(author.id, work.id)).rejects.toMatchObject({ key: 'error.workNotFound' });
   });
@@ -164,7 +220,9 @@ describe('editing and deleting', () => {
     const work = await createWork(author.id, { uploadId, title: '会失败的作品', channelId: 300201 });
     await failUpload(uploadId);
     expect(await getWork(author.id, work.id)).toMatchObject({ status: 'rejected', reason: '视频处理失败，请重新上传' });
-    expect((await t.db.select({ status: uploads.status }).from(uploads).where(eq(uploads.id, uploadId)))[0]?.status).toBe('rejected');
+    expect(
+      (await t.db.select({ status: uploads.status }).from(uploads).where(eq(uploads.id, uploadId)))[0]?.status,
+    ).toBe('rejected');
     expect(existsSync(path.join(uploadsDir(), uploadId))).toBe(false);
   });
 

@@ -8,7 +8,14 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { hashtagNames } from '../../shared/hashtag-text.ts';
-import { TITLE_MAX, type CreateWorkInput, type EditWorkInput, type Gear, type StudioWork, type StudioWorkPage } from '../../shared/studio.ts';
+import {
+  TITLE_MAX,
+  type CreateWorkInput,
+  type EditWorkInput,
+  type Gear,
+  type StudioWork,
+  type StudioWorkPage,
+} from '../../shared/studio.ts';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { hashtags, uploads, users, videoHashtags, videoRenditions, videos, type UploadOutputs } from '../db/schema.ts';
@@ -62,9 +69,15 @@ async function setHashtags(tx: DbOrTx, videoId: number, title: string): Promise<
   await tx.delete(videoHashtags).where(eq(videoHashtags.videoId, videoId));
   const names = hashtagNames(title);
   if (names.length === 0) return;
-  await tx.insert(hashtags).values(names.map((name) => ({ name }))).onConflictDoNothing();
+  await tx
+    .insert(hashtags)
+    .values(names.map((name) => ({ name })))
+    .onConflictDoNothing();
   const rows = await tx.select({ id: hashtags.id }).from(hashtags).where(inArray(hashtags.name, names));
-  await tx.insert(videoHashtags).values(rows.map((r) => ({ videoId, hashtagId: r.id }))).onConflictDoNothing();
+  await tx
+    .insert(videoHashtags)
+    .values(rows.map((r) => ({ videoId, hashtagId: r.id })))
+    .onConflictDoNothing();
 }
 
 /** Search tokens as the seed stores them: the title (hashtags included) and the author's nickname. */
@@ -74,7 +87,11 @@ async function searchTokensFor(tx: DbOrTx, authorId: number, title: string): Pro
 }
 
 /** Notifies the users a published work's title mentions (all but `already`), unless only its author may see it. */
-async function notifyMentions(tx: DbOrTx, v: { id: number; authorId: number; desc: string; visibility: string }, already: string[] = []): Promise<void> {
+async function notifyMentions(
+  tx: DbOrTx,
+  v: { id: number; authorId: number; desc: string; visibility: string },
+  already: string[] = [],
+): Promise<void> {
   if (v.visibility === 'private') return;
   const names = extractMentions(v.desc).filter((n) => !already.includes(n));
   for (const user of await resolveMentions(names, tx)) {
@@ -110,7 +127,13 @@ async function framePoster(uploadId: string, outputs: UploadOutputs, atSec: numb
   const source = await store.open(smallest.path);
   const out = scratch(uploadId);
   try {
-    await extractPoster(source.file, atSec, outputs.durationMs, { width: smallest.width, height: smallest.height }, out);
+    await extractPoster(
+      source.file,
+      atSec,
+      outputs.durationMs,
+      { width: smallest.width, height: smallest.height },
+      out,
+    );
   } finally {
     await source.release();
   }
@@ -138,15 +161,23 @@ export async function createWork(userId: number, input: CreateWorkInput): Promis
   // Swept before it was finished: never checked, so not 未通过检查.
   if (upload.status === 'rejected' && upload.reason === 'error.uploadExpired') throw invalid('error.uploadExpired');
   if (upload.status === 'rejected') {
-    throw invalid('error.uploadRejected', { reason: upload.reason ? t(upload.reason as MessageKey, upload.reasonVars ?? undefined) : '' });
+    throw invalid('error.uploadRejected', {
+      reason: upload.reason ? t(upload.reason as MessageKey, upload.reasonVars ?? undefined) : '',
+    });
   }
   if (upload.videoId !== null) throw conflict('error.uploadUsed');
   const durationMs = upload.durationMs ?? 0;
   const coverTime = input.coverTime === undefined ? 0 : checkCoverTime(input.coverTime, durationMs);
-  const customCover = input.coverUploadId ? await coverFromUpload(userId, input.coverUploadId, workPrefix(upload.id)) : null;
+  const customCover = input.coverUploadId
+    ? await coverFromUpload(userId, input.coverUploadId, workPrefix(upload.id))
+    : null;
 
   const videoId = await db().transaction(async (tx) => {
-    const [locked] = await tx.select({ videoId: uploads.videoId }).from(uploads).where(eq(uploads.id, upload.id)).for('update');
+    const [locked] = await tx
+      .select({ videoId: uploads.videoId })
+      .from(uploads)
+      .where(eq(uploads.id, upload.id))
+      .for('update');
     if (!locked || locked.videoId !== null) throw conflict('error.uploadUsed');
     const [row] = await tx
       .insert(videos)
@@ -168,7 +199,10 @@ export async function createWork(userId: number, input: CreateWorkInput): Promis
       })
       .returning({ id: videos.id });
     await setHashtags(tx, row!.id, title);
-    await tx.update(uploads).set({ videoId: row!.id, updatedAt: sql`now()` }).where(eq(uploads.id, upload.id));
+    await tx
+      .update(uploads)
+      .set({ videoId: row!.id, updatedAt: sql`now()` })
+      .where(eq(uploads.id, upload.id));
     return row!.id;
   });
   await publishUpload(upload.id);
@@ -198,7 +232,10 @@ export async function publishUpload(uploadId: string): Promise<boolean> {
     let poster = row.poster || outputs.poster;
     let cut: string | undefined;
     if (row.coverTime !== null) {
-      poster = Math.abs(row.coverTime - outputs.posterAt) < 0.001 ? outputs.poster : (cut = await framePoster(uploadId, outputs, row.coverTime));
+      poster =
+        Math.abs(row.coverTime - outputs.posterAt) < 0.001
+          ? outputs.poster
+          : (cut = await framePoster(uploadId, outputs, row.coverTime));
     }
     const play = defaultRendition(outputs.renditions)!;
     const result = await db().transaction(async (tx) => {
@@ -223,7 +260,10 @@ export async function publishUpload(uploadId: string): Promise<boolean> {
           createdAt: sql`now()`,
         })
         .where(eq(videos.id, v.id));
-      await tx.update(users).set({ awemeCount: sql`${users.awemeCount} + 1` }).where(eq(users.id, v.authorId));
+      await tx
+        .update(users)
+        .set({ awemeCount: sql`${users.awemeCount} + 1` })
+        .where(eq(users.id, v.authorId));
       await notifyMentions(tx, v);
       // The first frame made by the worker is not used when the creator chose another.
       if (poster !== outputs.poster) await dropMedia([outputs.poster], tx);
@@ -245,7 +285,10 @@ export async function failUpload(uploadId: string, reason: MessageKey = 'error.u
       .where(and(eq(uploads.id, uploadId), inArray(uploads.status, ['uploading', 'processing'])))
       .returning({ videoId: uploads.videoId });
     if (u?.videoId) {
-      await tx.update(videos).set({ status: 'rejected' }).where(and(eq(videos.id, u.videoId), eq(videos.status, 'processing')));
+      await tx
+        .update(videos)
+        .set({ status: 'rejected' })
+        .where(and(eq(videos.id, u.videoId), eq(videos.status, 'processing')));
     }
   });
   await removeUploadFiles(uploadId);
@@ -281,7 +324,13 @@ function selectWorks(userId: number, workId?: number) {
     .select(workColumns)
     .from(videos)
     .leftJoin(uploads, eq(uploads.videoId, videos.id))
-    .where(and(eq(videos.authorId, userId), isNull(videos.deletedAt), workId === undefined ? undefined : eq(videos.id, workId)))
+    .where(
+      and(
+        eq(videos.authorId, userId),
+        isNull(videos.deletedAt),
+        workId === undefined ? undefined : eq(videos.id, workId),
+      ),
+    )
     .$dynamic();
 }
 
@@ -326,7 +375,10 @@ async function toWorks(rows: WorkRow[]): Promise<StudioWork[]> {
 }
 
 /** The author's works, newest first, every status. */
-export async function listWorks(userId: number, page: { cursor?: number; count?: number } = {}): Promise<StudioWorkPage> {
+export async function listWorks(
+  userId: number,
+  page: { cursor?: number; count?: number } = {},
+): Promise<StudioWorkPage> {
   const limit = Math.min(Math.max(Math.trunc(page.count ?? WORK_PAGE), 1), WORK_PAGE_MAX);
   const offset = Math.max(Math.trunc(page.cursor ?? 0), 0);
   const rows = await selectWorks(userId)
@@ -388,7 +440,12 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
     await tx.update(videos).set(changes).where(eq(videos.id, v.id));
     if (poster && v.poster !== poster) await dropMedia([v.poster], tx);
     if (v.status === 'published') {
-      const next = { id: v.id, authorId: v.authorId, desc: changes.desc ?? v.desc, visibility: changes.visibility ?? v.visibility };
+      const next = {
+        id: v.id,
+        authorId: v.authorId,
+        desc: changes.desc ?? v.desc,
+        visibility: changes.visibility ?? v.visibility,
+      };
       // Users the old title already named (and could see) were told then.
       await notifyMentions(tx, next, v.visibility === 'private' ? [] : extractMentions(v.desc));
     }
@@ -408,7 +465,10 @@ export async function deleteWork(userId: number, workId: number): Promise<void> 
       .where(and(eq(videos.id, workId), eq(videos.authorId, userId), isNull(videos.deletedAt)))
       .for('update');
     if (!v) throw notFound('error.workNotFound');
-    await tx.update(videos).set({ deletedAt: sql`now()` }).where(eq(videos.id, v.id));
+    await tx
+      .update(videos)
+      .set({ deletedAt: sql`now()` })
+      .where(eq(videos.id, v.id));
     if (v.status === 'published') {
       // The same counters recount.ts derives, which skip deleted videos; users locked in id order, as elsewhere.
       await tx.execute(sql`
@@ -434,7 +494,10 @@ export async function deleteWork(userId: number, workId: number): Promise<void> 
     // A job still encoding this upload finds it refused and throws its output away.
     const [u] = await tx
       .update(uploads)
-      .set({ status: sql`case when ${uploads.status} in ('uploading', 'processing') then 'rejected' else ${uploads.status} end`, updatedAt: sql`now()` })
+      .set({
+        status: sql`case when ${uploads.status} in ('uploading', 'processing') then 'rejected' else ${uploads.status} end`,
+        updatedAt: sql`now()`,
+      })
       .where(eq(uploads.videoId, v.id))
       .returning({ id: uploads.id });
     if (u) await enqueue(QUEUES.removeMedia, { prefixes: [workPrefix(u.id)], uploadId: u.id }, { tx });

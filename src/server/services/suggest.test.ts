@@ -27,7 +27,10 @@ async function addVideo(desc: string, digg: number, visibility = 'public'): Prom
 /** A hashtag used by one video. */
 async function tag(name: string, videoId: number): Promise<void> {
   await t.pool.query(`insert into hashtags (name) values ($1) on conflict do nothing`, [name]);
-  await t.pool.query(`insert into video_hashtags (video_id, hashtag_id) select $1, id from hashtags where name = $2`, [videoId, name]);
+  await t.pool.query(`insert into video_hashtags (video_id, hashtag_id) select $1, id from hashtags where name = $2`, [
+    videoId,
+    name,
+  ]);
 }
 
 describe('suggestByPrefix', () => {
@@ -36,7 +39,12 @@ describe('suggestByPrefix', () => {
     await tag('补全测试话题', await addVideo('别的标题 #补全测试话题', 1));
     await addVideo('补全测试标题甲 #别的', 5);
     await addVideo('补全测试标题乙', 50);
-    expect(await suggestByPrefix('补全测试')).toEqual(['补全测试热词', '补全测试话题', '补全测试标题乙', '补全测试标题甲']);
+    expect(await suggestByPrefix('补全测试')).toEqual([
+      '补全测试热词',
+      '补全测试话题',
+      '补全测试标题乙',
+      '补全测试标题甲',
+    ]);
   });
 
   it('never gives more than 8, all starting with the prefix, without duplicates', async () => {
@@ -57,12 +65,15 @@ describe('suggestByPrefix', () => {
     expect(await suggestByPrefix('_')).toEqual([]);
   });
 
-  it.each(['friends', 'private'])('never names a %s work: neither its title nor a hashtag only it uses', async (visibility) => {
-    const id = await addVideo(`隐藏补全${visibility}标题 #隐藏补全${visibility}话题`, 100, visibility);
-    await tag(`隐藏补全${visibility}话题`, id);
-    await t.pool.query(`insert into hashtags (name) values ('隐藏补全无人用') on conflict do nothing`);
-    expect(await suggestByPrefix('隐藏补全')).toEqual([]);
-  });
+  it.each(['friends', 'private'])(
+    'never names a %s work: neither its title nor a hashtag only it uses',
+    async (visibility) => {
+      const id = await addVideo(`隐藏补全${visibility}标题 #隐藏补全${visibility}话题`, 100, visibility);
+      await tag(`隐藏补全${visibility}话题`, id);
+      await t.pool.query(`insert into hashtags (name) values ('隐藏补全无人用') on conflict do nothing`);
+      expect(await suggestByPrefix('隐藏补全')).toEqual([]);
+    },
+  );
 
   it('suggests nothing for blank text', async () => {
     expect(await suggestByPrefix('   ')).toEqual([]);

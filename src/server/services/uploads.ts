@@ -47,11 +47,21 @@ export function uploadFiles(id: string): { data: string; info: string } {
 /** Deletes an upload's files (data, tus info, any scratch folder of the worker). */
 export async function removeUploadFiles(id: string): Promise<void> {
   const { data, info } = uploadFiles(id);
-  await Promise.all([rm(data, { force: true }), rm(info, { force: true }), rm(`${data}.work`, { recursive: true, force: true })]);
+  await Promise.all([
+    rm(data, { force: true }),
+    rm(info, { force: true }),
+    rm(`${data}.work`, { recursive: true, force: true }),
+  ]);
 }
 
 /** Records a new upload of `userId` (before tus creates its file). */
-export async function registerUpload(u: { id: string; userId: number; kind: UploadKind; fileName: string; sizeBytes: number }): Promise<void> {
+export async function registerUpload(u: {
+  id: string;
+  userId: number;
+  kind: UploadKind;
+  fileName: string;
+  sizeBytes: number;
+}): Promise<void> {
   const fileName = [...u.fileName.replace(/[\p{Cc}]/gu, '').trim()].slice(0, FILE_NAME_MAX).join('') || u.id;
   await db().insert(uploads).values({ id: u.id, userId: u.userId, kind: u.kind, fileName, sizeBytes: u.sizeBytes });
 }
@@ -76,7 +86,10 @@ export async function rejectUpload(id: string, reason: MessageKey, vars?: Messag
  * ready at once). A refusal deletes the files, records the reason and is rethrown for the uploader to see.
  */
 export async function finishUpload(id: string): Promise<void> {
-  const [row] = await db().select({ kind: uploads.kind, status: uploads.status }).from(uploads).where(eq(uploads.id, id));
+  const [row] = await db()
+    .select({ kind: uploads.kind, status: uploads.status })
+    .from(uploads)
+    .where(eq(uploads.id, id));
   if (!row) {
     await removeUploadFiles(id);
     throw notFound('error.uploadNotFound');
@@ -96,7 +109,13 @@ export async function finishUpload(id: string): Promise<void> {
     await db().transaction(async (tx) => {
       const moved = await tx
         .update(uploads)
-        .set({ status: 'processing', durationMs: info.durationMs, width: info.width, height: info.height, updatedAt: sql`now()` })
+        .set({
+          status: 'processing',
+          durationMs: info.durationMs,
+          width: info.width,
+          height: info.height,
+          updatedAt: sql`now()`,
+        })
         .where(and(eq(uploads.id, id), eq(uploads.status, 'uploading')))
         .returning({ id: uploads.id });
       if (moved.length > 0) await enqueue(QUEUES.process, { uploadId: id }, { tx, key: id });
@@ -116,7 +135,15 @@ export async function getUpload(userId: number, id: string): Promise<UploadView>
     .where(and(eq(uploads.id, id), eq(uploads.userId, userId)));
   if (!u) throw notFound('error.uploadNotFound');
   // While bytes are coming, the file's length is tus's offset.
-  const received = u.status === 'uploading' ? await stat(uploadFiles(id).data).then((s) => s.size, () => 0) : u.status === 'rejected' ? 0 : u.sizeBytes;
+  const received =
+    u.status === 'uploading'
+      ? await stat(uploadFiles(id).data).then(
+          (s) => s.size,
+          () => 0,
+        )
+      : u.status === 'rejected'
+        ? 0
+        : u.sizeBytes;
   return {
     id: u.id,
     kind: u.kind,

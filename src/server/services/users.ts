@@ -29,12 +29,7 @@ async function relation(userId: number, viewerId: number | null) {
   const rows = await db()
     .select({ followerId: follows.followerId })
     .from(follows)
-    .where(
-      and(
-        eq(follows.followerId, viewerId),
-        eq(follows.followeeId, userId),
-      ),
-    )
+    .where(and(eq(follows.followerId, viewerId), eq(follows.followeeId, userId)))
     .union(
       db()
         .select({ followerId: follows.followerId })
@@ -83,7 +78,8 @@ export async function relations(viewerId: number, userIds: number[]): Promise<Ma
     );
   const following = new Set(rows.filter((r) => r.followerId === viewerId).map((r) => r.followeeId));
   const followers = new Set(rows.filter((r) => r.followeeId === viewerId).map((r) => r.followerId));
-  for (const id of new Set([...following, ...followers])) out.set(id, { following: following.has(id), followedBy: followers.has(id) });
+  for (const id of new Set([...following, ...followers]))
+    out.set(id, { following: following.has(id), followedBy: followers.has(id) });
   return out;
 }
 

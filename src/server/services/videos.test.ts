@@ -12,7 +12,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Pages through a whole list and returns every id seen. */
-async function drain(fetch: (cursor: number) => Promise<{ items: { id: number }[]; cursor: number; hasMore: boolean }>) {
+async function drain(
+  fetch: (cursor: number) => Promise<{ items: { id: number }[]; cursor: number; hasMore: boolean }>,
+) {
   const ids: number[] = [];
   let cursor = 0;
   for (let guard = 0; guard < 100; guard++) {
@@ -27,7 +29,10 @@ async function drain(fetch: (cursor: number) => Promise<{ items: { id: number }[
 describe('videos service', () => {
   it('pages through a channel without repeats or gaps', async () => {
     const ids = await drain((cursor) => v.byChannel(300204, { cursor, count: 7 }));
-    const [row] = await t.db.select({ n: sql<number>`count(*)::int` }).from(videos).where(and(eq(videos.channelId, 300204), sql`deleted_at is null`));
+    const [row] = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(videos)
+      .where(and(eq(videos.channelId, 300204), sql`deleted_at is null`));
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBe(row!.n);
     expect(ids.length).toBeGreaterThan(10);
@@ -42,60 +47,92 @@ describe('videos service', () => {
     expect(after.items.map((x) => x.id)).not.toContain(top.id);
     const anon = await v.recommend(null, { count: 10 });
     expect(anon.items.map((x) => x.id)).toContain(top.id);
-    for (let i = 1; i < first.items.length; i++) expect(first.items[i]!.author.id).not.toBe(first.items[i - 1]!.author.id);
+    for (let i = 1; i < first.items.length; i++)
+      expect(first.items[i]!.author.id).not.toBe(first.items[i - 1]!.author.id);
   });
 
   it('hot ranks by recent activity, heaviest first, and a burst of fresh likes lifts a video to the top', async () => {
     // The template is seeded months ago: only the likes made here fall inside the 7-day window.
     const quiet = await t.db.select({ id: videos.id }).from(videos).orderBy(videos.id).limit(2);
     const fans = await t.db.select({ id: users.id }).from(users).orderBy(users.id).limit(30);
-    const fresh = (videoId: number, n: number) => fans.slice(0, n).map((f) => ({ userId: f.id, targetId: videoId, createdAt: new Date() }));
+    const fresh = (videoId: number, n: number) =>
+      fans.slice(0, n).map((f) => ({ userId: f.id, targetId: videoId, createdAt: new Date() }));
     await t.db.delete(likes).where(sql`${likes.targetId} in (${quiet[0]!.id}, ${quiet[1]!.id})`);
     await t.db.insert(likes).values([...fresh(quiet[0]!.id, 30), ...fresh(quiet[1]!.id, 10)]);
     await recountAll(t.db);
     const ranked = await v.hot({ count: 50 });
     expect(ranked.items[0]!.id).toBe(quiet[0]!.id);
     expect(ranked.items[1]!.id).toBe(quiet[1]!.id);
-    for (let i = 1; i < ranked.items.length; i++) expect(ranked.items[i - 1]!.heat).toBeGreaterThanOrEqual(ranked.items[i]!.heat);
+    for (let i = 1; i < ranked.items.length; i++)
+      expect(ranked.items[i - 1]!.heat).toBeGreaterThanOrEqual(ranked.items[i]!.heat);
   });
 
   it('hot shows 热度 by its one formula over the week’s likes, comments and collects, never more than their weighted counts', async () => {
-    const [target] = await t.db.select({ id: videos.id }).from(videos).where(sql`deleted_at is null`).orderBy(sql`${videos.id} desc`).limit(1).offset(5);
+    const [target] = await t.db
+      .select({ id: videos.id })
+      .from(videos)
+      .where(sql`deleted_at is null`)
+      .orderBy(sql`${videos.id} desc`)
+      .limit(1)
+      .offset(5);
     const id = target!.id;
     const fans = await t.db.select({ id: users.id }).from(users).orderBy(users.id).limit(4);
     const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000);
     // Four likes and 356 plays: the numbers a visitor compares the heat with.
     await t.db.delete(likes).where(eq(likes.targetId, id));
-    await t.db.insert(likes).values([0, 0, 12, 36].map((h, k) => ({ userId: fans[k]!.id, targetId: id, createdAt: ago(h) })));
+    await t.db
+      .insert(likes)
+      .values([0, 0, 12, 36].map((h, k) => ({ userId: fans[k]!.id, targetId: id, createdAt: ago(h) })));
     await t.db.insert(comments).values({ videoId: id, userId: fans[0]!.id, text: '好看', createdAt: ago(2) });
-    await t.db.insert(collects).values({ userId: fans[1]!.id, targetId: id, createdAt: ago(24) }).onConflictDoUpdate({ target: [collects.userId, collects.targetId], set: { createdAt: ago(24) } });
+    await t.db
+      .insert(collects)
+      .values({ userId: fans[1]!.id, targetId: id, createdAt: ago(24) })
+      .onConflictDoUpdate({ target: [collects.userId, collects.targetId], set: { createdAt: ago(24) } });
     await recountAll(t.db);
     await t.db.update(videos).set({ playCount: 356 }).where(eq(videos.id, id));
 
     const shown = (await v.hot({ count: 50 })).items.find((x) => x.id === id)!;
     const now = Date.now();
     const week = (rows: { at: Date }[]) => rows.filter((r) => now - r.at.getTime() < v.HEAT.windowDays * 86_400_000);
-    const fade = (rows: { at: Date }[]) => week(rows).reduce((sum, r) => sum + Math.exp(-(now - r.at.getTime()) / 1000 / v.HEAT.decaySeconds), 0);
+    const fade = (rows: { at: Date }[]) =>
+      week(rows).reduce((sum, r) => sum + Math.exp(-(now - r.at.getTime()) / 1000 / v.HEAT.decaySeconds), 0);
     const liked = await t.db.select({ at: likes.createdAt }).from(likes).where(eq(likes.targetId, id));
-    const commented = await t.db.select({ at: comments.createdAt }).from(comments).where(and(eq(comments.videoId, id), sql`deleted_at is null`));
+    const commented = await t.db
+      .select({ at: comments.createdAt })
+      .from(comments)
+      .where(and(eq(comments.videoId, id), sql`deleted_at is null`));
     const collected = await t.db.select({ at: collects.createdAt }).from(collects).where(eq(collects.targetId, id));
-    const expected = Math.ceil(v.HEAT.like * fade(liked) + v.HEAT.comment * fade(commented) + v.HEAT.collect * fade(collected));
+    const expected = Math.ceil(
+      v.HEAT.like * fade(liked) + v.HEAT.comment * fade(commented) + v.HEAT.collect * fade(collected),
+    );
     expect(shown.heat).toBe(expected);
     expect(shown.heat).toBeLessThanOrEqual(shown.diggCount + 2 * shown.commentCount + 3 * shown.collectCount);
     expect(shown.heat).toBeLessThan(shown.playCount);
   });
 
   it('no two neighbouring cards on the first pages of the feed, 首页 and the channels share a poster', async () => {
-    const grids = [await v.recommend(null, { count: 20 }), await v.discover({ count: 48 }), ...(await Promise.all(v.CHANNEL_IDS.map((c) => v.byChannel(c, { count: 48 }))))];
+    const grids = [
+      await v.recommend(null, { count: 20 }),
+      await v.discover({ count: 48 }),
+      ...(await Promise.all(v.CHANNEL_IDS.map((c) => v.byChannel(c, { count: 48 })))),
+    ];
     for (const grid of grids) {
-      for (let i = 1; i < grid.items.length; i++) expect(grid.items[i]!.poster, `card ${i}`).not.toBe(grid.items[i - 1]!.poster);
+      for (let i = 1; i < grid.items.length; i++)
+        expect(grid.items[i]!.poster, `card ${i}`).not.toBe(grid.items[i - 1]!.poster);
     }
-    const [row] = await t.db.select({ n: sql<number>`count(distinct ${videos.poster})::int`, all: sql<number>`count(*)::int` }).from(videos);
+    const [row] = await t.db
+      .select({ n: sql<number>`count(distinct ${videos.poster})::int`, all: sql<number>`count(*)::int` })
+      .from(videos);
     expect(row!.n).toBe(row!.all);
   });
 
   it('hot leaves a hidden work out before paging: a full page, and has_more while more is left', async () => {
-    const active = await t.db.select({ id: videos.id }).from(videos).where(sql`deleted_at is null`).orderBy(videos.id).limit(3);
+    const active = await t.db
+      .select({ id: videos.id })
+      .from(videos)
+      .where(sql`deleted_at is null`)
+      .orderBy(videos.id)
+      .limit(3);
     const [fan] = await t.db.select({ id: users.id }).from(users).orderBy(users.id).limit(1);
     await t.db
       .insert(likes)
@@ -136,20 +173,31 @@ describe('videos service', () => {
 
   it('follow and friend feeds show only followed and mutual authors', async () => {
     const [demo] = await t.db.select({ id: users.id }).from(users).where(eq(users.isDemo, true));
-    const followed = new Set((await t.db.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, demo!.id))).map((r) => r.id));
+    const followed = new Set(
+      (await t.db.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, demo!.id))).map(
+        (r) => r.id,
+      ),
+    );
     const feed = await v.followFeed(demo!.id, { count: 50 });
     expect(feed.items.length).toBeGreaterThan(0);
     for (const x of feed.items) expect(followed.has(x.author.id)).toBe(true);
     const friends = await v.friendFeed(demo!.id, { count: 50 });
     expect(friends.items.length).toBeGreaterThan(0);
     for (const x of friends.items) {
-      const [back] = await t.db.select().from(follows).where(and(eq(follows.followerId, x.author.id), eq(follows.followeeId, demo!.id)));
+      const [back] = await t.db
+        .select()
+        .from(follows)
+        .where(and(eq(follows.followerId, x.author.id), eq(follows.followeeId, demo!.id)));
       expect(back).toBeTruthy();
     }
   });
 
   it('profile tabs list the rows behind their counts', async () => {
-    const [u] = await t.db.select().from(users).where(sql`${users.awemeCount} > 3 and ${users.favoritingCount} > 3`).limit(1);
+    const [u] = await t.db
+      .select()
+      .from(users)
+      .where(sql`${users.awemeCount} > 3 and ${users.favoritingCount} > 3`)
+      .limit(1);
     const posts = await drain((cursor) => v.profileTab(u!.id, 'post', { cursor, count: 50 }, null));
     expect(posts.length).toBe(u!.awemeCount);
     const liked = await drain((cursor) => v.profileTab(u!.id, 'like', { cursor, count: 50 }, null));
@@ -159,7 +207,10 @@ describe('videos service', () => {
   describe('recommend ranker', () => {
     let viewer: number;
     beforeAll(async () => {
-      const [u] = await t.db.insert(users).values({ secUid: 'ranker-test-viewer', nickname: 'ranker', avatar: 'avatars/a01.webp' }).returning({ id: users.id });
+      const [u] = await t.db
+        .insert(users)
+        .values({ secUid: 'ranker-test-viewer', nickname: 'ranker', avatar: 'avatars/a01.webp' })
+        .returning({ id: users.id });
       viewer = u!.id;
     });
 
@@ -176,7 +227,10 @@ describe('videos service', () => {
 
     it('pages through the whole catalogue once, without repeats', async () => {
       const ids = await fullFeed();
-      const [row] = await t.db.select({ n: sql<number>`count(*)::int` }).from(videos).where(sql`deleted_at is null`);
+      const [row] = await t.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(videos)
+        .where(sql`deleted_at is null`);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.length).toBe(row!.n);
     });
@@ -206,9 +260,13 @@ describe('videos service', () => {
       const cards = await cardsOf(base);
       // An author from the middle of the feed with at least three videos.
       const byAuthor = new Map<number, number[]>();
-      for (const id of base) byAuthor.set(cards.get(id)!.author.id, [...(byAuthor.get(cards.get(id)!.author.id) ?? []), id]);
-      const [author, theirs] = [...byAuthor].find(([, ids]) => ids.length >= 3 && base.indexOf(ids[0]!) > base.length / 3)!;
-      const bestRank = (feed: number[]) => Math.min(...theirs.filter((id) => feed.includes(id)).map((id) => feed.indexOf(id)));
+      for (const id of base)
+        byAuthor.set(cards.get(id)!.author.id, [...(byAuthor.get(cards.get(id)!.author.id) ?? []), id]);
+      const [author, theirs] = [...byAuthor].find(
+        ([, ids]) => ids.length >= 3 && base.indexOf(ids[0]!) > base.length / 3,
+      )!;
+      const bestRank = (feed: number[]) =>
+        Math.min(...theirs.filter((id) => feed.includes(id)).map((id) => feed.indexOf(id)));
 
       await t.db.insert(follows).values({ followerId: viewer, followeeId: author });
       const followed = await fullFeed();
@@ -227,16 +285,22 @@ describe('videos service', () => {
     it('what was watched in the last days sinks; what is being watched in this session keeps its place', async () => {
       const first = (await v.recommend(viewer, { count: 10 })).items.map((x) => x.id);
       const top = first[0]!;
-      await t.db.insert(watchHistory).values({ userId: viewer, videoId: top, progressMs: 1000, watchedAt: new Date(Date.now() - 5 * 60_000) });
+      await t.db
+        .insert(watchHistory)
+        .values({ userId: viewer, videoId: top, progressMs: 1000, watchedAt: new Date(Date.now() - 5 * 60_000) });
       expect((await v.recommend(viewer, { count: 10 })).items.map((x) => x.id)).toContain(top);
-      await t.db.update(watchHistory).set({ watchedAt: new Date(Date.now() - 24 * 3600_000) }).where(eq(watchHistory.userId, viewer));
+      await t.db
+        .update(watchHistory)
+        .set({ watchedAt: new Date(Date.now() - 24 * 3600_000) })
+        .where(eq(watchHistory.userId, viewer));
       expect((await v.recommend(viewer, { count: 10 })).items.map((x) => x.id)).not.toContain(top);
       await t.db.delete(watchHistory).where(eq(watchHistory.userId, viewer));
     });
 
     it('never shows one author twice in a row when another is at hand', async () => {
       const page = await v.recommend(viewer, { count: 30 });
-      for (let i = 1; i < page.items.length; i++) expect(page.items[i]!.author.id).not.toBe(page.items[i - 1]!.author.id);
+      for (let i = 1; i < page.items.length; i++)
+        expect(page.items[i]!.author.id).not.toBe(page.items[i - 1]!.author.id);
     });
   });
 });

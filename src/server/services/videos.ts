@@ -53,7 +53,10 @@ const RANK = {
 export async function recommend(viewerId: number | null, page: Page = {}): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 10);
   if (viewerId === null) {
-    const rows = await selectCards(null).orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
+    const rows = await selectCards(null)
+      .orderBy(desc(engagement), desc(videos.id))
+      .limit(limit + 1)
+      .offset(offset);
     return spreadPage(rows, offset, limit);
   }
   const ranked = await db().execute<{ id: number }>(sql`
@@ -108,7 +111,10 @@ function spreadPage(rows: VideoCard[], offset: number, limit: number): Paged<Vid
 /** 首页 (discover): popular videos across all channels. */
 export async function discover(page: Page = {}): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 24);
-  const rows = await selectCards(null).orderBy(desc(engagement), desc(videos.id)).limit(limit + 1).offset(offset);
+  const rows = await selectCards(null)
+    .orderBy(desc(engagement), desc(videos.id))
+    .limit(limit + 1)
+    .offset(offset);
   return toPage(rows, offset, limit);
 }
 
@@ -140,7 +146,8 @@ export const HEAT = { like: 1, comment: 2, collect: 3, decaySeconds: 86_400, win
  */
 export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
   const { offset, limit } = bounds(page, 50);
-  const decay = (column: SQL) => sql`exp(-extract(epoch from now() - ${column})::float8 / ${HEAT.decaySeconds}::float8)`;
+  const decay = (column: SQL) =>
+    sql`exp(-extract(epoch from now() - ${column})::float8 / ${HEAT.decaySeconds}::float8)`;
   const window = sql`now() - make_interval(days => ${HEAT.windowDays})`;
   const rows = await db().execute<{ video_id: number; heat: number }>(sql`
     select video_id, sum(w)::float8 as heat from (
@@ -152,7 +159,14 @@ export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
     ) activity join ${videos} on ${videos.id} = activity.video_id
     where ${visibleWorks(null)}
     group by video_id order by heat desc, video_id desc limit ${limit + 1} offset ${offset}`);
-  const cards = new Map((await byIds(rows.rows.map((r) => Number(r.video_id)), null)).map((c) => [c.id, c]));
+  const cards = new Map(
+    (
+      await byIds(
+        rows.rows.map((r) => Number(r.video_id)),
+        null,
+      )
+    ).map((c) => [c.id, c]),
+  );
   // The query's order, not a re-sort by the rounded heat: two heats that round alike could swap across a page's edge.
   const ranked = rows.rows.flatMap((r) => {
     const card = cards.get(Number(r.video_id));
@@ -180,12 +194,22 @@ export async function getDetail(id: number, viewerId: number | null): Promise<Vi
   // the card (a missing video costs those few small reads for nothing, which is rare).
   const [[card], tags, marks] = await Promise.all([
     byIds([id], viewerId),
-    db().select({ name: hashtags.name }).from(videoHashtags).innerJoin(hashtags, eq(hashtags.id, videoHashtags.hashtagId)).where(eq(videoHashtags.videoId, id)),
+    db()
+      .select({ name: hashtags.name })
+      .from(videoHashtags)
+      .innerJoin(hashtags, eq(hashtags.id, videoHashtags.hashtagId))
+      .where(eq(videoHashtags.videoId, id)),
     viewerId === null
       ? undefined
       : Promise.all([
-          db().select({ x: likes.userId }).from(likes).where(and(eq(likes.userId, viewerId), eq(likes.targetId, id))),
-          db().select({ x: collects.userId }).from(collects).where(and(eq(collects.userId, viewerId), eq(collects.targetId, id))),
+          db()
+            .select({ x: likes.userId })
+            .from(likes)
+            .where(and(eq(likes.userId, viewerId), eq(likes.targetId, id))),
+          db()
+            .select({ x: collects.userId })
+            .from(collects)
+            .where(and(eq(collects.userId, viewerId), eq(collects.targetId, id))),
         ]),
   ]);
   if (!card) return null;
@@ -193,17 +217,26 @@ export async function getDetail(id: number, viewerId: number | null): Promise<Vi
 }
 
 /** Related videos: same hashtags first, then the same channel, never the video itself nor `exclude`. */
-export async function related(id: number, page: Page & { exclude?: number[]; channelId?: number } = {}): Promise<Paged<VideoCard>> {
+export async function related(
+  id: number,
+  page: Page & { exclude?: number[]; channelId?: number } = {},
+): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 12);
   // The video page has the video already: its channel saves a round trip per render.
-  const [base] = page.channelId !== undefined ? [{ channelId: page.channelId }] : await db().select({ channelId: videos.channelId }).from(videos).where(eq(videos.id, id));
+  const [base] =
+    page.channelId !== undefined
+      ? [{ channelId: page.channelId }]
+      : await db().select({ channelId: videos.channelId }).from(videos).where(eq(videos.id, id));
   if (!base) return { items: [], cursor: 0, hasMore: false };
   const excluded = [id, ...(page.exclude ?? [])];
   const shared = sql<number>`(select count(*) from ${videoHashtags} a join ${videoHashtags} b on a.hashtag_id = b.hashtag_id where a.video_id = ${id} and b.video_id = ${videos.id})`;
   const rows = await selectCards(
     null,
     and(
-      sql`${videos.id} not in (${sql.join(excluded.map((x) => sql`${x}`), sql`, `)})`,
+      sql`${videos.id} not in (${sql.join(
+        excluded.map((x) => sql`${x}`),
+        sql`, `,
+      )})`,
       sql`(${videos.channelId} = ${base.channelId} or ${shared} > 0)`,
     ),
   )
@@ -243,7 +276,12 @@ export async function friendFeed(viewerId: number, page: Page = {}): Promise<Pag
  * A user's videos for one profile tab (posts, likes, collections, watch history or watch later) as `viewerId` sees
  * them. Whether the viewer may open the tab at all is the caller's question to `visibility.ts`.
  */
-export async function profileTab(userId: number, tab: ProfileTab, page: Page, viewerId: number | null): Promise<Paged<VideoCard>> {
+export async function profileTab(
+  userId: number,
+  tab: ProfileTab,
+  page: Page,
+  viewerId: number | null,
+): Promise<Paged<VideoCard>> {
   const { offset, limit } = bounds(page, 24);
   const q = (() => {
     switch (tab) {
@@ -282,7 +320,10 @@ export async function privateWorks(userId: number, page: Page = {}): Promise<Pag
 }
 
 /** Which of `videoIds` the viewer has liked and collected (one round trip). */
-export async function viewerVideoStates(viewerId: number, videoIds: number[]): Promise<{ liked: Set<number>; collected: Set<number> }> {
+export async function viewerVideoStates(
+  viewerId: number,
+  videoIds: number[],
+): Promise<{ liked: Set<number>; collected: Set<number> }> {
   const liked = new Set<number>();
   const collected = new Set<number>();
   if (!videoIds.length) return { liked, collected };

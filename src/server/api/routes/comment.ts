@@ -7,7 +7,12 @@ import { route } from '../registry.ts';
 import { bit, bodyA, comment } from '../schemas.ts';
 import { asBit, commentList } from '../shape.ts';
 
-const listBody = bodyA({ comments: z.array(comment), cursor: z.number().int(), has_more: bit, total: z.number().int() });
+const listBody = bodyA({
+  comments: z.array(comment),
+  cursor: z.number().int(),
+  has_more: bit,
+  total: z.number().int(),
+});
 
 export const commentRoutes = [
   route({
@@ -27,7 +32,12 @@ export const commentRoutes = [
       if (known === null) throw new ApiError(404, 'error.videoNotFound');
       // The page's own count: the two reads may straddle a new comment's commit.
       const total = page.total ?? known;
-      return okA({ comments: await commentList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total });
+      return okA({
+        comments: await commentList(viewer, page.items),
+        cursor: page.cursor,
+        has_more: asBit(page.hasMore),
+        total,
+      });
     },
   }),
   route({
@@ -40,9 +50,15 @@ export const commentRoutes = [
     response: listBody,
     handler: async ({ input, viewer }) => {
       const root = await getComment(input.comment_id, viewer?.id ?? null);
-      if (!root || root.videoId !== input.item_id || root.parentId !== null) throw new ApiError(404, 'error.commentNotFound');
+      if (!root || root.videoId !== input.item_id || root.parentId !== null)
+        throw new ApiError(404, 'error.commentNotFound');
       const page = await replies(input.comment_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null);
-      return okA({ comments: await commentList(viewer, page.items), cursor: page.cursor, has_more: asBit(page.hasMore), total: root.replyCount });
+      return okA({
+        comments: await commentList(viewer, page.items),
+        cursor: page.cursor,
+        has_more: asBit(page.hasMore),
+        total: root.replyCount,
+      });
     },
   }),
 ];

@@ -48,7 +48,11 @@ export const danmakuRoutes = [
     family: 'A',
     auth: true,
     summary: `Send a danmaku (1 to ${MAX_DANMAKU} characters) at offset_ms into the video; ${DANMAKU_RATE.limit} per user per minute, then 429`,
-    input: z.object({ aweme_id: id(), text: text(1, MAX_DANMAKU), offset_ms: int(0, INT4_MAX).default(0).meta({ default: 0 }) }),
+    input: z.object({
+      aweme_id: id(),
+      text: text(1, MAX_DANMAKU),
+      offset_ms: int(0, INT4_MAX).default(0).meta({ default: 0 }),
+    }),
     response: bodyA({ danmaku: danmakuItem }),
     handler: async ({ input, viewer }) => {
       const sent = await sendDanmaku(viewer.id, input.aweme_id, input.text, input.offset_ms);

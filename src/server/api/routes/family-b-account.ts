@@ -24,11 +24,16 @@ export const familyBAccountRoutes = [
     path: '/auth/login',
     family: 'B',
     auth: false,
-    summary: 'Log in with e-mail and password (the limits of /passport/login/password); data has the token for the Token header, the session cookie is set too',
+    summary:
+      'Log in with e-mail and password (the limits of /passport/login/password); data has the token for the Token header, the session cookie is set too',
     input: z.object({ email: emailField(), password: passwordField() }),
     response: bodyB(loginB),
     handler: async ({ input, request, headers, clientAddress }) =>
-      loginAnswer(request, headers, await credentials(() => loginWithPassword(input.email, input.password, authContext(request, clientAddress)))),
+      loginAnswer(
+        request,
+        headers,
+        await credentials(() => loginWithPassword(input.email, input.password, authContext(request, clientAddress))),
+      ),
   }),
   route({
     method: 'POST',
@@ -38,18 +43,24 @@ export const familyBAccountRoutes = [
     summary: 'E-mail a 6-digit login code (one per 60 s per address, as /passport/code/send); retryAfter is in seconds',
     input: z.object({ email: emailField() }),
     response: bodyB(z.object({ retryAfter: z.number().int() })),
-    handler: async ({ input, request, clientAddress }) => okB(await requestLoginCode(input.email, authContext(request, clientAddress))),
+    handler: async ({ input, request, clientAddress }) =>
+      okB(await requestLoginCode(input.email, authContext(request, clientAddress))),
   }),
   route({
     method: 'POST',
     path: '/auth/loginByCode',
     family: 'B',
     auth: false,
-    summary: 'Log in with an e-mailed code (as /passport/login/code); the first code login of an address creates its account (created)',
+    summary:
+      'Log in with an e-mailed code (as /passport/login/code); the first code login of an address creates its account (created)',
     input: z.object({ email: emailField(), code: codeField() }),
     response: bodyB(loginB),
     handler: async ({ input, request, headers, clientAddress }) =>
-      loginAnswer(request, headers, await credentials(() => loginWithCode(input.email, input.code, authContext(request, clientAddress)))),
+      loginAnswer(
+        request,
+        headers,
+        await credentials(() => loginWithCode(input.email, input.code, authContext(request, clientAddress))),
+      ),
   }),
   ...readRoute({
     path: '/user/userInfo',

@@ -11,15 +11,21 @@ import { categoryB as shapeCategoryB, videoListB } from '../shape.ts';
 const n = () => z.number().int();
 const page = () => pageNo().default(1).meta({ default: 1 });
 /** A page of videos; the last page says `hasMore: false`. */
-const videoPage = <T extends z.ZodType>(item: T) => bodyB(z.object({ videosList: z.array(item), hasMore: z.boolean() }));
+const videoPage = <T extends z.ZodType>(item: T) =>
+  bodyB(z.object({ videosList: z.array(item), hasMore: z.boolean() }));
 
 export const familyBListRoutes = [
   ...readRoute({
     path: '/video/hotVideos',
     auth: false,
-    summary: '热点, as Family A’s hot/aweme/list ranks it (the last 7 days of likes, comments and collects with decay); page and size (limit is another name for size); hotValue is the heat',
+    summary:
+      '热点, as Family A’s hot/aweme/list ranks it (the last 7 days of likes, comments and collects with decay); page and size (limit is another name for size); hotValue is the heat',
     input: z
-      .object({ page: page(), size: int(1, 50).optional().meta({ default: 20 }), limit: int(1, 50).optional().meta({ description: 'Another name for size' }) })
+      .object({
+        page: page(),
+        size: int(1, 50).optional().meta({ default: 20 }),
+        limit: int(1, 50).optional().meta({ description: 'Another name for size' }),
+      })
       .superRefine(oneName('size', 'limit', true))
       .transform((x) => ({ page: x.page, size: x.size ?? x.limit ?? 20 })),
     response: videoPage(videoB.extend({ hotValue: n() })),
@@ -32,7 +38,8 @@ export const familyBListRoutes = [
   ...readRoute({
     path: '/categories/getCategoriesList',
     auth: false,
-    summary: 'The channels (分类) in the editors’ order (channels.yaml): id (the tagId of getVideosByTag), name, description, banner, hashtags, videoCount',
+    summary:
+      'The channels (分类) in the editors’ order (channels.yaml): id (the tagId of getVideosByTag), name, description, banner, hashtags, videoCount',
     input: z.object({}),
     response: bodyB(z.array(categoryB)),
     handler: async () => okB((await listChannels()).map(shapeCategoryB)),
@@ -40,9 +47,15 @@ export const familyBListRoutes = [
   ...readRoute({
     path: '/video/getVideosByTag',
     auth: false,
-    summary: 'One channel’s videos (tagId, or categoryId: an id of getCategoriesList), most engaging first, as Family A’s channel/feed; page and size',
+    summary:
+      'One channel’s videos (tagId, or categoryId: an id of getCategoriesList), most engaging first, as Family A’s channel/feed; page and size',
     input: z
-      .object({ tagId: channelId().optional(), categoryId: channelId().optional().meta({ description: 'Another name for tagId' }), page: page(), size: size(20) })
+      .object({
+        tagId: channelId().optional(),
+        categoryId: channelId().optional().meta({ description: 'Another name for tagId' }),
+        page: page(),
+        size: size(20),
+      })
       .superRefine(oneName('tagId', 'categoryId'))
       .transform((x) => ({ tagId: (x.tagId ?? x.categoryId)!, page: x.page, size: x.size })),
     response: videoPage(videoB),

@@ -30,7 +30,8 @@ export const familyBRoutes = [
     path: '/video/self',
     family: 'B',
     auth: false,
-    summary: "A profile tab's videos and the profile's counts; code '404' (HTTP 200) when the tab is empty, 403 for a tab the user keeps from the viewer (401 anonymously for history and watch later)",
+    summary:
+      "A profile tab's videos and the profile's counts; code '404' (HTTP 200) when the tab is empty, 403 for a tab the user keeps from the viewer (401 anonymously for history and watch later)",
     input: z.object({
       showTab: z.enum(PROFILE_TABS).default('post'),
       page: pageNo().default(1).meta({ default: 1 }),
@@ -44,7 +45,12 @@ export const familyBRoutes = [
       const user = await getById(userId, null);
       if (!user) throw new ApiError(404, 'error.userNotFound');
       assertTabVisible(viewer?.id ?? null, user, input.showTab);
-      const page = await profileTab(user.id, input.showTab, { cursor: offsetOf(input.page, input.size), count: input.size }, viewer?.id ?? null);
+      const page = await profileTab(
+        user.id,
+        input.showTab,
+        { cursor: offsetOf(input.page, input.size), count: input.size },
+        viewer?.id ?? null,
+      );
       const data = {
         videosList: await videoListB(viewer, page.items),
         publishCount: user.awemeCount,
@@ -61,7 +67,8 @@ export const familyBRoutes = [
     family: 'B',
     readOnly: true,
     auth: false,
-    summary: 'The recommend feed, paged by a 1-based page or by an offset cursor (one of the two) with size; an empty list is the end',
+    summary:
+      'The recommend feed, paged by a 1-based page or by an offset cursor (one of the two) with size; an empty list is the end',
     input: z
       .object({ page: pageNo().optional(), cursor: int(0, INT4_MAX).optional().meta({ default: 0 }), size: size(10) })
       .refine((x) => x.page === undefined || x.cursor === undefined, { path: ['page'], message: 'page_or_cursor' })
@@ -109,7 +116,8 @@ export const familyBRoutes = [
     path: '/comment/add',
     family: 'B',
     auth: true,
-    summary: 'Comment on a video (vid, or videoId), or reply to any comment of its (parentId, or replyId; the answer names the thread’s root); text is stored unescaped',
+    summary:
+      'Comment on a video (vid, or videoId), or reply to any comment of its (parentId, or replyId; the answer names the thread’s root); text is stored unescaped',
     input: z
       .object({
         vid: id().optional(),
@@ -123,7 +131,8 @@ export const familyBRoutes = [
       .superRefine(oneName('parentId', 'replyId', true))
       .transform((x) => ({ vid: (x.vid ?? x.videoId)!, text: x.text, replyTo: x.parentId || x.replyId || undefined })),
     response: bodyB(commentB),
-    handler: async ({ input, viewer }) => okB(shapeCommentB(await publishComment(viewer.id, input.vid, input.text, input.replyTo))),
+    handler: async ({ input, viewer }) =>
+      okB(shapeCommentB(await publishComment(viewer.id, input.vid, input.text, input.replyTo))),
   }),
   route({
     method: 'POST',
@@ -179,7 +188,12 @@ export const familyBRoutes = [
     handler: async ({ input, viewer }) => {
       const detail = await getDetail(input.videoId, viewer?.id ?? null);
       if (!detail) throw new ApiError(404, 'error.videoNotFound');
-      return okB(shapeVideoB(detail, { liked: new Set(detail.userDigged ? [detail.id] : []), collected: new Set(detail.userCollected ? [detail.id] : []) }));
+      return okB(
+        shapeVideoB(detail, {
+          liked: new Set(detail.userDigged ? [detail.id] : []),
+          collected: new Set(detail.userCollected ? [detail.id] : []),
+        }),
+      );
     },
   }),
 ];

@@ -24,8 +24,14 @@ const moduleFeedV2Input = z.object({
     .union([z.literal(''), int(0, INT4_MAX)])
     .optional()
     .describe('A channel id pages that channel; other tags (or none) the 首页 feed'),
-  module_id: z.union([z.string().max(64), z.number()]).optional().describe('Accepted, not used'),
-  pull_type: z.union([z.string().max(64), z.number()]).optional().describe('Accepted, not used'),
+  module_id: z
+    .union([z.string().max(64), z.number()])
+    .optional()
+    .describe('Accepted, not used'),
+  pull_type: z
+    .union([z.string().max(64), z.number()])
+    .optional()
+    .describe('Accepted, not used'),
 });
 
 async function moduleFeedV2Answer(input: z.output<typeof moduleFeedV2Input>, asker: Asker) {
@@ -62,7 +68,10 @@ export const feedRoutes = [
     response: bodyA({ aweme_list: z.array(aweme), has_more: bit }),
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer, request }) => {
-      const page = await recommend(viewer?.id ?? null, { cursor: offsetOf(input.refresh_index, input.count), count: input.count });
+      const page = await recommend(viewer?.id ?? null, {
+        cursor: offsetOf(input.refresh_index, input.count),
+        count: input.count,
+      });
       return okA({ aweme_list: await awemeList({ viewer, request }, page.items), has_more: asBit(page.hasMore) });
     },
   }),
@@ -81,7 +90,10 @@ export const feedRoutes = [
     handler: async ({ input, viewer, request }) => {
       const page = await discover({ cursor: offsetOf(input.refresh_index, input.count), count: input.count });
       const list = await awemeList({ viewer, request }, page.items);
-      return okA({ cards: list.map((a) => ({ type: 1 as const, aweme: JSON.stringify(a) })), has_more: asBit(page.hasMore) });
+      return okA({
+        cards: list.map((a) => ({ type: 1 as const, aweme: JSON.stringify(a) })),
+        has_more: asBit(page.hasMore),
+      });
     },
   }),
   moduleFeedV2('GET'),

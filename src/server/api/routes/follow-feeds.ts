@@ -22,7 +22,11 @@ export const followFeedRoutes = [
     response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const p = await followFeed(viewer.id, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({
+        aweme_list: await awemeList({ viewer, request }, p.items),
+        cursor: p.cursor,
+        has_more: asBit(p.hasMore),
+      });
     },
   }),
   route({

@@ -13,12 +13,17 @@ export const historyRoutes = [
     path: '/aweme/v1/web/history/read/',
     family: 'A',
     auth: true,
-    summary: "The viewer's watch history of the last 30 days with progress, latest first; max_cursor is the next offset",
+    summary:
+      "The viewer's watch history of the last 30 days with progress, latest first; max_cursor is the next offset",
     input: z.object({ max_cursor: cursor(), count: count(20) }),
     response: bodyA({ aweme_list: z.array(historyAweme), max_cursor: z.number().int(), has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const page = await historyPage(viewer.id, { cursor: input.max_cursor, count: input.count });
-      return okA({ aweme_list: await historyList({ viewer, request }, page.items), max_cursor: page.cursor, has_more: asBit(page.hasMore) });
+      return okA({
+        aweme_list: await historyList({ viewer, request }, page.items),
+        max_cursor: page.cursor,
+        has_more: asBit(page.hasMore),
+      });
     },
   }),
   route({
@@ -31,7 +36,11 @@ export const historyRoutes = [
     response: bodyA({ aweme_list: z.array(historyAweme), cursor: z.number().int(), has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const page = await historyPage(viewer.id, { cursor: input.cursor, count: input.count }, true);
-      return okA({ aweme_list: await historyList({ viewer, request }, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
+      return okA({
+        aweme_list: await historyList({ viewer, request }, page.items),
+        cursor: page.cursor,
+        has_more: asBit(page.hasMore),
+      });
     },
   }),
 ];

@@ -105,7 +105,12 @@ const toState = (s: ConversationState): ImConversationState => ({
 export async function dmEvent(viewerId: number, data: DmHubData | null): Promise<InboxEvents['dm']> {
   if (!data) return { unread: await totalUnread(viewerId), conversation_id: null, message: null, alert: false };
   const e = await dmEventFor(viewerId, data);
-  return { unread: e.unread, conversation_id: String(e.conversationId), message: e.message && toImMessage(e.message, viewerId), alert: e.alert };
+  return {
+    unread: e.unread,
+    conversation_id: String(e.conversationId),
+    message: e.message && toImMessage(e.message, viewerId),
+    alert: e.alert,
+  };
 }
 
 async function peerId(sec: string): Promise<number> {
@@ -125,7 +130,8 @@ export const imRoutes = [
     path: `${IM}/conversation/list/`,
     family: 'A',
     auth: true,
-    summary: '私信 list: pinned first, then by the newest message the viewer can see; total_unread leaves muted conversations out',
+    summary:
+      '私信 list: pinned first, then by the newest message the viewer can see; total_unread leaves muted conversations out',
     input: z.object({ cursor: cursor(), count: count(20) }),
     response: bodyA({ conversations: z.array(imConversation), cursor: n(), has_more: bit, total_unread: n() }),
     handler: async ({ input, viewer }) => {
@@ -134,7 +140,11 @@ export const imRoutes = [
         conversations: page.items.map((c) => ({
           conversation_id: String(c.id),
           peer: toUser(c.peer),
-          last_message: { text: c.lastMessage.text, create_time: c.lastMessage.createdAt.getTime(), is_self: asBit(c.lastMessage.fromViewer) },
+          last_message: {
+            text: c.lastMessage.text,
+            create_time: c.lastMessage.createdAt.getTime(),
+            is_self: asBit(c.lastMessage.fromViewer),
+          },
           unread_count: c.unread,
           mute: asBit(c.muted),
           stick_on_top: asBit(c.pinned),
@@ -151,10 +161,12 @@ export const imRoutes = [
     path: `${IM}/conversation/detail/`,
     family: 'A',
     auth: true,
-    summary: "The viewer's standing with a user (conversation_id '0' until the first message): settings, the one-message rule, blocks",
+    summary:
+      "The viewer's standing with a user (conversation_id '0' until the first message): settings, the one-message rule, blocks",
     input: z.object({ sec_user_id: secUid() }),
     response: bodyA({ conversation: imConversationState }),
-    handler: async ({ input, viewer }) => okA({ conversation: toState(await conversationWith(viewer.id, await peerId(input.sec_user_id))) }),
+    handler: async ({ input, viewer }) =>
+      okA({ conversation: toState(await conversationWith(viewer.id, await peerId(input.sec_user_id))) }),
   }),
   route({
     method: 'GET',
@@ -162,10 +174,17 @@ export const imRoutes = [
     family: 'A',
     auth: true,
     summary: 'Messages of a conversation the viewer can see, oldest first, before message max_cursor (0 = the newest)',
-    input: z.object({ conversation_id: id(), max_cursor: int(0, INT4_MAX).default(0).meta({ default: 0 }), count: count(20) }),
+    input: z.object({
+      conversation_id: id(),
+      max_cursor: int(0, INT4_MAX).default(0).meta({ default: 0 }),
+      count: count(20),
+    }),
     response: bodyA({ messages: z.array(imMessage), max_cursor: n(), has_more: bit }),
     handler: async ({ input, viewer }) => {
-      const page = await listMessages(viewer.id, input.conversation_id, { before: input.max_cursor, count: input.count });
+      const page = await listMessages(viewer.id, input.conversation_id, {
+        before: input.max_cursor,
+        count: input.count,
+      });
       return okA({
         messages: page.messages.map((m) => toImMessage(m, viewer.id)),
         max_cursor: page.messages[0]?.id ?? 0,
@@ -197,7 +216,8 @@ export const imRoutes = [
     summary: 'Like (type=1) or unlike (type=0) a message one received',
     input: z.object({ message_id: id(), type: flag() }),
     response: bodyA({ message: imMessage }),
-    handler: async ({ input, viewer }) => okA({ message: toImMessage(await setMessageLike(viewer.id, input.message_id, input.type === 1), viewer.id) }),
+    handler: async ({ input, viewer }) =>
+      okA({ message: toImMessage(await setMessageLike(viewer.id, input.message_id, input.type === 1), viewer.id) }),
   }),
   route({
     method: 'POST',
@@ -238,7 +258,10 @@ export const imRoutes = [
       const state =
         input.mute === undefined && input.stick_on_top === undefined
           ? await conversationState(viewer.id, input.conversation_id)
-          : await updateSettings(viewer.id, input.conversation_id, { muted: on(input.mute), pinned: on(input.stick_on_top) });
+          : await updateSettings(viewer.id, input.conversation_id, {
+              muted: on(input.mute),
+              pinned: on(input.stick_on_top),
+            });
       return okA({ conversation: toState(state) });
     },
   }),
@@ -248,7 +271,8 @@ export const imRoutes = [
     family: 'A',
     auth: true,
     ownOnly: true,
-    summary: '删除聊天: the conversation and its history leave the viewer\'s list until a newer message arrives; the peer keeps theirs',
+    summary:
+      "删除聊天: the conversation and its history leave the viewer's list until a newer message arrives; the peer keeps theirs",
     input: conversationInput,
     response: bodyA({}),
     handler: async ({ input, viewer }) => {
@@ -275,7 +299,8 @@ export const imRoutes = [
     summary: `Block (1) or unblock (0) a user; either direction stops messages. ${IM_WRITE_LIMIT.limit} IM writes per minute`,
     input: z.object({ sec_user_id: secUid(), block: flag() }),
     response: bodyA({ block_status: blockStatusSchema }),
-    handler: async ({ input, viewer }) => okA({ block_status: await setBlock(viewer.id, await peerId(input.sec_user_id), input.block === 1) }),
+    handler: async ({ input, viewer }) =>
+      okA({ block_status: await setBlock(viewer.id, await peerId(input.sec_user_id), input.block === 1) }),
   }),
   route({
     method: 'POST',

@@ -3,7 +3,16 @@ import { z } from 'zod';
 import { toChatLine } from '../../island-data.ts';
 import { unreadCount } from '../../services/notifications.ts';
 import { DM_EVENT, type DmHubData } from '../../services/messages.ts';
-import { CHAT_EVENT, getRoom, joinRoom, leaveRoom, LIVE_CHAT_RATE, messagesSince, postMessage, type ChatMessage } from '../../services/live.ts';
+import {
+  CHAT_EVENT,
+  getRoom,
+  joinRoom,
+  leaveRoom,
+  LIVE_CHAT_RATE,
+  messagesSince,
+  postMessage,
+  type ChatMessage,
+} from '../../services/live.ts';
 import { enforce } from '../../services/rate-limit.ts';
 import { CHAT_MAX } from '../../../shared/chat-line.ts';
 import { roomTopic, streamEvents, userTopic, type HubEvent, type SseMessage } from '../../realtime/events.ts';
@@ -42,11 +51,15 @@ export const liveRoomRoutes = [
     path: '/events',
     family: 'B',
     auth: true,
-    summary: "Server-Sent Events for the logged-in user: `notice` {unread} and `dm` {unread, conversation_id, message, alert}, at once and whenever they change",
+    summary:
+      'Server-Sent Events for the logged-in user: `notice` {unread} and `dm` {unread, conversation_id, message, alert}, at once and whenever they change',
     input: z.object({}),
     response: eventStream,
     handler: async ({ request, viewer }) => {
-      const unread = async (): Promise<SseMessage> => ({ event: 'notice', data: { unread: await unreadCount(viewer.id) } });
+      const unread = async (): Promise<SseMessage> => ({
+        event: 'notice',
+        data: { unread: await unreadCount(viewer.id) },
+      });
       return streamEvents(request, viewer, [userTopic(viewer.id)], {
         initial: async () => [await unread(), { event: DM_EVENT, data: await dmEvent(viewer.id, null) }],
         // A notice event says only that something changed; the count is read for this user.
@@ -64,7 +77,8 @@ export const liveRoomRoutes = [
     path: '/live/room/events',
     family: 'B',
     auth: false,
-    summary: 'Server-Sent Events of a live room: `chat` lines (id = the line id; Last-Event-ID replays what was missed) and `viewers` {count}',
+    summary:
+      'Server-Sent Events of a live room: `chat` lines (id = the line id; Last-Event-ID replays what was missed) and `viewers` {count}',
     input: z.object({ room_id: id() }),
     response: eventStream,
     handler: async ({ input, request, viewer }) => {

@@ -16,7 +16,8 @@ export const liveRoutes = [
     path: '/aweme/v1/web/webcast/feed/',
     family: 'A',
     auth: false,
-    summary: 'Live rooms on air, latest start first; max_time (ms, 0 = now) is the start time the next page begins before',
+    summary:
+      'Live rooms on air, latest start first; max_time (ms, 0 = now) is the start time the next page begins before',
     input: z.object({ max_time: int(0, MAX_TIME).default(0).meta({ default: 0 }), count: count(20) }),
     response: bodyA({ data: z.array(liveRoom), has_more: bit, max_time: z.number().int() }),
     handler: async ({ input }) => {

@@ -51,7 +51,11 @@ export const mixRoutes = [
       const mix = await getSeries(input.mix_id);
       if (!mix) throw new ApiError(404, 'error.mixNotFound');
       const page = await seriesVideos(mix.id, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList({ viewer, request }, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
+      return okA({
+        aweme_list: await awemeList({ viewer, request }, page.items),
+        cursor: page.cursor,
+        has_more: asBit(page.hasMore),
+      });
     },
   }),
 ];

@@ -1,7 +1,13 @@
 /** Family A 互动消息: the viewer's notifications by filter, the unread count, and marking them read. */
 import { z } from 'zod';
 import { mediaUrl } from '../../media-url.ts';
-import { listNotifications, markAllRead, NOTICE_PAGE, unreadCount, type NotificationView } from '../../services/notifications.ts';
+import {
+  listNotifications,
+  markAllRead,
+  NOTICE_PAGE,
+  unreadCount,
+  type NotificationView,
+} from '../../services/notifications.ts';
 import { NOTICE_GROUP_NAMES, NOTICE_KINDS, type Notice } from '../../../shared/messaging.ts';
 import { okA } from '../envelope.ts';
 import { count, int } from '../params.ts';
@@ -47,14 +53,24 @@ export const noticeRoutes = [
       cursor: int(0, Number.MAX_SAFE_INTEGER).default(0).meta({ default: 0 }),
       count: count(NOTICE_PAGE),
     }),
-    response: bodyA({ notice_list: z.array(notice), cursor: z.number().int(), has_more: bit, total_unread: z.number().int() }),
+    response: bodyA({
+      notice_list: z.array(notice),
+      cursor: z.number().int(),
+      has_more: bit,
+      total_unread: z.number().int(),
+    }),
     handler: async ({ input, viewer }) => {
       const page = await listNotifications(viewer.id, {
         group: input.notice_group,
         cursor: input.cursor,
         count: input.count,
       });
-      return okA({ notice_list: page.items.map(shapeNotice), cursor: page.cursor, has_more: asBit(page.hasMore), total_unread: page.unread });
+      return okA({
+        notice_list: page.items.map(shapeNotice),
+        cursor: page.cursor,
+        has_more: asBit(page.hasMore),
+        total_unread: page.unread,
+      });
     },
   }),
   route({

@@ -57,7 +57,11 @@ export const ownListRoutes = [
     response: bodyA({ aweme_list: z.array(aweme), offset: n(), has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const p = await profileTab(viewer.id, 'watch_later', { cursor: input.offset, count: input.count }, viewer.id);
-      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), offset: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({
+        aweme_list: await awemeList({ viewer, request }, p.items),
+        offset: p.cursor,
+        has_more: asBit(p.hasMore),
+      });
     },
   }),
   route({
@@ -84,12 +88,20 @@ export const ownListRoutes = [
     path: '/aweme/v1/web/collects/video/list/',
     family: 'A',
     auth: false,
-    summary: "A 收藏夹's videos, latest collect first (another user's folder only while they keep 收藏 public); cursor is the next offset",
+    summary:
+      "A 收藏夹's videos, latest collect first (another user's folder only while they keep 收藏 public); cursor is the next offset",
     input: z.object({ collects_id: id(), cursor: cursor(), count: count(20) }),
     response: bodyA({ aweme_list: z.array(aweme), cursor: n(), has_more: bit }),
     handler: async ({ input, viewer, request }) => {
-      const p = await collectFolderVideos(input.collects_id, viewer?.id ?? null, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      const p = await collectFolderVideos(input.collects_id, viewer?.id ?? null, {
+        cursor: input.cursor,
+        count: input.count,
+      });
+      return okA({
+        aweme_list: await awemeList({ viewer, request }, p.items),
+        cursor: p.cursor,
+        has_more: asBit(p.hasMore),
+      });
     },
   }),
   route({
@@ -97,7 +109,8 @@ export const ownListRoutes = [
     path: '/aweme/v1/web/private/aweme/',
     family: 'A',
     auth: true,
-    summary: "The viewer's works that only they may see (仅自己可见), newest first; max_cursor is the offset of the next page",
+    summary:
+      "The viewer's works that only they may see (仅自己可见), newest first; max_cursor is the offset of the next page",
     input: z.object({ max_cursor: cursor(), count: count(18) }),
     response: bodyA({ aweme_list: z.array(aweme), max_cursor: n(), min_cursor: n(), has_more: bit }),
     handler: async ({ input, viewer, request }) => {

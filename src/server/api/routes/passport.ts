@@ -8,13 +8,26 @@ import { cancelQrTicket, confirmQrTicket, createQrTicket, qrStatus, scanQrTicket
 import { publicOrigin } from '../../http/public-origin.ts';
 import { mediaUrl } from '../../media-url.ts';
 import { okA } from '../envelope.ts';
-import { authContext, codeField, credentials, emailField, passwordField, sessionCookie, setLoginCookie } from '../login-door.ts';
+import {
+  authContext,
+  codeField,
+  credentials,
+  emailField,
+  passwordField,
+  sessionCookie,
+  setLoginCookie,
+} from '../login-door.ts';
 import { qrSvg } from '../qr-svg.ts';
 import { route } from '../registry.ts';
 import { sessionToken } from '../session-token.ts';
 import { bodyA, urlList } from '../schemas.ts';
 
-const ticket = () => z.string().min(1).max(100).regex(/^[\w-]+$/);
+const ticket = () =>
+  z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[\w-]+$/);
 const loginUser = z.object({ uid: z.string(), sec_uid: z.string(), nickname: z.string(), avatar_thumb: urlList });
 const loginBody = bodyA({ token: z.string(), expires_at: z.number().int(), created: z.boolean(), user: loginUser });
 
@@ -24,7 +37,12 @@ function loginAnswer(request: Request, headers: Headers, r: LoginResult) {
     token: r.token,
     expires_at: Math.floor(r.expiresAt.getTime() / 1000),
     created: r.created,
-    user: { uid: String(r.user.id), sec_uid: r.user.secUid, nickname: r.user.nickname, avatar_thumb: { url_list: [mediaUrl(r.user.avatar)] } },
+    user: {
+      uid: String(r.user.id),
+      sec_uid: r.user.secUid,
+      nickname: r.user.nickname,
+      avatar_thumb: { url_list: [mediaUrl(r.user.avatar)] },
+    },
   });
 }
 
@@ -43,7 +61,11 @@ export const passportRoutes = [
     input: z.object({ email: emailField(), password: passwordField() }),
     response: loginBody,
     handler: async ({ input, request, headers, clientAddress }) =>
-      loginAnswer(request, headers, await credentials(() => loginWithPassword(input.email, input.password, authContext(request, clientAddress)))),
+      loginAnswer(
+        request,
+        headers,
+        await credentials(() => loginWithPassword(input.email, input.password, authContext(request, clientAddress))),
+      ),
   }),
   route({
     method: 'POST',
@@ -67,7 +89,11 @@ export const passportRoutes = [
     input: z.object({ email: emailField(), code: codeField() }),
     response: loginBody,
     handler: async ({ input, request, headers, clientAddress }) =>
-      loginAnswer(request, headers, await credentials(() => loginWithCode(input.email, input.code, authContext(request, clientAddress)))),
+      loginAnswer(
+        request,
+        headers,
+        await credentials(() => loginWithCode(input.email, input.code, authContext(request, clientAddress))),
+      ),
   }),
   route({
     method: 'POST',
@@ -93,7 +119,11 @@ export const passportRoutes = [
     // The ticket was created a moment ago by this same browser, and the phone confirms it on the primary.
     readsOwnWrites: true,
     input: z.object({ ticket: ticket() }),
-    response: bodyA({ status: z.enum(['pending', 'scanned', 'confirmed', 'expired']), token: z.string().optional(), user: loginUser.optional() }),
+    response: bodyA({
+      status: z.enum(['pending', 'scanned', 'confirmed', 'expired']),
+      token: z.string().optional(),
+      user: loginUser.optional(),
+    }),
     handler: async ({ input, request, headers, clientAddress }) => {
       const r = await qrStatus(input.ticket, authContext(request, clientAddress));
       if (!r.login) return okA({ status: r.status });
@@ -159,7 +189,11 @@ export const passportRoutes = [
     input: z.object({ current: passwordField().optional(), next: passwordField() }),
     response: bodyA({ revoked_sessions: z.number().int() }),
     handler: async ({ input, viewer, request }) => {
-      const r = await changePassword(viewer.id, { current: input.current || undefined, next: input.next }, { token: bearer(request) });
+      const r = await changePassword(
+        viewer.id,
+        { current: input.current || undefined, next: input.next },
+        { token: bearer(request) },
+      );
       return okA({ revoked_sessions: r.revokedSessions });
     },
   }),

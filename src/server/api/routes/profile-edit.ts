@@ -10,7 +10,8 @@ import { route } from '../registry.ts';
 import { bodyA, selfUser } from '../schemas.ts';
 import { selfUser as shapeSelf } from '../shape.ts';
 
-const picture = (description: string) => z.instanceof(File).meta({ type: 'string', format: 'binary', description }).optional();
+const picture = (description: string) =>
+  z.instanceof(File).meta({ type: 'string', format: 'binary', description }).optional();
 const bytesOf = async (file: File | undefined) => (file ? new Uint8Array(await file.arrayBuffer()) : undefined);
 
 export const profileEditRoutes = [
@@ -27,8 +28,14 @@ export const profileEditRoutes = [
       `${PROFILE_EDIT_RATE.limit} saves per hour.`,
     input: z.object({
       // Bounds on the raw text only: the service trims, counts characters and says which rule failed.
-      nickname: z.string().max(NICKNAME_MAX * 8).optional(),
-      signature: z.string().max(SIGNATURE_MAX * 8).optional(),
+      nickname: z
+        .string()
+        .max(NICKNAME_MAX * 8)
+        .optional(),
+      signature: z
+        .string()
+        .max(SIGNATURE_MAX * 8)
+        .optional(),
       gender: int(0, 2).optional(),
       birthday: z.string().max(32).optional(),
       avatar: picture('The new avatar: JPEG, PNG or WebP, cropped to a centred square'),

@@ -19,9 +19,12 @@ export const relationRoutes = [
     family: 'A',
     auth: true,
     summary:
-      "Remove a follower (移除粉丝) named by sec_user_id or user_id: they no longer follow the viewer; removing someone who does not follow changes nothing",
+      'Remove a follower (移除粉丝) named by sec_user_id or user_id: they no longer follow the viewer; removing someone who does not follow changes nothing',
     input: withUserRef({}),
-    response: bodyA({ follower_status: z.literal(0).describe('The user no longer follows the viewer'), follower_count: n() }),
+    response: bodyA({
+      follower_status: z.literal(0).describe('The user no longer follows the viewer'),
+      follower_count: n(),
+    }),
     handler: async ({ input, viewer }) => {
       const r = await removeFollower(viewer.id, await userIdOf(input));
       return okA({ follower_status: 0 as const, follower_count: r.followerCount });
@@ -32,7 +35,8 @@ export const relationRoutes = [
     path: '/aweme/v1/web/im/spotlight/relation/',
     family: 'A',
     auth: true,
-    summary: "The viewer's friends (mutual follows) for the 私信 sidebar and the share panel, latest follow first; cursor is the next offset",
+    summary:
+      "The viewer's friends (mutual follows) for the 私信 sidebar and the share panel, latest follow first; cursor is the next offset",
     input: z.object({ cursor: cursor(), count: count(50) }),
     response: bodyA({ followings: z.array(followUser), cursor: n(), has_more: bit }),
     handler: async ({ input, viewer }) => {
@@ -45,7 +49,8 @@ export const relationRoutes = [
     path: '/aweme/v1/web/familiar/atlist/',
     family: 'A',
     auth: true,
-    summary: 'Whom the viewer may @: the users they follow, friends first; keyword keeps nicknames containing it; cursor is the next offset',
+    summary:
+      'Whom the viewer may @: the users they follow, friends first; keyword keeps nicknames containing it; cursor is the next offset',
     input: z.object({ keyword: text(0, MENTION_NAME_MAX).optional(), cursor: cursor(), count: count(20) }),
     response: bodyA({ user_list: z.array(followUser), cursor: n(), has_more: bit }),
     handler: async ({ input, viewer }) => {

@@ -22,7 +22,11 @@ const videoResults = bodyA({
   has_more: bit,
 });
 
-async function videoResultsOf(asker: Asker, page: Paged<VideoCard>, offset: number): Promise<z.input<typeof videoResults>> {
+async function videoResultsOf(
+  asker: Asker,
+  page: Paged<VideoCard>,
+  offset: number,
+): Promise<z.input<typeof videoResults>> {
   const list = await awemeList(asker, page.items);
   return okA({
     data: list.map((a) => ({ type: 1 as const, aweme_info: a })),
@@ -44,11 +48,16 @@ export const searchRoutes = [
     path: '/aweme/v1/web/general/search/single/',
     family: 'A',
     auth: false,
-    summary: 'Video search (type=general); offset pages the results and cursor is the next offset; the first page is logged for 热搜',
+    summary:
+      'Video search (type=general); offset pages the results and cursor is the next offset; the first page is logged for 热搜',
     input: z.object({ keyword: keyword(), offset: cursor(), count: count(10) }),
     response: videoResults,
     handler: async ({ input, viewer, request, clientAddress }) => {
-      const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null, address: clientAddress } });
+      const page = await searchVideos(
+        input.keyword,
+        { cursor: input.offset, count: input.count },
+        { log: { userId: viewer?.id ?? null, address: clientAddress } },
+      );
       return videoResultsOf({ viewer, request }, page, input.offset);
     },
   }),
@@ -96,7 +105,11 @@ export const searchRoutes = [
       has_more: bit,
     }),
     handler: async ({ input, viewer, clientAddress }) => {
-      const page = await searchUsers(input.keyword, { cursor: input.offset, count: input.count }, { log: { userId: viewer?.id ?? null, address: clientAddress } });
+      const page = await searchUsers(
+        input.keyword,
+        { cursor: input.offset, count: input.count },
+        { log: { userId: viewer?.id ?? null, address: clientAddress } },
+      );
       const list = await userList(viewer, page.items);
       return okA({
         user_list: list.map((u) => ({ user_info: u })),
@@ -123,7 +136,11 @@ export const searchRoutes = [
       const query = input.query?.trim() ?? '';
       const [prefixed, guessed] = await Promise.all([
         query ? suggestByPrefix(query, input.count) : Promise.resolve([]),
-        guessWords(viewer?.id ?? null, { round: input.refresh_index, count: input.count, videoId: input.from_group_id }),
+        guessWords(viewer?.id ?? null, {
+          round: input.refresh_index,
+          count: input.count,
+          videoId: input.from_group_id,
+        }),
       ]);
       const words = [...new Set([...prefixed, ...guessed])].slice(0, input.count);
       return okA({ data: [{ words: words.map((word) => ({ id: wordId(word), word })) }] });
@@ -152,7 +169,14 @@ export const searchRoutes = [
     response: bodyA({
       data: z.object({
         active_time: z.string(),
-        word_list: z.array(z.object({ sentence_id: z.string(), word: z.string(), hot_value: z.number().int(), position: z.number().int() })),
+        word_list: z.array(
+          z.object({
+            sentence_id: z.string(),
+            word: z.string(),
+            hot_value: z.number().int(),
+            position: z.number().int(),
+          }),
+        ),
       }),
     }),
     anonymousCacheMs: 2000,
@@ -161,7 +185,12 @@ export const searchRoutes = [
       return okA({
         data: {
           active_time: new Date().toISOString(),
-          word_list: words.map((w, i) => ({ sentence_id: String(w.sentenceId), word: w.word, hot_value: w.hotValue, position: i + 1 })),
+          word_list: words.map((w, i) => ({
+            sentence_id: String(w.sentenceId),
+            word: w.word,
+            hot_value: w.hotValue,
+            position: i + 1,
+          })),
         },
       });
     },

@@ -17,7 +17,8 @@ export const seriesListRoutes = [
     path: '/aweme/v1/web/mix/listcollection/',
     family: 'A',
     auth: true,
-    summary: '合集 the viewer collected from (an episode of it is in their 收藏), latest collect first; cursor is the next offset',
+    summary:
+      '合集 the viewer collected from (an episode of it is in their 收藏), latest collect first; cursor is the next offset',
     input: z.object({ cursor: cursor(), count: count(12) }),
     response: bodyA({ mix_infos: z.array(mixInfo), cursor: z.number().int(), has_more: bit }),
     handler: async ({ input, viewer }) => {

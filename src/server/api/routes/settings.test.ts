@@ -7,7 +7,10 @@ let me: { id: number; sec_uid: string };
 let token: string;
 
 beforeAll(async () => {
-  me = await one(ctx, sql`select u.id, u.sec_uid from users u where exists (select 1 from likes l where l.user_id = u.id) order by u.id limit 1`);
+  me = await one(
+    ctx,
+    sql`select u.id, u.sec_uid from users u where exists (select 1 from likes l where l.user_id = u.id) order by u.id limit 1`,
+  );
   token = await tokenFor(me.id);
 });
 
@@ -40,8 +43,14 @@ describe('settings routes', () => {
   });
 
   it('feedback: stored with the account when logged in, 400 for empty text, 429 with Retry-After past the limit', async () => {
-    const first = await ok('POST', '/feedback', { token, form: { content: '希望能加一个夜间自动深色', contact: 'me@example.com' } });
-    const row = await one<{ user_id: number; content: string }>(ctx, sql`select user_id, content from feedback where id = ${first.data.id}`);
+    const first = await ok('POST', '/feedback', {
+      token,
+      form: { content: '希望能加一个夜间自动深色', contact: 'me@example.com' },
+    });
+    const row = await one<{ user_id: number; content: string }>(
+      ctx,
+      sql`select user_id, content from feedback where id = ${first.data.id}`,
+    );
     expect(row).toEqual({ user_id: me.id, content: '希望能加一个夜间自动深色' });
     expectErrorB(await call('POST', '/api/feedback', { form: { content: '   ' } }), 400);
     await ok('POST', '/feedback', { token, form: { content: '第二条反馈内容' } });

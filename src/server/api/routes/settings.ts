@@ -8,8 +8,15 @@ import { route } from '../registry.ts';
 import { bodyB } from '../schemas.ts';
 
 const privacy = z.object({ likesPublic: z.boolean(), collectsPublic: z.boolean() });
-const notify = z.object(Object.fromEntries(NOTIFY_KINDS.map((k) => [k, z.boolean()])) as Record<(typeof NOTIFY_KINDS)[number], z.ZodBoolean>);
-const notifyInput = z.object(Object.fromEntries(NOTIFY_KINDS.map((k) => [k, flag().optional()])) as Record<(typeof NOTIFY_KINDS)[number], z.ZodOptional<ReturnType<typeof flag>>>);
+const notify = z.object(
+  Object.fromEntries(NOTIFY_KINDS.map((k) => [k, z.boolean()])) as Record<(typeof NOTIFY_KINDS)[number], z.ZodBoolean>,
+);
+const notifyInput = z.object(
+  Object.fromEntries(NOTIFY_KINDS.map((k) => [k, flag().optional()])) as Record<
+    (typeof NOTIFY_KINDS)[number],
+    z.ZodOptional<ReturnType<typeof flag>>
+  >,
+);
 
 const on = (v: number | undefined) => (v === undefined ? undefined : v === 1);
 
@@ -29,11 +36,14 @@ export const settingsRoutes = [
     path: '/settings/privacy',
     family: 'B',
     auth: true,
-    summary: 'Who may see my likes (likes_public) and collections (collects_public): 1 everyone, 0 only me; absent fields stay',
+    summary:
+      'Who may see my likes (likes_public) and collections (collects_public): 1 everyone, 0 only me; absent fields stay',
     input: z.object({ likes_public: flag().optional(), collects_public: flag().optional() }),
     response: bodyB(privacy),
     handler: async ({ input, viewer }) =>
-      okB(await setPrivacy(viewer.id, { likesPublic: on(input.likes_public), collectsPublic: on(input.collects_public) })),
+      okB(
+        await setPrivacy(viewer.id, { likesPublic: on(input.likes_public), collectsPublic: on(input.collects_public) }),
+      ),
   }),
   route({
     method: 'POST',
@@ -45,7 +55,12 @@ export const settingsRoutes = [
     input: notifyInput,
     response: bodyB(notify),
     handler: async ({ input, viewer }) =>
-      okB(await setNotify(viewer.id, Object.fromEntries(Object.entries(input).map(([k, v]) => [k, on(v as number | undefined)])))),
+      okB(
+        await setNotify(
+          viewer.id,
+          Object.fromEntries(Object.entries(input).map(([k, v]) => [k, on(v as number | undefined)])),
+        ),
+      ),
   }),
   route({
     method: 'POST',
@@ -56,6 +71,13 @@ export const settingsRoutes = [
     input: z.object({ content: text(FEEDBACK_MIN, FEEDBACK_MAX), contact: text(0, CONTACT_MAX).optional() }),
     response: bodyB(z.object({ id: z.number().int() })),
     handler: async ({ input, viewer, clientAddress }) =>
-      okB(await submitFeedback({ userId: viewer?.id ?? null, contact: input.contact, content: input.content, clientAddress })),
+      okB(
+        await submitFeedback({
+          userId: viewer?.id ?? null,
+          contact: input.contact,
+          content: input.content,
+          clientAddress,
+        }),
+      ),
   }),
 ];

@@ -7,10 +7,13 @@ let me: { id: number; work: number; other: number };
 let token: string;
 
 beforeAll(async () => {
-  me = await one(ctx, sql`
+  me = await one(
+    ctx,
+    sql`
     select u.id, (select min(id) from videos where author_id = u.id) as work,
            (select min(id) from videos where author_id <> u.id) as other
-    from users u where u.is_demo`);
+    from users u where u.is_demo`,
+  );
   token = await tokenFor(me.id);
 });
 

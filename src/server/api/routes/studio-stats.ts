@@ -12,7 +12,9 @@ const figures = { plays: n(), likes: n(), comments: n(), shares: n(), newFollowe
 const day = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const range = () =>
   int(1, 365)
-    .refine((d): d is StatsRange => (STATS_RANGES as readonly number[]).includes(d), { message: `days: ${STATS_RANGES.join(' or ')}` })
+    .refine((d): d is StatsRange => (STATS_RANGES as readonly number[]).includes(d), {
+      message: `days: ${STATS_RANGES.join(' or ')}`,
+    })
     .default(STATS_RANGES[0])
     .meta({ default: STATS_RANGES[0], enum: [...STATS_RANGES] });
 

@@ -44,10 +44,16 @@ const CHANNEL_NAMES: Record<(typeof CHANNEL_IDS)[number], MessageKey> = {
 
 // Forms send '1'/'0' or 'true'/'false'; JSON bodies send booleans.
 const bool = () =>
-  z.preprocess((v) => (v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v === '' ? undefined : v), z.boolean());
+  z.preprocess(
+    (v) => (v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v === '' ? undefined : v),
+    z.boolean(),
+  );
 // Seconds with up to three decimals, as a string from a form or a number from JSON.
 const seconds = () =>
-  z.preprocess((v) => (v === '' ? undefined : typeof v === 'string' && /^\d{1,5}(\.\d{1,3})?$/.test(v) ? Number(v) : v), z.number().min(0).max(86_400));
+  z.preprocess(
+    (v) => (v === '' ? undefined : typeof v === 'string' && /^\d{1,5}(\.\d{1,3})?$/.test(v) ? Number(v) : v),
+    z.number().min(0).max(86_400),
+  );
 const uploadId = () => z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const title = () => z.string().max(TITLE_MAX * 4);
 
@@ -113,7 +119,11 @@ const workB = z.object({
   ),
 }) satisfies z.ZodType<StudioWork>;
 
-const workPageB = z.object({ items: z.array(workB), cursor: n(), hasMore: z.boolean() }) satisfies z.ZodType<StudioWorkPage>;
+const workPageB = z.object({
+  items: z.array(workB),
+  cursor: n(),
+  hasMore: z.boolean(),
+}) satisfies z.ZodType<StudioWorkPage>;
 
 const channelId = () => int(0, 999_999);
 
@@ -145,7 +155,8 @@ export const studioRoutes = [
     path: api(STUDIO_API.upload),
     family: 'B',
     auth: true,
-    summary: 'One of my uploads: bytes received, status (uploading, processing, ready, rejected with a reason), probe and poster',
+    summary:
+      'One of my uploads: bytes received, status (uploading, processing, ready, rejected with a reason), probe and poster',
     input: z.object({ uploadId: uploadId() }),
     response: bodyB(uploadB),
     handler: async ({ input, viewer }) => okB(await getUpload(viewer.id, input.uploadId)),
@@ -155,7 +166,8 @@ export const studioRoutes = [
     path: api(STUDIO_API.create),
     family: 'B',
     auth: true,
-    summary: 'Publish a work from a finished video upload: title (#hashtags, @mentions), channelId, cover (coverTime s or coverUploadId), visibility, allowComments',
+    summary:
+      'Publish a work from a finished video upload: title (#hashtags, @mentions), channelId, cover (coverTime s or coverUploadId), visibility, allowComments',
     input: z.object({
       uploadId: uploadId(),
       title: title(),
@@ -193,7 +205,8 @@ export const studioRoutes = [
     path: api(STUDIO_API.edit),
     family: 'B',
     auth: true,
-    summary: 'Change a work of mine: title, channelId, cover (coverTime or coverUploadId), visibility, allowComments; absent fields stay',
+    summary:
+      'Change a work of mine: title, channelId, cover (coverTime or coverUploadId), visibility, allowComments; absent fields stay',
     input: z.object({
       workId: id(),
       title: title().optional(),

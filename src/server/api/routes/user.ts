@@ -25,7 +25,12 @@ async function target(sec: string | undefined, viewer: Viewer | null): Promise<P
   return profile;
 }
 
-const awemePage = bodyA({ aweme_list: z.array(aweme), max_cursor: z.number().int(), min_cursor: z.number().int(), has_more: bit });
+const awemePage = bodyA({
+  aweme_list: z.array(aweme),
+  max_cursor: z.number().int(),
+  min_cursor: z.number().int(),
+  has_more: bit,
+});
 const postInput = z.object({ sec_user_id: secUid(), max_cursor: cursor(), count: count(18) });
 
 export const userRoutes = [
@@ -35,7 +40,8 @@ export const userRoutes = [
     family: 'A',
     // Not logged in is an answer here, not a 401: douyin.com's client decides its login state by status_code.
     auth: false,
-    summary: "The viewer's own profile with counts and collect count; without a session HTTP 200 with status_code 8 (not logged in)",
+    summary:
+      "The viewer's own profile with counts and collect count; without a session HTTP 200 with status_code 8 (not logged in)",
     input: z.object({}),
     response: z.union([
       bodyA({
@@ -47,7 +53,10 @@ export const userRoutes = [
     handler: async ({ viewer }) => {
       const self = viewer && (await getById(viewer.id, null));
       if (!self) return notLoggedInA();
-      return okA({ user: shapeSelf(self), user_collect_count: { collect_count_list: [{ collect_count: self.collectCount }] } });
+      return okA({
+        user: shapeSelf(self),
+        user_collect_count: { collect_count_list: [{ collect_count: self.collectCount }] },
+      });
     },
   }),
   route({
@@ -67,7 +76,12 @@ export const userRoutes = [
     auth: false,
     summary: 'Users that sec_user_id (default: the viewer) follows, newest first; offset is the next page',
     input: z.object({ sec_user_id: secUid().optional(), offset: cursor(), count: count(20) }),
-    response: bodyA({ followings: z.array(followUser), offset: z.number().int(), has_more: bit, total: z.number().int() }),
+    response: bodyA({
+      followings: z.array(followUser),
+      offset: z.number().int(),
+      has_more: bit,
+      total: z.number().int(),
+    }),
     handler: async ({ input, viewer }) => {
       const user = await target(input.sec_user_id, viewer);
       const page = await listFollowing(user.id, { cursor: input.offset, count: input.count });
@@ -86,7 +100,12 @@ export const userRoutes = [
     auth: false,
     summary: 'Users who follow sec_user_id (default: the viewer), newest first; offset is the next page',
     input: z.object({ sec_user_id: secUid().optional(), offset: cursor(), count: count(20) }),
-    response: bodyA({ followers: z.array(followUser), offset: z.number().int(), has_more: bit, total: z.number().int() }),
+    response: bodyA({
+      followers: z.array(followUser),
+      offset: z.number().int(),
+      has_more: bit,
+      total: z.number().int(),
+    }),
     handler: async ({ input, viewer }) => {
       const user = await target(input.sec_user_id, viewer);
       const page = await listFollowers(user.id, { cursor: input.offset, count: input.count });
@@ -109,7 +128,12 @@ export const userRoutes = [
     handler: async ({ input, viewer, request }) => {
       const user = await target(input.sec_user_id, viewer);
       assertTabVisible(viewer?.id ?? null, user, 'post');
-      const page = await profileTab(user.id, 'post', { cursor: input.max_cursor, count: input.count }, viewer?.id ?? null);
+      const page = await profileTab(
+        user.id,
+        'post',
+        { cursor: input.max_cursor, count: input.count },
+        viewer?.id ?? null,
+      );
       return okA({
         aweme_list: await awemeList({ viewer, request }, page.items),
         max_cursor: page.cursor,
@@ -129,7 +153,12 @@ export const userRoutes = [
     handler: async ({ input, viewer, request }) => {
       const user = await target(input.sec_user_id, viewer);
       assertTabVisible(viewer?.id ?? null, user, 'like');
-      const page = await profileTab(user.id, 'like', { cursor: input.max_cursor, count: input.count }, viewer?.id ?? null);
+      const page = await profileTab(
+        user.id,
+        'like',
+        { cursor: input.max_cursor, count: input.count },
+        viewer?.id ?? null,
+      );
       return okA({
         aweme_list: await awemeList({ viewer, request }, page.items),
         max_cursor: page.cursor,
@@ -143,14 +172,24 @@ export const userRoutes = [
     path: '/aweme/v1/web/aweme/listcollection/',
     family: 'A',
     auth: false,
-    summary: "Collected videos (收藏) of sec_user_id (default: the viewer), latest first (403 with status_code 9 when the user keeps them private)",
+    summary:
+      'Collected videos (收藏) of sec_user_id (default: the viewer), latest first (403 with status_code 9 when the user keeps them private)',
     input: z.object({ sec_user_id: secUid().optional(), cursor: cursor(), count: count(18) }),
     response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const user = await target(input.sec_user_id, viewer);
       assertTabVisible(viewer?.id ?? null, user, 'favorite_collection');
-      const page = await profileTab(user.id, 'favorite_collection', { cursor: input.cursor, count: input.count }, viewer?.id ?? null);
-      return okA({ aweme_list: await awemeList({ viewer, request }, page.items), cursor: page.cursor, has_more: asBit(page.hasMore) });
+      const page = await profileTab(
+        user.id,
+        'favorite_collection',
+        { cursor: input.cursor, count: input.count },
+        viewer?.id ?? null,
+      );
+      return okA({
+        aweme_list: await awemeList({ viewer, request }, page.items),
+        cursor: page.cursor,
+        has_more: asBit(page.hasMore),
+      });
     },
   }),
 ];

@@ -7,7 +7,8 @@ import { route } from '../registry.ts';
 import { aweme, bit, bodyA } from '../schemas.ts';
 import { asBit, awemeList } from '../shape.ts';
 
-const page = (extra: z.ZodRawShape = {}) => bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit, ...extra });
+const page = (extra: z.ZodRawShape = {}) =>
+  bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit, ...extra });
 
 export const videoListRoutes = [
   route({
@@ -15,13 +16,18 @@ export const videoListRoutes = [
     path: '/aweme/v1/web/channel/feed/',
     family: 'A',
     auth: false,
-    summary: "One channel's videos (tag_id is one of the eight channel ids), most engaging first; cursor is the next offset",
+    summary:
+      "One channel's videos (tag_id is one of the eight channel ids), most engaging first; cursor is the next offset",
     input: z.object({ tag_id: channelId(), cursor: cursor(), count: count(24) }),
     response: page(),
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer, request }) => {
       const p = await byChannel(input.tag_id, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({
+        aweme_list: await awemeList({ viewer, request }, p.items),
+        cursor: p.cursor,
+        has_more: asBit(p.hasMore),
+      });
     },
   }),
   route({
@@ -36,7 +42,11 @@ export const videoListRoutes = [
     handler: async ({ input, viewer, request }) => {
       const p = await hot({ cursor: input.cursor, count: input.count });
       const list = await awemeList({ viewer, request }, p.items);
-      return okA({ aweme_list: list.map((a, i) => ({ ...a, hot_value: p.items[i]!.heat })), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({
+        aweme_list: list.map((a, i) => ({ ...a, hot_value: p.items[i]!.heat })),
+        cursor: p.cursor,
+        has_more: asBit(p.hasMore),
+      });
     },
   }),
   route({
@@ -49,7 +59,11 @@ export const videoListRoutes = [
     response: page(),
     handler: async ({ input, viewer, request }) => {
       const p = await friendFeed(viewer.id, { cursor: input.cursor, count: input.count });
-      return okA({ aweme_list: await awemeList({ viewer, request }, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({
+        aweme_list: await awemeList({ viewer, request }, p.items),
+        cursor: p.cursor,
+        has_more: asBit(p.hasMore),
+      });
     },
   }),
 ];

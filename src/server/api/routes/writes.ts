@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { COMMENT_MAX } from '../../../shared/comment-text.ts';
 import { deleteComment, publishComment } from '../../services/comment-writes.ts';
 import { commentTotal, getComment } from '../../services/comments.ts';
-import { countShare, markNotInterested, recordHistory, setCommentLike, setVideoCollect, setVideoLike, setWatchLater } from '../../services/interactions.ts';
+import {
+  countShare,
+  markNotInterested,
+  recordHistory,
+  setCommentLike,
+  setVideoCollect,
+  setVideoLike,
+  setWatchLater,
+} from '../../services/interactions.ts';
 import { setFollow } from '../../services/social.ts';
 import { byIds } from '../../services/videos.ts';
 import { ApiError, okA } from '../envelope.ts';
@@ -48,7 +56,8 @@ export const writeRoutes = [
     path: '/aweme/v1/web/comment/publish',
     family: 'A',
     auth: true,
-    summary: 'Publish a comment, or a reply when reply_id (or reply_to_reply_id) names a comment of the video; text is stored as given',
+    summary:
+      'Publish a comment, or a reply when reply_id (or reply_to_reply_id) names a comment of the video; text is stored as given',
     input: z.object({
       aweme_id: id(),
       text: text(1, COMMENT_MAX),

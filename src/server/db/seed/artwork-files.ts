@@ -14,7 +14,10 @@ export interface ArtworkFile {
 /** Every poster, live cover and letter avatar the plan's rows point at. */
 export function artworkFiles(plan: Pick<SeedPlan, 'users' | 'videos' | 'liveRooms'>): ArtworkFile[] {
   return [
-    ...plan.users.map((u) => ({ key: avatarKey(u.id), body: avatarSvg({ id: u.id, nickname: u.nickname, channel: u.channel }) })),
+    ...plan.users.map((u) => ({
+      key: avatarKey(u.id),
+      body: avatarSvg({ id: u.id, nickname: u.nickname, channel: u.channel }),
+    })),
     ...plan.videos.map((v) => ({
       key: posterKey(v.id),
       body: posterSvg({ id: v.id, title: v.title, channelId: v.channelId, author: v.author.nickname }),

@@ -10,7 +10,9 @@ const plan = buildPlan(Date.UTC(2026, 5, 1, 12), loadManifest(), 0);
 const files = new Map(artworkFiles(plan).map((f) => [f.key, f.body]));
 /** The text an SVG shows, its lines joined (a title is wrapped over several). */
 const shown = (svg: string) =>
-  [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))).join('');
+  [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)]
+    .map((m) => m[1]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))))
+    .join('');
 
 describe('seed artwork', () => {
   it('gives every user a letter avatar with a character of their own nickname', () => {

@@ -99,7 +99,12 @@ function wrapGreedy(text: string, max: number): string[] {
 function tones(channel: ChannelId, salt: number): { c0: string; c1: string; accent: string; r: () => number } {
   const r = mulberry32(salt * 2_654_435_761);
   const h = CHANNEL_HUE[channel] + (r() - 0.5) * 0.16;
-  return { c0: hex(h, 0.62, 0.3 + r() * 0.12), c1: hex(h + 0.06 + r() * 0.08, 0.7, 0.5 + r() * 0.12), accent: hex(h + 0.5, 0.9, 0.75), r };
+  return {
+    c0: hex(h, 0.62, 0.3 + r() * 0.12),
+    c1: hex(h + 0.06 + r() * 0.08, 0.7, 0.5 + r() * 0.12),
+    accent: hex(h + 0.5, 0.9, 0.75),
+    r,
+  };
 }
 
 function circles(r: () => number): string {
@@ -119,7 +124,10 @@ function card(channel: ChannelId, salt: number, title: string, byline: string, b
   const lead = Math.round(size * 1.32);
   const top = 470 - ((lines.length - 1) * lead) / 2;
   const text = lines
-    .map((l, k) => `<text x="${W / 2}" y="${Math.round(top + k * lead)}" text-anchor="middle" dominant-baseline="central">${escapeXml(l)}</text>`)
+    .map(
+      (l, k) =>
+        `<text x="${W / 2}" y="${Math.round(top + k * lead)}" text-anchor="middle" dominant-baseline="central">${escapeXml(l)}</text>`,
+    )
     .join('');
   const bandTop = Math.round(top - lead / 2 - 40);
   const bandHeight = Math.round(lines.length * lead + 130);
@@ -146,7 +154,13 @@ export function posterSvg(v: { id: number; title: string; channelId: ChannelId; 
 
 /** Live room `id`'s cover: its title, host and channel. */
 export function liveCoverSvg(room: { id: number; title: string; channelId: ChannelId; host: string }): string {
-  return card(room.channelId, 10_000 + room.id, room.title, `@${room.host}`, `#${CHANNELS[room.channelId].name} · 直播`);
+  return card(
+    room.channelId,
+    10_000 + room.id,
+    room.title,
+    `@${room.host}`,
+    `#${CHANNELS[room.channelId].name} · 直播`,
+  );
 }
 
 /** User `id`'s 200x200 letter avatar: a character of their nickname on a gradient. */

@@ -33,7 +33,14 @@ export function planComments(
     const first = rng.pick(pool);
     return rng.chance(0.2) ? `${first}，${rng.pick(GENERIC_COMMENTS)}` : first;
   };
-  const addComment = (video: VideoPlan, user: UserPlan, text: string, createdAt: number, parent: CommentPlan | null, replyTo: UserPlan | null) => {
+  const addComment = (
+    video: VideoPlan,
+    user: UserPlan,
+    text: string,
+    createdAt: number,
+    parent: CommentPlan | null,
+    replyTo: UserPlan | null,
+  ) => {
     const c: CommentPlan = {
       id: comments.length + 1,
       video,
@@ -56,7 +63,14 @@ export function planComments(
       const candidates = thread.filter((u) => u !== by);
       const to = rng.chance(0.6) || candidates.length === 0 ? root.user : rng.pick(candidates);
       last = after(last, 0.5);
-      addComment(root.video, by, by === author ? rng.pick(['谢谢支持', '感谢喜欢', ...REPLIES]) : rng.pick(REPLIES), last, root, to);
+      addComment(
+        root.video,
+        by,
+        by === author ? rng.pick(['谢谢支持', '感谢喜欢', ...REPLIES]) : rng.pick(REPLIES),
+        last,
+        root,
+        to,
+      );
       thread.push(by);
     }
   };
@@ -72,7 +86,14 @@ export function planComments(
   // The demo account's own comments, answered by others (its 回复 notifications).
   for (const i of rng.sample(videoCum, 6, authoredBy(videos, demo))) {
     const v = videos[i]!;
-    const root = addComment(v, demo, rng.pick(GENERIC_COMMENTS), after(Math.max(v.createdAt, ago(3 * DAY)), 0.6), null, null);
+    const root = addComment(
+      v,
+      demo,
+      rng.pick(GENERIC_COMMENTS),
+      after(Math.max(v.createdAt, ago(3 * DAY)), 0.6),
+      null,
+      null,
+    );
     let last = root.createdAt;
     for (let r = rng.int(1, 3); r > 0; r--) {
       last = after(last, 0.6);

@@ -40,7 +40,8 @@ export function planContext(nowMs: number, manifest: MediaManifest): PlanContext
     if (rng.chance(recent)) return ago(rng.next() * Math.min(span, 2 * DAY));
     return Math.floor(start + rng.next() * span);
   };
-  const secUid = () => 'MS4wLjABAAAA' + Array.from({ length: 40 }, () => URL_SAFE[Math.floor(rng.next() * 64)]).join('');
+  const secUid = () =>
+    'MS4wLjABAAAA' + Array.from({ length: 40 }, () => URL_SAFE[Math.floor(rng.next() * 64)]).join('');
   const clipsFor = (channel: number) => {
     const own = manifest.clips.filter((c) => c.channel === channel);
     return own.length > 0 ? own : manifest.clips;

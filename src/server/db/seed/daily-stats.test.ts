@@ -34,26 +34,39 @@ describe('seeded daily stats', () => {
   });
 
   it('count likes, comments and follows on the day their rows were made', async () => {
-    const likes = await rows(`
+    const likes = await rows(
+      `
       select l.video_id, (l.created_at at time zone 'Asia/Shanghai')::date::text as day, count(*)::int as n
       from likes l where (l.created_at at time zone 'Asia/Shanghai')::date > ${SEED_DAY} - ${HISTORY_DAYS}
-      group by 1, 2 order by 1, 2`, [seedNow()]);
+      group by 1, 2 order by 1, 2`,
+      [seedNow()],
+    );
     expect(likes.length).toBeGreaterThan(100);
-    expect(await rows(`select video_id, day::text, likes as n from video_daily_stats where likes > 0 order by 1, 2`)).toEqual(likes);
-    const follows = await rows(`
+    expect(
+      await rows(`select video_id, day::text, likes as n from video_daily_stats where likes > 0 order by 1, 2`),
+    ).toEqual(likes);
+    const follows = await rows(
+      `
       select f.followee_id as user_id, (f.created_at at time zone 'Asia/Shanghai')::date::text as day, count(*)::int as n
       from follows f where (f.created_at at time zone 'Asia/Shanghai')::date > ${SEED_DAY} - ${HISTORY_DAYS}
-      group by 1, 2 order by 1, 2`, [seedNow()]);
-    expect(await rows(`select user_id, day::text, new_followers as n from user_daily_followers order by 1, 2`)).toEqual(follows);
+      group by 1, 2 order by 1, 2`,
+      [seedNow()],
+    );
+    expect(await rows(`select user_id, day::text, new_followers as n from user_daily_followers order by 1, 2`)).toEqual(
+      follows,
+    );
   });
 
   it('give the demo account something to chart in its last 7 days', async () => {
-    const [demo] = await rows<{ plays: number; likes: number; comments: number; shares: number; followers: number }>(`
+    const [demo] = await rows<{ plays: number; likes: number; comments: number; shares: number; followers: number }>(
+      `
       select sum(s.plays)::int as plays, sum(s.likes)::int as likes, sum(s.comments)::int as comments, sum(s.shares)::int as shares,
              (select sum(new_followers)::int from user_daily_followers f join users u on u.id = f.user_id
               where u.is_demo and f.day > ${SEED_DAY} - 7) as followers
       from video_daily_stats s join videos v on v.id = s.video_id join users u on u.id = v.author_id
-      where u.is_demo and s.day > ${SEED_DAY} - 7`, [seedNow()]);
+      where u.is_demo and s.day > ${SEED_DAY} - 7`,
+      [seedNow()],
+    );
     for (const n of Object.values(demo!)) expect(n).toBeGreaterThan(0);
   });
 });

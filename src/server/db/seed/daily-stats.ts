@@ -55,7 +55,10 @@ function spread(total: number, videoId: number, life: string[], salt: number): M
 }
 
 /** The per-day rows of the last HISTORY_DAYS days (China's calendar) as of `nowMs`. */
-export function planDailyStats(src: DailySources, nowMs: number): { videoDays: VideoDayPlan[]; followerDays: FollowerDayPlan[] } {
+export function planDailyStats(
+  src: DailySources,
+  nowMs: number,
+): { videoDays: VideoDayPlan[]; followerDays: FollowerDayPlan[] } {
   // Calendar days back from today, far enough for the oldest video. China keeps no daylight saving: stepping back by
   // 24 hours lands on each calendar day once.
   const oldest = Math.min(nowMs, ...src.videos.map((v) => v.createdAt));
@@ -72,7 +75,10 @@ export function planDailyStats(src: DailySources, nowMs: number): { videoDays: V
   for (const v of src.videos) {
     const reach = src.reach[v.id - 1]!;
     const life = calendar.slice(0, calendar.indexOf(dayOf(v.createdAt)) + 1).reverse();
-    for (const [stat, total, salt] of [['plays', reach.playCount, 1], ['shares', reach.shareCount, 2]] as const) {
+    for (const [stat, total, salt] of [
+      ['plays', reach.playCount, 1],
+      ['shares', reach.shareCount, 2],
+    ] as const) {
       for (const [day, n] of spread(total, v.id, life, salt)) if (n > 0 && recent.has(day)) row(v.id, day)[stat] += n;
     }
   }
@@ -95,7 +101,10 @@ export function planDailyStats(src: DailySources, nowMs: number): { videoDays: V
     followers.set(key, r);
   }
 
-  const order = <T extends { day: string }>(id: (r: T) => number) => (a: T, b: T) => id(a) - id(b) || a.day.localeCompare(b.day);
+  const order =
+    <T extends { day: string }>(id: (r: T) => number) =>
+    (a: T, b: T) =>
+      id(a) - id(b) || a.day.localeCompare(b.day);
   return {
     videoDays: [...rows.values()].sort(order((r) => r.videoId)),
     followerDays: [...followers.values()].sort(order((r) => r.userId)),

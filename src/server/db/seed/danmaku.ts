@@ -12,7 +12,11 @@ export interface DanmakuPlan {
   createdAt: number;
 }
 
-export function planDanmaku({ rng, after }: PlanContext, { users, activeCum }: Cast, videos: VideoPlan[]): DanmakuPlan[] {
+export function planDanmaku(
+  { rng, after }: PlanContext,
+  { users, activeCum }: Cast,
+  videos: VideoPlan[],
+): DanmakuPlan[] {
   const danmaku: DanmakuPlan[] = [];
   for (const v of videos) {
     if (!rng.chance(0.45)) continue;

@@ -14,7 +14,11 @@ export function planFollows({ rng, after }: PlanContext, { users, demo, creators
   const follow = (a: UserPlan, b: UserPlan, createdAt?: number) => {
     const key = `${a.id}:${b.id}`;
     if (a === b || follows.has(key)) return;
-    follows.set(key, { userId: a.id, targetId: b.id, createdAt: createdAt ?? after(Math.max(a.createdAt, b.createdAt), 0.2) });
+    follows.set(key, {
+      userId: a.id,
+      targetId: b.id,
+      createdAt: createdAt ?? after(Math.max(a.createdAt, b.createdAt), 0.2),
+    });
   };
   for (const a of creators) {
     for (const j of rng.sample(creatorCum, rng.int(3, 18), (j) => creators[j] === a)) follow(a, creators[j]!);

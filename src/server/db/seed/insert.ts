@@ -14,7 +14,12 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
  * parameters instead of thousands, several times faster than VALUES lists), or as multi-row VALUES when
  * a column is itself an array (unnest would flatten it).
  */
-export async function insertAll(tx: Tx, table: PgTable, rows: Record<string, unknown>[], explicitIds = false): Promise<number> {
+export async function insertAll(
+  tx: Tx,
+  table: PgTable,
+  rows: Record<string, unknown>[],
+  explicitIds = false,
+): Promise<number> {
   if (rows.length === 0) return 0;
   const columns = getTableColumns(table);
   const keys = Object.keys(rows[0]!);
@@ -27,12 +32,17 @@ export async function insertAll(tx: Tx, table: PgTable, rows: Record<string, unk
     }
     return rows.length;
   }
-  const names = sql.join(keys.map((k) => sql.identifier(columns[k]!.name)), sql`, `);
+  const names = sql.join(
+    keys.map((k) => sql.identifier(columns[k]!.name)),
+    sql`, `,
+  );
   const override = explicitIds ? sql` OVERRIDING SYSTEM VALUE` : sql``;
   for (let i = 0; i < rows.length; i += UNNEST_CHUNK) {
     const chunk = rows.slice(i, i + UNNEST_CHUNK);
     const arrays = keys.map((k, j) => sql`${sql.param(chunk.map((r) => r[k] ?? null))}::${sql.raw(types[j]!)}[]`);
-    await tx.execute(sql`INSERT INTO ${table} (${names})${override} SELECT * FROM unnest(${sql.join(arrays, sql`, `)})`);
+    await tx.execute(
+      sql`INSERT INTO ${table} (${names})${override} SELECT * FROM unnest(${sql.join(arrays, sql`, `)})`,
+    );
   }
   return rows.length;
 }

@@ -12,7 +12,11 @@ export interface Interactions {
   reach: { shareCount: number; playCount: number }[];
 }
 
-export function planInteractions({ rng, after }: PlanContext, { users }: Cast, { videos, videoCum }: Catalogue): Interactions {
+export function planInteractions(
+  { rng, after }: PlanContext,
+  { users }: Cast,
+  { videos, videoCum }: Catalogue,
+): Interactions {
   const likes: PairPlan[] = [];
   const collects: PairPlan[] = [];
   const watchLater: PairPlan[] = [];
@@ -42,7 +46,10 @@ export function planInteractions({ rng, after }: PlanContext, { users }: Cast, {
   // (a like rate under 5 %), shares fewer than likes.
   const reach = videos.map((v) => {
     const liked = likesPerVideo.get(v.id) ?? 0;
-    return { shareCount: Math.floor(liked * rng.next() * 0.5), playCount: liked * rng.int(20, 150) + rng.int(50, 1000) };
+    return {
+      shareCount: Math.floor(liked * rng.next() * 0.5),
+      playCount: liked * rng.int(20, 150) + rng.int(50, 1000),
+    };
   });
   return { likes, collects, watchLater, history, reach };
 }

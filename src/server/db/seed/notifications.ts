@@ -30,7 +30,10 @@ export interface NoticeSources {
 }
 
 /** Oldest first. Draws nothing from the PRNG. */
-export function planNotifications({ demo }: Cast, { videos, likes, comments, commentLikes, danmaku, follows }: NoticeSources): NoticePlan[] {
+export function planNotifications(
+  { demo }: Cast,
+  { videos, likes, comments, commentLikes, danmaku, follows }: NoticeSources,
+): NoticePlan[] {
   const noticeByTarget = new Map<string, NoticePlan>();
   const notice = (n: NoticePlan) => {
     if (n.actorId === demo.id) return;
@@ -40,7 +43,8 @@ export function planNotifications({ demo }: Cast, { videos, likes, comments, com
   };
   const none = { videoId: null, commentId: null, text: null };
   for (const l of likes) {
-    if (videos[l.targetId - 1]!.author === demo) notice({ ...none, actorId: l.userId, kind: 'like_video', videoId: l.targetId, createdAt: l.createdAt });
+    if (videos[l.targetId - 1]!.author === demo)
+      notice({ ...none, actorId: l.userId, kind: 'like_video', videoId: l.targetId, createdAt: l.createdAt });
   }
   for (const c of comments) {
     if (c.deletedAt !== null || c.user === demo) continue;
@@ -51,10 +55,19 @@ export function planNotifications({ demo }: Cast, { videos, likes, comments, com
   }
   for (const l of commentLikes) {
     const c = comments[l.targetId - 1]!;
-    if (c.user === demo) notice({ actorId: l.userId, kind: 'like_comment', videoId: c.video.id, commentId: c.id, text: c.text, createdAt: l.createdAt });
+    if (c.user === demo)
+      notice({
+        actorId: l.userId,
+        kind: 'like_comment',
+        videoId: c.video.id,
+        commentId: c.id,
+        text: c.text,
+        createdAt: l.createdAt,
+      });
   }
   for (const d of danmaku) {
-    if (videos[d.videoId - 1]!.author === demo) notice({ ...none, actorId: d.userId, kind: 'danmaku', videoId: d.videoId, text: d.text, createdAt: d.createdAt });
+    if (videos[d.videoId - 1]!.author === demo)
+      notice({ ...none, actorId: d.userId, kind: 'danmaku', videoId: d.videoId, text: d.text, createdAt: d.createdAt });
   }
   for (const f of follows.values()) {
     if (f.targetId === demo.id) notice({ ...none, actorId: f.userId, kind: 'follow', createdAt: f.createdAt });

@@ -19,7 +19,9 @@ const MANIFEST: MediaManifest = {
     })),
   ),
   avatars: Array.from({ length: 24 }, (_, i) => ({ image: `avatars/a${String(i + 1).padStart(2, '0')}.webp` })),
-  profileBanners: Array.from({ length: 12 }, (_, i) => ({ image: `banners/profile-${String(i + 1).padStart(2, '0')}.svg` })),
+  profileBanners: Array.from({ length: 12 }, (_, i) => ({
+    image: `banners/profile-${String(i + 1).padStart(2, '0')}.svg`,
+  })),
 };
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 const PLAN_SHA256 = 'f8a06fcdc3e63bc84a3fc5d036c919d75e23550f19440cce57dde435d83efb79';

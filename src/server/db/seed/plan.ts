@@ -34,7 +34,14 @@ export function buildPlan(nowMs: number, manifest: MediaManifest, hashtagBase: n
   const danmaku = planDanmaku(ctx, cast, videos);
   const { liveRooms, liveMessages } = planLive(ctx, cast);
   const searches = planSearches(ctx, cast, hashtagIds);
-  const notifications = planNotifications(cast, { videos, likes, comments, commentLikes, danmaku, follows: social.follows });
+  const notifications = planNotifications(cast, {
+    videos,
+    likes,
+    comments,
+    commentLikes,
+    danmaku,
+    follows: social.follows,
+  });
   const { conversations, demoSettings } = planMessages(ctx, cast, social);
 
   return {

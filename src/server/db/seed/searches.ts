@@ -12,13 +12,20 @@ export interface SearchPlan {
 
 const SEARCHES = 900;
 
-export function planSearches({ rng, ago }: PlanContext, { users, creators, activeCum }: Cast, hashtagIds: Map<string, number>): SearchPlan[] {
+export function planSearches(
+  { rng, ago }: PlanContext,
+  { users, creators, activeCum }: Cast,
+  hashtagIds: Map<string, number>,
+): SearchPlan[] {
   const queryPool = [
     ...new Set([
       ...[...hashtagIds.keys()],
       ...CHANNEL_IDS.flatMap((c) => CHANNELS[c].a),
       ...THEATRE.map((d) => d.title),
-      ...[...creators].sort((x, y) => y.weight - x.weight).slice(0, 8).map((u) => u.nickname),
+      ...[...creators]
+        .sort((x, y) => y.weight - x.weight)
+        .slice(0, 8)
+        .map((u) => u.nickname),
     ]),
   ];
   for (let i = queryPool.length - 1; i > 0; i--) {
@@ -28,7 +35,8 @@ export function planSearches({ rng, ago }: PlanContext, { users, creators, activ
   const queryCum = cumulate(queryPool.map((_, i) => 1 / (i + 1) ** 0.9));
   return Array.from({ length: SEARCHES }, () => {
     const roll = rng.next();
-    const offset = roll < 0.5 ? rng.next() * DAY : roll < 0.7 ? (1 + rng.next() * 2) * DAY : (3 + rng.next() * 27) * DAY;
+    const offset =
+      roll < 0.5 ? rng.next() * DAY : roll < 0.7 ? (1 + rng.next() * 2) * DAY : (3 + rng.next() * 27) * DAY;
     return {
       userId: rng.chance(0.6) ? users[rng.weighted(activeCum)]!.id : null,
       query: queryPool[rng.weighted(queryCum)]!,

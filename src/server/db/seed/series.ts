@@ -51,7 +51,8 @@ export function planTheatre(
 
 /** 合集: the demo account and the seven most prolific creators gather 3–6 of their own videos. */
 export function planMixes({ rng }: PlanContext, { demo, creators }: Cast, videos: VideoPlan[]): SeriesPlan[] {
-  const ownVideos = (u: UserPlan) => videos.filter((v) => v.author === u && !v.theatre).sort((x, y) => x.createdAt - y.createdAt || x.id - y.id);
+  const ownVideos = (u: UserPlan) =>
+    videos.filter((v) => v.author === u && !v.theatre).sort((x, y) => x.createdAt - y.createdAt || x.id - y.id);
   const prolific = creators
     .map((u) => ({ u, n: ownVideos(u).length }))
     .filter((x) => x.n >= 3)

@@ -33,7 +33,28 @@ export interface Cast {
 }
 
 /** Provinces an account's IP may be placed in (IP属地). */
-const PROVINCES = ['广东', '北京', '上海', '浙江', '江苏', '四川', '山东', '湖北', '湖南', '福建', '河南', '陕西', '重庆', '辽宁', '安徽', '云南', '广西', '天津', '江西', '黑龙江'];
+const PROVINCES = [
+  '广东',
+  '北京',
+  '上海',
+  '浙江',
+  '江苏',
+  '四川',
+  '山东',
+  '湖北',
+  '湖南',
+  '福建',
+  '河南',
+  '陕西',
+  '重庆',
+  '辽宁',
+  '安徽',
+  '云南',
+  '广西',
+  '天津',
+  '江西',
+  '黑龙江',
+];
 
 // Banner and IP province draw from a stream of their own, so adding them left every other row of the plan as it was.
 const LOOKS_SEED = SEED + 1;
@@ -69,7 +90,8 @@ export function planUsers({ rng, ago, secUid, profileBanners }: PlanContext): Ca
     for (let attempt = 0; attempt < 50 && (nickname === '' || nicknames.has(nickname)); attempt++) {
       const prefix = rng.pick(content.nickPrefixes);
       // 追番的 + 的猫 would read 追番的的猫.
-      nickname = prefix + rng.pick(prefix.endsWith('的') ? NICK_SUFFIXES.filter((x) => !x.startsWith('的')) : NICK_SUFFIXES);
+      nickname =
+        prefix + rng.pick(prefix.endsWith('的') ? NICK_SUFFIXES.filter((x) => !x.startsWith('的')) : NICK_SUFFIXES);
     }
     if (nicknames.has(nickname)) nickname += String(i);
     nicknames.add(nickname);

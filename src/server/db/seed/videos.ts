@@ -27,9 +27,7 @@ const VIDEOS_PER_CHANNEL = 41;
 
 function fill(template: string, rng: Rng, content: { a: string[]; b: string[] }): { text: string; a?: string } {
   let a: string | undefined;
-  const text = template
-    .replace('{a}', () => (a = rng.pick(content.a)))
-    .replace('{b}', () => rng.pick(content.b));
+  const text = template.replace('{a}', () => (a = rng.pick(content.a))).replace('{b}', () => rng.pick(content.b));
   return a === undefined ? { text } : { text, a };
 }
 

@@ -5,7 +5,14 @@ import { loginCodes, users } from '../../db/schema.ts';
 import { hit, reset } from '../rate-limit.ts';
 import { resolveSession } from '../sessions.ts';
 import { changePassword, loginWithPassword, PASSWORD_ACCOUNT_RATE } from './password.ts';
-import { CODE_DAILY_RATE, CODE_EMAIL_RATE, CODE_IP_RATE, CODE_VERIFY_IP_RATE, loginWithCode, requestLoginCode } from './codes.ts';
+import {
+  CODE_DAILY_RATE,
+  CODE_EMAIL_RATE,
+  CODE_IP_RATE,
+  CODE_VERIFY_IP_RATE,
+  loginWithCode,
+  requestLoginCode,
+} from './codes.ts';
 
 const h = useAuthHarness();
 const { failure, track, mailedCode, secrets } = h;
@@ -44,7 +51,9 @@ describe('code login', () => {
     expect(again.kind).toBe('rate_limited');
     expect(again.retryAfter).toBeGreaterThan(0);
     expect(again.retryAfter).toBeLessThanOrEqual(CODE_EMAIL_RATE.windowMs / 1000);
-    expect(await requestLoginCode('sixty@example.com', { ip: '10.1.0.99' })).toEqual({ retryAfter: CODE_EMAIL_RATE.windowMs / 1000 });
+    expect(await requestLoginCode('sixty@example.com', { ip: '10.1.0.99' })).toEqual({
+      retryAfter: CODE_EMAIL_RATE.windowMs / 1000,
+    });
   });
 
   it(`allows ${CODE_DAILY_RATE.limit} requests per day per email and IP and ${CODE_IP_RATE.limit} per hour per IP`, async () => {
@@ -58,19 +67,25 @@ describe('code login', () => {
     expect(day.retryAfter).toBeGreaterThan(3600);
 
     // 10.1.1.1 has spent CODE_DAILY_RATE.limit + 1 of its CODE_IP_RATE.limit above.
-    for (let i = CODE_DAILY_RATE.limit + 1; i < CODE_IP_RATE.limit; i++) await requestLoginCode(`spray${i}@example.com`, { ip: '10.1.1.1' });
+    for (let i = CODE_DAILY_RATE.limit + 1; i < CODE_IP_RATE.limit; i++)
+      await requestLoginCode(`spray${i}@example.com`, { ip: '10.1.1.1' });
     expect((await failure(requestLoginCode('spray-last@example.com', { ip: '10.1.1.1' }))).kind).toBe('rate_limited');
   });
 
   it('never locks the owner out: after a stranger spent the password and code limits of the account, the owner logs in with a code', async () => {
     const owner = 'locked-owner@example.com';
     await loginWithCode(owner, await mailedCode(owner, '10.1.2.1'), { ip: '10.1.2.1' });
-    await changePassword((await h.t.db.select().from(users).where(eq(users.email, owner)))[0]!.id, { next: 'owner-long-passphrase' });
+    await changePassword((await h.t.db.select().from(users).where(eq(users.email, owner)))[0]!.id, {
+      next: 'owner-long-passphrase',
+    });
     secrets.add('owner-long-passphrase');
     // Wrong passwords from many addresses until the account itself refuses password logins (counted as
     // loginWithPassword counts them: one scrypt per guess would make this test slow for nothing).
-    for (let i = 0; i < PASSWORD_ACCOUNT_RATE.limit; i++) await hit(`pw:acct:${owner}`, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs);
-    expect((await failure(loginWithPassword(owner, 'owner-long-passphrase', { ip: '10.1.2.1' }))).kind).toBe('rate_limited');
+    for (let i = 0; i < PASSWORD_ACCOUNT_RATE.limit; i++)
+      await hit(`pw:acct:${owner}`, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs);
+    expect((await failure(loginWithPassword(owner, 'owner-long-passphrase', { ip: '10.1.2.1' }))).kind).toBe(
+      'rate_limited',
+    );
     // A stranger asks for the address's codes all day long.
     const stranger = { ip: '203.0.113.50' };
     for (let i = 0; i < CODE_DAILY_RATE.limit; i++) {
@@ -89,7 +104,8 @@ describe('code login', () => {
     const older = await mailedCode('twice@example.com', '10.1.0.3');
     await reset('code:email:');
     const newer = await mailedCode('twice@example.com', '10.1.0.3');
-    if (older !== newer) expect((await failure(loginWithCode('twice@example.com', older, { ip: '10.1.0.3' }))).kind).toBe('unauthorized');
+    if (older !== newer)
+      expect((await failure(loginWithCode('twice@example.com', older, { ip: '10.1.0.3' }))).kind).toBe('unauthorized');
     expect((await loginWithCode('twice@example.com', newer, { ip: '10.1.0.3' })).created).toBe(true);
   });
 
@@ -97,7 +113,9 @@ describe('code login', () => {
     await reset('code:email:');
     const code = await mailedCode('tries@example.com', '10.1.0.4');
     for (let i = 0; i < 5; i++) {
-      expect((await failure(loginWithCode('tries@example.com', other(code), { ip: '10.1.0.4' }))).key).toBe('error.wrongCode');
+      expect((await failure(loginWithCode('tries@example.com', other(code), { ip: '10.1.0.4' }))).key).toBe(
+        'error.wrongCode',
+      );
     }
     expect((await failure(loginWithCode('tries@example.com', code, { ip: '10.1.0.4' }))).kind).toBe('unauthorized');
     const [row] = await h.t.db.select().from(loginCodes).where(eq(loginCodes.email, 'tries@example.com'));
@@ -107,7 +125,11 @@ describe('code login', () => {
   it('accepts the right code within 5 tries, and never counts beyond 5 under parallel guesses', async () => {
     await reset('code:email:');
     const code = await mailedCode('parallel@example.com', '10.1.0.5');
-    await Promise.all(Array.from({ length: 8 }, () => loginWithCode('parallel@example.com', other(code), { ip: '10.1.0.5' }).catch(() => null)));
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        loginWithCode('parallel@example.com', other(code), { ip: '10.1.0.5' }).catch(() => null),
+      ),
+    );
     const [row] = await h.t.db.select().from(loginCodes).where(eq(loginCodes.email, 'parallel@example.com'));
     expect(row!.attempts).toBe(5);
 
@@ -132,7 +154,8 @@ describe('code login', () => {
       expect((await failure(loginWithCode('x@example.com', bad, { ip: '10.1.0.8' }))).key).toBe('error.codeFormat');
     }
     const ctx = { ip: '10.1.0.9' };
-    for (let i = 0; i < CODE_VERIFY_IP_RATE.limit; i++) await failure(loginWithCode('nobody@example.com', '000000', ctx));
+    for (let i = 0; i < CODE_VERIFY_IP_RATE.limit; i++)
+      await failure(loginWithCode('nobody@example.com', '000000', ctx));
     expect((await failure(loginWithCode('nobody@example.com', '000000', ctx))).kind).toBe('rate_limited');
   });
 });

@@ -61,7 +61,11 @@ export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Prom
       expiresAt: new Date(Date.now() + CODE_TTL_MS),
     });
   });
-  await sometimes(() => db().delete(loginCodes).where(sql`${loginCodes.expiresAt} < now() - interval '1 day'`));
+  await sometimes(() =>
+    db()
+      .delete(loginCodes)
+      .where(sql`${loginCodes.expiresAt} < now() - interval '1 day'`),
+  );
   await sendLoginCode(email, code, CODE_TTL_MS / MINUTE);
   return { retryAfter: CODE_EMAIL_RATE.windowMs / 1000 };
 }

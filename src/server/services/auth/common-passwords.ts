@@ -15,7 +15,12 @@ let common: Set<string> | undefined;
 function list(): Set<string> {
   if (!common) {
     const file = createRequire(import.meta.url).resolve(COMMON_PASSWORDS_FILE);
-    common = new Set(readFileSync(file, 'utf8').split(/\r?\n/).filter(Boolean).map((p) => p.toLowerCase()));
+    common = new Set(
+      readFileSync(file, 'utf8')
+        .split(/\r?\n/)
+        .filter(Boolean)
+        .map((p) => p.toLowerCase()),
+    );
   }
   return common;
 }

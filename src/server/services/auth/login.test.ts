@@ -19,7 +19,9 @@ describe('normalizeEmail', () => {
 describe('logout', () => {
   it('makes the token useless after logout', async () => {
     await reset('code:email:');
-    const login = track(await loginWithCode('leaver@example.com', await mailedCode('leaver@example.com', '10.3.0.1'), { ip: '10.3.0.1' }));
+    const login = track(
+      await loginWithCode('leaver@example.com', await mailedCode('leaver@example.com', '10.3.0.1'), { ip: '10.3.0.1' }),
+    );
     expect(await resolveSession(login.token)).not.toBeNull();
     await logout(login.token);
     expect(await resolveSession(login.token)).toBeNull();

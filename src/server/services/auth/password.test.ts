@@ -22,19 +22,27 @@ describe('password login', () => {
     expect(viewer).toEqual(a.user);
     expect((await resolveSession(b.token))?.id).toBe(a.user.id);
     // Successful logins do not count against the account.
-    const { rows } = await h.t.db.execute<{ count: number }>(sql`select count from rate_limits where key = ${`pw:acct:${DEMO_EMAIL}`}`);
+    const { rows } = await h.t.db.execute<{ count: number }>(
+      sql`select count from rate_limits where key = ${`pw:acct:${DEMO_EMAIL}`}`,
+    );
     expect(rows[0]?.count ?? 0).toBe(0);
   });
 
   it('answers a wrong password, an unknown email and a password-less account alike', async () => {
-    await h.t.db.insert(users).values({ email: 'nopass@example.com', secUid: 'MS4wLjABAAAAnopass', nickname: '无密码', avatar: 'avatars/a01.webp' });
+    await h.t.db.insert(users).values({
+      email: 'nopass@example.com',
+      secUid: 'MS4wLjABAAAAnopass',
+      nickname: '无密码',
+      avatar: 'avatars/a01.webp',
+    });
     const ctx = { ip: '10.0.0.2' };
     const errors = [
       await failure(loginWithPassword(DEMO_EMAIL, 'wrong-password-1', ctx)),
       await failure(loginWithPassword('ghost@example.com', 'wrong-password-1', ctx)),
       await failure(loginWithPassword('nopass@example.com', 'wrong-password-1', ctx)),
     ];
-    for (const e of errors) expect({ kind: e.kind, key: e.key }).toEqual({ kind: 'unauthorized', key: 'error.wrongPassword' });
+    for (const e of errors)
+      expect({ kind: e.kind, key: e.key }).toEqual({ kind: 'unauthorized', key: 'error.wrongPassword' });
   });
 
   it('rejects an empty or overlong password before doing any work', async () => {
@@ -46,7 +54,9 @@ describe('password login', () => {
   it(`locks an (account, IP) pair after ${PASSWORD_PAIR_RATE.limit} failures, but the owner still gets in from another IP`, async () => {
     const attacker = { ip: '203.0.113.7' };
     const tries = await Promise.all(
-      Array.from({ length: PASSWORD_PAIR_RATE.limit }, (_, i) => failure(loginWithPassword(DEMO_EMAIL, `guess-${i}`, attacker))),
+      Array.from({ length: PASSWORD_PAIR_RATE.limit }, (_, i) =>
+        failure(loginWithPassword(DEMO_EMAIL, `guess-${i}`, attacker)),
+      ),
     );
     expect(tries.every((e) => e.kind === 'unauthorized')).toBe(true);
     const eleventh = await failure(loginWithPassword(DEMO_EMAIL, demoPassword(), attacker));
@@ -66,7 +76,9 @@ describe('password login', () => {
   it(`limits one IP to ${PASSWORD_IP_RATE.limit} attempts in ${PASSWORD_IP_RATE.windowMs / 60_000} minutes across different accounts`, async () => {
     const ctx = { ip: '192.0.2.55' };
     const tries = await Promise.all(
-      Array.from({ length: PASSWORD_IP_RATE.limit }, (_, i) => failure(loginWithPassword(`user${i}@example.com`, 'nope-nope-1', ctx))),
+      Array.from({ length: PASSWORD_IP_RATE.limit }, (_, i) =>
+        failure(loginWithPassword(`user${i}@example.com`, 'nope-nope-1', ctx)),
+      ),
     );
     expect(tries.every((e) => e.kind === 'unauthorized')).toBe(true);
     const eleventh = await failure(loginWithPassword('one-more@example.com', 'nope-nope-1', ctx));

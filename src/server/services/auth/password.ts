@@ -26,7 +26,9 @@ const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 128;
 
 // A well-formed hash of no password: unknown emails cost the same scrypt work as real ones, so timing tells nothing.
-const DECOY_HASH = ['scrypt', 17, 8, 1, randomBytes(16).toString('base64'), randomBytes(64).toString('base64')].join('$');
+const DECOY_HASH = ['scrypt', 17, 8, 1, randomBytes(16).toString('base64'), randomBytes(64).toString('base64')].join(
+  '$',
+);
 
 /**
  * Logs in with email and password, within PASSWORD_IP_RATE, PASSWORD_PAIR_RATE and PASSWORD_ACCOUNT_RATE.
@@ -75,22 +77,38 @@ export async function changePassword(
   const length = [...next].length;
   // Length and the common-password list only: composition rules (a letter and a digit, ...) make passwords harder to
   // remember without making them harder to guess.
-  if (length < PASSWORD_MIN || length > PASSWORD_MAX) throw invalid('error.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX });
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX)
+    throw invalid('error.passwordRule', { min: PASSWORD_MIN, max: PASSWORD_MAX });
   if (isCommonPassword(next)) throw invalid('error.passwordCommon');
-  const [user] = await db().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await db()
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!user) throw notFound('error.userNotFound');
   if (user.passwordHash) {
     const current = typeof input.current === 'string' ? input.current : '';
-    if (current === '' || [...current].length > PASSWORD_MAX) throw new ServiceError('forbidden', 'error.wrongCurrentPassword');
+    if (current === '' || [...current].length > PASSWORD_MAX)
+      throw new ServiceError('forbidden', 'error.wrongCurrentPassword');
     await enforce(`pw:change:${userId}`, PASSWORD_CHANGE_RATE.limit, PASSWORD_CHANGE_RATE.windowMs);
-    if (!(await verifyPassword(current, user.passwordHash))) throw new ServiceError('forbidden', 'error.wrongCurrentPassword');
+    if (!(await verifyPassword(current, user.passwordHash)))
+      throw new ServiceError('forbidden', 'error.wrongCurrentPassword');
   }
-  await db().update(users).set({ passwordHash: await hashPassword(next) }).where(eq(users.id, userId));
+  await db()
+    .update(users)
+    .set({ passwordHash: await hashPassword(next) })
+    .where(eq(users.id, userId));
   if (!user.passwordHash || !ctx?.token) return { revokedSessions: 0 };
   const revoked = await db()
     .update(sessions)
     .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), sql`${sessions.tokenHash} <> ${hashToken(ctx.token)}`))
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        sql`${sessions.tokenHash} <> ${hashToken(ctx.token)}`,
+      ),
+    )
     .returning({ id: sessions.id });
   return { revokedSessions: revoked.length };
 }

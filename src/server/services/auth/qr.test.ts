@@ -5,7 +5,15 @@ import { DEMO_EMAIL } from '../../db/demo.ts';
 import { qrTickets, users } from '../../db/schema.ts';
 import { reset } from '../rate-limit.ts';
 import { hashToken, resolveSession } from '../sessions.ts';
-import { cancelQrTicket, confirmQrTicket, createQrTicket, QR_CONFIRM_RATE, QR_POLL_RATE, qrStatus, scanQrTicket } from './qr.ts';
+import {
+  cancelQrTicket,
+  confirmQrTicket,
+  createQrTicket,
+  QR_CONFIRM_RATE,
+  QR_POLL_RATE,
+  qrStatus,
+  scanQrTicket,
+} from './qr.ts';
 
 const h = useAuthHarness();
 const { failure, track, secrets } = h;
@@ -24,7 +32,10 @@ describe('QR login', () => {
     expect(ticket).toMatch(/^[\w-]{43}$/);
     expect(expiresAt.getTime() - Date.now()).toBeGreaterThan(100_000);
     expect(expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(120_000);
-    const [stored] = await h.t.db.select().from(qrTickets).where(eq(qrTickets.ticketHash, hashToken(ticket)));
+    const [stored] = await h.t.db
+      .select()
+      .from(qrTickets)
+      .where(eq(qrTickets.ticketHash, hashToken(ticket)));
     expect(stored?.status).toBe('pending');
 
     expect(await qrStatus(ticket)).toEqual({ status: 'pending' });
@@ -45,7 +56,10 @@ describe('QR login', () => {
     const viewer = await confirmer();
     const { ticket } = await createQrTicket();
     secrets.add(ticket);
-    await h.t.db.update(qrTickets).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(qrTickets.ticketHash, hashToken(ticket)));
+    await h.t.db
+      .update(qrTickets)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(qrTickets.ticketHash, hashToken(ticket)));
     expect(await qrStatus(ticket)).toEqual({ status: 'expired' });
     expect((await failure(scanQrTicket(ticket, viewer.id))).kind).toBe('conflict');
     expect((await failure(confirmQrTicket(ticket, viewer.id))).kind).toBe('conflict');
@@ -63,7 +77,8 @@ describe('QR login', () => {
   it('bounds confirmations per user and polls per ticket', async () => {
     const viewer = await confirmer();
     await reset('qr:confirm:');
-    for (let i = 0; i < QR_CONFIRM_RATE.limit; i++) expect((await failure(confirmQrTicket('B'.repeat(43), viewer.id))).kind).toBe('not_found');
+    for (let i = 0; i < QR_CONFIRM_RATE.limit; i++)
+      expect((await failure(confirmQrTicket('B'.repeat(43), viewer.id))).kind).toBe('not_found');
     expect((await failure(confirmQrTicket('B'.repeat(43), viewer.id))).kind).toBe('rate_limited');
 
     const { ticket } = await createQrTicket();

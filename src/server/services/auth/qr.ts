@@ -46,8 +46,14 @@ export async function createQrTicket(ctx?: AuthContext): Promise<{ ticket: strin
   if (ctx) await enforce(`qr:new:${ipOf(ctx)}`, perIp(QR_CREATE_RATE.limit), QR_CREATE_RATE.windowMs);
   const ticket = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + QR_TTL_MS);
-  await db().insert(qrTickets).values({ ticketHash: hashToken(ticket), expiresAt });
-  await sometimes(() => db().delete(qrTickets).where(sql`${qrTickets.expiresAt} < now() - interval '1 hour'`));
+  await db()
+    .insert(qrTickets)
+    .values({ ticketHash: hashToken(ticket), expiresAt });
+  await sometimes(() =>
+    db()
+      .delete(qrTickets)
+      .where(sql`${qrTickets.expiresAt} < now() - interval '1 hour'`),
+  );
   return { ticket, expiresAt };
 }
 
@@ -93,7 +99,13 @@ export async function confirmQrTicket(ticket: string, viewerId: number): Promise
   const done = await db()
     .update(qrTickets)
     .set({ status: 'confirmed', userId: viewerId })
-    .where(and(eq(qrTickets.id, row.id), sql`${qrTickets.status} in ('pending', 'scanned')`, gt(qrTickets.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(qrTickets.id, row.id),
+        sql`${qrTickets.status} in ('pending', 'scanned')`,
+        gt(qrTickets.expiresAt, sql`now()`),
+      ),
+    )
     .returning({ id: qrTickets.id });
   if (done.length === 0) throw new ServiceError('conflict', 'error.qrExpired');
 }
