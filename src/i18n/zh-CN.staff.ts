@@ -184,6 +184,7 @@ export const staffStrings = {
   'staff.error.wordExists': '这个关注词已经存在',
   'staff.error.notSanctioned': '该成员当前没有这项处罚',
   'staff.error.staffTarget': '不能处罚后台成员',
+  'staff.error.alreadyBanned': '该成员已被封禁',
   'error.muted': '你已被禁言至 {until}，原因：{reason}',
   'error.banned': '账号已被封禁：{reason}',
   'notice.action.moderation': '你的内容因违反社区规范被移除',

@@ -737,8 +737,8 @@ export const sanctions = pgTable(
     reason: text('reason').notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull().defaultNow(),
     endsAt: timestamp('ends_at', { withTimezone: true }),
-    /** The works a ban hid (and lifting it shows again). */
-    hiddenVideoIds: integer('hidden_video_ids').array().notNull().default(sql`'{}'::integer[]`),
+    /** The works a ban made private, with the visibility each had, which lifting the ban gives back. */
+    hiddenWorks: jsonb('hidden_works').$type<{ id: number; visibility: string }[]>().notNull().default([]),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     liftedAt: timestamp('lifted_at', { withTimezone: true }),
     liftedBy: integer('lifted_by').references(() => users.id, { onDelete: 'set null' }),
@@ -758,6 +758,8 @@ export const removals = pgTable(
     authorId: integer('author_id').references(() => users.id, { onDelete: 'cascade' }),
     /** Rows hidden by it (a comment's replies come along with it). */
     hiddenIds: integer('hidden_ids').array().notNull(),
+    /** What restoring puts back besides (a work's visibility, a live room's status). */
+    previous: jsonb('previous').$type<Record<string, unknown>>(),
     reason: text('reason').notNull(),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     restoredAt: timestamp('restored_at', { withTimezone: true }),
