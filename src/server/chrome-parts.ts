@@ -37,8 +37,8 @@ export async function loadChromeContent(): Promise<void> {
   await Promise.all(CHROME_CONTENT.map((c) => listEntries(c)));
 }
 
-/** The address of the bodies, for a page's `data-parts`. */
-export async function chromePartsUrl(): Promise<string> {
-  await loadChromeContent();
+/** The address of the bodies, for a page's `data-parts`; a prerendered page (no database at build) names the build's. */
+export async function chromePartsUrl(prerendered = false): Promise<string> {
+  if (!prerendered) await loadChromeContent();
   return `/chrome/parts?v=${chromePartsVersion()}`;
 }

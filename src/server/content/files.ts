@@ -30,7 +30,7 @@ export const CONTENT_FILES: Record<ContentCollection, string> = {
   topupPackages: 'topup-packages.json',
 };
 
-const CHANNELS_HEADER = '# Channel metadata shown on /channel/{id}. The seed of the editors\' content (see README).\n';
+const CHANNELS_HEADER = "# Channel metadata shown on /channel/{id}. The seed of the editors' content (see README).\n";
 
 /** CONTENT_DIR, else src/content beside this source, else under the cwd (the built server's chunks sit elsewhere). */
 export function contentDir(): string {

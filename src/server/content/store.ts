@@ -40,21 +40,37 @@ interface Copy {
   until: number;
 }
 
-const copies = new Map<ContentCollection, Copy>();
-// Bumped by every drop: a read begun before one is not kept (it may hold what was just replaced).
-let generation = 0;
-const stamps = new Map<ContentCollection, string>();
-
-onCollectionChanged((collection) => {
-  generation++;
-  copies.delete(collection);
+/**
+ * The copies, kept on globalThis: server.ts loads this module from source for the API while the built pages carry
+ * their own bundled instance, and a save through either must drop what both hold.
+ */
+interface Kept {
+  copies: Map<ContentCollection, Copy>;
+  /** Bumped by every drop: a read begun before one is not kept (it may hold what was just replaced). */
+  generation: number;
+  stamps: Map<ContentCollection, string>;
+}
+const KEPT = Symbol.for('shanying.content.kept');
+const kept: Kept = ((globalThis as Record<symbol, Kept | undefined>)[KEPT] ??= {
+  copies: new Map(),
+  generation: 0,
+  stamps: new Map(),
 });
+const { copies, stamps } = kept;
+
+onCollectionChanged(dropCopy);
+
+/** Drops this process's copy of a collection (every module instance shares it). */
+export function dropCopy(collection: ContentCollection): void {
+  kept.generation++;
+  copies.delete(collection);
+}
 
 /** Every entry of a collection, in id order (callers sort by their own `order`). */
 export async function listEntries(collection: ContentCollection): Promise<ContentEntry[]> {
-  const kept = copies.get(collection);
-  if (kept && kept.until > Date.now()) return kept.entries;
-  const begun = generation;
+  const copy = copies.get(collection);
+  if (copy && copy.until > Date.now()) return copy.entries;
+  const begun = kept.generation;
   const rows = await db()
     .select({
       id: contentEntries.entryId,
@@ -66,7 +82,7 @@ export async function listEntries(collection: ContentCollection): Promise<Conten
     .from(contentEntries)
     .where(eq(contentEntries.collection, collection))
     .orderBy(asc(contentEntries.entryId));
-  if (generation === begun) copies.set(collection, { entries: rows, until: Date.now() + CONTENT_TTL_MS });
+  if (kept.generation === begun) copies.set(collection, { entries: rows, until: Date.now() + CONTENT_TTL_MS });
   stamps.set(collection, rows.map((r) => `${r.id}@${r.version}`).join(','));
   return rows;
 }
@@ -104,10 +120,15 @@ export interface ContentInput {
 }
 
 /** The checked form of an entry, or an `invalid` error naming the field. */
-function checked(collection: ContentCollection, id: string, input: ContentInput): { data: Record<string, unknown>; body: string | null } {
+function checked(
+  collection: ContentCollection,
+  id: string,
+  input: ContentInput,
+): { data: Record<string, unknown>; body: string | null } {
   if (!CONTENT_IDS[collection].safeParse(id).success) throw invalid('staff.content.badId', { id });
   const result = checkContent(collection, input.data);
-  if (!result.ok) throw invalid('staff.content.invalid', { field: result.problem.field, reason: result.problem.reason });
+  if (!result.ok)
+    throw invalid('staff.content.invalid', { field: result.problem.field, reason: result.problem.reason });
   const markdown = MARKDOWN_COLLECTIONS.includes(collection);
   const body = markdown ? (input.body ?? '') : null;
   if (body !== null) {
@@ -159,7 +180,9 @@ async function writeVersion(
     kind,
   });
   if (next === null) {
-    await tx.delete(contentEntries).where(and(eq(contentEntries.collection, collection), eq(contentEntries.entryId, id)));
+    await tx
+      .delete(contentEntries)
+      .where(and(eq(contentEntries.collection, collection), eq(contentEntries.entryId, id)));
   } else {
     await tx
       .insert(contentEntries)
@@ -244,7 +267,11 @@ export async function restoreVersion(
 }
 
 /** Runs `work` in a transaction that announces the publication; this server's copies go once it commits. */
-async function publishing<T>(collection: ContentCollection, ids: string[], work: (tx: DbOrTx) => Promise<T>): Promise<T> {
+async function publishing<T>(
+  collection: ContentCollection,
+  ids: string[],
+  work: (tx: DbOrTx) => Promise<T>,
+): Promise<T> {
   let drop: (() => void) | undefined;
   const result = await db().transaction(async (tx) => {
     const out = await work(tx);

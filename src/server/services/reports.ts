@@ -55,7 +55,8 @@ export async function fileReport(
 /** A work, a comment (on a work) or a live room the reporter may see. */
 function publicTargetExists(target: 'video' | 'comment' | 'live', targetId: number, reporterId: number) {
   if (target === 'live') return sql`exists (select 1 from live_rooms r where r.id = ${targetId})`;
-  if (target === 'video') return sql`exists (select 1 from videos where videos.id = ${targetId} and ${visibleWorks(reporterId)})`;
+  if (target === 'video')
+    return sql`exists (select 1 from videos where videos.id = ${targetId} and ${visibleWorks(reporterId)})`;
   return sql`exists (select 1 from comments c join videos on videos.id = c.video_id
     where c.id = ${targetId} and c.deleted_at is null and ${visibleWorks(reporterId)})`;
 }

@@ -89,9 +89,7 @@ export async function resolveSession(token: string | undefined | null): Promise<
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(eq(sessions.tokenHash, hashToken(token)), live()),
-    );
+    .where(and(eq(sessions.tokenHash, hashToken(token)), live()));
   if (!row) return null;
   const { sessionId, stale, ...viewer } = row;
   if (stale)

@@ -18,7 +18,8 @@ const BANNER = { width: 1200, height: 240 };
 /** Stores an uploaded banner for channel `channelId`; the media path an editor then saves in the channel's form. */
 export async function storeBanner(actorId: number, channelId: string, bytes: Uint8Array): Promise<string> {
   const what = t('staff.content.field.banner');
-  if (bytes.byteLength > BANNER_MAX_BYTES) throw tooLarge('error.imageTooLarge', { what, max: formatBytes(BANNER_MAX_BYTES) });
+  if (bytes.byteLength > BANNER_MAX_BYTES)
+    throw tooLarge('error.imageTooLarge', { what, max: formatBytes(BANNER_MAX_BYTES) });
   const webp = await toWebp(bytes, { what, ...BANNER });
   const key = `banners/channel-${channelId}-${Date.now().toString(36)}${randomBytes(3).toString('hex')}.webp`;
   const dir = uploadsDir();
@@ -30,6 +31,12 @@ export async function storeBanner(actorId: number, channelId: string, bytes: Uin
   } finally {
     await unlink(local).catch(() => {});
   }
-  await audit(db(), { actorId, action: 'content.upload', targetType: 'channels', targetId: channelId, after: { banner: key } });
+  await audit(db(), {
+    actorId,
+    action: 'content.upload',
+    targetType: 'channels',
+    targetId: channelId,
+    after: { banner: key },
+  });
   return key;
 }

@@ -43,7 +43,13 @@ async function hide(tx: Tx, target: RemovableTarget, id: number): Promise<Hidden
   switch (target) {
     case 'comment': {
       const [c] = await tx
-        .select({ id: comments.id, userId: comments.userId, parentId: comments.parentId, videoId: comments.videoId, text: comments.text })
+        .select({
+          id: comments.id,
+          userId: comments.userId,
+          parentId: comments.parentId,
+          videoId: comments.videoId,
+          text: comments.text,
+        })
         .from(comments)
         .where(and(eq(comments.id, id), isNull(comments.deletedAt)));
       if (!c) throw notFound('staff.error.targetGone');
@@ -52,16 +58,36 @@ async function hide(tx: Tx, target: RemovableTarget, id: number): Promise<Hidden
       const gone = await tx
         .update(comments)
         .set({ deletedAt: sql`now()` })
-        .where(and(isNull(comments.deletedAt), c.parentId === null ? or(eq(comments.id, id), eq(comments.parentId, id)) : eq(comments.id, id)))
+        .where(
+          and(
+            isNull(comments.deletedAt),
+            c.parentId === null ? or(eq(comments.id, id), eq(comments.parentId, id)) : eq(comments.id, id),
+          ),
+        )
         .returning({ id: comments.id, parentId: comments.parentId });
       const replies = gone.filter((g) => g.parentId !== null).length;
       if (replies > 0)
-        await tx.update(comments).set({ replyCount: sql`${comments.replyCount} - ${replies}` }).where(eq(comments.id, rootId));
-      await tx.update(videos).set({ commentCount: sql`${videos.commentCount} - ${gone.length}` }).where(eq(videos.id, c.videoId));
+        await tx
+          .update(comments)
+          .set({ replyCount: sql`${comments.replyCount} - ${replies}` })
+          .where(eq(comments.id, rootId));
+      await tx
+        .update(videos)
+        .set({ commentCount: sql`${videos.commentCount} - ${gone.length}` })
+        .where(eq(videos.id, c.videoId));
       await addVideoStat(c.videoId, 'comments', -gone.length, tx);
-      await retractAboutComments(tx, gone.filter((g) => g.id !== id).map((g) => g.id));
+      await retractAboutComments(
+        tx,
+        gone.filter((g) => g.id !== id).map((g) => g.id),
+      );
       await retractAboutComments(tx, [id]);
-      return { authorId: c.userId, hiddenIds: gone.map((g) => g.id), previous: { videoId: c.videoId, rootId }, what: excerpt(c.text), videos: [c.videoId] };
+      return {
+        authorId: c.userId,
+        hiddenIds: gone.map((g) => g.id),
+        previous: { videoId: c.videoId, rootId },
+        what: excerpt(c.text),
+        videos: [c.videoId],
+      };
     }
     case 'video': {
       const [v] = await tx
@@ -72,7 +98,13 @@ async function hide(tx: Tx, target: RemovableTarget, id: number): Promise<Hidden
       if (!v) throw notFound('staff.error.targetGone');
       if (await removedNow(tx, 'video', id)) throw invalid('staff.error.alreadyRemoved');
       await tx.update(videos).set({ visibility: 'private' }).where(eq(videos.id, id));
-      return { authorId: v.authorId, hiddenIds: [id], previous: { visibility: v.visibility }, what: excerpt(v.desc), videos: [id] };
+      return {
+        authorId: v.authorId,
+        hiddenIds: [id],
+        previous: { visibility: v.visibility },
+        what: excerpt(v.desc),
+        videos: [id],
+      };
     }
     case 'message': {
       const [m] = await tx
@@ -88,7 +120,13 @@ async function hide(tx: Tx, target: RemovableTarget, id: number): Promise<Hidden
       if (!r) throw notFound('staff.error.targetGone');
       if (await removedNow(tx, 'live', id)) throw invalid('staff.error.alreadyRemoved');
       await tx.update(liveRooms).set({ status: 'ended' }).where(eq(liveRooms.id, id));
-      return { authorId: r.hostId, hiddenIds: [id], previous: { status: r.status }, what: excerpt(r.title), videos: [] };
+      return {
+        authorId: r.hostId,
+        hiddenIds: [id],
+        previous: { status: r.status },
+        what: excerpt(r.title),
+        videos: [],
+      };
     }
   }
 }
@@ -102,13 +140,26 @@ async function removedNow(tx: Tx, target: RemovableTarget, id: number): Promise<
 }
 
 /** Removes content, tells its author why, and closes the open reports about it; returns the removal's id. */
-export async function removeContent(actorId: number, target: RemovableTarget, id: number, rawReason: string): Promise<number> {
+export async function removeContent(
+  actorId: number,
+  target: RemovableTarget,
+  id: number,
+  rawReason: string,
+): Promise<number> {
   const reason = moderationReason(rawReason);
   const { removalId, touched } = await db().transaction(async (tx) => {
     const hidden = await hide(tx, target, id);
     const [row] = await tx
       .insert(removals)
-      .values({ targetType: target, targetId: id, authorId: hidden.authorId, hiddenIds: hidden.hiddenIds, previous: hidden.previous, reason, createdBy: actorId })
+      .values({
+        targetType: target,
+        targetId: id,
+        authorId: hidden.authorId,
+        hiddenIds: hidden.hiddenIds,
+        previous: hidden.previous,
+        reason,
+        createdBy: actorId,
+      })
       .returning({ id: removals.id });
     await tellAuthor(tx, hidden.authorId, `「${hidden.what}」：${reason}`);
     await resolveReports(tx, actorId, target, id, 'actioned');
@@ -145,13 +196,22 @@ export async function restoreContent(actorId: number, target: RemovableTarget, i
       const prev = r.previous as { videoId: number; rootId: number };
       const replies = back.filter((b) => b.parentId !== null).length;
       if (replies > 0)
-        await tx.update(comments).set({ replyCount: sql`${comments.replyCount} + ${replies}` }).where(eq(comments.id, prev.rootId));
-      await tx.update(videos).set({ commentCount: sql`${videos.commentCount} + ${back.length}` }).where(eq(videos.id, prev.videoId));
+        await tx
+          .update(comments)
+          .set({ replyCount: sql`${comments.replyCount} + ${replies}` })
+          .where(eq(comments.id, prev.rootId));
+      await tx
+        .update(videos)
+        .set({ commentCount: sql`${videos.commentCount} + ${back.length}` })
+        .where(eq(videos.id, prev.videoId));
       await addVideoStat(prev.videoId, 'comments', back.length, tx);
       videoIds.push(prev.videoId);
     } else if (target === 'video') {
       const visibility = (r.previous as { visibility: 'public' | 'friends' | 'private' }).visibility;
-      await tx.update(videos).set({ visibility }).where(and(eq(videos.id, id), eq(videos.visibility, 'private')));
+      await tx
+        .update(videos)
+        .set({ visibility })
+        .where(and(eq(videos.id, id), eq(videos.visibility, 'private')));
       videoIds.push(id);
     } else if (target === 'message') {
       await tx.update(messages).set({ deletedAt: null }).where(eq(messages.id, id));
@@ -159,9 +219,19 @@ export async function restoreContent(actorId: number, target: RemovableTarget, i
       const status = (r.previous as { status: 'live' | 'ended' }).status;
       await tx.update(liveRooms).set({ status }).where(eq(liveRooms.id, id));
     }
-    await tx.update(removals).set({ restoredAt: sql`now()`, restoredBy: actorId }).where(eq(removals.id, r.id));
+    await tx
+      .update(removals)
+      .set({ restoredAt: sql`now()`, restoredBy: actorId })
+      .where(eq(removals.id, r.id));
     if (r.authorId !== null) {
-      await tx.insert(notifications).values({ userId: r.authorId, actorId: r.authorId, kind: 'moderation', text: t('notice.action.moderationRestored') });
+      await tx
+        .insert(notifications)
+        .values({
+          userId: r.authorId,
+          actorId: r.authorId,
+          kind: 'moderation',
+          text: t('notice.action.moderationRestored'),
+        });
       await publish(userTopic(r.authorId), { type: 'notice', data: null }, tx);
     }
     await audit(tx, {

@@ -189,13 +189,34 @@ const AROUND = 5;
 
 async function videoContext(id: number): Promise<VideoContext | null> {
   const [v] = await db()
-    .select({ id: videos.id, desc: videos.desc, media: videos.media, poster: videos.poster, visibility: videos.visibility, deletedAt: videos.deletedAt, author: person })
+    .select({
+      id: videos.id,
+      desc: videos.desc,
+      media: videos.media,
+      poster: videos.poster,
+      visibility: videos.visibility,
+      deletedAt: videos.deletedAt,
+      author: person,
+    })
     .from(videos)
     .innerJoin(users, eq(users.id, videos.authorId))
     .where(eq(videos.id, id));
   if (!v) return null;
-  const removed = (await db().execute(sql`select 1 from removals where target_type = 'video' and target_id = ${id} and restored_at is null`)).rows.length > 0;
-  return { id: v.id, desc: v.desc, media: mediaUrl(v.media), poster: mediaUrl(v.poster), visibility: v.visibility, author: v.author, removed: removed || v.deletedAt !== null };
+  const removed =
+    (
+      await db().execute(
+        sql`select 1 from removals where target_type = 'video' and target_id = ${id} and restored_at is null`,
+      )
+    ).rows.length > 0;
+  return {
+    id: v.id,
+    desc: v.desc,
+    media: mediaUrl(v.media),
+    poster: mediaUrl(v.poster),
+    visibility: v.visibility,
+    author: v.author,
+    removed: removed || v.deletedAt !== null,
+  };
 }
 
 const commentColumns = {
@@ -252,23 +273,57 @@ export async function targetContext(targetType: ModerationTarget, targetId: numb
     case 'conversation': {
       const [m] =
         targetType === 'message'
-          ? await db().select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt }).from(messages).where(eq(messages.id, targetId))
+          ? await db()
+              .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt })
+              .from(messages)
+              .where(eq(messages.id, targetId))
           : [];
       const conversationId = targetType === 'message' ? m?.conversationId : targetId;
       if (conversationId === undefined) return { kind: 'gone' };
       const [conv] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
       if (!conv) return { kind: 'gone' };
-      const parties = await db().select(person).from(users).where(inArray(users.id, [conv.userA, conv.userB]));
-      const pick = { id: messages.id, text: messages.text, senderId: messages.senderId, createdAt: messages.createdAt, deletedAt: messages.deletedAt };
+      const parties = await db()
+        .select(person)
+        .from(users)
+        .where(inArray(users.id, [conv.userA, conv.userB]));
+      const pick = {
+        id: messages.id,
+        text: messages.text,
+        senderId: messages.senderId,
+        createdAt: messages.createdAt,
+        deletedAt: messages.deletedAt,
+      };
       const inConversation = eq(messages.conversationId, conversationId);
       // Only the reported conversation, and only a few messages each side of the reported one.
       const rows = m
         ? [
-            ...(await db().select(pick).from(messages).where(and(inConversation, lt(messages.id, m.id))).orderBy(desc(messages.id)).limit(AROUND)).reverse(),
-            ...(await db().select(pick).from(messages).where(and(inConversation, eq(messages.id, m.id)))),
-            ...(await db().select(pick).from(messages).where(and(inConversation, gt(messages.id, m.id))).orderBy(asc(messages.id)).limit(AROUND)),
+            ...(
+              await db()
+                .select(pick)
+                .from(messages)
+                .where(and(inConversation, lt(messages.id, m.id)))
+                .orderBy(desc(messages.id))
+                .limit(AROUND)
+            ).reverse(),
+            ...(await db()
+              .select(pick)
+              .from(messages)
+              .where(and(inConversation, eq(messages.id, m.id)))),
+            ...(await db()
+              .select(pick)
+              .from(messages)
+              .where(and(inConversation, gt(messages.id, m.id)))
+              .orderBy(asc(messages.id))
+              .limit(AROUND)),
           ]
-        : (await db().select(pick).from(messages).where(inConversation).orderBy(desc(messages.id)).limit(AROUND * 2)).reverse();
+        : (
+            await db()
+              .select(pick)
+              .from(messages)
+              .where(inConversation)
+              .orderBy(desc(messages.id))
+              .limit(AROUND * 2)
+          ).reverse();
       return {
         kind: 'message',
         parties,
@@ -278,11 +333,20 @@ export async function targetContext(targetType: ModerationTarget, targetId: numb
     }
     case 'live': {
       const [r] = await db()
-        .select({ id: liveRooms.id, title: liveRooms.title, status: liveRooms.status, cover: liveRooms.cover, media: liveRooms.media, host: person })
+        .select({
+          id: liveRooms.id,
+          title: liveRooms.title,
+          status: liveRooms.status,
+          cover: liveRooms.cover,
+          media: liveRooms.media,
+          host: person,
+        })
         .from(liveRooms)
         .innerJoin(users, eq(users.id, liveRooms.hostId))
         .where(eq(liveRooms.id, targetId));
-      return r ? { kind: 'live', room: { ...r, cover: mediaUrl(r.cover), media: mediaUrl(r.media) } } : { kind: 'gone' };
+      return r
+        ? { kind: 'live', room: { ...r, cover: mediaUrl(r.cover), media: mediaUrl(r.media) } }
+        : { kind: 'gone' };
     }
   }
 }
@@ -300,4 +364,3 @@ export async function authorOf(targetType: ModerationTarget, targetId: number): 
   const { rows } = await db().execute<{ author: number | null }>(q);
   return rows[0]?.author ?? null;
 }
-

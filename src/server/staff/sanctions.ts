@@ -19,7 +19,8 @@ const DAY_MS = 86_400_000;
 export function moderationReason(raw: string): string {
   const reason = raw.trim();
   if (reason === '') throw invalid('staff.error.reasonEmpty');
-  if ([...reason].length > MODERATION_REASON_MAX) throw invalid('staff.error.reasonTooLong', { max: MODERATION_REASON_MAX });
+  if ([...reason].length > MODERATION_REASON_MAX)
+    throw invalid('staff.error.reasonTooLong', { max: MODERATION_REASON_MAX });
   return reason;
 }
 
@@ -90,7 +91,13 @@ export async function mute(actorId: number, userId: number, days: MuteDays, rawR
       .returning({ id: sanctions.id, endsAt: sanctions.endsAt });
     const [row] = await tx
       .insert(sanctions)
-      .values({ userId, kind: 'mute', reason, endsAt: sql`now() + ${`${days * DAY_MS} milliseconds`}::interval`, createdBy: actorId })
+      .values({
+        userId,
+        kind: 'mute',
+        reason,
+        endsAt: sql`now() + ${`${days * DAY_MS} milliseconds`}::interval`,
+        createdBy: actorId,
+      })
       .returning();
     await audit(tx, {
       actorId,
@@ -109,7 +116,10 @@ export async function ban(actorId: number, userId: number, rawReason: string): P
   const reason = moderationReason(rawReason);
   await refuseStaffTarget(userId);
   const made = await db().transaction(async (tx) => {
-    const [existing] = await tx.select({ id: sanctions.id }).from(sanctions).where(and(eq(sanctions.userId, userId), active('ban')));
+    const [existing] = await tx
+      .select({ id: sanctions.id })
+      .from(sanctions)
+      .where(and(eq(sanctions.userId, userId), active('ban')));
     if (existing) throw invalid('staff.error.alreadyBanned');
     const hidden = await tx.execute<{ id: number; visibility: string }>(sql`
       with shown as (

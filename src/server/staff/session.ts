@@ -74,6 +74,11 @@ export async function reauthenticate(
     await refund(key);
   }
   await markAuthenticated(session.sessionId);
-  await audit(db(), { actorId: session.userId, action: 'session.reauth', targetType: 'session', targetId: session.sessionId });
+  await audit(db(), {
+    actorId: session.userId,
+    action: 'session.reauth',
+    targetType: 'session',
+    targetId: session.sessionId,
+  });
   return { recentMsLeft: 15 * 60_000 };
 }

@@ -37,7 +37,9 @@ export async function flagWatched(targetType: ModerationTarget, targetId: number
   try {
     const word = await watchedWordIn(text);
     if (!word) return false;
-    await db().insert(reports).values({ reporterId: null, targetType, targetId, reason: 'watched_word', source: 'watched_word', detail: word });
+    await db()
+      .insert(reports)
+      .values({ reporterId: null, targetType, targetId, reason: 'watched_word', source: 'watched_word', detail: word });
     return true;
   } catch (error) {
     logLine('warn', 'watched words: could not flag', { error });
@@ -84,7 +86,13 @@ export async function removeWatchedWord(actorId: number, id: number): Promise<vo
   await db().transaction(async (tx) => {
     const [row] = await tx.delete(watchedWords).where(eq(watchedWords.id, id)).returning({ word: watchedWords.word });
     if (!row) throw notFound('error.notFound');
-    await audit(tx, { actorId, action: 'word.remove', targetType: 'watched_word', targetId: id, before: { word: row.word } });
+    await audit(tx, {
+      actorId,
+      action: 'word.remove',
+      targetType: 'watched_word',
+      targetId: id,
+      before: { word: row.word },
+    });
     kept = undefined;
   });
 }

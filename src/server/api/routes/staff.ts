@@ -139,13 +139,22 @@ export const staffRoutes = [
       collection: collection(),
       id: entryId(),
       data: z.string().max(100_000),
-      body: z.string().max(CONTENT_BODY_MAX + 1000).optional(),
+      body: z
+        .string()
+        .max(CONTENT_BODY_MAX + 1000)
+        .optional(),
       version: int(0, 1_000_000).optional(),
     }),
     response: data,
     handler: async ({ input, viewer }) =>
       okB(
-        await saveEntry(viewer.id, input.collection, input.id, { data: jsonField(input.data), body: input.body }, input.version),
+        await saveEntry(
+          viewer.id,
+          input.collection,
+          input.id,
+          { data: jsonField(input.data), body: input.body },
+          input.version,
+        ),
       ),
   }),
   route({
@@ -171,7 +180,8 @@ export const staffRoutes = [
     summary: 'Publish an earlier version of an entry again, as its newest version',
     input: z.object({ collection: collection(), id: entryId(), version: int(1, 1_000_000) }),
     response: data,
-    handler: async ({ input, viewer }) => okB(await restoreVersion(viewer.id, input.collection, input.id, input.version)),
+    handler: async ({ input, viewer }) =>
+      okB(await restoreVersion(viewer.id, input.collection, input.id, input.version)),
   }),
   route({
     method: 'POST',
@@ -255,7 +265,8 @@ export const staffRoutes = [
     summary: 'Remove content (hidden everywhere at once, its author told why); closes its open reports',
     input: z.object({ type: z.enum(REMOVABLE_TARGETS), id: id(), reason: reason() }),
     response: data,
-    handler: async ({ input, viewer }) => okB({ removal: await removeContent(viewer.id, input.type, input.id, input.reason) }),
+    handler: async ({ input, viewer }) =>
+      okB({ removal: await removeContent(viewer.id, input.type, input.id, input.reason) }),
   }),
   route({
     method: 'POST',
