@@ -130,7 +130,8 @@ function checked(
   if (!result.ok)
     throw invalid('staff.content.invalid', { field: result.problem.field, reason: result.problem.reason });
   const markdown = MARKDOWN_COLLECTIONS.includes(collection);
-  const body = markdown ? (input.body ?? '') : null;
+  // One form for every way in (a form, a file, a restore): no trailing blank lines, one final newline.
+  const body = markdown ? `${(input.body ?? '').replace(/\r\n?/g, '\n').trimEnd()}\n` : null;
   if (body !== null) {
     if (body.trim() === '') throw invalid('staff.content.invalid', { field: 'body', reason: '不能为空' });
     if (body.length > CONTENT_BODY_MAX)

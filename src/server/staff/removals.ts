@@ -224,14 +224,12 @@ export async function restoreContent(actorId: number, target: RemovableTarget, i
       .set({ restoredAt: sql`now()`, restoredBy: actorId })
       .where(eq(removals.id, r.id));
     if (r.authorId !== null) {
-      await tx
-        .insert(notifications)
-        .values({
-          userId: r.authorId,
-          actorId: r.authorId,
-          kind: 'moderation',
-          text: t('notice.action.moderationRestored'),
-        });
+      await tx.insert(notifications).values({
+        userId: r.authorId,
+        actorId: r.authorId,
+        kind: 'moderation',
+        text: t('notice.action.moderationRestored'),
+      });
       await publish(userTopic(r.authorId), { type: 'notice', data: null }, tx);
     }
     await audit(tx, {
