@@ -44,7 +44,7 @@ export async function staffDoor(
   request: Request,
   method: string,
   methods: ReadonlyMap<string, Route>,
-  clientAddress: string,
+  _clientAddress: string,
 ): Promise<void> {
   const route = methods.get(method === 'HEAD' ? 'GET' : method) ?? methods.values().next().value!;
   const session = await staffSession(sessionToken(request, method, route.family));

@@ -12,7 +12,7 @@ export type StaffGate =
 
 interface PageContext {
   request: Request;
-  response: { status: number; headers: Headers };
+  response: { status?: number; headers: Headers };
 }
 
 /** Decides what a staff page shows for this request, and sets its status and headers accordingly. */
