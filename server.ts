@@ -32,6 +32,7 @@ import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './src/server/d
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
 import { inProcessWorkers, startWorkers } from './src/server/jobs/worker.ts';
 import { followOtherServers } from './src/server/cache/shared-writes.ts';
+import { followContentPublications } from './src/server/content/publish.ts';
 import { hub } from './src/server/realtime/events.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -292,6 +293,8 @@ async function main(): Promise<void> {
   const pages = createPageAnswers();
   // Writes taken by the other app servers on this database make the copies here stale too.
   followOtherServers();
+  // Editors' content published through any app server drops the copies here too.
+  followContentPublications();
   const compress = compression({
     filter: shouldCompress as never,
     brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_DYNAMIC_WINDOW } },

@@ -1,4 +1,6 @@
 /** Every UI string of the portal, under dotted keys. Values may hold {name} placeholders. */
+import { staffStrings } from './zh-CN.staff.ts';
+
 export const zhCN = {
   'app.name': '闪映',
   'app.tagline': '记录美好生活',
@@ -758,6 +760,7 @@ export const zhCN = {
   'error.imageTooLarge': '{what}不能超过{max}',
   'error.imageTooBig': '{what}的长和宽不能超过{max}像素',
   'error.imageBroken': '{what}已损坏，无法读取',
+  ...staffStrings,
 } as const;
 
 export type MessageKey = keyof typeof zhCN;

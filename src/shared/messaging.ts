@@ -10,12 +10,22 @@ export const MESSAGE_MAX = 500;
 export const REPORT_REASONS = ['spam', 'abuse', 'porn', 'fraud', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
-/** What a report is about. */
-export const REPORT_TARGETS = ['user', 'message', 'conversation'] as const;
+/** What a report is about: a chat, a user, and (from their pages) a work, a comment or a live room. */
+export const REPORT_TARGETS = ['user', 'message', 'conversation', 'video', 'comment', 'live'] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
 /** Every kind of notification a service writes. */
-export const NOTICE_KINDS = ['like_video', 'like_comment', 'comment', 'reply', 'follow', 'mention', 'danmaku'] as const;
+export const NOTICE_KINDS = [
+  'like_video',
+  'like_comment',
+  'comment',
+  'reply',
+  'follow',
+  'mention',
+  'danmaku',
+  // A moderator removed (or restored) the recipient's content; the text says what and why.
+  'moderation',
+] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /** The 互动消息 filter (全部消息, 粉丝, @我的, 评论, 赞, 弹幕) and the kinds each one shows. */

@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { onAnonymousContentChange, REFRESH_MIN_MS } from '../cache/anonymous-content.ts';
+import { onContentPublished } from '../cache/content-published.ts';
 import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
 import { compressBody, pickEncoding } from './encoding.ts';
 import { pageSessionToken, type HeaderSource } from './session-cookie.ts';
@@ -69,6 +70,14 @@ function headerSource(req: IncomingMessage): HeaderSource {
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     },
   };
+}
+
+/** Pages about the viewer alone, rendered per request and never kept by any cache, whoever asks: the staff console. */
+const PERSONAL_PATHS = /^\/admin(?:[/?#]|$)/;
+
+/** Whether a request target is a personal page (`private, no-store` for everyone, a visitor included). */
+export function isPersonalPath(url: string): boolean {
+  return PERSONAL_PATHS.test(url);
 }
 
 /** Whether a request carries a session (valid or not): its page is rendered for it alone. */
@@ -377,6 +386,8 @@ export function createPageAnswers({
   now = Date.now,
 } = {}): PageAnswers {
   onAnonymousContentChange((videos) => cache.invalidate(videos.map((id) => `/video/${id}`)));
+  // Editors' content shows on its own pages, or on every page (the chrome): those go at once (content/publish.ts).
+  onContentPublished((paths) => (paths === 'all' ? cache.clear() : cache.invalidate(paths)));
 
   /** Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it went). */
   function renderShared(req: IncomingMessage, res: ServerResponse, render: PageRender, key: string): void {
@@ -397,7 +408,8 @@ export function createPageAnswers({
     cache,
     answer(req, res, render) {
       const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(req.url ?? '/') : undefined;
-      if (!key || carriesSession(req)) return render(req, res, req.method === 'GET' ? heldPersonal(req) : personal);
+      if (!key || carriesSession(req) || isPersonalPath(key))
+        return render(req, res, req.method === 'GET' ? heldPersonal(req) : personal);
       if (!enabled) return req.method === 'GET' ? renderShared(req, res, render, key) : render(req, res, personal);
       const found = cache.lookup(key);
       if (found?.fresh) return serve(req, res, cache, found.entry, now());

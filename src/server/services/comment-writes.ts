@@ -11,6 +11,8 @@ import { visibleWorks } from './visibility.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify, retractAboutComments, type NotificationKind } from './notifications.ts';
 import { userCardColumns } from './user-cards.ts';
+import { assertCanSpeak } from '../staff/sanctions.ts';
+import { flagWatched } from '../staff/watched-words.ts';
 
 /** Comments and replies one account may publish (every write also counts against write-limits.ts, per address too). */
 export const COMMENT_RATE = { limit: 30, windowMs: 60_000 };
@@ -35,8 +37,9 @@ export async function publishComment(
   replyToCommentId?: number,
 ): Promise<CommentView> {
   const body = checkText(text);
+  await assertCanSpeak(userId);
   await enforce(`comment:${userId}`, COMMENT_RATE.limit, COMMENT_RATE.windowMs);
-  return db().transaction(async (tx) => {
+  const published = await db().transaction(async (tx) => {
     const [video] = await tx
       .select({ authorId: videos.authorId, allowComments: videos.allowComments })
       .from(videos)
@@ -107,6 +110,8 @@ export async function publishComment(
       isAuthor: userId === video.authorId,
     };
   });
+  await flagWatched('comment', published.id, body);
+  return published;
 }
 
 /** Soft-deletes a comment (a root takes its replies along); its author or the video's author may. */

@@ -7,6 +7,7 @@ import { CHAT_MAX } from '../../shared/chat-line.ts';
 import { publish, roomTopic } from '../realtime/events.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
+import { assertCanSpeak } from '../staff/sanctions.ts';
 
 /** Chat lines one user may send in a live room per 10 s. */
 export const LIVE_CHAT_RATE = { limit: 10, windowMs: 10_000 };
@@ -140,6 +141,7 @@ export async function postMessage(userId: number, roomId: number, text: string):
   const body = text.trim();
   if (body === '') throw invalid('error.chatEmpty');
   if ([...body].length > CHAT_MAX) throw invalid('error.chatTooLong', { max: CHAT_MAX });
+  await assertCanSpeak(userId);
   return db().transaction(async (tx) => {
     const [room] = await tx.select({ status: liveRooms.status }).from(liveRooms).where(eq(liveRooms.id, roomId));
     if (!room) throw notFound('error.liveRoomNotFound');

@@ -12,6 +12,8 @@ import { forbidden, invalid, notFound } from './errors.ts';
 import { IM_WRITE_LIMIT } from './im-limits.ts';
 import { enforce } from './rate-limit.ts';
 import { bounds, type Page } from './video-cards.ts';
+import { assertCanSpeak } from '../staff/sanctions.ts';
+import { flagWatched } from '../staff/watched-words.ts';
 
 /** Messages one user may send in a short burst. */
 export const MESSAGE_BURST = { limit: 10, windowMs: 10_000 };
@@ -259,9 +261,10 @@ export async function sendMessage(
 ): Promise<{ message: MessageView; state: ConversationState }> {
   if (me === peerId) throw invalid('error.dmSelf');
   const text = cleanMessage(rawText);
+  await assertCanSpeak(me);
   await enforce(`im-send:${me}`, MESSAGE_BURST.limit, MESSAGE_BURST.windowMs);
   await enforce(`im-send-hour:${me}`, MESSAGE_HOURLY.limit, MESSAGE_HOURLY.windowMs);
-  return db().transaction(async (tx) => {
+  const sent = await db().transaction(async (tx) => {
     await peerOf(tx, me, peerId);
     const [a, b] = pairOf(me, peerId);
     await tx.execute(
@@ -289,6 +292,8 @@ export async function sendMessage(
     const [message] = await selectMessages(tx, me, conversationId, sql`m.id = ${messageId}`, 1);
     return { message: message!, state: await stateWith(tx, me, peerId) };
   });
+  await flagWatched('message', sent.message.id, text);
+  return sent;
 }
 
 /** A page of `me`'s messages in a conversation before message id `before` (0 = newest), oldest first. */

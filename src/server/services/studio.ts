@@ -33,6 +33,7 @@ import { defaultRendition, laddersOf } from './renditions.ts';
 import { tokenize } from './search-tokens.ts';
 import { removeUploadFiles, uploadFiles } from './uploads.ts';
 import { isChannel } from './videos.ts';
+import { flagWatched } from '../staff/watched-words.ts';
 
 /** Default and largest page of 作品管理. */
 export const WORK_PAGE = 20;
@@ -206,6 +207,7 @@ export async function createWork(userId: number, input: CreateWorkInput): Promis
     return row!.id;
   });
   await publishUpload(upload.id);
+  await flagWatched('video', videoId, title);
   return getWork(userId, videoId);
 }
 
@@ -450,6 +452,7 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
       await notifyMentions(tx, next, v.visibility === 'private' ? [] : extractMentions(v.desc));
     }
   });
+  if (title !== undefined) await flagWatched('video', input.workId, title);
   return getWork(userId, input.workId);
 }
 

@@ -24,6 +24,7 @@ import { searchRoutes } from './search.ts';
 import { seoRoutes } from './seo.ts';
 import { seriesListRoutes } from './series-lists.ts';
 import { settingsRoutes } from './settings.ts';
+import { staffRoutes } from './staff.ts';
 import { studioRoutes } from './studio.ts';
 import { studioStatsRoutes } from './studio-stats.ts';
 import { userRoutes } from './user.ts';
@@ -73,5 +74,6 @@ export const routes: Route[] = [
   ...ownListRoutes,
   ...seriesListRoutes,
   ...relationRoutes,
+  ...staffRoutes,
   openApiRoute,
 ];
