@@ -14,8 +14,8 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 export const REPORT_TARGETS = ['user', 'message', 'conversation', 'video', 'comment', 'live'] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
-/** Every kind of notification a service writes. */
-export const NOTICE_KINDS = [
+/** The notifications another member's action writes: each one belongs to exactly one 互动消息 filter below. */
+export const INTERACTION_KINDS = [
   'like_video',
   'like_comment',
   'comment',
@@ -23,9 +23,13 @@ export const NOTICE_KINDS = [
   'follow',
   'mention',
   'danmaku',
-  // A moderator removed (or restored) the recipient's content; the text says what and why.
-  'moderation',
 ] as const;
+
+/**
+ * Every kind of notification a service writes: the interactions, and `moderation` (a moderator removed or restored the
+ * recipient's content; the text says what and why), which only 全部消息 shows.
+ */
+export const NOTICE_KINDS = [...INTERACTION_KINDS, 'moderation'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /** The 互动消息 filter (全部消息, 粉丝, @我的, 评论, 赞, 弹幕) and the kinds each one shows. */

@@ -7,7 +7,7 @@ import { verifyPassword } from '../services/password.ts';
 import { tokenize } from '../services/search-tokens.ts';
 import { migrateDb } from './migrate.ts';
 import { DEMO_EMAIL, demoPassword, hasDemoAccount, seed } from './seed.ts';
-import { NOTICE_KINDS } from '../../shared/messaging.ts';
+import { INTERACTION_KINDS } from '../../shared/messaging.ts';
 import { localStore } from '../media/store.ts';
 import { avatarChar, avatarKey, posterKey } from './seed/artwork.ts';
 import { CHANNEL_IDS } from './seed/content.ts';
@@ -216,10 +216,10 @@ describe('seed', () => {
     expect(await scalar(t, 'SELECT count(*) FROM videos WHERE author_id = $1', [rows[0].id])).toBe(6);
   });
 
-  it('gives the demo account notifications of every kind, one per actor, kind and target, some unread and many read', async () => {
+  it('gives the demo account notifications of every interaction kind, one per actor, kind and target, some unread and many read', async () => {
     const demo = await scalar(t, 'SELECT id FROM users WHERE email = $1', [DEMO_EMAIL]);
     const kinds = await t.pool.query('SELECT DISTINCT kind FROM notifications WHERE user_id = $1 ORDER BY 1', [demo]);
-    expect(kinds.rows.map((r) => r.kind)).toEqual([...NOTICE_KINDS].sort());
+    expect(kinds.rows.map((r) => r.kind)).toEqual([...INTERACTION_KINDS].sort());
     expect(
       await scalar(
         t,
@@ -244,7 +244,7 @@ describe('seed', () => {
     expect(read).toBeGreaterThan(unread);
     expect(
       await scalar(t, 'SELECT count(DISTINCT kind) FROM notifications WHERE user_id = $1 AND read_at IS NULL', [demo]),
-    ).toBe(NOTICE_KINDS.length);
+    ).toBe(INTERACTION_KINDS.length);
     // Derived from real rows: every liked-comment notice has its comment like, every danmaku notice its danmaku.
     expect(
       await scalar(
