@@ -758,6 +758,11 @@ export const zhCN = {
   'error.imageTooLarge': '{what}不能超过{max}',
   'error.imageTooBig': '{what}的长和宽不能超过{max}像素',
   'error.imageBroken': '{what}已损坏，无法读取',
+
+  // Series history, collected sounds, search filters, 倍速 and 连播, 合集 pages, the comment box's pickers, share QR.
+  'vs.lookAt': '看到第{episode}集',
+  'vs.updatedTo': '更新至{count}集',
+  'error.musicNotFound': '音乐不存在',
 } as const;
 
 export type MessageKey = keyof typeof zhCN;

@@ -81,6 +81,8 @@ const SAMPLES: Record<string, Sample> = {
   [`${W}/im/spotlight/relation/`]: { query: () => ({ count: 10 }), meets: ['user'] },
   [`${W}/familiar/atlist/`]: { query: () => ({ count: 10 }), meets: ['user'] },
   [`${W}/home/search/item/`]: { query: (f) => ({ keyword: f.word, count: 6 }), meets: ['aweme', 'user'] },
+  [`${W}/music/listcollection/`]: { query: () => ({ count: 6 }) },
+  [`${W}/view/user/visited/list/`]: { query: () => ({ count: 6 }) },
   '/passport/qr/status': { query: (f) => ({ ticket: f.ticket }) },
   '/passport/demo': { query: () => ({}) },
 };

@@ -9,12 +9,14 @@ export {
   comment,
   followStatus,
   followUser,
+  music,
   profileUser,
   searchUser,
   selfUser,
   urlList,
   user,
   videoB,
+  sized as mediaRefSized,
 } from '../../shared/api-shapes.ts';
 
 const n = () => z.number().int();

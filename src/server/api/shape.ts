@@ -196,6 +196,11 @@ function originalSound(card: VideoCard, author: ApiUser, file: ReturnType<typeof
   };
 }
 
+/** The sound of a work, as its aweme's music (收藏 → 音乐 lists these). */
+export function soundOf(card: VideoCard): Aweme['music'] {
+  return originalSound(card, user(card.author), image(card.media));
+}
+
 /** A video as Douyin's aweme; `origin` is the site's, for its share links. */
 export function aweme(card: VideoCard, state: ViewerState, origin: string): Aweme {
   const url = `${origin}/video/${card.id}`;

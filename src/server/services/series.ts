@@ -1,5 +1,5 @@
 /** Reading series: 合集 (mix) and the theatre's short dramas. */
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { collects, series, seriesItems, users, videos } from '../db/schema.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
@@ -56,6 +56,12 @@ function selectSeriesInfo() {
 export async function getSeries(id: number): Promise<SeriesInfo | null> {
   const [row] = await selectSeriesInfo().where(eq(series.id, id));
   return row ?? null;
+}
+
+/** The series of `ids` that exist, in no particular order. */
+export async function getSeriesMany(ids: number[]): Promise<SeriesInfo[]> {
+  if (ids.length === 0) return [];
+  return selectSeriesInfo().where(inArray(series.id, ids));
 }
 
 /** A user's series (of one kind when `kind` is given), newest first. */
