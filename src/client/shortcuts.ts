@@ -6,11 +6,11 @@ import { markNotInterested, share, toggleCollect, toggleLike, toggleWatchLater }
 import {
   $host,
   $panel,
-  $prefs,
   $shortcutsOpen,
   $webFull,
   openShortcuts,
   seekBy,
+  stepRate,
   stepVolume,
   toggleAutoNext,
   toggleClear,
@@ -43,11 +43,13 @@ export type Command =
   | 'later'
   | 'volUp'
   | 'volDown'
+  | 'slower'
+  | 'faster'
   | 'help'
   | 'escape'
   | 'related';
 
-/** The 22 rows of the 快捷键 dialog, in order: the key as shown (or its catalogue key) and what it does. */
+/** The rows of the 快捷键 dialog, in order: the key as shown (or its catalogue key) and what it does. */
 export const SHORTCUTS: readonly { keys: string | MessageKey; label: MessageKey; note?: MessageKey }[] = [
   { keys: 'Z', label: 'shortcuts.like', note: 'shortcuts.likeNote' },
   { keys: 'X', label: 'shortcuts.comments' },
@@ -68,6 +70,7 @@ export const SHORTCUTS: readonly { keys: string | MessageKey; label: MessageKey;
   { keys: 'H', label: 'shortcuts.full' },
   { keys: 'L', label: 'shortcuts.later' },
   { keys: 'Shift+/Shift-', label: 'shortcuts.volume' },
+  { keys: '</>', label: 'shortcuts.speed' },
   { keys: '?', label: 'shortcuts.open' },
   { keys: 'Esc', label: 'shortcuts.closeList' },
   { keys: 'N', label: 'shortcuts.related' },
@@ -99,6 +102,8 @@ const KEYS: Record<string, Command> = {
   '?': 'help',
   '+': 'volUp',
   _: 'volDown',
+  '<': 'slower',
+  '>': 'faster',
   Escape: 'escape',
 };
 
@@ -112,6 +117,9 @@ export function commandFor(e: KeyLike): Command | null {
   // Shift+'=' and Shift+'-' where the layout does not report '+' and '_'.
   if (e.shiftKey && (e.key === '=' || e.code === 'Equal')) return 'volUp';
   if (e.shiftKey && (e.key === '-' || e.code === 'Minus')) return 'volDown';
+  // Shift+',' and Shift+'.' where the layout does not report '<' and '>'.
+  if (e.shiftKey && e.code === 'Comma') return 'slower';
+  if (e.shiftKey && e.code === 'Period') return 'faster';
   // Letters by key (the layout's letter); by physical key when an input method reports something else.
   const letter =
     e.key.length === 1 ? e.key.toLowerCase() : /^Key[A-Z]$/.test(e.code) ? e.code.slice(3).toLowerCase() : '';
@@ -151,11 +159,6 @@ export interface ShortcutPage {
 
 const DOUBLE_SPACE_MS = 320;
 let lastSpace = 0;
-
-async function notice(key: MessageKey): Promise<void> {
-  const [{ t }, { toast }] = await Promise.all([import('../i18n/t.ts'), import('./toast.ts')]);
-  toast(t(key));
-}
 
 /** Shift+Q: closes what is open on top of the video; with nothing open, leaves the page. */
 export function closeTop(): void {
@@ -219,8 +222,7 @@ export function run(command: Command, page: ShortcutPage, now = performance.now(
     case 'clear':
       return toggleClear();
     case 'autoNext':
-      toggleAutoNext();
-      return void notice($prefs.get().autoNext ? 'player.autoNextOn' : 'player.autoNextOff');
+      return toggleAutoNext(true);
     case 'webFull':
       return toggleWebFull();
     case 'full':
@@ -234,6 +236,9 @@ export function run(command: Command, page: ShortcutPage, now = performance.now(
     case 'volUp':
     case 'volDown':
       return stepVolume(command === 'volUp' ? 1 : -1);
+    case 'slower':
+    case 'faster':
+      return stepRate(command === 'faster' ? 1 : -1);
     case 'search':
       return focusSearch();
     case 'close':

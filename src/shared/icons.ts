@@ -27,6 +27,7 @@ export const riDeleteBinLine = 'delete-bin-line';
 export const riEditLine = 'edit-line';
 export const riEmotionLaughLine = 'emotion-laugh-line';
 export const riEmotionUnhappyLine = 'emotion-unhappy-line';
+export const riEqualizerLine = 'equalizer-line';
 export const riExpandDiagonalLine = 'expand-diagonal-line';
 export const riEyeLine = 'eye-line';
 export const riEyeOffLine = 'eye-off-line';

@@ -17,6 +17,11 @@ export interface SeriesCard {
   author: { secUid: string; nickname: string; avatar: string };
 }
 
+/** The page a series plays on: a 合集's own page, a 放映厅 drama's. */
+export function seriesPath(x: Pick<SeriesCard, 'id' | 'kind'>): string {
+  return x.kind === 'mix' ? `/collection/${x.id}` : `/vs/${x.id}`;
+}
+
 /** Series of one kind, newest first. */
 export async function listSeries(kind: 'mix' | 'theatre', count = 24): Promise<SeriesCard[]> {
   return selectSeriesInfo()
@@ -56,6 +61,15 @@ function selectSeriesInfo() {
 export async function getSeries(id: number): Promise<SeriesInfo | null> {
   const [row] = await selectSeriesInfo().where(eq(series.id, id));
   return row ?? null;
+}
+
+/** How many 合集 a user made (their profile shows a 合集 tab when they have one). */
+export async function mixCount(authorId: number): Promise<number> {
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(series)
+    .where(and(eq(series.authorId, authorId), eq(series.kind, 'mix')));
+  return row?.n ?? 0;
 }
 
 /** The series of `ids` that exist, in no particular order. */

@@ -6,6 +6,15 @@ import { hotSearchWords } from '../../services/hot-search.ts';
 import { searchUsers, searchVideos } from '../../services/search.ts';
 import { MAX_SUGGESTIONS, suggestByPrefix } from '../../services/suggest.ts';
 import { getById, getBySecUid } from '../../services/users.ts';
+import {
+  DURATIONS,
+  isFiltered,
+  PUBLISH_TIMES,
+  type Duration,
+  type PublishTime,
+  type SearchFilters,
+  type SortType,
+} from '../../../shared/search-filters.ts';
 import { SEC_UID, SEC_UID_MAX } from '../../../shared/user-id.ts';
 import { homeSearchItemExample } from '../douyin-examples.ts';
 import type { Paged, VideoCard } from '../../services/video-cards.ts';
@@ -17,6 +26,27 @@ import { asBit, awemeList, userList, type Asker } from '../shape.ts';
 
 /** Spec point 9: at most 100 characters; the API refuses longer (the search box cuts, the API does not guess). */
 const keyword = () => text(1, 100);
+
+/** 筛选 of the video results, with douyin's parameters (src/shared/search-filters.ts); each absent one is 不限 (综合排序). */
+const filterInput = {
+  sort_type: int(0, 2).optional().describe('0 综合排序, 1 最多点赞, 2 最新发布'),
+  publish_time: int(0, 180)
+    .refine((v) => (PUBLISH_TIMES as readonly number[]).includes(v), { message: 'not_a_publish_time' })
+    .optional()
+    .describe('Days: 0 不限, 1 一天内, 7 一周内, 180 半年内'),
+  filter_duration: z
+    .enum(DURATIONS)
+    .optional()
+    .describe("Minutes: '0' 不限, '0-1' 1分钟以下, '1-5' 1-5分钟, '5-10000' 5分钟以上"),
+};
+
+function filtersOf(input: { sort_type?: number; publish_time?: number; filter_duration?: Duration }): SearchFilters {
+  return {
+    sortType: (input.sort_type ?? 0) as SortType,
+    publishTime: (input.publish_time ?? 0) as PublishTime,
+    duration: input.filter_duration ?? '0',
+  };
+}
 
 /** Video results as douyin's search answers them: each under aweme_info, type 1. */
 const videoResults = bodyA({
@@ -69,15 +99,14 @@ export const searchRoutes = [
     family: 'A',
     auth: false,
     summary:
-      'Video search (type=general); offset pages the results and cursor is the next offset; the first page is logged for 热搜',
-    input: z.object({ keyword: keyword(), offset: cursor(), count: count(10) }),
+      'Video search (type=general), narrowed and ordered by sort_type, publish_time and filter_duration; offset pages the results and cursor is the next offset; the first page of an unfiltered search is logged for 热搜',
+    input: z.object({ keyword: keyword(), offset: cursor(), count: count(10), ...filterInput }),
     response: videoResults,
     handler: async ({ input, viewer, request, clientAddress }) => {
-      const page = await searchVideos(
-        input.keyword,
-        { cursor: input.offset, count: input.count },
-        { log: { userId: viewer?.id ?? null, address: clientAddress } },
-      );
+      const filters = filtersOf(input);
+      // A filter refines a search already made: only the search itself counts towards 热搜.
+      const log = isFiltered(filters) ? undefined : { userId: viewer?.id ?? null, address: clientAddress };
+      const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count }, { log, filters });
       return videoResultsOf({ viewer, request }, page, input.offset);
     },
   }),
@@ -94,6 +123,7 @@ export const searchRoutes = [
       count: count(10),
       from_user: z.string().min(1).max(SEC_UID_MAX).regex(SEC_UID).optional(),
       sec_user_id: secUid().optional(),
+      ...filterInput,
     }),
     response: videoResults
       .extend({
@@ -117,10 +147,19 @@ export const searchRoutes = [
         if (!user) throw new ApiError(404, 'error.userNotFound');
         authorId = user.id;
       }
+      const filters = filtersOf(input);
+      const log =
+        authorId === undefined && !isFiltered(filters)
+          ? { userId: viewer?.id ?? null, address: clientAddress }
+          : undefined;
       const page = await searchVideos(
         input.keyword,
         { cursor: input.offset, count: input.count },
-        authorId === undefined ? { log: { userId: viewer?.id ?? null, address: clientAddress } } : { authorId },
+        {
+          log,
+          authorId,
+          filters,
+        },
       );
       const answer = await videoResultsOf({ viewer, request }, page, input.offset);
       const id = logId();
