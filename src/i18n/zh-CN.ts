@@ -75,6 +75,7 @@ export const zhCN = {
   'feedback.tooShort': '请至少输入{min}个字',
   'feedback.thanks': '感谢你的反馈！',
   'feedback.thanksHint': '我们会认真阅读每一条意见，并通过你留下的联系方式回复你。',
+  'feedback.thanksNoContact': '我们会认真阅读每一条意见，用于改进闪映。',
 
   'header.search.placeholder': '搜索你感兴趣的内容',
   'header.search.button': '搜索',
@@ -335,6 +336,7 @@ export const zhCN = {
   'discover.title': '首页',
   'hot.title': '热点榜',
   'hot.heat': '{value}热度',
+  'hot.subtitle': '全站最热的{count}个视频，按近7天的点赞、评论和收藏实时更新',
   'live.title': '直播',
   'live.viewers': '{count}人在看',
   'live.badge': '直播中',
@@ -536,6 +538,7 @@ export const zhCN = {
   'studio.duration.minutes': '{n}分钟',
   'studio.duration.minSec': '{m}分{s}秒',
   'studio.upload.drop': '点击上传 或直接将视频文件拖入此区域',
+  'studio.upload.tap': '点击选择视频上传',
   'studio.upload.dropActive': '松开即可上传',
   'studio.upload.button': '上传视频',
   'studio.upload.pick': '选择要上传的视频文件',
@@ -791,6 +794,11 @@ export const zhCN = {
   'collection.list': '{title}的选集',
   'collection.watched': '已看完',
   'profile.tab.mix': '合集',
+  'share.qr': '视频链接的二维码：{url}',
+  'share.qrHint': '用手机扫码，在手机上继续观看',
+  'comment.mention.list': '选择要@的人',
+  'comment.mention.followed': '已关注',
+  'comment.mention.add': '@好友',
 } as const;
 
 export type MessageKey = keyof typeof zhCN;

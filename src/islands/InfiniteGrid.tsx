@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { formatCount, formatDuration, t } from '../i18n/t.ts';
+import { formatDuration, t } from '../i18n/t.ts';
+import { formatHeatWith } from '../shared/format-count.ts';
 import type { VideoCardItem } from '../shared/video-item.ts';
 import { videoPages, type VideoSource } from '../stores/video-pages.ts';
 import { ListEnd } from './ListEnd.tsx';
@@ -57,7 +58,9 @@ export function HotRow({
         <span className="line-clamp-2 text-sm text-primary">{video.desc}</span>
         <span className="mt-1 block text-xs text-muted">@{video.author.nickname}</span>
       </span>
-      <span className="shrink-0 text-sm text-secondary">{t('hot.heat', { value: formatCount(video.heat ?? 0) })}</span>
+      <span className="shrink-0 text-sm text-secondary">
+        {t('hot.heat', { value: formatHeatWith(video.heat ?? 0, t('count.tenThousand')) })}
+      </span>
     </a>
   );
 }

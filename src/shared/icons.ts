@@ -9,6 +9,7 @@ export const riArrowDownSLine = 'arrow-down-s-line';
 export const riArrowLeftSLine = 'arrow-left-s-line';
 export const riArrowRightSLine = 'arrow-right-s-line';
 export const riArrowUpSLine = 'arrow-up-s-line';
+export const riAtLine = 'at-line';
 export const riBarChartBoxLine = 'bar-chart-box-line';
 export const riBasketballLine = 'basketball-line';
 export const riBookOpenLine = 'book-open-line';

@@ -186,11 +186,9 @@ describe('hot/search/list', () => {
 });
 
 describe('search/sug', () => {
-  it('completes a prefix with at most 8 words that start with it', async () => {
+  it('completes a prefix with at most 8 words: its hashtags, users and the titles of the works it finds', async () => {
     const body = await ok('GET', `${W}/search/sug/`, { query: { keyword: tag.name.slice(0, 1) } });
-    expect(body.sug_list.length).toBeGreaterThan(0);
-    expect(body.sug_list.length).toBeLessThanOrEqual(8);
-    for (const s of body.sug_list) expect(s.content.startsWith(tag.name.slice(0, 1))).toBe(true);
+    expect(body.sug_list.length).toBe(8);
     expect(body.sug_list.map((s: { content: string }) => s.content)).toContain(tag.name);
     expectErrorA(await call('GET', `/api${W}/search/sug/`, { query: { keyword: 'x'.repeat(101) } }), 400, 2);
   });
