@@ -172,10 +172,11 @@ export function closeTop(): void {
   else location.assign('/');
 }
 
+/** The header's search box (Shift+F). */
+const SEARCH_INPUT_ID = 'header-search-input';
+
 function focusSearch(): void {
-  const box = document.querySelector<HTMLInputElement>(
-    '#header-search-input, [role="searchbox"], input[type="search"]',
-  );
+  const box = document.querySelector<HTMLInputElement>(`#${SEARCH_INPUT_ID}, [role="searchbox"], input[type="search"]`);
   box?.focus();
   box?.select();
 }
@@ -278,6 +279,11 @@ export function bindShortcuts(page: ShortcutPage): () => void {
   // After this commit's effects, so the current video is known.
   const replay = early ? setTimeout(() => run(early, page), 0) : undefined;
   const onKey = (e: KeyboardEvent) => {
+    // Esc leaves the header's search box (Shift+F put the focus there), even before its island has woken.
+    if (e.key === 'Escape' && (e.target as Element | null)?.id === SEARCH_INPUT_ID && !e.isComposing) {
+      (e.target as HTMLElement).blur();
+      return;
+    }
     // Held keys repeat only where repeating means something (seeking).
     if (
       e.defaultPrevented ||

@@ -207,9 +207,8 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
           ref={box}
           value={text}
           rows={2}
-          role="combobox"
+          // A textbox with a list of suggestions (the picker), as the studio's title field; the caret stays here.
           aria-autocomplete="list"
-          aria-expanded={open}
           aria-controls={open ? listId : undefined}
           aria-activedescendant={open ? optionId(active) : undefined}
           // Enter sends; client:interact also keeps an Enter pressed here before the island woke, for it to send.

@@ -17,6 +17,8 @@ const DanmakuInput = lazy(() => import('./DanmakuLayer.tsx').then((m) => ({ defa
 const DOUBLE_CLICK_MS = 260;
 /** Wakes the islands rendered with client:interact="player" (src/client/directives/interact.ts). */
 const WAKE_EVENT = 'sy:hydrate-player';
+/** Where the mini player floats: a phone's screen has no room beside the comments for it (it covered them). */
+const MINI_PLAYER_MEDIA = '(min-width: 768px)';
 /** The related videos beside the player. */
 const RELATED = '#related, main aside';
 
@@ -118,7 +120,7 @@ export function Player({ data, loop = false, series = false, live = false }: Pro
       if (inView) {
         closed.current = false;
         setMini(false);
-      } else if (!userPaused && !closed.current) {
+      } else if (!userPaused && !closed.current && matchMedia(MINI_PLAYER_MEDIA).matches) {
         setMini(true);
         void video.play().catch(() => {});
       }

@@ -63,7 +63,7 @@ export interface PlayerNote {
 
 export const $note = atom<PlayerNote | null>(null);
 /** How long a note stays. */
-export const NOTE_MS = 1500;
+export const NOTE_MS = 2000;
 let noteTimer: ReturnType<typeof setTimeout> | undefined;
 
 function showNote(kind: PlayerNote['kind'], value: number): void {
