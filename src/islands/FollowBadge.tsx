@@ -1,5 +1,7 @@
 import type { FollowStatus } from '../shared/api-shapes.ts';
 interface BadgeProps {
+  /** The sec_uid it follows: hidden when that is the viewer (src/components/inline/own-follow.js). */
+  followFor: string;
   status: FollowStatus;
   pending?: boolean;
   label: string;
@@ -7,10 +9,11 @@ interface BadgeProps {
 }
 
 /** The follow button as a pill under an avatar: the button is a thumb's size, the pill inside it small. */
-export function FollowBadge({ status, pending, label, onClick }: BadgeProps) {
+export function FollowBadge({ followFor, status, pending, label, onClick }: BadgeProps) {
   return (
     <button
       type="button"
+      data-follow-for={followFor}
       aria-busy={pending || undefined}
       onClick={onClick}
       className="focus-ring inline-flex h-11 min-w-11 items-center justify-center rounded-full"

@@ -28,6 +28,7 @@ export function FollowToggle({ secUid, status: rendered, labels, size = 'md' }: 
   if (size === 'badge')
     return (
       <FollowBadge
+        followFor={secUid}
         status={status}
         pending={pending}
         label={labels[status]}
@@ -38,6 +39,7 @@ export function FollowToggle({ secUid, status: rendered, labels, size = 'md' }: 
   return (
     <button
       type="button"
+      data-follow-for={secUid}
       aria-busy={pending || undefined}
       onClick={() => void toggleFollow(secUid, status)}
       className={

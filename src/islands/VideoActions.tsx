@@ -56,10 +56,16 @@ export function Follow({ item, labels, size = 'sm', className = '' }: FollowProp
   };
   const fallback =
     size === 'badge' ? (
-      <FollowBadge status={item.author.follow} label={labels[item.author.follow]} onClick={wake} />
+      <FollowBadge
+        followFor={item.author.secUid}
+        status={item.author.follow}
+        label={labels[item.author.follow]}
+        onClick={wake}
+      />
     ) : (
       <button
         type="button"
+        data-follow-for={item.author.secUid}
         className={
           item.author.follow
             ? 'focus-ring h-8 min-w-20 rounded-md bg-raised px-4 text-sm text-secondary'

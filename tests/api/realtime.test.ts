@@ -103,6 +103,19 @@ describe('live room chat', () => {
     expect(hub.listeners()).toBe(0);
   });
 
+  it('keeps a member who opens a room on air in their 观看历史 → 直播 (webcast/feed); an ended room is no watch', async () => {
+    const stream = await open(`/live/room/events?room_id=${room.id}`, { token: alice.token });
+    await stream.until(/event: viewers/);
+    await stream.close();
+    const over = await open(`/live/room/events?room_id=${ended.id}`, { token: bob.token });
+    await over.until(/event: viewers/);
+    await over.close();
+    const watched = await ok('GET', `${W}/webcast/feed/`, { token: alice.token });
+    expect(watched.data.map((r: { rid: string }) => r.rid)).toEqual([String(room.id)]);
+    expect(watched.data[0].latest_watch_time).toBeGreaterThan(Date.now() - 60_000);
+    expect((await ok('GET', `${W}/webcast/feed/`, { token: bob.token })).data).toEqual([]);
+  });
+
   it('replays what a reconnecting client missed after its Last-Event-ID', async () => {
     const a = await ok('POST', '/live/room/chat', { token: bob.token, form: { room_id: room.id, text: '第一句' } });
     const b = await ok('POST', '/live/room/chat', { token: bob.token, form: { room_id: room.id, text: '第二句' } });

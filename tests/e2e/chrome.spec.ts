@@ -295,14 +295,14 @@ test('充钻石 lists the packages and says plainly that top-up is not available
 
 test.describe('the shortcuts dialog', () => {
   for (const path of ['/discover', '/']) {
-    test(`settings → 快捷键 lists all 22 shortcuts on ${path}`, async ({ page }) => {
+    test(`settings → 快捷键 lists all 23 shortcuts (the spec's 22 and 倍速) on ${path}`, async ({ page }) => {
       await page.goto(path);
       await page.getByRole('button', { name: '设置', exact: true }).click();
       await page.getByRole('dialog', { name: '设置菜单' }).getByRole('button', { name: '快捷键' }).click();
       const dialog = page.getByRole('dialog', { name: '快捷键' });
       await expect(dialog).toBeVisible();
       await expect(dialog).toHaveCount(1);
-      await expect(dialog.getByRole('listitem')).toHaveCount(22);
+      await expect(dialog.getByRole('listitem')).toHaveCount(23);
       for (const text of ['复制分享口令', '上下翻页', '快退/快进', '网页全屏', '打开列表', '相关推荐'])
         await expect(dialog.getByText(text, { exact: true })).toBeVisible();
       for (const key of ['Z', 'Shift+F', 'Shift+Q', 'Esc', 'N'])

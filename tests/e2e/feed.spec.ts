@@ -206,8 +206,8 @@ test('the speed is remembered across pages', async ({ page }) => {
   await page.goto('/');
   await wake(page);
   const bar = active(page).getByRole('group', { name: '播放控制' });
-  await bar.getByRole('button', { name: '倍速' }).hover();
-  await bar.getByRole('button', { name: '1.5x' }).click();
+  await bar.getByRole('button', { name: '倍速 倍速' }).hover();
+  await bar.getByRole('menuitemradio', { name: '1.5x' }).click();
   await expect
     .poll(() =>
       active(page)
@@ -225,7 +225,7 @@ test('the speed is remembered across pages', async ({ page }) => {
     )
     .toBe(1.5);
   await expect(
-    active(page).getByRole('group', { name: '播放控制' }).getByRole('button', { name: '1.5x' }).first(),
+    active(page).getByRole('group', { name: '播放控制' }).getByRole('button', { name: '倍速 1.5x' }),
   ).toBeAttached();
 });
 

@@ -83,22 +83,31 @@ test('a channel page shows its videos and its end', async ({ page }) => {
   expect(new Set(ids)).toEqual(new Set(body.aweme_list.map((a: { aweme_id: string }) => a.aweme_id)));
 });
 
-test('hot ranks by heat, 1 to 3 highlighted, and continues the ranks as it loads more', async ({ page }) => {
+test('热点 is the top 50 by heat, 1 to 3 highlighted, heat in 万, over the desktop’s width', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/hot');
   const list = page.locator('#hot-list ol');
   const ranks = list.locator('[data-rank]');
-  await expect(ranks).toHaveCount(20);
+  await expect(ranks).toHaveCount(50);
   await expect(ranks.nth(0)).toHaveClass(/text-accent/);
   await expect(ranks.nth(2)).toHaveClass(/text-accent/);
   await expect(ranks.nth(3)).not.toHaveClass(/text-accent/);
-  const body = await (await api.get('/api/aweme/v1/web/hot/aweme/list/?count=20')).json();
+  const body = await (await api.get('/api/aweme/v1/web/hot/aweme/list/?count=50')).json();
   const heat: number[] = body.aweme_list.map((a: { hot_value: number }) => a.hot_value);
   expect([...heat].sort((a, b) => b - a)).toEqual(heat);
-  await scrollForMore(page, list, 20);
-  const shown = await ranks.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-rank'))));
-  expect(shown).toEqual(shown.map((_, i) => i + 1));
-  const ids = await videoIds(list);
-  expect(new Set(ids).size).toBe(ids.length);
+  expect(await videoIds(list)).toEqual(body.aweme_list.map((a: { aweme_id: string }) => a.aweme_id));
+  // Every heat reads in 万, as douyin.com's does.
+  for (const text of await list.locator('a > span:last-child').allTextContents())
+    expect(text).toMatch(/^[\d.]+万热度$/);
+  // Nothing more loads at the end: the list is the top 50.
+  await list.locator('li').last().scrollIntoViewIfNeeded();
+  await expect(page.getByRole('button', { name: '加载更多' })).toHaveCount(0);
+  await expect(ranks).toHaveCount(50);
+  // The rows fill the content's width (two columns), where one column of 1024 px left a third of it blank.
+  const [main, ol] = [await page.locator('main').boundingBox(), await list.boundingBox()];
+  expect(ol!.width).toBeGreaterThan(main!.width * 0.85);
+  const [first, twentySixth] = [await ranks.nth(0).boundingBox(), await ranks.nth(25).boundingBox()];
+  expect(twentySixth!.x).toBeGreaterThan(first!.x + 200);
 });
 
 test('related videos refresh to new ones', async ({ page }) => {

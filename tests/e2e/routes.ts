@@ -34,6 +34,7 @@ export async function routeUrls(api: APIRequestContext): Promise<Map<string, str
     '/user/[id]': `/user/${aweme.author.sec_uid}`,
     '/video/[id]': `/video/${aweme.aweme_id}`,
     '/vs/[id]': `/vs/${await idOf('/vs', /href="\/vs\/(\d+)"/)}`,
+    '/collection/[id]': `/collection/${await idOf('/vs', /href="\/collection\/(\d+)"/)}`,
   };
   const urls = new Map<string, string>();
   for (const route of routePatterns()) {

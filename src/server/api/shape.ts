@@ -15,7 +15,7 @@ import type { LiveRoomCard } from '../services/live.ts';
 import { usersByNickname } from '../services/mention-links.ts';
 import type { MentionedUser } from '../services/mentions.ts';
 import { ladderOrFile, laddersOf, type Rendition } from '../services/renditions.ts';
-import type { SeriesInfo } from '../services/series.ts';
+import { seriesPath, type SeriesInfo } from '../services/series.ts';
 import type { Viewer } from '../services/sessions.ts';
 import type { FollowUser } from '../services/social.ts';
 import type { UserCard } from '../services/user-cards.ts';
@@ -196,6 +196,11 @@ function originalSound(card: VideoCard, author: ApiUser, file: ReturnType<typeof
   };
 }
 
+/** The sound of a work, as its aweme's music (收藏 → 音乐 lists these). */
+export function soundOf(card: VideoCard): Aweme['music'] {
+  return originalSound(card, user(card.author), image(card.media));
+}
+
 /** A video as Douyin's aweme; `origin` is the site's, for its share links. */
 export function aweme(card: VideoCard, state: ViewerState, origin: string): Aweme {
   const url = `${origin}/video/${card.id}`;
@@ -368,8 +373,8 @@ export async function commentList(viewer: Viewer | null, items: CommentView[]): 
   return items.map((c) => comment(c, liked.has(c.id), rel.get(c.user.id), mentioned));
 }
 
-/** A series as Douyin's mix_info, with the viewer's relation to its author. */
-export function mixInfo(x: SeriesInfo, relation?: Relation): z.input<typeof s.mixInfo> {
+/** A series as Douyin's mix_info, with the viewer's relation to its author; `origin` is the site's, for its page's address. */
+export function mixInfo(x: SeriesInfo, origin: string, relation?: Relation): z.input<typeof s.mixInfo> {
   return {
     mix_id: String(x.id),
     mix_name: x.title,
@@ -380,16 +385,18 @@ export function mixInfo(x: SeriesInfo, relation?: Relation): z.input<typeof s.mi
     statis: { updated_to_episode: x.itemCount },
     first_aweme_id: x.firstVideoId === null ? null : String(x.firstVideoId),
     author: user(x.author, relation),
+    share_info: { share_url: `${origin}${seriesPath(x)}`, share_title: x.title },
   };
 }
 
 /** Series with the viewer's relation to their authors. */
-export async function mixList(viewer: Viewer | null, list: SeriesInfo[]): Promise<z.input<typeof s.mixInfo>[]> {
+export async function mixList(asker: Asker, list: SeriesInfo[]): Promise<z.input<typeof s.mixInfo>[]> {
   const rel = await relationsOf(
-    viewer,
+    asker.viewer,
     list.map((x) => x.author.id),
   );
-  return list.map((x) => mixInfo(x, rel.get(x.author.id)));
+  const at = origin(asker.request);
+  return list.map((x) => mixInfo(x, at, rel.get(x.author.id)));
 }
 
 /** A live room as an entry of webcast/feed. */

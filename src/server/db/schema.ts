@@ -768,3 +768,42 @@ export const removals = pgTable(
   },
   (t) => [index('removals_target_idx').on(t.targetType, t.targetId)],
 );
+
+/** 收藏 → 音乐: the sounds a user collected. A sound here is a work's original sound, so its id is the work's. */
+export const musicCollects = pairTable('music_collects', 'video_id');
+
+/** 观看历史 → 用户: the profiles a user visited, the latest visit kept. */
+export const profileVisits = pgTable(
+  'profile_visits',
+  {
+    viewerId: integer('viewer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    visitedAt: timestamp('visited_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.viewerId, t.userId] }),
+    index('profile_visits_viewer_idx').on(t.viewerId, t.visitedAt),
+  ],
+);
+
+/** 观看历史 → 直播: the live rooms a user watched, the latest visit kept. */
+export const liveWatchHistory = pgTable(
+  'live_watch_history',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => liveRooms.id, { onDelete: 'cascade' }),
+    watchedAt: timestamp('watched_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.roomId] }),
+    index('live_watch_history_user_idx').on(t.userId, t.watchedAt),
+  ],
+);

@@ -4,6 +4,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { MESSAGE_MAX } from '../../shared/messaging.ts';
+import { collapseBlankLines } from '../../shared/blank-lines.ts';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { publish, userTopic } from '../realtime/events.ts';
@@ -75,10 +76,10 @@ export interface ConversationRow {
   pinned: boolean;
 }
 
-/** Trims a message and checks it: 1..MESSAGE_MAX code points, no control characters but newline and tab. */
+/** A message as stored (blank lines collapsed, trimmed), checked: 1..MESSAGE_MAX code points, no control characters but newline and tab. */
 export function cleanMessage(raw: string): string {
-  // Browsers submit a textarea's line breaks as CRLF.
-  const text = raw.replace(/\r\n?/g, '\n').trim();
+  // Browsers submit a textarea's line breaks as CRLF; collapseBlankLines makes them '\n'.
+  const text = collapseBlankLines(raw).trim();
   if (text.length === 0) throw invalid('dm.empty.text');
   if ([...text].length > MESSAGE_MAX) throw invalid('dm.tooLong', { max: MESSAGE_MAX });
   // PostgreSQL refuses NUL outright; the others would break a chat bubble or a terminal.

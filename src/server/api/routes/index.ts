@@ -18,6 +18,7 @@ import { mixRoutes } from './mix.ts';
 import { noticeRoutes } from './notice.ts';
 import { ownListRoutes } from './own-lists.ts';
 import { passportRoutes } from './passport.ts';
+import { personalListRoutes } from './personal-lists.ts';
 import { profileEditRoutes } from './profile-edit.ts';
 import { relationRoutes } from './relations.ts';
 import { searchRoutes } from './search.ts';
@@ -75,5 +76,6 @@ export const routes: Route[] = [
   ...seriesListRoutes,
   ...relationRoutes,
   ...staffRoutes,
+  ...personalListRoutes,
   openApiRoute,
 ];

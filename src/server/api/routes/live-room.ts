@@ -13,6 +13,7 @@ import {
   postMessage,
   type ChatMessage,
 } from '../../services/live.ts';
+import { noteLiveWatch } from '../../services/live-history.ts';
 import { enforce } from '../../services/rate-limit.ts';
 import { CHAT_MAX } from '../../../shared/chat-line.ts';
 import { roomTopic, streamEvents, userTopic, type HubEvent, type SseMessage } from '../../realtime/events.ts';
@@ -91,6 +92,8 @@ export const liveRoomRoutes = [
           const missed = after > 0 ? await messagesSince(room.id, after) : [];
           const count = room.live ? await joinRoom(room.id) : null;
           joined = count !== null;
+          // A member who opens the room has watched it (观看历史 → 直播).
+          if (viewer && room.live) await noteLiveWatch(viewer.id, room.id);
           return [
             ...missed.map((m) => ({ event: CHAT_EVENT, id: String(m.id), data: toChatLine(m) })),
             { event: 'viewers', data: { count: count ?? room.viewerCount } },
