@@ -49,3 +49,16 @@ export function sessionCookieHeader(headers: HeaderSource, value: string, maxAge
   const secure = name.startsWith(HOST_PREFIX) ? '; Secure' : '';
   return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}${secure}`;
 }
+
+/** A Cookie header without the session cookie (under either name), or undefined when nothing else is left. */
+export function withoutSessionCookie(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const kept = header
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => {
+      const name = part.slice(0, part.indexOf('=') === -1 ? part.length : part.indexOf('=')).trim();
+      return part && name !== NAME && name !== `${HOST_PREFIX}${NAME}`;
+    });
+  return kept.length ? kept.join('; ') : undefined;
+}
