@@ -29,6 +29,29 @@ export function savedToken(): string | null {
   }
 }
 
+/** The name and avatar of the saved login, read from storage without the user store (the header draws them before the API answers). */
+export function savedLogin(): { nickname: string; avatar: string } | null {
+  try {
+    const saved = JSON.parse(globalThis.localStorage?.getItem(USER_KEY) ?? 'null') as {
+      token?: unknown;
+      userInfo?: {
+        nickname?: unknown;
+        avatar_thumb?: { url_list?: unknown[] };
+        avatar_300x300?: { url_list?: unknown[] };
+      } | null;
+    } | null;
+    if (typeof saved?.token !== 'string') return null;
+    const info = saved.userInfo ?? {};
+    const avatar = (info.avatar_thumb ?? info.avatar_300x300)?.url_list?.[0];
+    return {
+      nickname: typeof info.nickname === 'string' ? info.nickname : '',
+      avatar: typeof avatar === 'string' ? avatar : '',
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** Whether this browser holds a saved session token. */
 export function hasSavedToken(): boolean {
   return savedToken() !== null;

@@ -4,6 +4,7 @@
  * and the feedback form load their code on first use.
  */
 import { showBadge, watchBadges } from '../badge.ts';
+import { loadMarks, MEMBER_ATTR } from '../marks.ts';
 import { initPopovers } from '../popover.ts';
 import { $sessionEnded } from '../../stores/auth.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
@@ -90,7 +91,9 @@ function inbox(): void {
     button.addEventListener('click', () => void import('../open-dm.ts').then((m) => m.openDm(button.dataset.openDm!)));
   }
   const hosts = document.querySelectorAll<HTMLElement>('[data-inbox-host]');
-  if (!hosts.length) return;
+  // A page every viewer shares carries the panels for a member; a visitor's popovers show their login prompt.
+  const member = document.documentElement.hasAttribute(MEMBER_ATTR) || document.body.hasAttribute('data-viewer');
+  if (!hosts.length || !member) return;
   // The session ended: the popovers say what they say to anyone (log in to see 通知, 私信).
   const off = $sessionEnded.listen((ended) => {
     if (!ended) return;
@@ -133,6 +136,7 @@ function wireControls(): void {
 
 /** Wires everything of the chrome that is on this page. */
 export function initChrome(): void {
+  void loadMarks();
   wireControls();
   watchParts(wireControls);
   watchBadges();

@@ -1,0 +1,116 @@
+/**
+ * A member's own state on a page every viewer shares: right after first paint, one call (GET /api/user/marks) asks for
+ * the marks of the videos and people the page shows, then puts them in the marks store (the islands draw from it) and
+ * onto the markup of the islands that have not hydrated yet, exactly as they would draw it, so nothing moves and the
+ * hydration finds what it expects. A visitor (no saved login) makes no call. An answer without a viewer means the saved
+ * session is over: the page turns to a visitor's, as when a session ends.
+ */
+import { showBadge } from './badge.ts';
+import { followButtonClass, followPillClass, type FollowSize } from '../shared/follow-look.ts';
+import type { FollowStatus } from '../shared/api-shapes.ts';
+import { savedToken } from '../stores/auth.ts';
+import { markedFollow, setMarks, type MarksData, type PageMarks } from '../stores/marks.ts';
+
+/** The attribute the root carries while a saved login is taken for a member (set before first paint by theme.js). */
+export const MEMBER_ATTR = 'data-member';
+
+/** The ids of the videos and the sec_uids of the people the page shows marks for. */
+export function markTargets(root: ParentNode = document): { videos: string[]; users: string[] } {
+  const videos = new Set<string>();
+  const users = new Set<string>();
+  const list = (value: string | undefined, into: Set<string>) => {
+    for (const v of (value ?? '').split(',')) if (v.trim()) into.add(v.trim());
+  };
+  for (const el of root.querySelectorAll<HTMLElement>('[data-marks-videos], [data-marks-users]')) {
+    list(el.dataset.marksVideos, videos);
+    list(el.dataset.marksUsers, users);
+  }
+  for (const el of root.querySelectorAll<HTMLElement>('[data-mark]')) {
+    list(el.dataset.video, videos);
+    list(el.dataset.user, users);
+  }
+  return { videos: [...videos], users: [...users] };
+}
+
+/** Whether `el` belongs to an island that has not hydrated (Astro drops `ssr` once it has): React draws the others. */
+function unhydrated(el: Element): boolean {
+  return el.closest('astro-island')?.hasAttribute('ssr') ?? false;
+}
+
+/** Draws `marks` on one button the way its island would (VideoActions, FollowToggle, FollowBadge). */
+function drawMark(el: HTMLElement, marks: PageMarks): void {
+  const kind = el.dataset.mark;
+  if (kind === 'like' || kind === 'collect' || kind === 'later') {
+    const set = kind === 'like' ? marks.liked : kind === 'collect' ? marks.collected : marks.later;
+    const on = set.has(el.dataset.video ?? '');
+    el.setAttribute('aria-pressed', String(on));
+    if (el.dataset.tint) el.querySelector('svg')?.classList.toggle(el.dataset.tint, on);
+    return;
+  }
+  if (kind !== 'follow' || !el.dataset.user) return;
+  const status: FollowStatus = markedFollow(marks, el.dataset.user, 0);
+  const label = el.dataset.labels?.split('|')[status];
+  const size = el.dataset.size;
+  if (size === 'badge') {
+    const pill = el.querySelector('span');
+    if (pill) {
+      pill.className = followPillClass(status);
+      if (label) pill.textContent = label;
+    }
+  } else {
+    el.className = followButtonClass(status, size === 'md' ? 'md' : 'sm');
+    if (label) el.textContent = label;
+  }
+  if (marks.viewer.secUid === el.dataset.user) {
+    const slot = el.parentElement?.hasAttribute('data-follow-slot') ? el.parentElement : el;
+    slot.setAttribute('data-own', '');
+    slot.inert = true;
+  }
+}
+
+/** Shows `marks` on the page: the islands that have not hydrated, the unread badges, the header's avatar. */
+export function drawMarks(marks: PageMarks, root: Document = document): void {
+  for (const el of root.querySelectorAll<HTMLElement>('[data-mark]')) if (unhydrated(el)) drawMark(el, marks);
+  showBadge('notice', marks.unread.notice, root);
+  showBadge('message', marks.unread.message, root);
+  root.documentElement.setAttribute(MEMBER_ATTR, '');
+  for (const img of root.querySelectorAll<HTMLImageElement>('[data-account="member"] img')) {
+    if (unhydrated(img) && marks.viewer.avatar && img.getAttribute('src') !== marks.viewer.avatar)
+      img.src = marks.viewer.avatar;
+  }
+}
+
+/** The page as a visitor sees it: the saved session turned out to be over. */
+async function sessionOver(root: Document): Promise<void> {
+  root.documentElement.removeAttribute(MEMBER_ATTR);
+  const { clearLocalSession } = await import('../stores/session.ts');
+  clearLocalSession();
+}
+
+let started = false;
+
+/** Asks for the marks of what the page shows, once per page, when this browser holds a saved login. */
+export async function loadMarks(root: Document = document, fetcher: typeof fetch = fetch): Promise<void> {
+  const token = savedToken();
+  if (started || !token) return;
+  started = true;
+  const { videos, users } = markTargets(root);
+  const query = new URLSearchParams();
+  if (videos.length) query.set('videos', videos.join(','));
+  if (users.length) query.set('users', users.join(','));
+  let data: MarksData;
+  try {
+    const res = await fetcher(`/api/user/marks${query.size ? `?${query}` : ''}`, {
+      headers: { token, accept: 'application/json' },
+      credentials: 'same-origin',
+    });
+    if (!res.ok) return;
+    data = ((await res.json()) as { data: MarksData }).data;
+  } catch {
+    // Offline or refused: the page stays as shared, and the islands ask again when acted on.
+    return;
+  }
+  const marks = setMarks(data);
+  if (marks) drawMarks(marks, root);
+  else await sessionOver(root);
+}
