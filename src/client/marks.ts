@@ -6,7 +6,7 @@
  * session is over: the page turns to a visitor's, as when a session ends.
  */
 import { showBadge } from './badge.ts';
-import { followButtonClass, followPillClass, type FollowSize } from '../shared/follow-look.ts';
+import { followButtonClass, followPillClass } from '../shared/follow-look.ts';
 import type { FollowStatus } from '../shared/api-shapes.ts';
 import { savedToken } from '../stores/auth.ts';
 import { markedFollow, setMarks, type MarksData, type PageMarks } from '../stores/marks.ts';
