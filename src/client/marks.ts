@@ -2,8 +2,8 @@
  * A member's own state on a page every viewer shares: right after first paint, one call (GET /api/user/marks) asks for
  * the marks of the videos and people the page shows, then puts them in the marks store (the islands draw from it) and
  * onto the markup of the islands that have not hydrated yet, exactly as they would draw it, so nothing moves and the
- * hydration finds what it expects. A visitor (no saved login) makes no call. An answer without a viewer means the saved
- * session is over: the page turns to a visitor's, as when a session ends.
+ * hydration finds what it expects. A visitor (no saved login, no member hint cookie) makes no call. An answer without
+ * a viewer means the session is over: the page turns to a visitor's, as when a session ends.
  */
 import { showBadge } from './badge.ts';
 import { followButtonClass, followPillClass } from '../shared/follow-look.ts';
@@ -13,6 +13,10 @@ import { markedFollow, setMarks, type MarksData, type PageMarks } from '../store
 
 /** The attribute the root carries while a saved login is taken for a member (set before first paint by theme.js). */
 export const MEMBER_ATTR = 'data-member';
+/** The attribute the root carries once the viewer's marks are on the page. */
+export const MARKS_ATTR = 'data-marks';
+/** The session cookie's readable companion (server/http/session-cookie.ts MEMBER_HINT_COOKIE). */
+const MEMBER_HINT = /(^|;\s*)sy_member=1/;
 
 /** The ids of the videos and the sec_uids of the people the page shows marks for. */
 export function markTargets(root: ParentNode = document): { videos: string[]; users: string[] } {
@@ -74,25 +78,35 @@ export function drawMarks(marks: PageMarks, root: Document = document): void {
   showBadge('notice', marks.unread.notice, root);
   showBadge('message', marks.unread.message, root);
   root.documentElement.setAttribute(MEMBER_ATTR, '');
-  for (const img of root.querySelectorAll<HTMLImageElement>('[data-account="member"] img')) {
-    if (unhydrated(img) && marks.viewer.avatar && img.getAttribute('src') !== marks.viewer.avatar)
-      img.src = marks.viewer.avatar;
+  for (const button of root.querySelectorAll<HTMLButtonElement>('[data-account="member"] button')) {
+    if (!unhydrated(button)) continue;
+    const img = button.querySelector('img');
+    if (img && marks.viewer.avatar && img.getAttribute('src') !== marks.viewer.avatar) img.src = marks.viewer.avatar;
+    const label = button.getAttribute('aria-label');
+    if (label?.includes('{nickname}')) button.setAttribute('aria-label', label.replace('{nickname}', marks.viewer.nickname));
   }
 }
 
-/** The page as a visitor sees it: the saved session turned out to be over. */
-async function sessionOver(root: Document): Promise<void> {
+/**
+ * The page as a visitor sees it: the session turned out to be over. A saved login is told so as any 401 tells it
+ * (client/api.ts): 登录状态已过期，请重新登录.
+ */
+async function sessionOver(root: Document, hadToken: boolean): Promise<void> {
   root.documentElement.removeAttribute(MEMBER_ATTR);
+  root.cookie = 'sy_member=; Path=/; Max-Age=0';
   const { clearLocalSession } = await import('../stores/session.ts');
   clearLocalSession();
+  if (!hadToken) return;
+  const [{ t }, { toast }] = await Promise.all([import('../i18n/t.ts'), import('./toast.ts')]);
+  toast(t('toast.expired'), { type: 'error' });
 }
 
 let started = false;
 
-/** Asks for the marks of what the page shows, once per page, when this browser holds a saved login. */
+/** Asks for the marks of what the page shows, once per page, when this browser holds a saved login or the hint cookie. */
 export async function loadMarks(root: Document = document, fetcher: typeof fetch = fetch): Promise<void> {
   const token = savedToken();
-  if (started || !token) return;
+  if (started || (!token && !MEMBER_HINT.test(root.cookie))) return;
   started = true;
   const { videos, users } = markTargets(root);
   const query = new URLSearchParams();
@@ -101,7 +115,8 @@ export async function loadMarks(root: Document = document, fetcher: typeof fetch
   let data: MarksData;
   try {
     const res = await fetcher(`/api/user/marks${query.size ? `?${query}` : ''}`, {
-      headers: { token, accept: 'application/json' },
+      // Without a saved token, the session cookie speaks for the browser.
+      headers: token ? { token, accept: 'application/json' } : { accept: 'application/json' },
       credentials: 'same-origin',
     });
     if (!res.ok) return;
@@ -112,5 +127,7 @@ export async function loadMarks(root: Document = document, fetcher: typeof fetch
   }
   const marks = setMarks(data);
   if (marks) drawMarks(marks, root);
-  else await sessionOver(root);
+  else await sessionOver(root, !!token);
+  // For whoever waits on them (a test, a script): the marks are on the page.
+  root.documentElement.setAttribute(MARKS_ATTR, '');
 }

@@ -5,7 +5,11 @@ import { canPublish, COMMENT_MAX, commentLength } from '../shared/comment-text.t
 import type { ReplyTarget } from '../stores/comments.ts';
 
 interface Props {
-  loggedIn: boolean;
+  /**
+   * 'unknown' on a page every viewer shares, until the island has mounted: both the login prompt and the box are drawn,
+   * and the saved login shows one of them before first paint (data-member), so a member may type before hydration.
+   */
+  loggedIn: boolean | 'unknown';
   replyTo: ReplyTarget | null;
   onCancelReply: () => void;
   /** Publishes the text; resolves when done (the draft is cleared), rejects to keep it. */
@@ -30,13 +34,13 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
     if (box.current?.value) setText(box.current.value);
   }, []);
 
-  if (!loggedIn) {
-    return (
-      <button type="button" onClick={openLogin} className="btn-ghost h-10 w-full border border-line">
-        {t('comment.login')}
-      </button>
-    );
-  }
+  const both = loggedIn === 'unknown';
+  const prompt = (
+    <button type="button" onClick={openLogin} className="btn-ghost h-10 w-full border border-line">
+      {t('comment.login')}
+    </button>
+  );
+  if (!loggedIn) return prompt;
 
   const submit = async (value = text) => {
     if (!canPublish(value) || sending) return;
@@ -51,7 +55,7 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
     }
   };
 
-  return (
+  const form = (
     <form
       className="flex flex-col gap-2"
       onSubmit={(e) => {
@@ -124,5 +128,12 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
         </p>
       )}
     </form>
+  );
+  // Each in its place, so that the box keeps its node (and what was typed) when the prompt goes.
+  return (
+    <>
+      {both && <div data-visitor-only="">{prompt}</div>}
+      <div data-member-only={both ? '' : undefined}>{form}</div>
+    </>
   );
 }

@@ -20,9 +20,12 @@ export interface UserMenuText {
   orders?: { label: string; href: string };
   logout: string;
   saveLoginInfo: string;
-  /** The 登录 button and its popover, shown instead once the session has ended. */
-  login: string;
-  loginPop: LoginPopText;
+  /**
+   * The 登录 button and its popover, shown instead once the session has ended; left out on a page every viewer shares,
+   * whose own 登录 shows again then (the header's visitor part).
+   */
+  login?: string;
+  loginPop?: LoginPopText;
 }
 
 interface Props {
@@ -97,7 +100,7 @@ export function UserMenu({ nickname: rendered, avatar: renderedAvatar, text }: P
     if (returnFocus) button.current?.focus();
   }
 
-  if (ended) return <LoginButton variant="header" label={text.login} pop={text.loginPop} />;
+  if (ended) return text.login ? <LoginButton variant="header" label={text.login} pop={text.loginPop} /> : null;
 
   // The dialog host sits outside the menu's root, so events inside the login dialog never count as inside the menu.
   return (

@@ -58,12 +58,15 @@ export function hasSavedToken(): boolean {
 }
 
 /**
- * Whether this browser holds a session: a saved token, or the session cookie this page was rendered for, while that
- * session lasts. The cookie alone is enough for the API (same-origin requests carry it), and it is all a browser has
+ * Whether this browser holds a session: a saved token, or the session cookie this page was rendered for (or, on a page
+ * every viewer shares, the cookie's hint), while that session lasts. The cookie alone is enough for the API (same-origin requests carry it), and it is all a browser has
  * whose storage was cleared, evicted or blocked since the login; such a page's header shows the viewer, not 登录.
  */
 export function hasSession(): boolean {
-  return hasSavedToken() || (!$sessionEnded.get() && globalThis.document?.body?.hasAttribute('data-viewer') === true);
+  const doc = globalThis.document;
+  // data-member: a page every viewer shares found a session before first paint (the saved token, or the cookie's hint).
+  const page = doc?.body?.hasAttribute('data-viewer') === true || doc?.documentElement?.hasAttribute('data-member') === true;
+  return hasSavedToken() || (!$sessionEnded.get() && page);
 }
 
 /** Asks for the login dialog (the header's login host hydrates on `sy:hydrate-login`, then lazy-loads and shows it). */
@@ -96,6 +99,8 @@ export function endSession(): void {
   $auth.set({ isLogin: false, routerKey: routerKey + 1 });
   if ($sessionEnded.get()) return;
   $sessionEnded.set(true);
+  // A page every viewer shares shows the visitor's parts again.
+  globalThis.document?.documentElement?.removeAttribute('data-member');
   if (globalThis.document?.body?.hasAttribute('data-viewer')) globalThis.dispatchEvent(new Event(SESSION_ENDED_EVENT));
 }
 

@@ -99,6 +99,8 @@ function inbox(): void {
     if (!ended) return;
     off();
     for (const host of hosts) {
+      // A page every viewer shares has the visitor's prompt beside it, shown again once data-member goes.
+      if (host.hasAttribute('data-member-only')) continue;
       const prompt = document.createElement('p');
       prompt.className = 'text-secondary';
       prompt.textContent = host.dataset.loggedOut ?? '';
