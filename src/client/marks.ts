@@ -83,7 +83,8 @@ export function drawMarks(marks: PageMarks, root: Document = document): void {
     const img = button.querySelector('img');
     if (img && marks.viewer.avatar && img.getAttribute('src') !== marks.viewer.avatar) img.src = marks.viewer.avatar;
     const label = button.getAttribute('aria-label');
-    if (label?.includes('{nickname}')) button.setAttribute('aria-label', label.replace('{nickname}', marks.viewer.nickname));
+    if (label?.includes('{nickname}'))
+      button.setAttribute('aria-label', label.replace('{nickname}', marks.viewer.nickname));
   }
 }
 

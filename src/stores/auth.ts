@@ -65,7 +65,8 @@ export function hasSavedToken(): boolean {
 export function hasSession(): boolean {
   const doc = globalThis.document;
   // data-member: a page every viewer shares found a session before first paint (the saved token, or the cookie's hint).
-  const page = doc?.body?.hasAttribute('data-viewer') === true || doc?.documentElement?.hasAttribute('data-member') === true;
+  const page =
+    doc?.body?.hasAttribute('data-viewer') === true || doc?.documentElement?.hasAttribute('data-member') === true;
   return hasSavedToken() || (!$sessionEnded.get() && page);
 }
 
