@@ -9,6 +9,7 @@ import { showBadge } from './badge.ts';
 import { followButtonClass, followPillClass } from '../shared/follow-look.ts';
 import type { FollowStatus } from '../shared/api-shapes.ts';
 import { savedToken } from '../stores/auth.ts';
+import { recordIntent } from '../stores/early-clicks.ts';
 import { markedFollow, setMarks, type MarksData, type PageMarks } from '../stores/marks.ts';
 
 /** The attribute the root carries while a saved login is taken for a member (set before first paint by theme.js). */
@@ -41,14 +42,42 @@ function unhydrated(el: Element): boolean {
   return el.closest('astro-island')?.hasAttribute('ssr') ?? false;
 }
 
+/** Shows a mark button of an island not yet hydrated as `on`, as the island would draw it. */
+function press(el: HTMLElement, on: boolean): void {
+  el.setAttribute('aria-pressed', String(on));
+  if (el.dataset.tint) el.querySelector('svg')?.classList.toggle(el.dataset.tint, on);
+}
+
+/**
+ * A click on ♥, 收藏 or 稍后再看 of an island not yet hydrated turns the button at once and records what it meant, the
+ * state it showed turned (early-clicks.ts): the click is replayed after hydration, when the marks may say otherwise.
+ * From then on the marks leave that button alone.
+ */
+export function watchEarlyClicks(root: Document = document): void {
+  root.addEventListener(
+    'click',
+    (e) => {
+      const el = (e.target as Element | null)?.closest?.<HTMLElement>('[data-mark]');
+      const kind = el?.dataset.mark;
+      if (!el || !el.dataset.video || !unhydrated(el)) return;
+      if (kind !== 'like' && kind !== 'collect' && kind !== 'later') return;
+      const on = el.getAttribute('aria-pressed') !== 'true';
+      recordIntent(kind, el.dataset.video, on);
+      el.dataset.intent = '';
+      press(el, on);
+    },
+    { capture: true },
+  );
+}
+
 /** Draws `marks` on one button the way its island would (VideoActions, FollowToggle, FollowBadge). */
 function drawMark(el: HTMLElement, marks: PageMarks): void {
   const kind = el.dataset.mark;
   if (kind === 'like' || kind === 'collect' || kind === 'later') {
+    // Clicked before the marks came: what the click meant stands.
+    if (el.hasAttribute('data-intent')) return;
     const set = kind === 'like' ? marks.liked : kind === 'collect' ? marks.collected : marks.later;
-    const on = set.has(el.dataset.video ?? '');
-    el.setAttribute('aria-pressed', String(on));
-    if (el.dataset.tint) el.querySelector('svg')?.classList.toggle(el.dataset.tint, on);
+    press(el, set.has(el.dataset.video ?? ''));
     return;
   }
   if (kind !== 'follow' || !el.dataset.user) return;

@@ -40,7 +40,6 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
       {t('comment.login')}
     </button>
   );
-  if (!loggedIn) return prompt;
 
   const submit = async (value = text) => {
     if (!canPublish(value) || sending) return;
@@ -129,11 +128,12 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
       )}
     </form>
   );
-  // Each in its place, so that the box keeps its node (and what was typed) when the prompt goes.
+  // Each in its own place, so that the one that stays keeps its node (what was typed, a click waiting to be replayed)
+  // when the other goes.
   return (
     <>
-      {both && <div data-visitor-only="">{prompt}</div>}
-      <div data-member-only={both ? '' : undefined}>{form}</div>
+      {(both || !loggedIn) && <div data-visitor-only={both ? '' : undefined}>{prompt}</div>}
+      {(both || loggedIn) && <div data-member-only={both ? '' : undefined}>{form}</div>}
     </>
   );
 }

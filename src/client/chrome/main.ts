@@ -4,7 +4,7 @@
  * and the feedback form load their code on first use.
  */
 import { showBadge, watchBadges } from '../badge.ts';
-import { loadMarks, MEMBER_ATTR } from '../marks.ts';
+import { loadMarks, MEMBER_ATTR, watchEarlyClicks } from '../marks.ts';
 import { initPopovers } from '../popover.ts';
 import { $sessionEnded } from '../../stores/auth.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
@@ -138,6 +138,7 @@ function wireControls(): void {
 
 /** Wires everything of the chrome that is on this page. */
 export function initChrome(): void {
+  watchEarlyClicks();
   void loadMarks();
   wireControls();
   watchParts(wireControls);
