@@ -19,22 +19,37 @@ export const MARKS_ATTR = 'data-marks';
 /** The session cookie's readable companion (server/http/session-cookie.ts MEMBER_HINT_COOKIE). */
 const MEMBER_HINT = /(^|;\s*)sy_member=1/;
 
+/** What a page's JSON block says of a video it shows (src/shared/video-item.ts). */
+interface Shown {
+  id: string | number;
+  author?: { secUid?: string };
+}
+
 /** The ids of the videos and the sec_uids of the people the page shows marks for. */
-export function markTargets(root: ParentNode = document): { videos: string[]; users: string[] } {
+export function markTargets(root: ParentNode = document): { videos: string[]; users: string[]; series?: string } {
   const videos = new Set<string>();
   const users = new Set<string>();
+  const series = root.querySelector<HTMLElement>('[data-marks-series]')?.dataset.marksSeries;
   const list = (value: string | undefined, into: Set<string>) => {
     for (const v of (value ?? '').split(',')) if (v.trim()) into.add(v.trim());
   };
-  for (const el of root.querySelectorAll<HTMLElement>('[data-marks-videos], [data-marks-users]')) {
-    list(el.dataset.marksVideos, videos);
-    list(el.dataset.marksUsers, users);
+  // The videos an island draws from its JSON block (the feed's first page, a player's video): the page names each once.
+  for (const block of root.querySelectorAll<HTMLScriptElement>('script[type="application/json"][data-marks]')) {
+    try {
+      const data = JSON.parse(block.textContent ?? 'null') as { items?: Shown[]; item?: Shown } | null;
+      for (const v of [...(data?.items ?? []), ...(data?.item ? [data.item] : [])]) {
+        videos.add(String(v.id));
+        if (v.author?.secUid) users.add(v.author.secUid);
+      }
+    } catch {
+      // Not ours to judge: a block that does not parse names nothing.
+    }
   }
   for (const el of root.querySelectorAll<HTMLElement>('[data-mark]')) {
     list(el.dataset.video, videos);
     list(el.dataset.user, users);
   }
-  return { videos: [...videos], users: [...users] };
+  return { videos: [...videos], users: [...users], ...(series ? { series } : {}) };
 }
 
 /** Whether `el` belongs to an island that has not hydrated (Astro drops `ssr` once it has): React draws the others. */
@@ -138,10 +153,11 @@ export async function loadMarks(root: Document = document, fetcher: typeof fetch
   const token = savedToken();
   if (started || (!token && !MEMBER_HINT.test(root.cookie))) return;
   started = true;
-  const { videos, users } = markTargets(root);
+  const { videos, users, series } = markTargets(root);
   const query = new URLSearchParams();
   if (videos.length) query.set('videos', videos.join(','));
   if (users.length) query.set('users', users.join(','));
+  if (series) query.set('series', series);
   let data: MarksData;
   try {
     const res = await fetcher(`/api/user/marks${query.size ? `?${query}` : ''}`, {

@@ -22,6 +22,7 @@ export interface MarksData {
   later: string[];
   following: Record<string, 1 | 2>;
   unread: { notice: number; message: number };
+  resume: { episode: number; progressMs: number } | null;
 }
 
 export interface PageMarks {
@@ -31,6 +32,7 @@ export interface PageMarks {
   later: ReadonlySet<string>;
   following: Readonly<Record<string, 1 | 2>>;
   unread: { notice: number; message: number };
+  resume: { episode: number; progressMs: number } | null;
 }
 
 export const $marks = atom<PageMarks | null>(null);
@@ -44,6 +46,7 @@ export function setMarks(data: MarksData): PageMarks | null {
     later: new Set(data.later),
     following: data.following,
     unread: data.unread,
+    resume: data.resume ?? null,
   };
   $marks.set(marks);
   return marks;

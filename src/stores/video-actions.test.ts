@@ -28,7 +28,15 @@ beforeEach(() => {
 describe('the viewer’s marks, arriving after first paint', () => {
   const viewer = { uid: '7', secUid: 'me', nickname: '我', avatar: '/a.webp' };
   const marksFor = (liked: string[]) =>
-    setMarks({ viewer, liked, collected: [], later: [], following: {}, unread: { notice: 0, message: 0 } });
+    setMarks({
+      viewer,
+      liked,
+      collected: [],
+      later: [],
+      following: {},
+      unread: { notice: 0, message: 0 },
+      resume: null,
+    });
 
   it('show over what a shared page was rendered with, until the viewer acts', async () => {
     login();

@@ -1,7 +1,7 @@
 /** /api/user/marks: the viewer's own state on a page every viewer shares, private and revalidated by ETag. */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setVideoCollect, setVideoLike, setWatchLater } from '../../src/server/services/interactions.ts';
+import { recordHistory, setVideoCollect, setVideoLike, setWatchLater } from '../../src/server/services/interactions.ts';
 import { setFollow } from '../../src/server/services/social.ts';
 import { call, expectErrorB, ok, one, tokenFor, useApiDb } from './helpers.ts';
 
@@ -46,6 +46,17 @@ describe('GET /api/user/marks', () => {
     expect(body.data.later).toEqual([String(c)]);
     expect(body.data.following).toEqual({ [author.secUid]: expect.any(Number) });
     expect(body.data.unread).toEqual({ notice: expect.any(Number), message: expect.any(Number) });
+    expect(body.data.resume).toBeNull();
+  });
+
+  it('says where the viewer stopped in a series they asked about', async () => {
+    const episode = await one<{ series_id: number; video_id: number; position: number }>(
+      ctx,
+      sql`select series_id, video_id, position from series_items order by series_id, position offset 1 limit 1`,
+    );
+    await recordHistory(me.id, episode.video_id, 3_000);
+    const body = await ok('GET', '/user/marks', { token: me.token, query: { series: episode.series_id } });
+    expect(body.data.resume).toEqual({ episode: episode.position, progressMs: 3_000 });
   });
 
   it('answers a request without a valid session with no viewer and no marks', async () => {

@@ -44,6 +44,8 @@ test('a member sees their like on the shared page, after a reload too; another m
   browser,
   playwright,
 }, info) => {
+  // Three browser contexts, two accounts and five page loads.
+  test.setTimeout(90_000);
   const api = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
   const liker = await newAccount(api, 'shared-a');
   const other = await newAccount(api, 'shared-b');

@@ -9,6 +9,7 @@ import { collects, likes, users, watchLater } from '../db/schema.ts';
 import { totalUnread } from './messages.ts';
 import { unreadCount } from './notifications.ts';
 import type { Viewer } from './sessions.ts';
+import { resumePoint, type Resume } from './theatre.ts';
 import { followStatuses } from './users.ts';
 
 /** Videos and people one call asks about at most: a page shows far fewer (the feed's first page, a profile's grid). */
@@ -24,6 +25,8 @@ export interface Marks {
   /** The people the viewer follows among those asked about, by sec_uid: 1 following, 2 following each other. */
   following: Record<string, 1 | 2>;
   unread: { notice: number; message: number };
+  /** Where the viewer stopped in the series asked about (放映厅), so its page continues there; null when not started. */
+  resume: Resume | null;
 }
 
 /** The ids of `videos` that `table` pairs with the viewer. */
@@ -55,21 +58,26 @@ async function followingOf(viewer: Viewer, secUids: string[]): Promise<Record<st
   return out;
 }
 
-/** The viewer's marks on `videos` and `secUids` (each list capped, duplicates ignored), and their unread counts. */
+/**
+ * The viewer's marks on `videos` and `secUids` (each list capped, duplicates ignored), their unread counts, and where
+ * they stopped in `series` when one is named.
+ */
 export async function viewerMarks(
   viewer: Viewer,
   videos: readonly number[],
   secUids: readonly string[],
+  series?: number,
 ): Promise<Marks> {
   const v = [...new Set(videos)].slice(0, MARKS_MAX_VIDEOS);
   const u = [...new Set(secUids)].slice(0, MARKS_MAX_USERS);
-  const [liked, collected, later, following, notice, message] = await Promise.all([
+  const [liked, collected, later, following, notice, message, resume] = await Promise.all([
     pairedWith(likes, viewer.id, v),
     pairedWith(collects, viewer.id, v),
     pairedWith(watchLater, viewer.id, v),
     followingOf(viewer, u),
     unreadCount(viewer.id),
     totalUnread(viewer.id),
+    series === undefined ? null : resumePoint(viewer.id, series),
   ]);
-  return { viewer, liked, collected, later, following, unread: { notice, message } };
+  return { viewer, liked, collected, later, following, unread: { notice, message }, resume };
 }

@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { MARKS_MAX_USERS, MARKS_MAX_VIDEOS, viewerMarks } from '../../services/marks.ts';
 import { mediaUrl } from '../../media-url.ts';
-import { SEC_UID } from '../../../shared/user-id.ts';
+import { SEC_UID, SEC_UID_MAX } from '../../../shared/user-id.ts';
 import { JSON_HEADERS, okB } from '../envelope.ts';
-import { idList } from '../params.ts';
+import { id, idList } from '../params.ts';
 import { route } from '../registry.ts';
 import { bodyB } from '../schemas.ts';
 
@@ -17,7 +17,8 @@ import { bodyB } from '../schemas.ts';
 const secUidList = () =>
   z
     .string()
-    .max(MARKS_MAX_USERS * 40)
+    // Each sec_uid and its comma.
+    .max(MARKS_MAX_USERS * (SEC_UID_MAX + 1))
     .transform((s) =>
       s
         .split(',')
@@ -37,6 +38,10 @@ const marksData = z.object({
   later: z.array(z.string()).describe('Ids among `videos` in the viewer’s 稍后再看'),
   following: z.record(z.string(), status).describe('sec_uids among `users` the viewer follows: 1, or 2 when mutual'),
   unread: z.object({ notice: z.number().int(), message: z.number().int() }),
+  resume: z
+    .object({ episode: z.number().int(), progressMs: z.number().int() })
+    .nullable()
+    .describe('Where the viewer stopped in `series` (1-based episode, ms into it); null when not started or not asked'),
 });
 const notModified = z.custom<Response>((v) => v instanceof Response).describe('304 when If-None-Match names it');
 
@@ -49,15 +54,16 @@ export const marksRoutes = [
     family: 'B',
     auth: false,
     summary:
-      'The viewer’s own state on a page every viewer shares: who they are, which of `videos` they liked, collected or keep for later, which of `users` (sec_uids) they follow, and their unread counts; private, revalidated by ETag',
+      'The viewer’s own state on a page every viewer shares: who they are, which of `videos` they liked, collected or keep for later, which of `users` (sec_uids) they follow, their unread counts and where they stopped in `series`; private, revalidated by ETag',
     input: z.object({
       videos: idList().optional(),
       users: secUidList().optional(),
+      series: id().optional(),
     }),
     response: z.union([bodyB(marksData), notModified]),
     handler: async ({ input, viewer, request, headers }) => {
       const videos = (input.videos ?? []).slice(0, MARKS_MAX_VIDEOS);
-      const marks = viewer ? await viewerMarks(viewer, videos, input.users ?? []) : null;
+      const marks = viewer ? await viewerMarks(viewer, videos, input.users ?? [], input.series) : null;
       const body = okB({
         viewer: marks && {
           uid: String(marks.viewer.id),
@@ -70,6 +76,7 @@ export const marksRoutes = [
         later: (marks?.later ?? []).map(String),
         following: marks?.following ?? {},
         unread: marks?.unread ?? { notice: 0, message: 0 },
+        resume: marks?.resume ? { episode: marks.resume.episode, progressMs: marks.resume.progressMs } : null,
       });
       const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
       for (const [name, value] of Object.entries({ ...PRIVATE_HEADERS, etag })) headers.set(name, value);
