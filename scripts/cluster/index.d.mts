@@ -11,7 +11,10 @@ export interface WebServer {
 }
 
 export interface ClusterDescription {
+  /** nginx, the shared cache: where browsers connect. */
   url: string;
+  /** HAProxy behind it. */
+  balancer: string;
   dataDir: string;
   logDir: string;
   webs: { name: string; url: string; pid: number | undefined }[];
@@ -23,9 +26,10 @@ export interface ClusterDescription {
 export interface Cluster {
   dir: string;
   url: string;
+  balancer: string;
   dataDir: string;
   logDir: string;
-  ports: { lb: number; primary: number; replica: number; pgbouncer: number; s3: number; web: number[] };
+  ports: { edge: number; lb: number; primary: number; replica: number; pgbouncer: number; s3: number; web: number[] };
   env: Record<string, string | undefined>;
   webs: WebServer[];
   worker: Service;

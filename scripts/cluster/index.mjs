@@ -1,10 +1,11 @@
 /**
  * 闪映 as a cluster on one machine, from Debian's packages and the project's own processes:
  *
- *   HAProxy (deploy/haproxy.cfg) ─┬─ web1: node server.ts ─┬─ PgBouncer (deploy/pgbouncer.ini) ── PostgreSQL primary
- *                                 ├─ web2: node server.ts ─┤   LISTEN, migrations, job queue ────┘        │ streaming
- *                                 │                        └─ anonymous reads ── PostgreSQL replica ◀─────┘
- *                                 └─ /media/ ── S3-compatible store ◀── worker: node worker.ts (transcodes uploads)
+ *   nginx, the shared cache (deploy/nginx.conf)
+ *    └─ HAProxy (deploy/haproxy.cfg) ─┬─ web1: node server.ts ─┬─ PgBouncer (deploy/pgbouncer.ini) ── PostgreSQL primary
+ *                                     ├─ web2: node server.ts ─┤   LISTEN, migrations, job queue ────┘        │ streaming
+ *                                     │                        └─ anonymous reads ── PostgreSQL replica ◀─────┘
+ *                                     └─ /media/ ── S3-compatible store ◀── worker: node worker.ts (transcodes uploads)
  *
  * `startCluster()` starts it all as child processes (logs under <dir>/logs) and answers a handle to stop it, kill or
  * restart an app server, take one out of HAProxy's rotation, and make the replica lag or stop. `npm run cluster`
@@ -16,6 +17,7 @@ import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startNginx } from './nginx.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
 import { startPostgres } from './postgres.mjs';
 import { startObjectStore } from './s3.mjs';
@@ -63,14 +65,15 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
 
   try {
     const ports = {
-      lb: port || (await freePort()),
+      edge: port || (await freePort()),
+      lb: await freePort(),
       primary: await freePort(),
       replica: await freePort(),
       pgbouncer: await freePort(),
       s3: await freePort(),
       web: [await freePort(), await freePort()],
     };
-    if (await isListening(ports.lb)) throw new Error(`port ${ports.lb} is taken: choose another (CLUSTER_PORT)`);
+    if (await isListening(ports.edge)) throw new Error(`port ${ports.edge} is taken: choose another (CLUSTER_PORT)`);
     const passwords = { postgres: secret(), replicator: secret(), app: secret() };
 
     step(`PostgreSQL primary on ${ports.primary}, streaming replica on ${ports.replica}`);
@@ -175,7 +178,7 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       graceMs: 5_000,
     });
     services.push(haproxy.start());
-    const url = `http://127.0.0.1:${ports.lb}`;
+    const balancer = `http://127.0.0.1:${ports.lb}`;
     const up = async (name) =>
       (await haproxyCommand(adminSocket, 'show stat'))
         .split('\n')
@@ -188,9 +191,21 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       },
     );
 
+    step(`nginx, the shared cache, on ${ports.edge}`);
+    const nginx = await startNginx({
+      root: ROOT,
+      dir: path.join(dir, 'nginx'),
+      logDir,
+      port: ports.edge,
+      balancerPort: ports.lb,
+    });
+    services.push(nginx);
+    const url = `http://127.0.0.1:${ports.edge}`;
+
     const cluster = {
       dir,
       url,
+      balancer,
       dataDir,
       logDir,
       ports,
@@ -200,6 +215,7 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       db,
       store,
       haproxy,
+      nginx,
       adminSocket,
       /** Whether HAProxy currently counts `name` (web1, web2) as up. */
       isUp: up,
@@ -224,6 +240,7 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       describe() {
         return {
           url,
+          balancer,
           dataDir,
           logDir,
           webs: webs.map(({ name, url: webUrl, service }) => ({ name, url: webUrl, pid: service.pid })),

@@ -13,5 +13,5 @@ export function hideOwnFollow(secUid: string | null | undefined): void {
     rule.id = RULE_ID;
     document.head.append(rule);
   }
-  rule.textContent = `[data-follow-for="${secUid}"]{display:none!important}`;
+  rule.textContent = `[data-follow-for="${secUid}"]{visibility:hidden!important}`;
 }

@@ -16,7 +16,11 @@ const TOOL_BTN =
   'focus-ring tap-target flex h-7 w-7 items-center justify-center rounded text-secondary hover:(bg-hover text-primary)';
 
 interface Props {
-  loggedIn: boolean;
+  /**
+   * 'unknown' on a page every viewer shares, until the island has mounted: both the login prompt and the box are drawn,
+   * and the saved login shows one of them before first paint (data-member), so a member may type before hydration.
+   */
+  loggedIn: boolean | 'unknown';
   replyTo: ReplyTarget | null;
   onCancelReply: () => void;
   /** Publishes the text; resolves when done (the draft is cleared), rejects to keep it. */
@@ -75,13 +79,12 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
     };
   }, [typing]);
 
-  if (!loggedIn) {
-    return (
-      <button type="button" onClick={openLogin} className="btn-ghost h-10 w-full border border-line">
-        {t('comment.login')}
-      </button>
-    );
-  }
+  const both = loggedIn === 'unknown';
+  const prompt = (
+    <button type="button" onClick={openLogin} className="btn-ghost h-10 w-full border border-line">
+      {t('comment.login')}
+    </button>
+  );
 
   const follow = (value: string, caret: number) => {
     const found = mentionAt(value, caret);
@@ -134,7 +137,7 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
     }
   };
 
-  return (
+  const form = (
     <form
       className="flex flex-col gap-2"
       onSubmit={(e) => {
@@ -284,5 +287,13 @@ export function CommentsComposer({ loggedIn, replyTo, onCancelReply, onSubmit }:
         </p>
       )}
     </form>
+  );
+  // Each in its own place, so that the one that stays keeps its node (what was typed, a click waiting to be replayed)
+  // when the other goes.
+  return (
+    <>
+      {(both || !loggedIn) && <div data-visitor-only={both ? '' : undefined}>{prompt}</div>}
+      {(both || loggedIn) && <div data-member-only={both ? '' : undefined}>{form}</div>}
+    </>
   );
 }

@@ -26,6 +26,9 @@ async function wake(page: Page, root: Locator = feed(page)): Promise<void> {
   await page.waitForFunction(
     () => !document.querySelector('astro-island[ssr] [data-active], astro-island[ssr] [data-player]'),
   );
+  // A member's marks come after first paint: what the page shows is theirs once they are in.
+  if (await page.evaluate(() => !!localStorage.getItem('sy.user')))
+    await page.locator('html[data-marks]').waitFor({ state: 'attached' });
 }
 
 /** Resolves once the video of `slide` is playing and has advanced. */

@@ -31,6 +31,12 @@ export async function noteVisit(viewerId: number, userId: number): Promise<void>
   }
 }
 
+/** noteVisit for the user named by `secUid`; an unknown user, or the viewer themself, is no visit. */
+export async function noteVisitBySecUid(viewerId: number, secUid: string): Promise<void> {
+  const [user] = await db().select({ id: users.id }).from(users).where(eq(users.secUid, secUid)).limit(1);
+  if (user && user.id !== viewerId) await noteVisit(viewerId, user.id);
+}
+
 /** The profiles `viewerId` visited in the last 30 days, the latest visit first; the cursor is the next offset. */
 export async function visitedProfiles(viewerId: number, page: Page = {}): Promise<Paged<VisitedUser>> {
   const { offset, limit } = bounds(page, 20);

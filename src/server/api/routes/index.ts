@@ -14,6 +14,7 @@ import { historyRoutes } from './history.ts';
 import { imRoutes } from './im.ts';
 import { liveRoutes } from './live.ts';
 import { liveRoomRoutes } from './live-room.ts';
+import { marksRoutes } from './marks.ts';
 import { mixRoutes } from './mix.ts';
 import { noticeRoutes } from './notice.ts';
 import { ownListRoutes } from './own-lists.ts';
@@ -77,5 +78,6 @@ export const routes: Route[] = [
   ...relationRoutes,
   ...staffRoutes,
   ...personalListRoutes,
+  ...marksRoutes,
   openApiRoute,
 ];
