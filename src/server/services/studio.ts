@@ -100,7 +100,7 @@ async function notifyMentions(
 }
 
 /** Turns a checked cover image upload of `userId` into the work's WebP poster; returns its media key. */
-async function coverFromUpload(userId: number, coverUploadId: string, prefix: string): Promise<string> {
+export async function coverFromUpload(userId: number, coverUploadId: string, prefix: string): Promise<string> {
   const [cover] = await db()
     .select({ status: uploads.status, kind: uploads.kind })
     .from(uploads)

@@ -25,6 +25,7 @@ import { seoRoutes } from './seo.ts';
 import { seriesListRoutes } from './series-lists.ts';
 import { settingsRoutes } from './settings.ts';
 import { studioRoutes } from './studio.ts';
+import { studioLiveRoutes } from './studio-live.ts';
 import { studioStatsRoutes } from './studio-stats.ts';
 import { userRoutes } from './user.ts';
 import { videoRoutes } from './video.ts';
@@ -68,6 +69,7 @@ export const routes: Route[] = [
   ...familyBListRoutes,
   ...familyBAccountRoutes,
   ...studioRoutes,
+  ...studioLiveRoutes,
   ...studioStatsRoutes,
   ...followFeedRoutes,
   ...ownListRoutes,
