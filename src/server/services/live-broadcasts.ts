@@ -197,7 +197,7 @@ export async function setThumb(roomId: number, key: string): Promise<string | nu
 }
 
 /** 点赞: adds `n` hearts to a room on air and tells its viewers the new count. */
-export async function likeRoom(roomId: number, n: number): Promise<number> {
+export async function likeRoom(roomId: number, n: number, tab?: string): Promise<number> {
   return db().transaction(async (tx) => {
     const [row] = await tx
       .update(liveRooms)
@@ -208,7 +208,7 @@ export async function likeRoom(roomId: number, n: number): Promise<number> {
       const [exists] = await tx.select({ id: liveRooms.id }).from(liveRooms).where(eq(liveRooms.id, roomId));
       throw exists ? new ServiceError('conflict', 'live.ended') : notFound('error.liveRoomNotFound');
     }
-    await publish(roomTopic(roomId), { type: LIKE_EVENT, data: { count: row.count, n } }, tx);
+    await publish(roomTopic(roomId), { type: LIKE_EVENT, data: { count: row.count, n, tab } }, tx);
     return row.count;
   });
 }

@@ -1,8 +1,8 @@
 /** Live rooms: reading them, their chat (real time through the event hub) and who is watching. */
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { follows, liveMessages, livePresence, liveRooms, users } from '../db/schema.ts';
+import { follows, liveMessages, livePresence, liveRooms, users, videos } from '../db/schema.ts';
 import { CHAT_MAX } from '../../shared/chat-line.ts';
 import { publish, roomTopic } from '../realtime/events.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
@@ -79,10 +79,15 @@ export async function liveNow(count = 24): Promise<LiveRoomCard[]> {
     .limit(Math.min(Math.max(count, 1), 50));
 }
 
-/** Broadcasts that have ended (回放 and past lives), the latest first. */
+/** Broadcasts that have ended with a 回放 (or one on its way), the latest first. */
 export async function pastLives(count = 24): Promise<LiveRoomCard[]> {
   return selectRooms()
-    .where(eq(liveRooms.status, 'ended'))
+    .where(
+      and(
+        eq(liveRooms.status, 'ended'),
+        sql`(${liveRooms.media} <> '' or ${liveRooms.replayVideoId} is not null or ${liveRooms.recording})`,
+      ),
+    )
     .orderBy(desc(liveRooms.startedAt), desc(liveRooms.id))
     .limit(Math.min(Math.max(count, 1), 50));
 }
@@ -134,6 +139,26 @@ export async function getRoom(id: number): Promise<LiveRoomCard | null> {
   maybeSweep();
   const [row] = await selectRooms().where(eq(liveRooms.id, id));
   return row ?? null;
+}
+
+export interface Replay {
+  /** The 回放 work, or null for a seeded past broadcast (its recording is the room's own clip). */
+  workId: number | null;
+  media: string;
+  poster: string;
+}
+
+/** What an ended room plays as its 回放: its published work, or the seeded clip; null while there is none (yet). */
+export async function getReplay(room: LiveRoomCard): Promise<Replay | null> {
+  if (room.live) return null;
+  if (room.replayVideoId !== null) {
+    const [v] = await db()
+      .select({ media: videos.media, poster: videos.poster })
+      .from(videos)
+      .where(and(eq(videos.id, room.replayVideoId), eq(videos.status, 'published'), isNull(videos.deletedAt)));
+    return v ? { workId: room.replayVideoId, media: v.media, poster: v.poster } : null;
+  }
+  return room.media ? { workId: null, media: room.media, poster: roomPicture(room) } : null;
 }
 
 /** Chat lines a room page starts with. */

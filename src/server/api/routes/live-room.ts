@@ -125,11 +125,16 @@ export const liveRoomRoutes = [
     family: 'B',
     auth: true,
     summary: `点赞 a room on air: count taps (1-${LIKE_BATCH_MAX}) in one batch, ${LIVE_LIKE_RATE.limit} batches per ${LIVE_LIKE_RATE.windowMs / 1000} s; every viewer's stream gets \`${LIKE_EVENT}\` {count, n}`,
-    input: z.object({ room_id: id(), count: int(1, LIKE_BATCH_MAX).default(1) }),
+    input: z.object({
+      room_id: id(),
+      count: int(1, LIKE_BATCH_MAX).default(1),
+      // The sending tab, echoed in the event so that it does not float its own hearts twice.
+      tab: z.string().regex(/^[a-z0-9]{1,16}$/).optional(),
+    }),
     response: bodyB(z.object({ count: z.number().int() })),
     handler: async ({ input, viewer }) => {
       await enforce(`live-like:${viewer.id}`, LIVE_LIKE_RATE.limit, LIVE_LIKE_RATE.windowMs);
-      return okB({ count: await likeRoom(input.room_id, input.count) });
+      return okB({ count: await likeRoom(input.room_id, input.count, input.tab) });
     },
   }),
   route({
