@@ -11,6 +11,7 @@ import Context from 'node-media-server/src/core/context.js';
 import nmsLogger from 'node-media-server/src/core/logger.js';
 import RtmpSession from 'node-media-server/src/session/rtmp_session.js';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
+import { announceWrite } from '../cache/shared-writes.ts';
 import { logLine } from '../log.ts';
 import type { MessageVars } from '../services/errors.ts';
 import { ServiceError } from '../services/errors.ts';
@@ -192,6 +193,8 @@ function admit(session: RtmpSession, origin: string): void {
       for (const p of waiting.splice(0)) s.push(p);
       stream = s;
       logLine('info', began.resumed ? 'live broadcast continues' : 'live broadcast began', { roomId: began.roomId, user: userId });
+      // /live and the room's page change for every visitor.
+      announceWrite([]);
       watch(h, s, session);
     } catch (error) {
       if (error instanceof ServiceError && error.key === 'live.refused.busy') return fail({ key: 'live.refused.busy' });
@@ -212,10 +215,16 @@ function admit(session: RtmpSession, origin: string): void {
     },
   );
 
+  // A tool that stops streaming says so (deleteStream: OBS's 停止直播, ffmpeg's end); a dropped connection does not,
+  // and may come back.
+  let unpublished = false;
+  session.rtmp.onDeleteStream = () => {
+    unpublished = true;
+  };
   session.socket.once('close', () => {
     closed = true;
     clearTimeout(timer);
-    if (room && stream) publisherLeft(room, stream);
+    if (room && stream) publisherLeft(room, stream, unpublished);
   });
 }
 
@@ -251,14 +260,20 @@ function watch(h: Held, s: LiveStream, session: RtmpSession): void {
   setTimeout(() => void thumbs(), 500).unref();
 }
 
-/** The publisher left: 主播暂时离开, and the end of the broadcast unless it comes back within LIVE_RESUME_MS. */
-function publisherLeft(h: Held, s: LiveStream): void {
+/**
+ * The publisher left. Stopped on purpose: the broadcast ends now. Dropped: 主播暂时离开, and the end of the broadcast
+ * unless it comes back within LIVE_RESUME_MS.
+ */
+function publisherLeft(h: Held, s: LiveStream, stopped: boolean): void {
   if (h.stream !== s) return;
   s.end();
   releasePublished(s);
   h.stream = null;
   h.recording?.stop();
-  void pauseBroadcast(h.roomId).catch((error: unknown) => logLine('warn', 'live pause failed', { error }));
+  if (stopped) return void finish(h, true);
+  void pauseBroadcast(h.roomId)
+    .then(() => announceWrite([]))
+    .catch((error: unknown) => logLine('warn', 'live pause failed', { error }));
   h.endTimer = setTimeout(() => void finish(h), LIVE_RESUME_MS);
   h.endTimer.unref();
 }
@@ -286,7 +301,10 @@ async function finish(h: Held, now = false): Promise<void> {
     logLine('warn', 'live end failed', { error });
     return null;
   });
-  if (ended) logLine('info', 'live broadcast ended', { roomId: h.roomId });
+  if (ended) {
+    logLine('info', 'live broadcast ended', { roomId: h.roomId });
+    announceWrite([]);
+  }
   if (!h.recording) return;
   if (ended?.recording) await h.recording.publish(ended);
   else await h.recording.discard();
@@ -306,7 +324,13 @@ nmsLogger.log = (message: string, level = 'info') => {
 /** Starts the RTMP server on RTMP_PORT (none when 0) and the sweep that ends abandoned broadcasts. */
 export async function startIngest(): Promise<number | null> {
   const { rtmpPort, rtmpHost, internalUrl } = liveConfig();
-  sweeper = setInterval(() => void sweepBroadcasts().catch(() => {}), SWEEP_EVERY_MS);
+  sweeper = setInterval(
+    () =>
+      void sweepBroadcasts()
+        .then((ended) => ended.length > 0 && announceWrite([]))
+        .catch(() => {}),
+    SWEEP_EVERY_MS,
+  );
   sweeper.unref();
   if (rtmpPort === 0) return null;
   Context.config = { bind: rtmpHost, rtmp: { port: rtmpPort } };

@@ -48,7 +48,7 @@ declare module 'node-media-server/src/session/rtmp_session.js' {
     streamQuery: Record<string, string>;
     isPublisher: boolean;
     broadcast: { publisher: unknown; publishGraceMs: number; getPublishStatus(): string };
-    rtmp: { onPacketCallback: (packet: AVPacket) => void };
+    rtmp: { onPacketCallback: (packet: AVPacket) => void; onDeleteStream: (message: unknown) => void };
     run(): void;
     close(): void;
   }

@@ -213,12 +213,15 @@ export async function likeRoom(roomId: number, n: number, tab?: string): Promise
   });
 }
 
-/** Links a broadcast to the work its recording became (回放) and tells anyone still on its page. */
+/** Links a broadcast to the work its recording became (回放); its viewers hear of it once it is published. */
 export async function attachReplay(roomId: number, videoId: number): Promise<void> {
-  await db().transaction(async (tx) => {
-    await tx.update(liveRooms).set({ replayVideoId: videoId }).where(eq(liveRooms.id, roomId));
-    await announceState(roomId, { state: 'ended', replayId: videoId }, tx);
-  });
+  await db().update(liveRooms).set({ replayVideoId: videoId }).where(eq(liveRooms.id, roomId));
+}
+
+/** A work was published: if it is a broadcast's 回放, tell anyone still on that room's page (on commit of `tx`). */
+export async function announceReplay(tx: DbOrTx, videoId: number): Promise<void> {
+  const rooms = await tx.select({ id: liveRooms.id }).from(liveRooms).where(eq(liveRooms.replayVideoId, videoId));
+  for (const r of rooms) await announceState(r.id, { state: 'ended', replayId: videoId }, tx);
 }
 
 /** The broadcast of `userId` on air now (paused or not), or null. */

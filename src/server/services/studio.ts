@@ -27,6 +27,7 @@ import { mediaStore } from '../media/store.ts';
 import { extractPoster } from '../media/transcode.ts';
 import { mediaUrl } from '../media-url.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
+import { announceReplay } from './live-broadcasts.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify } from './notifications.ts';
 import { defaultRendition, laddersOf } from './renditions.ts';
@@ -265,6 +266,8 @@ export async function publishUpload(uploadId: string): Promise<boolean> {
         .set({ awemeCount: sql`${users.awemeCount} + 1` })
         .where(eq(users.id, v.authorId));
       await notifyMentions(tx, v);
+      // A broadcast's recording: its room now links the 回放.
+      await announceReplay(tx, v.id);
       // The first frame made by the worker is not used when the creator chose another.
       if (poster !== outputs.poster) await dropMedia([outputs.poster], tx);
       return 'published' as const;
