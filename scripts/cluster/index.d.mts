@@ -7,6 +7,7 @@ export interface WebServer {
   name: string;
   port: number;
   url: string;
+  rtmpPort: number;
   service: Service;
 }
 
@@ -14,7 +15,9 @@ export interface ClusterDescription {
   url: string;
   dataDir: string;
   logDir: string;
-  webs: { name: string; url: string; pid: number | undefined }[];
+  webs: { name: string; url: string; pid: number | undefined; rtmpPort: number }[];
+  /** HAProxy's RTMP front door (publishers land on either app server). */
+  rtmpUrl: string;
   worker: { pid: number | undefined };
   database: { primary: string; replica: string; app: string };
   s3: Record<string, string>;
@@ -25,7 +28,16 @@ export interface Cluster {
   url: string;
   dataDir: string;
   logDir: string;
-  ports: { lb: number; primary: number; replica: number; pgbouncer: number; s3: number; web: number[] };
+  ports: {
+    lb: number;
+    primary: number;
+    replica: number;
+    pgbouncer: number;
+    s3: number;
+    web: number[];
+    rtmp: number[];
+    rtmpLb: number;
+  };
   env: Record<string, string | undefined>;
   webs: WebServer[];
   worker: Service;

@@ -18,20 +18,38 @@ interface Publisher {
 
 /** ffmpeg publishing a small test pattern (and a tone, unless `audioOnly` leaves only the tone) for `seconds`. */
 function publish(url: string, o: { seconds?: number; audioOnly?: boolean } = {}): Publisher {
-  const video = [
-    '-re',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=320x180:rate=25:duration=${o.seconds ?? 60}`,
-  ];
+  const video = ['-re', '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=25:duration=${o.seconds ?? 60}`];
   const audio = ['-re', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${o.seconds ?? 60}`];
   const encode = o.audioOnly
     ? ['-c:a', 'aac']
-    : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
+    : [
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-tune',
+        'zerolatency',
+        '-g',
+        '25',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+      ];
   const child = spawn(
     toolPath('ffmpeg'),
-    ['-hide_banner', '-nostdin', '-loglevel', 'error', ...(o.audioOnly ? [] : video), ...audio, ...encode, '-f', 'flv', url],
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      ...(o.audioOnly ? [] : video),
+      ...audio,
+      ...encode,
+      '-f',
+      'flv',
+      url,
+    ],
     { stdio: 'ignore' },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -39,7 +57,11 @@ function publish(url: string, o: { seconds?: number; audioOnly?: boolean } = {})
 }
 
 /** The studio's 直播 page for `session`: makes a new key there and answers the URL a tool publishes to. */
-async function keyFromStudio(browser: Browser, session: Session, record: boolean): Promise<{ page: Page; url: string }> {
+async function keyFromStudio(
+  browser: Browser,
+  session: Session,
+  record: boolean,
+): Promise<{ page: Page; url: string }> {
   const context = await browser.newContext();
   await signIn(context, session);
   const page = await context.newPage();
@@ -127,6 +149,13 @@ test('a member goes live from ffmpeg; viewers watch, like and chat live; stoppin
     await fanPage.getByRole('textbox', { name: '说点什么…' }).fill('主播好！');
     await fanPage.getByRole('button', { name: '发送' }).click();
     await expect(viewer.getByRole('log').getByText('主播好！')).toBeVisible();
+    // A reload keeps the line (it was stored) and plays on; the anonymous viewer's box asks them to log in.
+    await viewer.reload();
+    await expect(viewer.getByRole('log').getByText('主播好！')).toBeVisible();
+    await expect(viewer.locator('[data-live-player]')).toHaveAttribute('data-view', 'playing', { timeout: 15_000 });
+    await viewer.getByRole('button', { name: '登录后发言' }).click();
+    await expect(viewer.getByRole('dialog', { name: '登录后免费畅享高清视频' })).toBeVisible();
+    await viewer.keyboard.press('Escape');
 
     // ffmpeg stops streaming: the room says so within 10 s, for every viewer.
     publisher.child.kill('SIGINT');
@@ -140,7 +169,14 @@ test('a member goes live from ffmpeg; viewers watch, like and chat live; stoppin
     await expect(viewer).toHaveURL(/\/video\/\d+$/);
     await expect(viewer.getByText('（直播回放）').first()).toBeVisible();
     await expect
-      .poll(() => viewer.locator('video').first().evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+      .poll(
+        () =>
+          viewer
+            .locator('video')
+            .first()
+            .evaluate((v: HTMLVideoElement) => v.currentTime),
+        { timeout: 15_000 },
+      )
       .toBeGreaterThan(0.3);
     await fanContext.close();
   } finally {
