@@ -69,7 +69,8 @@ const studioB = z.object({
 /** The RTMP server as the host's tool reaches it: LIVE_RTMP_URL, else this site's host name on RTMP_PORT. */
 export function rtmpServer(request: Request): string {
   const { publicRtmpUrl, rtmpPort } = liveConfig();
-  if (publicRtmpUrl) return publicRtmpUrl.includes('/', 'rtmp://'.length + 1) ? publicRtmpUrl : `${publicRtmpUrl}/${RTMP_APP}`;
+  if (publicRtmpUrl)
+    return publicRtmpUrl.includes('/', 'rtmp://'.length + 1) ? publicRtmpUrl : `${publicRtmpUrl}/${RTMP_APP}`;
   const host = new URL(request.url).hostname;
   return `rtmp://${host.includes(':') ? `[${host}]` : host}:${rtmpPort}/${RTMP_APP}`;
 }
@@ -103,7 +104,11 @@ async function studio(userId: number, request: Request): Promise<LiveStudio> {
         audioCodec: b.ingest.audioCodec,
       },
     },
-    refusal: s.refusal && { reason: t(s.refusal.key, s.refusal.vars ?? undefined), at: s.refusal.at.getTime() },
+    // A refusal from before the broadcast on air is history: that publish was fixed.
+    refusal:
+      s.refusal && !(b && b.startedAt > s.refusal.at)
+        ? { reason: t(s.refusal.key, s.refusal.vars ?? undefined), at: s.refusal.at.getTime() }
+        : null,
   };
 }
 
@@ -158,7 +163,10 @@ export const studioLiveRoutes = [
     auth: true,
     summary: `Save the next broadcast's title (at most ${LIVE_TITLE_MAX} characters), channelId and record (回放)`,
     input: z.object({
-      title: z.string().max(LIVE_TITLE_MAX * 4).optional(),
+      title: z
+        .string()
+        .max(LIVE_TITLE_MAX * 4)
+        .optional(),
       channelId: int(0, 999_999).optional(),
       record: bool().optional(),
     }),
@@ -175,7 +183,13 @@ export const studioLiveRoutes = [
     family: 'B',
     auth: true,
     summary: 'Set the cover: a checked cover upload (coverUploadId), or the broadcast’s current frame (fromFrame=1)',
-    input: z.object({ coverUploadId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(), fromFrame: flag().optional() }),
+    input: z.object({
+      coverUploadId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/)
+        .optional(),
+      fromFrame: flag().optional(),
+    }),
     response: bodyB(studioB),
     handler: async ({ input, viewer, request }) => {
       await enforce(`live-settings:${viewer.id}`, LIVE_SETTINGS_RATE.limit, LIVE_SETTINGS_RATE.windowMs);
