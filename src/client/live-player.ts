@@ -7,7 +7,6 @@
 import type Mpegts from 'mpegts.js';
 import { LIVE_EVENT, type LiveEventDetail } from './live-events.ts';
 
-
 /** Wait before connecting again after a drop. */
 const RETRY_MS = 2_000;
 /** A stream whose time has not moved for this long is taken as stalled and reconnected. */

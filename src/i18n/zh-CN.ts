@@ -821,7 +821,8 @@ export const zhCN = {
   'studio.live.keyShown': '请立即复制保存，离开页面后将无法再次查看',
   'studio.live.copy': '复制',
   'studio.live.copied': '已复制',
-  'studio.live.howTo': '在 OBS 中：设置 → 直播 → 服务选择「自定义」，填入上面的服务器和推流密钥；输出选择 x264 编码、关键帧间隔 2 秒、码率不超过 {max} kbps，音频 AAC。',
+  'studio.live.howTo':
+    '在 OBS 中：设置 → 直播 → 服务选择「自定义」，填入上面的服务器和推流密钥；输出选择 x264 编码、关键帧间隔 2 秒、码率不超过 {max} kbps，音频 AAC。',
   'error.liveTitleEmpty': '请填写直播标题',
   'error.liveTitleTooLong': '直播标题最多{max}个字',
   'error.liveNoFrame': '还没有直播画面，开播后再试',

@@ -262,7 +262,15 @@ test('投稿: seven creator links each open a new tab; the entry itself goes to 
   await entry.hover();
   const pop = await popOf(page, entry);
   const items = pop.getByRole('link');
-  await expect(items).toHaveText(['发布视频', '视频管理', '作品数据', '直播', '直播数据', '创作者学习中心', '创作者服务平台']);
+  await expect(items).toHaveText([
+    '发布视频',
+    '视频管理',
+    '作品数据',
+    '直播',
+    '直播数据',
+    '创作者学习中心',
+    '创作者服务平台',
+  ]);
   for (let i = 0; i < links.length; i++) {
     await expect(items.nth(i)).toHaveAttribute('target', '_blank');
     await expect(items.nth(i)).toHaveAttribute('href', links[i]!.href);

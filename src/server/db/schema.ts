@@ -460,7 +460,9 @@ export const liveRooms = pgTable(
     index('live_rooms_status_idx').on(t.status, t.startedAt),
     index('live_rooms_host_idx').on(t.hostId, t.startedAt),
     // One broadcast on air per host: a second publish continues it or is refused.
-    uniqueIndex('live_rooms_one_live_idx').on(t.hostId).where(sql`${t.status} = 'live'`),
+    uniqueIndex('live_rooms_one_live_idx')
+      .on(t.hostId)
+      .where(sql`${t.status} = 'live'`),
   ],
 );
 

@@ -114,7 +114,9 @@ describe('seed', () => {
     expect(await scalar(t, "SELECT count(*) FROM series WHERE kind = 'theatre'")).toBeGreaterThanOrEqual(8);
     expect(await scalar(t, "SELECT min(item_count) FROM series WHERE kind = 'theatre'")).toBeGreaterThanOrEqual(3);
     // Past broadcasts only: a room is on air while a host really publishes to it.
-    expect(await scalar(t, "SELECT count(*) FROM live_rooms WHERE status = 'ended' AND ended_at > started_at")).toBeGreaterThanOrEqual(8);
+    expect(
+      await scalar(t, "SELECT count(*) FROM live_rooms WHERE status = 'ended' AND ended_at > started_at"),
+    ).toBeGreaterThanOrEqual(8);
     expect(await scalar(t, "SELECT count(*) FROM live_rooms WHERE status = 'live'")).toBe(0);
     expect(await scalar(t, 'SELECT count(*) FROM live_messages')).toBeGreaterThan(20);
     expect(await scalar(t, 'SELECT count(*) FROM comments WHERE parent_id IS NULL')).toBeGreaterThanOrEqual(2 * 300);

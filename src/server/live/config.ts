@@ -21,7 +21,10 @@ function int(name: string, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) {
-    logLine('error', `${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)}); using ${fallback}`);
+    logLine(
+      'error',
+      `${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)}); using ${fallback}`,
+    );
     return fallback;
   }
   return n;

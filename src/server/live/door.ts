@@ -66,7 +66,12 @@ export async function serveLive(req: IncomingMessage, res: ServerResponse, pathn
   const found = await streamFor(roomId, req.headers[RELAY_HEADER] === '1');
   if (typeof found === 'string') {
     // 404 unknown, 410 ended for good, 503 while the host is away (the player tries again).
-    return answer(res, found === 'none' ? 404 : found === 'ended' ? 410 : 503, found, found === 'paused' ? 2 : undefined);
+    return answer(
+      res,
+      found === 'none' ? 404 : found === 'ended' ? 410 : 503,
+      found,
+      found === 'paused' ? 2 : undefined,
+    );
   }
   if (hls) return servePlaylist(res, req, found);
   res.writeHead(200, {
@@ -102,7 +107,13 @@ async function serveSegment(res: ServerResponse, req: IncomingMessage, roomId: n
   await sendFile(res, req, path.join(dir, name), 'video/mp2t', 'public, max-age=60');
 }
 
-async function sendFile(res: ServerResponse, req: IncomingMessage, file: string, type: string, cache: string): Promise<void> {
+async function sendFile(
+  res: ServerResponse,
+  req: IncomingMessage,
+  file: string,
+  type: string,
+  cache: string,
+): Promise<void> {
   const info = await stat(file).catch(() => null);
   if (!info) return answer(res, 404, 'none');
   res.writeHead(200, { 'Content-Type': type, 'Content-Length': info.size, 'Cache-Control': cache });

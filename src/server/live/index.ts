@@ -11,9 +11,12 @@ export { isLivePath, serveLive } from './door.ts';
 export async function startLive(): Promise<void> {
   try {
     const port = await startIngest();
-    if (port !== null) logLine('info', `RTMP ingest on port ${port} (rtmp://…:${port}/live, the stream key as the stream name)`);
+    if (port !== null)
+      logLine('info', `RTMP ingest on port ${port} (rtmp://…:${port}/live, the stream key as the stream name)`);
   } catch (error) {
-    logLine('error', `RTMP ingest could not listen on port ${liveConfig().rtmpPort}; live publishing is off here`, { error });
+    logLine('error', `RTMP ingest could not listen on port ${liveConfig().rtmpPort}; live publishing is off here`, {
+      error,
+    });
   }
 }
 

@@ -56,10 +56,10 @@ const codecName = (type: number, id: number | string | undefined): string =>
     : type === FLV_VIDEO
       ? id === H264 || id === 'avc1'
         ? 'H.264'
-        : ({ 2: 'H.263', 4: 'VP6', 12: 'HEVC' } as Record<string, string>)[String(id)] ?? String(id)
+        : (({ 2: 'H.263', 4: 'VP6', 12: 'HEVC' } as Record<string, string>)[String(id)] ?? String(id))
       : id === AAC || id === 'mp4a'
         ? 'AAC'
-        : ({ 2: 'MP3', 11: 'Speex', 0: 'PCM', 3: 'PCM' } as Record<string, string>)[String(id)] ?? String(id);
+        : (({ 2: 'MP3', 11: 'Speex', 0: 'PCM', 3: 'PCM' } as Record<string, string>)[String(id)] ?? String(id));
 
 /** What refuses a stream by its metadata or a packet, or null while it may go on. */
 export function judge(
@@ -181,7 +181,12 @@ function admit(session: RtmpSession, origin: string): void {
       clearTimeout(timer);
       let h = held.get(began.roomId);
       if (!h) {
-        h = { roomId: began.roomId, userId, stream: null, recording: began.recording ? new Recording(began.roomId) : null };
+        h = {
+          roomId: began.roomId,
+          userId,
+          stream: null,
+          recording: began.recording ? new Recording(began.roomId) : null,
+        };
         held.set(began.roomId, h);
       }
       clearTimeout(h.endTimer);
@@ -192,7 +197,10 @@ function admit(session: RtmpSession, origin: string): void {
       if (h.recording) await h.recording.record(s);
       for (const p of waiting.splice(0)) s.push(p);
       stream = s;
-      logLine('info', began.resumed ? 'live broadcast continues' : 'live broadcast began', { roomId: began.roomId, user: userId });
+      logLine('info', began.resumed ? 'live broadcast continues' : 'live broadcast began', {
+        roomId: began.roomId,
+        user: userId,
+      });
       // /live and the room's page change for every visitor.
       announceWrite([]);
       watch(h, s, session);

@@ -75,7 +75,8 @@ export class Recording {
     await this.closed();
     try {
       const parts: string[] = [];
-      for (const p of this.parts) if (((await stat(p).catch(() => null))?.size ?? 0) > RECORDING_MIN_BYTES) parts.push(p);
+      for (const p of this.parts)
+        if (((await stat(p).catch(() => null))?.size ?? 0) > RECORDING_MIN_BYTES) parts.push(p);
       if (parts.length === 0) return null;
       const id = randomBytes(16).toString('hex');
       const { data } = uploadFiles(id);
@@ -84,11 +85,35 @@ export class Recording {
       await writeFile(list, parts.map((p) => `file '${p.replaceAll("'", "'\\''")}'\n`).join(''));
       await runTool(
         'ffmpeg',
-        ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', '-y', data],
+        [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-f',
+          'concat',
+          '-safe',
+          '0',
+          '-i',
+          list,
+          '-c',
+          'copy',
+          '-movflags',
+          '+faststart',
+          '-f',
+          'mp4',
+          '-y',
+          data,
+        ],
         { timeoutMs: 10 * 60_000 },
       );
       const { size } = await stat(data);
-      await registerUpload({ id, userId: ended.hostId, kind: 'video', fileName: `live-${ended.roomId}.mp4`, sizeBytes: size });
+      await registerUpload({
+        id,
+        userId: ended.hostId,
+        kind: 'video',
+        fileName: `live-${ended.roomId}.mp4`,
+        sizeBytes: size,
+      });
       await finishUpload(id, RECORDING_MAX_SEC);
       const work = await createWork(ended.hostId, {
         uploadId: id,
@@ -96,7 +121,11 @@ export class Recording {
         channelId: ended.channelId,
       });
       await attachReplay(ended.roomId, work.id);
-      logLine('info', 'live recording handed to the upload pipeline', { roomId: ended.roomId, workId: work.id, bytes: size });
+      logLine('info', 'live recording handed to the upload pipeline', {
+        roomId: ended.roomId,
+        workId: work.id,
+        bytes: size,
+      });
       return work.id;
     } catch (error) {
       logLine('error', 'live recording could not be published', { roomId: ended.roomId, error });

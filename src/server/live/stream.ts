@@ -105,7 +105,8 @@ export class LiveStream {
       packet.dts += shift;
       packet.pts += shift;
     }
-    if (packet.codec_type === FLV_AUDIO || packet.codec_type === FLV_VIDEO) this.lastDts.set(packet.codec_type, packet.dts);
+    if (packet.codec_type === FLV_AUDIO || packet.codec_type === FLV_VIDEO)
+      this.lastDts.set(packet.codec_type, packet.dts);
     this.count(packet.size + 15);
     this.lastPacketAt = Date.now();
     if (packet.flags === 5) {

@@ -25,7 +25,18 @@ export function thumbKey(roomId: number, stamp: number): string {
 export async function frameOf(stream: LiveStream, out: string): Promise<boolean> {
   const flv = stream.keyFrame();
   if (!flv) return false;
-  await runFfmpegOn(flv, ['-frames:v', '1', '-vf', `scale=-2:${THUMB_HEIGHT}`, '-c:v', 'libwebp', '-quality', '70', '-y', out]);
+  await runFfmpegOn(flv, [
+    '-frames:v',
+    '1',
+    '-vf',
+    `scale=-2:${THUMB_HEIGHT}`,
+    '-c:v',
+    'libwebp',
+    '-quality',
+    '70',
+    '-y',
+    out,
+  ]);
   return true;
 }
 

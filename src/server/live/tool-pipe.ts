@@ -10,9 +10,13 @@ const STDERR_KEEP = 4_000;
 
 /** Starts ffmpeg reading FLV from stdin with `args` after the input; `stderr()` answers the end of what it said. */
 export function ffmpegFromFlv(args: string[]): { child: Ffmpeg; stderr: () => string } {
-  const child = spawn(toolPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-f', 'flv', '-i', 'pipe:0', ...args], {
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    toolPath('ffmpeg'),
+    ['-hide_banner', '-loglevel', 'error', '-f', 'flv', '-i', 'pipe:0', ...args],
+    {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => {
     err = (err + chunk.toString('utf8')).slice(-STDERR_KEEP);

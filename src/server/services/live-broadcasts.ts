@@ -59,10 +59,7 @@ export async function beginBroadcast(userId: number, origin: string): Promise<Be
       .where(and(eq(liveRooms.hostId, userId), eq(liveRooms.status, 'live')));
     if (on && on.pausedAt === null) throw new ServiceError('conflict', 'live.refused.busy');
     if (on) {
-      await tx
-        .update(liveRooms)
-        .set({ pausedAt: null, origin, ingest: null })
-        .where(eq(liveRooms.id, on.id));
+      await tx.update(liveRooms).set({ pausedAt: null, origin, ingest: null }).where(eq(liveRooms.id, on.id));
       await announceState(on.id, { state: 'live' }, tx);
       return { roomId: on.id, resumed: true, recording: on.recording };
     }

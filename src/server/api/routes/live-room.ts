@@ -129,7 +129,10 @@ export const liveRoomRoutes = [
       room_id: id(),
       count: int(1, LIKE_BATCH_MAX).default(1),
       // The sending tab, echoed in the event so that it does not float its own hearts twice.
-      tab: z.string().regex(/^[a-z0-9]{1,16}$/).optional(),
+      tab: z
+        .string()
+        .regex(/^[a-z0-9]{1,16}$/)
+        .optional(),
     }),
     response: bodyB(z.object({ count: z.number().int() })),
     handler: async ({ input, viewer }) => {
@@ -145,7 +148,9 @@ export const liveRoomRoutes = [
     anonymousCacheMs: 2_000,
     summary: `The rooms on air with their viewers and latest picture (for /live to refresh every few seconds); a room's stream also carries \`${STATE_EVENT}\` {state, replayId}`,
     input: z.object({}),
-    response: bodyB(z.array(z.object({ id: z.number().int(), viewers: z.number().int(), picture: z.string(), paused: z.boolean() }))),
+    response: bodyB(
+      z.array(z.object({ id: z.number().int(), viewers: z.number().int(), picture: z.string(), paused: z.boolean() })),
+    ),
     handler: async () => okB(await liveNowPictures()),
   }),
 ];
