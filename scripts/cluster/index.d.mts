@@ -7,6 +7,7 @@ export interface WebServer {
   name: string;
   port: number;
   url: string;
+  rtmpPort: number;
   service: Service;
 }
 
@@ -17,7 +18,9 @@ export interface ClusterDescription {
   balancer: string;
   dataDir: string;
   logDir: string;
-  webs: { name: string; url: string; pid: number | undefined }[];
+  webs: { name: string; url: string; pid: number | undefined; rtmpPort: number }[];
+  /** HAProxy's RTMP front door (publishers land on either app server). */
+  rtmpUrl: string;
   worker: { pid: number | undefined };
   database: { primary: string; replica: string; app: string };
   s3: Record<string, string>;
@@ -29,7 +32,17 @@ export interface Cluster {
   balancer: string;
   dataDir: string;
   logDir: string;
-  ports: { edge: number; lb: number; primary: number; replica: number; pgbouncer: number; s3: number; web: number[] };
+  ports: {
+    edge: number;
+    lb: number;
+    primary: number;
+    replica: number;
+    pgbouncer: number;
+    s3: number;
+    web: number[];
+    rtmp: number[];
+    rtmpLb: number;
+  };
   env: Record<string, string | undefined>;
   webs: WebServer[];
   worker: Service;

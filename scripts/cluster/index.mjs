@@ -72,6 +72,9 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       pgbouncer: await freePort(),
       s3: await freePort(),
       web: [await freePort(), await freePort()],
+      // Each app server's RTMP ingest, and HAProxy's RTMP front door that spreads publishers over them.
+      rtmp: [await freePort(), await freePort()],
+      rtmpLb: await freePort(),
     };
     if (await isListening(ports.edge)) throw new Error(`port ${ports.edge} is taken: choose another (CLUSTER_PORT)`);
     const passwords = { postgres: secret(), replicator: secret(), app: secret() };
@@ -127,8 +130,17 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
         name,
         port: webPort,
         url: `http://127.0.0.1:${webPort}`,
+        rtmpPort: ports.rtmp[i],
         service: new Service(name, process.execPath, ['--max-semi-space-size=16', 'server.ts'], {
-          env: { ...env, PORT: String(webPort), SERVER_NAME: name },
+          // A stream ingested by one server is relayed by the others from LIVE_INTERNAL_URL.
+          env: {
+            ...env,
+            PORT: String(webPort),
+            SERVER_NAME: name,
+            RTMP_PORT: String(ports.rtmp[i]),
+            LIVE_INTERNAL_URL: `http://127.0.0.1:${webPort}`,
+            LIVE_RTMP_URL: `rtmp://127.0.0.1:${ports.rtmpLb}/live`,
+          },
           cwd: ROOT,
           logFile: path.join(logDir, `${name}.log`),
         }),
@@ -168,6 +180,9 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
         WEB1: `127.0.0.1:${webs[0].port}`,
         WEB2: `127.0.0.1:${webs[1].port}`,
         S3_ADDR: `127.0.0.1:${ports.s3}`,
+        RTMP_BIND: `127.0.0.1:${ports.rtmpLb}`,
+        RTMP1: `127.0.0.1:${ports.rtmp[0]}`,
+        RTMP2: `127.0.0.1:${ports.rtmp[1]}`,
         MEDIA_S3_PATH: store.mediaPath,
         HAPROXY_ADMIN_SOCKET: adminSocket,
       },
@@ -243,7 +258,13 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
           balancer,
           dataDir,
           logDir,
-          webs: webs.map(({ name, url: webUrl, service }) => ({ name, url: webUrl, pid: service.pid })),
+          webs: webs.map(({ name, url: webUrl, service, rtmpPort }) => ({
+            name,
+            url: webUrl,
+            pid: service.pid,
+            rtmpPort,
+          })),
+          rtmpUrl: `rtmp://127.0.0.1:${ports.rtmpLb}/live`,
           worker: { pid: worker.pid },
           database: {
             primary: db.superuserUrl(ports.primary),

@@ -204,6 +204,8 @@ export const videoB = z.object({
 export const followUser = user.extend({
   /** When the follow in this list was made (unix seconds). */
   follow_time: n(),
+  /** The room of the broadcast this user is on air with, 0 when not live (douyin's room_id). */
+  room_id: n(),
 });
 
 /** A user result of the search. */

@@ -27,7 +27,11 @@ beforeAll(async () => {
   ctx.db = testDb.db;
   hub = new EventHub(testDb.url);
   previous = useHub(hub);
-  room = await one(ctx, sql`select id, viewer_count from live_rooms where status = 'live' order by id limit 1`);
+  // The seed's rooms are past broadcasts: one goes on air again, as a publisher would put it.
+  room = await one(
+    ctx,
+    sql`update live_rooms set status = 'live', ended_at = null where id = (select min(id) from live_rooms) returning id, viewer_count`,
+  );
   ended = await one(ctx, sql`select id from live_rooms where status = 'ended' order by id limit 1`);
   const users = await testDb.db.execute<{ id: number }>(
     sql`select id from users where not is_demo order by id limit 2 offset 5`,

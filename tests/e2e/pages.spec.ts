@@ -150,44 +150,6 @@ test('放映厅 opens a series that plays episode 1 and lists its episodes', asy
   ).toHaveAttribute('aria-current', 'page');
 });
 
-test('a live chat message reaches a second viewer as it is sent', async ({ browser }) => {
-  const rooms = await (await api.get('/api/aweme/v1/web/webcast/feed/?count=1')).json();
-  const roomId = rooms.data[0].web_rid;
-  const speaker = await browser.newContext();
-  await signIn(speaker, demo);
-  const listener = await browser.newContext();
-  const a = await speaker.newPage();
-  const b = await listener.newPage();
-
-  // From the live list into the room.
-  await b.goto('/live');
-  await b.locator(`a[href="/live/${roomId}"]`).first().click();
-  await expect(b).toHaveURL(`/live/${roomId}`);
-  await a.goto(`/live/${roomId}`);
-  for (const p of [a, b]) await expect(p.locator('[data-stream="open"]')).toBeVisible();
-  await expect(b.getByRole('button', { name: '登录后发言' })).toBeVisible();
-  await expect(b.locator('video')).toHaveAttribute('loop', '');
-
-  const text = `弹幕测试 ${Date.now()}`;
-  const input = a.getByRole('textbox', { name: '说点什么…' });
-  await input.fill(text);
-  const sent = Date.now();
-  await input.press('Enter');
-  // Pushed, not polled: the stream delivers it (how fast is a benchmark's business on a shared machine, not a test's).
-  await expect(b.getByRole('log').getByText(text)).toBeVisible({ timeout: 10_000 });
-  console.log(`live chat reached the second viewer in ${Date.now() - sent} ms`);
-  await expect(a.getByRole('log').getByText(text)).toHaveCount(1);
-  await expect(input).toHaveValue('');
-
-  // A reload keeps the line (it was stored), and the anonymous viewer's login prompt opens the dialog.
-  await b.reload();
-  await expect(b.getByRole('log').getByText(text)).toBeVisible();
-  await b.getByRole('button', { name: '登录后发言' }).click();
-  await expect(b.getByRole('dialog', { name: '登录后免费畅享高清视频' })).toBeVisible();
-  await speaker.close();
-  await listener.close();
-});
-
 test('关注 and 朋友 show a logged-in user their feeds, with more on scroll', async ({ browser }) => {
   const context = await browser.newContext();
   await signIn(context, demo);

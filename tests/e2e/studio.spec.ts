@@ -52,6 +52,7 @@ test('anonymous visitors get the login prompt; the studio nav leads to every sec
     '发布视频',
     '视频管理',
     '作品数据',
+    '直播',
     '直播数据',
     '创作者学习中心',
     '创作者服务平台',

@@ -9,6 +9,7 @@ import { gearName, gearOf } from '../media/ladder.ts';
 import { isStudioMedia } from '../media/paths.ts';
 import { mediaUrl } from '../media-url.ts';
 import type { LoginResult } from '../services/auth/login.ts';
+import { liveHostsAmong } from '../services/live.ts';
 import type { Channel } from '../services/channels.ts';
 import { likedCommentIds, type CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
@@ -320,11 +321,13 @@ export async function userList(viewer: Viewer | null, list: UserCard[]): Promise
 
 /** A following or follower list with the viewer's relation to each. */
 export async function followUsers(viewer: Viewer | null, list: FollowUser[]): Promise<z.input<typeof s.followUser>[]> {
-  const rel = await relationsOf(
-    viewer,
-    list.map((u) => u.id),
-  );
-  return list.map((u) => ({ ...user(u, rel.get(u.id)), follow_time: unix(u.followedAt) }));
+  const ids = list.map((u) => u.id);
+  const [rel, live] = await Promise.all([relationsOf(viewer, ids), liveHostsAmong(ids)]);
+  return list.map((u) => ({
+    ...user(u, rel.get(u.id)),
+    follow_time: unix(u.followedAt),
+    room_id: live.get(u.id) ?? 0,
+  }));
 }
 
 /** A comment as Douyin's comment object; `mentioned` holds the users its text may @mention. */

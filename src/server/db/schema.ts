@@ -17,6 +17,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { UPLOAD_KINDS, UPLOAD_STATUSES, VISIBILITIES, WORK_STATUSES, type Gear } from '../../shared/studio.ts';
+import { NOTICE_KINDS } from '../../shared/messaging.ts';
 import {
   MODERATION_TARGETS,
   REMOVABLE_TARGETS,
@@ -448,9 +449,65 @@ export const liveRooms = pgTable(
       .default('live'),
     viewerCount: integer('viewer_count').notNull().default(0),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the broadcast ended (null while on air). */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** Set while the host's publisher is gone and may come back (主播暂时离开); cleared when it does. */
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
+    /** 点赞 taps, counted. */
+    likeCount: integer('like_count').notNull().default(0),
+    /** The work this broadcast was published as (回放), once its recording is processed. */
+    replayVideoId: integer('replay_video_id').references(() => videos.id, { onDelete: 'set null' }),
+    /** Whether this broadcast is being recorded for a 回放 (the host's switch when it went live). */
+    recording: boolean('recording').notNull().default(false),
+    /** The internal address of the app server holding the stream, for the others to relay (null: none now). */
+    origin: text('origin'),
+    /** What the publisher sends, as the holding server last measured it. */
+    ingest: jsonb('ingest').$type<LiveIngest>(),
+    /** The latest frame of the stream as a picture (a media key), refreshed every few seconds while on air. */
+    thumb: text('thumb'),
   },
-  (t) => [index('live_rooms_status_idx').on(t.status, t.startedAt)],
+  (t) => [
+    index('live_rooms_status_idx').on(t.status, t.startedAt),
+    index('live_rooms_host_idx').on(t.hostId, t.startedAt),
+    // One broadcast on air per host: a second publish continues it or is refused.
+    uniqueIndex('live_rooms_one_live_idx')
+      .on(t.hostId)
+      .where(sql`${t.status} = 'live'`),
+  ],
 );
+
+/** Incoming stream figures of a broadcast (codec names as FLV gives them, kbps over the last few seconds). */
+export interface LiveIngest {
+  width: number;
+  height: number;
+  fps: number;
+  kbps: number;
+  videoCodec: string;
+  audioCodec: string;
+  /** When the ingesting server measured them (ms): its heartbeat. */
+  at: number;
+}
+
+/**
+ * A member's live studio (直播): the stream key (stored as a SHA-256 hash only; the key itself is shown once), the
+ * next broadcast's title, cover and channel, whether it is recorded, and the last refused publish with its reason.
+ */
+export const liveHosts = pgTable('live_hosts', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  keyHash: text('key_hash'),
+  keyCreatedAt: timestamp('key_created_at', { withTimezone: true }),
+  title: text('title').notNull().default(''),
+  /** A media key; '' uses the stream's own frame. */
+  cover: text('cover').notNull().default(''),
+  channelId: integer('channel_id').notNull().default(300201),
+  record: boolean('record').notNull().default(false),
+  /** Catalogue key (live.refused.*) of the last refused publish, with its values and time. */
+  refusal: text('refusal'),
+  refusalVars: jsonb('refusal_vars').$type<Record<string, string | number>>(),
+  refusedAt: timestamp('refused_at', { withTimezone: true }),
+});
 
 /**
  * Who each server process counts in a room's viewer_count, so that a process that died without closing its streams
@@ -601,9 +658,11 @@ export const notifications = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', {
-      enum: ['like_video', 'like_comment', 'comment', 'reply', 'follow', 'mention', 'danmaku', 'moderation'],
+      enum: NOTICE_KINDS,
     }).notNull(),
     videoId: integer('video_id').references(() => videos.id, { onDelete: 'cascade' }),
+    /** The broadcast a 开播了 notification is about. */
+    roomId: integer('room_id').references(() => liveRooms.id, { onDelete: 'cascade' }),
     commentId: integer('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
     text: text('text'),
     readAt: timestamp('read_at', { withTimezone: true }),

@@ -3,22 +3,17 @@ import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { logLine } from '../log.ts';
 import { liveRooms, liveWatchHistory, users } from '../db/schema.ts';
+import { roomsByIds, type LiveRoomCard } from './live.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
 
 /** How far back the list reaches, as the video history does. */
 export const LIVE_HISTORY_DAYS = 30;
 
 export interface WatchedRoom {
-  id: number;
-  title: string;
-  cover: string;
-  media: string;
-  viewerCount: number;
-  channelId: number;
-  startedAt: Date;
-  live: boolean;
-  watchedAt: Date;
+  room: LiveRoomCard;
+  /** The host as a user card (a live record carries its host's whole user object). */
   host: UserCard;
+  watchedAt: Date;
 }
 
 /** Notes that `userId` watched `roomId` now (one row per room: the latest visit). */
@@ -49,18 +44,7 @@ export async function liveWatched(
 ): Promise<{ items: WatchedRoom[]; hasMore: boolean }> {
   const limit = Math.min(Math.max(count, 1), 50);
   const rows = await db()
-    .select({
-      id: liveRooms.id,
-      title: liveRooms.title,
-      cover: liveRooms.cover,
-      media: liveRooms.media,
-      viewerCount: liveRooms.viewerCount,
-      channelId: liveRooms.channelId,
-      startedAt: liveRooms.startedAt,
-      live: sql<boolean>`${liveRooms.status} = 'live'`,
-      watchedAt: liveWatchHistory.watchedAt,
-      host: userCardColumns,
-    })
+    .select({ roomId: liveWatchHistory.roomId, watchedAt: liveWatchHistory.watchedAt, host: userCardColumns })
     .from(liveWatchHistory)
     .innerJoin(liveRooms, eq(liveRooms.id, liveWatchHistory.roomId))
     .innerJoin(users, eq(users.id, liveRooms.hostId))
@@ -71,9 +55,17 @@ export async function liveWatched(
         maxTime > 0 ? lt(liveWatchHistory.watchedAt, new Date(maxTime)) : undefined,
       ),
     )
-    .orderBy(desc(liveWatchHistory.watchedAt), desc(liveRooms.id))
+    .orderBy(desc(liveWatchHistory.watchedAt), desc(liveWatchHistory.roomId))
     .limit(limit + 1);
-  return { items: rows.slice(0, limit), hasMore: rows.length > limit };
+  const shown = rows.slice(0, limit);
+  const rooms = new Map((await roomsByIds(shown.map((r) => r.roomId))).map((r) => [r.id, r]));
+  return {
+    items: shown.flatMap(({ roomId, host, watchedAt }) => {
+      const room = rooms.get(roomId);
+      return room ? [{ room, host, watchedAt }] : [];
+    }),
+    hasMore: rows.length > limit,
+  };
 }
 
 /** The hosts of rooms as user cards, by sec_uid (a live record carries its host's whole user object). */

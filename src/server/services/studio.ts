@@ -27,6 +27,7 @@ import { mediaStore } from '../media/store.ts';
 import { extractPoster } from '../media/transcode.ts';
 import { mediaUrl } from '../media-url.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
+import { announceReplay } from './live-broadcasts.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify } from './notifications.ts';
 import { defaultRendition, laddersOf } from './renditions.ts';
@@ -101,7 +102,7 @@ async function notifyMentions(
 }
 
 /** Turns a checked cover image upload of `userId` into the work's WebP poster; returns its media key. */
-async function coverFromUpload(userId: number, coverUploadId: string, prefix: string): Promise<string> {
+export async function coverFromUpload(userId: number, coverUploadId: string, prefix: string): Promise<string> {
   const [cover] = await db()
     .select({ status: uploads.status, kind: uploads.kind })
     .from(uploads)
@@ -267,6 +268,8 @@ export async function publishUpload(uploadId: string): Promise<boolean> {
         .set({ awemeCount: sql`${users.awemeCount} + 1` })
         .where(eq(users.id, v.authorId));
       await notifyMentions(tx, v);
+      // A broadcast's recording: its room now links the 回放.
+      await announceReplay(tx, v.id);
       // The first frame made by the worker is not used when the creator chose another.
       if (poster !== outputs.poster) await dropMedia([outputs.poster], tx);
       return 'published' as const;

@@ -28,6 +28,7 @@ import { seriesListRoutes } from './series-lists.ts';
 import { settingsRoutes } from './settings.ts';
 import { staffRoutes } from './staff.ts';
 import { studioRoutes } from './studio.ts';
+import { studioLiveRoutes } from './studio-live.ts';
 import { studioStatsRoutes } from './studio-stats.ts';
 import { userRoutes } from './user.ts';
 import { videoRoutes } from './video.ts';
@@ -71,6 +72,7 @@ export const routes: Route[] = [
   ...familyBListRoutes,
   ...familyBAccountRoutes,
   ...studioRoutes,
+  ...studioLiveRoutes,
   ...studioStatsRoutes,
   ...followFeedRoutes,
   ...ownListRoutes,

@@ -127,11 +127,7 @@ export const liveRoutes = [
       let next: number;
       if (viewer) {
         const page = await liveWatched(viewer.id, input.max_time, input.count);
-        shown = page.items.map(({ host, watchedAt, ...room }) => ({
-          room: { ...room, host: { secUid: host.secUid, nickname: host.nickname, avatar: host.avatar } },
-          host,
-          watchedAt,
-        }));
+        shown = page.items;
         hasMore = page.hasMore;
         next = page.items.at(-1)?.watchedAt.getTime() ?? input.max_time;
       } else {
