@@ -2,14 +2,16 @@
  * The staff console end to end: the first admin granted from the shell makes a member an editor, whose edits show on
  * the pages of two app servers within 2 s without a restart, are refused when invalid, restore and round-trip through
  * content:export and content:import; a moderator works a reported comment in its context, removes it, sees a watched
- * word flag a new comment, and mutes its author for a day, which ends when the clock moves past it.
+ * word flag a new comment, and mutes its author for a day, which ends when the clock moves past it; a stale staff
+ * session meets the re-authentication dialog on a write and gets through it by password or by an e-mailed code; and a
+ * work a moderator removed cannot be made public again from the studio's edit dialog.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { DATA_DIR, e2eDatabaseUrl, expect, newAccount, signIn, test } from './support.ts';
+import { DATA_DIR, e2eDatabaseUrl, expect, newAccount, outboxCode, signIn, test } from './support.ts';
 
 let second: ChildProcess | undefined;
 const temp: string[] = [];
@@ -228,6 +230,141 @@ test('a moderator removes a reported comment, watched words flag new ones, and a
   );
   await client.end();
   expect((await publish('禁言结束了')).status()).toBe(200);
+  await context.close();
+  await api.dispose();
+});
+
+/** The names of the messages the server wrote to its outbox for `email`, oldest first. */
+const mailsTo = (email: string) => {
+  try {
+    return readdirSync(path.join(DATA_DIR, 'outbox'))
+      .filter((n) => n.endsWith(`-${email}.txt`))
+      .sort();
+  } catch {
+    return [];
+  }
+};
+
+test('a stale staff session is asked to re-authenticate in the console, by password or by an e-mailed code, and the refused write then goes through', async ({
+  browser,
+  playwright,
+}, info) => {
+  test.setTimeout(120_000);
+  const api = await playwright.request.newContext({ baseURL: info.project.use.baseURL! });
+  const moderator = await newAccount(api, 'staff-reauth');
+  shell('scripts/staff.ts', 'grant', moderator.email, 'moderator');
+  const password = `reauth-${Date.now()}`;
+  const set = await api.post('/api/passport/password', {
+    headers: { token: moderator.token },
+    form: { next: password },
+  });
+  expect(set.status()).toBe(200);
+  const db = new pg.Client({ connectionString: e2eDatabaseUrl()! });
+  await db.connect();
+  // The session last proved who it is 16 minutes ago: the clock moved on, as far as the staff door can tell.
+  const goStale = () =>
+    db.query(
+      `update sessions set authenticated_at = now() - interval '16 minutes'
+        where token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+      [moderator.token],
+    );
+  const stored = async (word: string) =>
+    (await db.query('select 1 from watched_words where word = $1', [word])).rowCount;
+
+  const context = await browser.newContext();
+  await signIn(context, moderator);
+  const page = await context.newPage();
+  await open(page, '/admin/words');
+  await goStale();
+
+  // By password: the add is refused and the dialog asks; a wrong password is told so, the right one sends the add again.
+  const word = `复验词${Date.now() % 100000}`;
+  await page.getByLabel('输入要关注的词').fill(word);
+  await page.getByRole('button', { name: '添加' }).click();
+  const dialog = page.getByRole('dialog', { name: '请验证身份' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('登录密码')).toBeFocused();
+  expect(await stored(word)).toBe(0);
+  // 取消 closes it with nothing written; the next try asks again.
+  await dialog.getByRole('button', { name: '取消' }).click();
+  await expect(dialog).toBeHidden();
+  expect(await stored(word)).toBe(0);
+  await page.getByRole('button', { name: '添加' }).click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('登录密码').fill('not-the-password');
+  await dialog.getByRole('button', { name: '验证', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('邮箱或密码错误');
+  await dialog.getByLabel('登录密码').fill(password);
+  await dialog.getByRole('button', { name: '验证', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  const list = page.getByRole('list', { name: '关注词' });
+  await expect(list).toContainText(word);
+  expect(await stored(word)).toBe(1);
+
+  // By an e-mailed code, a minute later (the address's one-code-a-minute window moved past, as the clock would).
+  await goStale();
+  await db.query(`update rate_limits set reset_at = 0 where key like $1`, [`code:email:${moderator.email}:%`]);
+  await list.getByRole('button', { name: `删除 ${word}` }).click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: '用邮箱验证码验证' }).click();
+  const mailed = mailsTo(moderator.email).length;
+  await dialog.getByRole('button', { name: '获取验证码' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('验证码已发送到你的邮箱');
+  await expect.poll(() => mailsTo(moderator.email).length).toBe(mailed + 1);
+  await dialog.getByLabel('邮箱验证码').fill(outboxCode(moderator.email)!);
+  await dialog.getByRole('button', { name: '验证', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(list.getByText(word)).toHaveCount(0);
+  expect(await stored(word)).toBe(0);
+
+  await db.end();
+  await context.close();
+  await api.dispose();
+});
+
+test('the studio’s edit dialog refuses to show a work a moderator removed, naming the reason', async ({
+  browser,
+  playwright,
+}, info) => {
+  const base = info.project.use.baseURL!;
+  const api = await playwright.request.newContext({ baseURL: base });
+  const moderator = await newAccount(api, 'staff-remover');
+  const author = await newAccount(api, 'staff-removed');
+  shell('scripts/staff.ts', 'grant', moderator.email, 'moderator');
+  const db = new pg.Client({ connectionString: e2eDatabaseUrl()! });
+  await db.connect();
+  // A copy of a seeded work, by the new author, public.
+  const { rows } = await db.query(
+    `insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes, visibility)
+     select $1, channel_id, $2, media, poster, duration_ms, width, height, size_bytes, 'public'
+       from videos where deleted_at is null and status = 'published' order by id limit 1
+     returning id`,
+    [Number(author.user.uid), `会被移除的作品 ${Date.now()}`],
+  );
+  const workId = Number(rows[0].id);
+  const removed = await api.post('/api/admin/moderation/remove', {
+    headers: { token: moderator.token, origin: base },
+    form: { type: 'video', id: workId, reason: '搬运他人作品' },
+  });
+  expect(removed.status()).toBe(200);
+
+  const context = await browser.newContext();
+  await signIn(context, author);
+  const page = await context.newPage();
+  await page.goto('/post/manage');
+  const row = page.locator(`[data-work-id="${workId}"]`);
+  await expect(row).toContainText('仅自己可见');
+  await row.getByRole('button', { name: /^编辑/ }).click();
+  const dialog = page.getByRole('dialog', { name: '编辑作品' });
+  await expect(dialog).toBeVisible({ timeout: 15_000 });
+  await dialog.getByRole('radio', { name: /^公开/ }).check();
+  await dialog.getByRole('button', { name: '保存' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('作品已被审核移除（搬运他人作品），不能设为公开或好友可见');
+  await expect(dialog).toBeVisible();
+  expect((await db.query('select visibility from videos where id = $1', [workId])).rows[0].visibility).toBe('private');
+
+  await db.query('update videos set deleted_at = now() where id = $1', [workId]);
+  await db.end();
   await context.close();
   await api.dispose();
 });

@@ -14,13 +14,14 @@ export function ReauthDialog({ onDone, onClose }: { onDone: () => void; onClose:
       ref={ref}
       onClose={onClose}
       aria-labelledby="staff-reauth-title"
-      className="pop-box w-[min(92vw,420px)] p-6 backdrop:bg-black/50"
+      className="m-auto w-[min(420px,calc(100vw-32px))] rounded-2xl border-0 bg-surface p-6 text-primary shadow-2xl backdrop:bg-black/50"
     >
       <h2 id="staff-reauth-title" className="mb-3 text-lg font-bold">
         {t('staff.reauth.title')}
       </h2>
       <ReauthForm
         email={null}
+        onCancel={() => ref.current?.close()}
         onDone={() => {
           ref.current?.close();
           onDone();

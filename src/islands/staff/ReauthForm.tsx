@@ -7,9 +7,11 @@ interface Props {
   email: string | null;
   /** Called once verified; without it the page reloads (a page refused for want of it then renders). */
   onDone?: () => void;
+  /** Given in a dialog: a 取消 button calls it (a phone has no Escape key). */
+  onCancel?: () => void;
 }
 
-export function ReauthForm({ email, onDone }: Props) {
+export function ReauthForm({ email, onDone, onCancel }: Props) {
   const [mode, setMode] = useState<'password' | 'code'>('password');
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
@@ -71,7 +73,11 @@ export function ReauthForm({ email, onDone }: Props) {
           >
             {t('staff.reauth.sendCode')}
           </button>
-          {sent && email && <span className="text-secondary">{t('staff.reauth.codeSent', { email })}</span>}
+          {sent && (
+            <span role="status" className="text-secondary">
+              {email ? t('staff.reauth.codeSent', { email }) : t('staff.reauth.codeSentInbox')}
+            </span>
+          )}
         </div>
       )}
       {message && (
@@ -93,6 +99,11 @@ export function ReauthForm({ email, onDone }: Props) {
         >
           {mode === 'password' ? t('staff.reauth.byCode') : t('staff.reauth.byPassword')}
         </button>
+        {onCancel && (
+          <button type="button" className="btn-ghost ml-auto h-11 border border-line" onClick={onCancel}>
+            {t('staff.reauth.cancel')}
+          </button>
+        )}
       </div>
     </form>
   );

@@ -34,6 +34,7 @@ import { defaultRendition, laddersOf } from './renditions.ts';
 import { tokenize } from './search-tokens.ts';
 import { removeUploadFiles, uploadFiles } from './uploads.ts';
 import { isChannel } from './videos.ts';
+import { assertMayShowWork } from '../staff/holds.ts';
 import { flagWatched } from '../staff/watched-words.ts';
 
 /** Default and largest page of 作品管理. */
@@ -402,7 +403,10 @@ export async function getWork(userId: number, workId: number): Promise<StudioWor
   return work;
 }
 
-/** Changes a work's title, channel, cover, visibility or comment switch; only its author may. */
+/**
+ * Changes a work's title, channel, cover, visibility or comment switch; only its author may, and never shows a work a
+ * moderator removed or that a ban hid.
+ */
 export async function editWork(userId: number, input: EditWorkInput): Promise<StudioWork> {
   const [current] = await db()
     .select({ status: videos.status, durationMs: videos.durationMs, uploadId: uploads.id, outputs: uploads.outputs })
@@ -430,6 +434,8 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
       .where(and(eq(videos.id, input.workId), isNull(videos.deletedAt)))
       .for('update');
     if (!v) throw notFound('error.workNotFound');
+    if (input.visibility !== undefined && input.visibility !== 'private' && input.visibility !== v.visibility)
+      await assertMayShowWork(tx, v.id, v.authorId);
     const changes: Partial<typeof videos.$inferInsert> = {};
     if (title !== undefined && title !== v.desc) {
       changes.desc = title;

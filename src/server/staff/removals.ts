@@ -6,7 +6,7 @@
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { RemovableTarget } from '../../shared/staff.ts';
 import { db, type Db } from '../db/client.ts';
-import { comments, liveRooms, messages, notifications, removals, videos } from '../db/schema.ts';
+import { comments, liveRooms, messages, notifications, removals, sanctions, videos } from '../db/schema.ts';
 import { announceWrite } from '../cache/shared-writes.ts';
 import { addVideoStat } from '../services/daily-stats.ts';
 import { invalid, notFound } from '../services/errors.ts';
@@ -15,7 +15,7 @@ import { publish, userTopic } from '../realtime/events.ts';
 import { t } from '../../i18n/t.ts';
 import { audit } from './audit.ts';
 import { resolveReports } from './reports.ts';
-import { moderationReason } from './sanctions.ts';
+import { activeSanction, moderationReason } from './sanctions.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -188,12 +188,19 @@ export async function restoreContent(actorId: number, target: RemovableTarget, i
     if (!r) throw notFound('staff.error.notRemoved');
     const videoIds: number[] = [];
     if (target === 'comment') {
+      const prev = r.previous as { videoId: number; rootId: number };
+      if (!r.hiddenIds.includes(prev.rootId)) {
+        // A removed reply comes back only under a live thread (the lock order of comment-writes.ts: the root first).
+        const root = await tx.execute(
+          sql`select id from ${comments} where id = ${prev.rootId} and deleted_at is null for no key update`,
+        );
+        if (root.rows.length === 0) throw notFound('staff.error.threadGone');
+      }
       const back = await tx
         .update(comments)
         .set({ deletedAt: null })
         .where(inArray(comments.id, r.hiddenIds))
         .returning({ id: comments.id, parentId: comments.parentId, videoId: comments.videoId });
-      const prev = r.previous as { videoId: number; rootId: number };
       const replies = back.filter((b) => b.parentId !== null).length;
       if (replies > 0)
         await tx
@@ -208,10 +215,21 @@ export async function restoreContent(actorId: number, target: RemovableTarget, i
       videoIds.push(prev.videoId);
     } else if (target === 'video') {
       const visibility = (r.previous as { visibility: 'public' | 'friends' | 'private' }).visibility;
-      await tx
-        .update(videos)
-        .set({ visibility })
-        .where(and(eq(videos.id, id), eq(videos.visibility, 'private')));
+      const ban = r.authorId === null ? null : await activeSanction(r.authorId, 'ban', tx);
+      if (ban && visibility !== 'private') {
+        // Its author is banned: the work stays private with the others the ban hid, and lifting the ban shows it.
+        await tx
+          .update(sanctions)
+          .set({ hiddenWorks: sql`${sanctions.hiddenWorks} || ${JSON.stringify([{ id, visibility }])}::jsonb` })
+          .where(
+            and(eq(sanctions.id, ban.id), sql`not ${sanctions.hiddenWorks} @> ${JSON.stringify([{ id }])}::jsonb`),
+          );
+      } else {
+        await tx
+          .update(videos)
+          .set({ visibility })
+          .where(and(eq(videos.id, id), eq(videos.visibility, 'private')));
+      }
       videoIds.push(id);
     } else if (target === 'message') {
       await tx.update(messages).set({ deletedAt: null }).where(eq(messages.id, id));

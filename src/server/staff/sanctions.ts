@@ -6,7 +6,8 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { MODERATION_REASON_MAX, MUTE_DAYS, type MuteDays } from '../../shared/staff.ts';
 import { db } from '../db/client.ts';
-import { sanctions, staffRoles, videos } from '../db/schema.ts';
+import type { DbOrTx } from '../db/recount.ts';
+import { removals, sanctions, staffRoles, videos } from '../db/schema.ts';
 import { formatNoticeDate } from '../../i18n/t.ts';
 import { invalid, notFound, ServiceError } from '../services/errors.ts';
 import { revokeAllSessions } from '../services/sessions.ts';
@@ -40,9 +41,13 @@ export interface SanctionView {
   endsAt: Date | null;
 }
 
-/** The member's mute or ban in force, or null. */
-export async function activeSanction(userId: number, kind: 'mute' | 'ban'): Promise<SanctionView | null> {
-  const [row] = await db()
+/** The member's mute or ban in force, or null (read through `q`, a transaction's own view when given one). */
+export async function activeSanction(
+  userId: number,
+  kind: 'mute' | 'ban',
+  q: DbOrTx = db(),
+): Promise<SanctionView | null> {
+  const [row] = await q
     .select({
       id: sanctions.id,
       kind: sanctions.kind,
@@ -147,7 +152,10 @@ export async function ban(actorId: number, userId: number, rawReason: string): P
   return made.view;
 }
 
-/** Lifts a mute or ban in force; lifting a ban gives back each hidden work's visibility (unless its author changed it). */
+/**
+ * Lifts a mute or ban in force; lifting a ban gives back each hidden work's visibility (unless its author changed it, or
+ * a moderator removed the work meanwhile: that removal's restore gives it back).
+ */
 export async function lift(actorId: number, userId: number, kind: 'mute' | 'ban'): Promise<void> {
   const shown = await db().transaction(async (tx) => {
     const [row] = await tx
@@ -158,9 +166,17 @@ export async function lift(actorId: number, userId: number, kind: 'mute' | 'ban'
     if (!row) throw notFound('staff.error.notSanctioned');
     const ids: number[] = [];
     for (const work of row.hiddenWorks) {
+      const visibility = work.visibility as 'public' | 'friends';
+      // A work a moderator removed while the ban was in force stays removed: its restore gives this visibility back.
+      const removed = await tx
+        .update(removals)
+        .set({ previous: { visibility } })
+        .where(and(eq(removals.targetType, 'video'), eq(removals.targetId, work.id), isNull(removals.restoredAt)))
+        .returning({ id: removals.id });
+      if (removed.length > 0) continue;
       const back = await tx
         .update(videos)
-        .set({ visibility: work.visibility as 'public' | 'friends' })
+        .set({ visibility })
         .where(and(eq(videos.id, work.id), eq(videos.visibility, 'private')))
         .returning({ id: videos.id });
       ids.push(...back.map((b) => b.id));
