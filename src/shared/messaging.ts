@@ -15,7 +15,16 @@ export const REPORT_TARGETS = ['user', 'message', 'conversation'] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
 /** Every kind of notification a service writes. */
-export const NOTICE_KINDS = ['like_video', 'like_comment', 'comment', 'reply', 'follow', 'mention', 'danmaku'] as const;
+export const NOTICE_KINDS = [
+  'like_video',
+  'like_comment',
+  'comment',
+  'reply',
+  'follow',
+  'mention',
+  'danmaku',
+  'export_ready',
+] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /** The 互动消息 filter (全部消息, 粉丝, @我的, 评论, 赞, 弹幕) and the kinds each one shows. */

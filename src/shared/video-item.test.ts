@@ -42,7 +42,7 @@ describe('videos as the browser holds them', () => {
       author: { id: 5, secUid: 'MS4wA', nickname: '跑步的大叔', avatar: '/media/avatars/a.webp' },
     };
     // Family B says nothing of the viewer's follow nor of renditions.
-    expect(fromVideoB(b)).toEqual({ ...item, author: { ...item.author, follow: 0 }, renditions: [] });
+    expect(fromVideoB(b)).toEqual({ ...item, author: { ...item.author, follow: 0 }, renditions: [], captions: null });
   });
 
   it('carries every rendition of bit_rate[], highest first, leaving out those it cannot play', () => {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { buildOpenApi } from '../openapi.ts';
 import { route, type Route } from '../registry.ts';
+import { captionRoutes } from './captions.ts';
 import { commentRoutes } from './comment.ts';
 import { danmakuRoutes } from './danmaku.ts';
 import { commentMentionRoutes } from './comment-mentions.ts';
@@ -68,6 +69,7 @@ export const routes: Route[] = [
   ...familyBListRoutes,
   ...familyBAccountRoutes,
   ...studioRoutes,
+  ...captionRoutes,
   ...studioStatsRoutes,
   ...followFeedRoutes,
   ...ownListRoutes,
