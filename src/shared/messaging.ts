@@ -10,8 +10,8 @@ export const MESSAGE_MAX = 500;
 export const REPORT_REASONS = ['spam', 'abuse', 'porn', 'fraud', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
-/** What a report is about. */
-export const REPORT_TARGETS = ['user', 'message', 'conversation'] as const;
+/** What a report is about: a user, a work, a comment, a direct message or a whole chat. */
+export const REPORT_TARGETS = ['user', 'video', 'comment', 'message', 'conversation'] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
 /** Every kind of notification a service writes. */
@@ -114,6 +114,8 @@ export interface Notice {
   content: string | null;
   /** The work it is about, with its cover. */
   aweme: { aweme_id: string; cover: { url_list: string[] } } | null;
+  /** export_ready: where the member downloads their data; null for every other kind. */
+  download_url: string | null;
 }
 
 /** Server-Sent Events of `/api/events` for the logged-in user. */

@@ -49,7 +49,8 @@ export function decodeCaptionFile(bytes: Uint8Array): string {
 export function formatOf(text: string, fileName: string): CaptionFormat {
   if (/^WEBVTT(?:[ \t]|$)/.test(text.split(/\r?\n|\r/, 1)[0] ?? '')) return 'vtt';
   if (/\.srt$/i.test(fileName) || /^\s*\d+\s*\r?\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*-->/.test(text)) return 'srt';
-  if (/\.vtt$/i.test(fileName)) return 'vtt';
+  // A .vtt without its header: WebVTT requires one, and saying so is more help than guessing.
+  if (/\.vtt$/i.test(fileName)) throw lineError('error.captionSignature', 1);
   throw invalid('error.captionFormat');
 }
 

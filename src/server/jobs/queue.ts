@@ -29,6 +29,9 @@ export const QUEUES = {
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/** Retries of a data export before it is marked failed. */
+export const EXPORT_RETRIES = 2;
+
 /**
  * Transcoding retries three times with exponential backoff from 10 s; a worker that dies mid-job stops its heartbeat,
  * and the job is retried once `heartbeatSeconds` pass without one (or after `expireInSeconds` at the latest).
@@ -48,7 +51,7 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
   // A sweep that fails is tried again once; the next hour's sweep picks up whatever is left.
   [QUEUES.sweepUploads]: { retryLimit: 1, retryDelay: 60, expireInSeconds: 900 },
   [QUEUES.autoCaptions]: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
-  [QUEUES.dataExport]: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
+  [QUEUES.dataExport]: { retryLimit: EXPORT_RETRIES, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
   [QUEUES.accountDelete]: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 900 },
   [QUEUES.accountSweep]: { retryLimit: 1, retryDelay: 60, expireInSeconds: 900 },
 };

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { buildOpenApi } from '../openapi.ts';
 import { route, type Route } from '../registry.ts';
+import { accountRoutes } from './account.ts';
 import { captionRoutes } from './captions.ts';
 import { commentRoutes } from './comment.ts';
 import { danmakuRoutes } from './danmaku.ts';
@@ -70,6 +71,7 @@ export const routes: Route[] = [
   ...familyBAccountRoutes,
   ...studioRoutes,
   ...captionRoutes,
+  ...accountRoutes,
   ...studioStatsRoutes,
   ...followFeedRoutes,
   ...ownListRoutes,

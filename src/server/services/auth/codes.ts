@@ -70,8 +70,11 @@ export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Prom
   return { retryAfter: CODE_EMAIL_RATE.windowMs / 1000 };
 }
 
-/** Logs in with an emailed code; the first code login of an email creates its account (`created: true`). */
-export async function loginWithCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<LoginResult> {
+/**
+ * Spends the newest live code mailed to `email` if `rawCode` is it (5 tries per code, counted atomically); throws
+ * `error.wrongCode` otherwise. The code login and other confirmations by mail (注销账号) share it.
+ */
+export async function consumeCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<string> {
   const email = normalizeEmail(rawEmail);
   const code = typeof rawCode === 'string' ? rawCode.trim() : '';
   if (!/^\d{6}$/.test(code)) throw invalid('error.codeFormat');
@@ -94,7 +97,12 @@ export async function loginWithCode(rawEmail: string, rawCode: string, ctx: Auth
     .where(and(eq(loginCodes.id, row.id), isNull(loginCodes.consumedAt)))
     .returning({ id: loginCodes.id });
   if (consumed.length === 0) throw new ServiceError('unauthorized', 'error.wrongCode');
+  return email;
+}
 
+/** Logs in with an emailed code; the first code login of an email creates its account (`created: true`). */
+export async function loginWithCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<LoginResult> {
+  const email = await consumeCode(rawEmail, rawCode, ctx);
   const { user, created } = await findOrCreateUser(email);
   return issue(user, ctx, created);
 }
