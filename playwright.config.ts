@@ -38,7 +38,14 @@ export default defineConfig({
     command: `"${process.execPath}" server.ts`,
     url: `${BASE_URL}/readyz`,
     // Every spec logs in from 127.0.0.1: per-IP login limits scale up here; the limits themselves are unit-tested.
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR, RATE_LIMIT_IP_FACTOR: '100' },
+    // The caption engine is a stand-in script that "hears" two lines in any audio (tests/fixtures).
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR,
+      RATE_LIMIT_IP_FACTOR: '100',
+      CAPTION_ENGINE: `${process.execPath} ${path.resolve('tests/fixtures/fake-caption-engine.mjs')}`,
+    },
     timeout: 120_000,
     reuseExistingServer: false,
     // SIGTERM to the process group: server.ts drains and stops PostgreSQL; postgres itself only starts a smart shutdown.

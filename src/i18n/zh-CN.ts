@@ -803,7 +803,8 @@ export const zhCN = {
   'comment.report': '举报',
   'account.title': '账号与数据',
   'account.export': '下载我的数据',
-  'account.exportHint': '打包你的资料、作品（含视频文件）、评论、私信、喜欢、关注、观看历史和设置，生成后会通过通知发给你，24 小时内有效',
+  'account.exportHint':
+    '打包你的资料、作品（含视频文件）、评论、私信、喜欢、关注、观看历史和设置，生成后会通过通知发给你，24 小时内有效',
   'account.exportStart': '申请下载',
   'account.exportPending': '正在打包，完成后会通知你',
   'account.exportReady': '数据已打包好（{size}），{expires} 前可下载',
@@ -811,7 +812,8 @@ export const zhCN = {
   'account.exportFailed': '打包失败，请重新申请',
   'account.exportRequested': '已开始打包，完成后会通知你',
   'account.delete': '注销账号',
-  'account.deleteHint': '注销后，你的资料、作品、评论、弹幕、私信和关注关系都会被删除，无法恢复。提交后有 15 天冷静期，期间重新登录即可撤销注销',
+  'account.deleteHint':
+    '注销后，你的资料、作品、评论、弹幕、私信和关注关系都会被删除，无法恢复。提交后有 15 天冷静期，期间重新登录即可撤销注销',
   'account.deleteStart': '申请注销',
   'account.deleteTitle': '确认注销账号',
   'account.deleteVerifyPassword': '输入登录密码确认',

@@ -23,6 +23,7 @@ import {
   setRate,
   setVolume,
   toggleAutoNext,
+  toggleCaptions,
   toggleClear,
   toggleDanmaku,
   toggleFullscreen,
@@ -243,6 +244,7 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
             }
           >
             {!live && <Switch label={text.danmaku} on={prefs.danmaku} onClick={toggleDanmaku} />}
+            {!live && item.captions && <Switch label={text.captions} on={prefs.captions} onClick={toggleCaptions} />}
             {feed && <Switch label={text.autoNext} on={prefs.autoNext} onClick={toggleAutoNext} />}
             {feed && (
               <button type="button" aria-pressed={clear} onClick={toggleClear} className={`${ICON_BTN} text-xs`}>

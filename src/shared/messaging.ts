@@ -26,6 +26,8 @@ export const NOTICE_KINDS = [
   'export_ready',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
+/** Notices the site itself sends a member (no one acted on their content): shown under 全部消息 only. */
+export const SITE_NOTICE_KINDS = ['export_ready'] as const satisfies readonly NoticeKind[];
 
 /** The 互动消息 filter (全部消息, 粉丝, @我的, 评论, 赞, 弹幕) and the kinds each one shows. */
 export const NOTICE_GROUPS = {

@@ -17,6 +17,7 @@ const item = {
   liked: true,
   collected: false,
   renditions: [{ gear: 540, width: 540, height: 960, bitRate: 400_000, url: '/media/clips/c01.mp4' }],
+  captions: null,
 };
 
 describe('videos as the browser holds them', () => {
@@ -42,7 +43,7 @@ describe('videos as the browser holds them', () => {
       author: { id: 5, secUid: 'MS4wA', nickname: '跑步的大叔', avatar: '/media/avatars/a.webp' },
     };
     // Family B says nothing of the viewer's follow nor of renditions.
-    expect(fromVideoB(b)).toEqual({ ...item, author: { ...item.author, follow: 0 }, renditions: [], captions: null });
+    expect(fromVideoB(b)).toEqual({ ...item, author: { ...item.author, follow: 0 }, renditions: [] });
   });
 
   it('carries every rendition of bit_rate[], highest first, leaving out those it cannot play', () => {

@@ -13,12 +13,15 @@ export interface PlayerPrefs {
   autoNext: boolean;
   /** 弹幕 shown. */
   danmaku: boolean;
+  /** 字幕 shown on works that have captions. */
+  captions: boolean;
 }
 
 /** localStorage key of the remembered preferences. */
 export const PREFS_KEY = 'sy.player';
 // 弹幕 start off: the layer and its list load only for viewers who turn them on (B), keeping the first load small.
-const DEFAULTS: PlayerPrefs = { volume: 0.7, rate: 1, autoNext: false, danmaku: false };
+// 字幕 start off as 弹幕 do; a viewer's choice is remembered, and a work without captions shows no CC button at all.
+const DEFAULTS: PlayerPrefs = { volume: 0.7, rate: 1, autoNext: false, danmaku: false, captions: false };
 
 /** Player preferences; defaults until `restorePrefs()` reads the saved ones (after hydration, so server and client render alike). */
 export const $prefs = map<PlayerPrefs>({ ...DEFAULTS });
@@ -74,6 +77,7 @@ export function parsePrefs(raw: string | null): PlayerPrefs {
     rate: validRate(saved.rate),
     autoNext: typeof saved.autoNext === 'boolean' ? saved.autoNext : DEFAULTS.autoNext,
     danmaku: typeof saved.danmaku === 'boolean' ? saved.danmaku : DEFAULTS.danmaku,
+    captions: typeof saved.captions === 'boolean' ? saved.captions : DEFAULTS.captions,
   };
 }
 
@@ -131,6 +135,10 @@ export function toggleAutoNext(): void {
 
 export function toggleDanmaku(): void {
   $prefs.setKey('danmaku', !$prefs.get().danmaku);
+}
+
+export function toggleCaptions(): void {
+  $prefs.setKey('captions', !$prefs.get().captions);
 }
 
 export function toggleClear(): void {

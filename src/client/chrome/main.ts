@@ -4,6 +4,7 @@
  * and the feedback form load their code on first use.
  */
 import { showBadge, watchBadges } from '../badge.ts';
+import { showFlash } from '../flash.ts';
 import { initPopovers } from '../popover.ts';
 import { $sessionEnded } from '../../stores/auth.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
@@ -131,12 +132,32 @@ function wireControls(): void {
   lazyParts();
 }
 
+/** 举报 on a profile (ProfileHeader.astro): the report dialog, offering 同时拉黑; a block reloads the profile without its works. */
+function reportButtons(): void {
+  for (const button of document.querySelectorAll<HTMLElement>('[data-report-user]')) {
+    button.addEventListener('click', async () => {
+      const { requireLogin } = await import('../../stores/auth.ts');
+      if (!requireLogin()) return;
+      const { report } = await import('../../islands/report.ts');
+      const { reportUser = '', reportSec = '', reportName = '' } = button.dataset;
+      await report({
+        target: 'user',
+        id: reportUser,
+        person: { secUid: reportSec, nickname: reportName },
+        onDone: (blocked) => blocked && location.reload(),
+      });
+    });
+  }
+}
+
 /** Wires everything of the chrome that is on this page. */
 export function initChrome(): void {
   wireControls();
   watchParts(wireControls);
   watchBadges();
   inbox();
+  reportButtons();
+  showFlash();
   watchInstall();
   registerServiceWorker();
 }

@@ -8,6 +8,7 @@ import type { CoverChoice } from '../../stores/studio-publish.ts';
 import { $uploads, cancelUpload } from '../../stores/studio-uploads.ts';
 import { saveWork } from '../../stores/studio-works.ts';
 import { TAP } from './classes.ts';
+import { CaptionsEditor } from './CaptionsEditor.tsx';
 import { CoverPicker } from './CoverPicker.tsx';
 import { TitleField } from './TitleField.tsx';
 import { WorkChoices, type Choices } from './WorkChoices.tsx';
@@ -106,6 +107,8 @@ export function WorkEditDialog({ work, config, titleId, onDone }: Props) {
           value={choices}
           onChange={(c) => setChoices((before) => ({ ...before, ...c }))}
         />
+        {/* Saved as they are made, apart from the form's 保存: a file is checked at once and its errors shown here. */}
+        <CaptionsEditor workId={work.id} ready={work.status !== 'rejected' && work.durationMs > 0} />
         {(error || problem) && (
           <p id={errorId} role="alert" className="text-sm text-accent-text">
             {error ?? (problem && t(problem.key, problem.vars))}

@@ -21,7 +21,25 @@ export function captionEngine(env: NodeJS.ProcessEnv = process.env): string[] | 
 export async function extractAudio(source: string, out: string, signal?: AbortSignal): Promise<void> {
   await runTool(
     'ffmpeg',
-    ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-i', source, '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', out],
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-y',
+      '-v',
+      'error',
+      '-i',
+      source,
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      'wav',
+      out,
+    ],
     { signal, timeoutMs: 5 * 60_000 },
   );
 }
@@ -34,7 +52,12 @@ export class EngineError extends Error {
  * Runs the engine on `audioFile`; resolves what it printed. Output past the caption size cap, a non-zero exit or a run
  * past ENGINE_TIMEOUT_MS rejects with an EngineError (its stderr's end kept for the log).
  */
-export function runEngine(argv: string[], audioFile: string, signal?: AbortSignal, timeoutMs = ENGINE_TIMEOUT_MS): Promise<string> {
+export function runEngine(
+  argv: string[],
+  audioFile: string,
+  signal?: AbortSignal,
+  timeoutMs = ENGINE_TIMEOUT_MS,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, [...argv.slice(1), audioFile], { stdio: ['ignore', 'pipe', 'pipe'], signal });
     const out: Buffer[] = [];

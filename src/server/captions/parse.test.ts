@@ -36,7 +36,8 @@ describe('reading a caption file', () => {
   });
 
   it('converts SubRip (with a byte-order mark, CRLF lines and <font> tags) to the same cues', async () => {
-    const srt = '\uFEFF1\r\n00:00:00,500 --> 00:00:02,000\r\n<font color="red">甲</font>\r\n\r\n2\r\n00:00:02,000 --> 00:00:03,000\r\n{\\an8}乙\r\n';
+    const srt =
+      '\uFEFF1\r\n00:00:00,500 --> 00:00:02,000\r\n<font color="red">甲</font>\r\n\r\n2\r\n00:00:02,000 --> 00:00:03,000\r\n{\\an8}乙\r\n';
     const text = decodeCaptionFile(bytes(srt));
     expect(await parseCaptions(text, 'b.srt', 8000)).toEqual([
       { start: 500, end: 2000, text: '甲' },
@@ -64,13 +65,48 @@ describe('reading a caption file', () => {
 
 describe('a caption file refused, naming what to fix', () => {
   const cases: [string, string, string, { key: string; line?: number }][] = [
-    ['a malformed timestamp', 'a.vtt', 'WEBVTT\n\n00:00:01.000 --> 00:0x:02.000\n坏\n', { key: 'error.captionTimestamp', line: 3 }],
-    ['a missing WEBVTT header', 'a.vtt', '00:00:01.000 --> 00:00:02.000\n无头\n', { key: 'error.captionSignature', line: 1 }],
-    ['an end before its start', 'a.vtt', 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n好\n\n00:00:03.000 --> 00:00:02.500\n倒\n', { key: 'error.captionOrder', line: 6 }],
-    ['a cue past the end of the video', 'a.srt', '1\n00:00:01,000 --> 00:00:02,000\n好\n\n2\n00:00:07,000 --> 00:00:09,000\n超出\n', { key: 'error.captionPastEnd', line: 6 }],
-    ['a <script>', 'a.vtt', 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n正常\n<script>alert(1)</script>\n', { key: 'error.captionScript', line: 5 }],
-    ['an onerror= attribute', 'a.vtt', 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<img src=x onerror=alert(1)>\n', { key: 'error.captionScript', line: 4 }],
-    ['a cue too long', 'a.vtt', `WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${'长'.repeat(CUE_TEXT_MAX + 1)}\n`, { key: 'error.captionCueTooLong', line: 4 }],
+    [
+      'a malformed timestamp',
+      'a.vtt',
+      'WEBVTT\n\n00:00:01.000 --> 00:0x:02.000\n坏\n',
+      { key: 'error.captionTimestamp', line: 3 },
+    ],
+    [
+      'a missing WEBVTT header',
+      'a.vtt',
+      '00:00:01.000 --> 00:00:02.000\n无头\n',
+      { key: 'error.captionSignature', line: 1 },
+    ],
+    [
+      'an end before its start',
+      'a.vtt',
+      'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n好\n\n00:00:03.000 --> 00:00:02.500\n倒\n',
+      { key: 'error.captionOrder', line: 6 },
+    ],
+    [
+      'a cue past the end of the video',
+      'a.srt',
+      '1\n00:00:01,000 --> 00:00:02,000\n好\n\n2\n00:00:07,000 --> 00:00:09,000\n超出\n',
+      { key: 'error.captionPastEnd', line: 6 },
+    ],
+    [
+      'a <script>',
+      'a.vtt',
+      'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n正常\n<script>alert(1)</script>\n',
+      { key: 'error.captionScript', line: 5 },
+    ],
+    [
+      'an onerror= attribute',
+      'a.vtt',
+      'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<img src=x onerror=alert(1)>\n',
+      { key: 'error.captionScript', line: 4 },
+    ],
+    [
+      'a cue too long',
+      'a.vtt',
+      `WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${'长'.repeat(CUE_TEXT_MAX + 1)}\n`,
+      { key: 'error.captionCueTooLong', line: 4 },
+    ],
     ['text that is neither format', 'a.txt', '就是一段话\n', { key: 'error.captionFormat' }],
     ['a file with no cue', 'a.vtt', 'WEBVTT\n\nNOTE 只有注释\n', { key: 'error.captionNoCues' }],
   ];

@@ -14,6 +14,7 @@ const lineError = (key: MessageKey, line: number, vars: Record<string, string | 
   invalid(key, { line, ...vars });
 
 // Any C0 control but tab, newline and carriage return, and DEL: text files hold none of them.
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
 const BINARY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /**
@@ -58,7 +59,16 @@ export function formatOf(text: string, fileName: string): CaptionFormat {
 const SCRIPT = /<\s*\/?\s*(script|style|iframe|object|embed|svg|math|link|meta)\b|javascript\s*:|\bon[a-z]+\s*=/i;
 // Tags (<b>, <i>, <c.yellow>, <v 张三>, <00:00:01.000>, <font color=...>) and SSA overrides ({\an8}).
 const TAG = /<[^>]*>|\{\\[^}]*\}/g;
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', lrm: '', rlm: '' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  lrm: '',
+  rlm: '',
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
@@ -70,10 +80,14 @@ function decodeEntities(text: string): string {
   });
 }
 
+// Control characters but the newline (C0, DEL, C1): a cue's text is plain text.
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
+
 /** A cue's raw text as plain text: tags and overrides removed, entities decoded, lines trimmed, empty lines dropped. */
 export function plainCueText(raw: string): string {
   return decodeEntities(raw.replace(TAG, ''))
-    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ' ')
+    .replace(CONTROLS, ' ')
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
@@ -144,7 +158,8 @@ export async function parseCaptions(text: string, fileName: string, durationMs: 
       if (SCRIPT.test(raw)) throw lineError('error.captionScript', at.line + 1 + k);
     });
     const plain = plainCueText(cue.text);
-    if ([...plain].length > CUE_TEXT_MAX) throw lineError('error.captionCueTooLong', at.line + 1, { max: CUE_TEXT_MAX });
+    if ([...plain].length > CUE_TEXT_MAX)
+      throw lineError('error.captionCueTooLong', at.line + 1, { max: CUE_TEXT_MAX });
     if (plain) cues.push({ start: at.start, end: at.end, text: plain });
   });
   if (cues.length === 0) throw invalid('error.captionNoCues');

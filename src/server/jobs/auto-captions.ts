@@ -3,6 +3,7 @@
  * engine, and what it prints is checked like an uploaded file and stored as the work's captions (unless the author has
  * added their own meanwhile). A refused output is logged and not retried: the same audio would give the same text.
  */
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { db } from '../db/client.ts';
@@ -37,6 +38,7 @@ export async function captionVideo(
   const media = await store.open(source);
   const audio = path.join(uploadsDir(), `captions-${videoId}-${Date.now().toString(36)}.wav`);
   try {
+    await mkdir(uploadsDir(), { recursive: true });
     await extractAudio(media.file, audio, signal);
     const vtt = await runEngine(argv, audio, signal);
     return await storeEngineCaptions(videoId, vtt);

@@ -80,7 +80,11 @@ export async function startWorkers(boss: PgBoss, options: { pollingIntervalSecon
     const started = performance.now();
     try {
       const result = await buildExport(job!.data.exportId);
-      logLine('info', 'jobs.export', { exportId: job!.data.exportId, result, ms: Math.round(performance.now() - started) });
+      logLine('info', 'jobs.export', {
+        exportId: job!.data.exportId,
+        result,
+        ms: Math.round(performance.now() - started),
+      });
     } catch (error) {
       // The last try: the member sees 打包失败 and may ask again.
       if (job!.retryCount >= EXPORT_RETRIES) await failExport(job!.data.exportId);

@@ -44,7 +44,9 @@ async function member(label: string): Promise<number> {
 /** Every counter of the site, to compare with what recountAll derives from the rows. */
 async function counters(): Promise<string> {
   const rows = await Promise.all([
-    q('select id, following_count, follower_count, aweme_count, total_favorited, favoriting_count, collect_count from users order by id'),
+    q(
+      'select id, following_count, follower_count, aweme_count, total_favorited, favoriting_count, collect_count from users order by id',
+    ),
     q('select id, digg_count, collect_count, comment_count from videos order by id'),
     q('select id, digg_count, reply_count from comments order by id'),
     q('select id, item_count from series order by id'),
@@ -87,13 +89,18 @@ beforeAll(async () => {
   // A's work: a real file in the store, liked by B, commented on by B.
   mkdirSync(path.join(mediaDir(), 'works', 'export-test'), { recursive: true });
   makeClip(path.join(mediaDir(), 'works', 'export-test'), '540.mp4', { seconds: 2 });
-  [{ id: aWork }] = await q<{ id: number }>(
+  [{ id: aWork }] = (await q<{ id: number }>(
     `insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes)
      values ($1, 300204, 'A 的作品 #导出', 'works/export-test/540.mp4', 'works/export-test/540.mp4', 2000, 180, 320, 1000) returning id`,
     [a],
-  );
+  )) as [{ id: number }];
   await q('update users set aweme_count = aweme_count + 1 where id = $1', [a]);
-  others = (await q<{ id: number }>(`select id from videos where author_id not in ($1, $2) and deleted_at is null and visibility = 'public' order by id limit 3`, [a, b])).map((r) => r.id);
+  others = (
+    await q<{ id: number }>(
+      `select id from videos where author_id not in ($1, $2) and deleted_at is null and visibility = 'public' order by id limit 3`,
+      [a, b],
+    )
+  ).map((r) => r.id);
   // What A did to others (the counts its deletion must correct) and what others did to A.
   await setFollow(a, b, true);
   await setFollow(b, a, true);
@@ -128,7 +135,9 @@ describe('下载我的数据', () => {
     const works = JSON.parse(files.get('works.json') as string) as { id: number; files: string[] }[];
     expect(works.map((w) => w.id)).toEqual([aWork]);
     expect(files.get(`works/${aWork}/video.mp4`)).toBeGreaterThan(1000);
-    const chats = JSON.parse(files.get('messages.json') as string) as { messages: { text: string; fromMe: boolean }[] }[];
+    const chats = JSON.parse(files.get('messages.json') as string) as {
+      messages: { text: string; fromMe: boolean }[];
+    }[];
     expect(chats.flatMap((c) => c.messages.map((m) => [m.text, m.fromMe]))).toEqual([
       ['A 写给 B 的私信', true],
       ['B 回给 A 的私信', false],
@@ -138,7 +147,10 @@ describe('下载我的数据', () => {
     for (const name of ['profile.json', 'likes.json', 'follows.json', 'watch_history.json', 'settings.json']) {
       expect(files.has(name), name).toBe(true);
     }
-    const { rows } = await t.pool.query(`select kind, export_id from notifications where user_id = $1 and kind = 'export_ready'`, [a]);
+    const { rows } = await t.pool.query(
+      `select kind, export_id from notifications where user_id = $1 and kind = 'export_ready'`,
+      [a],
+    );
     expect(rows).toEqual([{ kind: 'export_ready', export_id: asked.id }]);
 
     // Anyone else, an unknown id, and the owner once it has expired: as if it never existed.

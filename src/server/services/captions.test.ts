@@ -53,7 +53,9 @@ const stamp = (ms: number) => new Date(ms).toISOString().slice(11, 23);
 /** A phrase no title, hashtag or nickname of the seed holds. */
 const PHRASE = '蓝鲸在月光下唱歌';
 const good = () =>
-  file(`WEBVTT\n\n${stamp(100)} --> ${stamp(1500)}\n开场白\n\n${stamp(1500)} --> ${stamp(work.durationMs - 100)}\n${PHRASE}\n`);
+  file(
+    `WEBVTT\n\n${stamp(100)} --> ${stamp(1500)}\n开场白\n\n${stamp(1500)} --> ${stamp(work.durationMs - 100)}\n${PHRASE}\n`,
+  );
 const found = async (q: string) => (await searchVideos(q, { count: 50 })).items.some((v) => v.id === work.id);
 
 async function refusal(run: () => Promise<unknown>): Promise<string> {
@@ -79,7 +81,7 @@ describe('a work’s captions', () => {
     expect(edited.cues[1]!.text).toBe('企鹅在冰上跳舞');
     expect(await found('企鹅在冰上跳舞')).toBe(true);
     expect(await found(PHRASE)).toBe(false);
-    expect(await found(title)).toBe(true);
+    expect(await found(title!)).toBe(true);
     await removeCaptions(work.authorId, work.id);
     expect(await getTrack(work.authorId, work.id)).toBeNull();
     expect(await found('企鹅在冰上跳舞')).toBe(false);
@@ -89,7 +91,16 @@ describe('a work’s captions', () => {
     await uploadCaptions(work.authorId, work.id, good(), 'a.vtt');
     const past = file(`WEBVTT\n\n00:00:01.000 --> ${stamp(work.durationMs + 5000)}\n太长\n`);
     expect(await refusal(() => uploadCaptions(work.authorId, work.id, past, 'b.vtt'))).toBe('error.captionPastEnd');
-    expect(await refusal(() => uploadCaptions(work.authorId, work.id, file('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n<script>x</script>\n'), 'c.vtt'))).toBe('error.captionScript');
+    expect(
+      await refusal(() =>
+        uploadCaptions(
+          work.authorId,
+          work.id,
+          file('WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n<script>x</script>\n'),
+          'c.vtt',
+        ),
+      ),
+    ).toBe('error.captionScript');
     expect(await refusal(() => uploadCaptions(other, work.id, good(), 'd.vtt'))).toBe('error.workNotFound');
     expect(await refusal(() => editCue(other, work.id, 0, '改'))).toBe('error.workNotFound');
     expect(await refusal(() => editCue(work.authorId, work.id, 99, '改'))).toBe('error.captionCueNotFound');
@@ -101,7 +112,12 @@ describe('a work’s captions', () => {
     const a = aweme(cards[0]!, await stateFor(null, cards), 'http://shanying.test');
     const track = (await getTrack(work.authorId, work.id))!;
     expect(a.video.caption_infos).toEqual([
-      expect.objectContaining({ caption_format: 'webvtt', url: track.url, url_list: [track.url], is_auto_generated: 0 }),
+      expect.objectContaining({
+        caption_format: 'webvtt',
+        url: track.url,
+        url_list: [track.url],
+        is_auto_generated: 0,
+      }),
     ]);
     expect((await captionsOf([work.id])).get(work.id)?.url).toBe(track.url);
   });

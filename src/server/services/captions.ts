@@ -4,7 +4,7 @@
  * work's media folder (media keys are immutable) and re-indexes the work for search, so a line of speech finds it.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CaptionTrack, Cue } from '../../shared/captions.ts';
@@ -46,7 +46,12 @@ export async function captionsOf(videoIds: number[]): Promise<Map<number, Captio
   const out = new Map<number, CaptionRef>();
   if (videoIds.length === 0) return out;
   const rows = await db()
-    .select({ id: videoCaptions.videoId, file: videoCaptions.file, lang: videoCaptions.lang, source: videoCaptions.source })
+    .select({
+      id: videoCaptions.videoId,
+      file: videoCaptions.file,
+      lang: videoCaptions.lang,
+      source: videoCaptions.source,
+    })
     .from(videoCaptions)
     .where(inArray(videoCaptions.videoId, videoIds));
   for (const r of rows) out.set(r.id, { url: mediaUrl(r.file), lang: r.lang, source: r.source });
@@ -70,6 +75,7 @@ async function ownWork(tx: DbOrTx, userId: number, workId: number) {
 async function storeFile(workId: number, uploadId: string | null, cues: Cue[]): Promise<string> {
   const stamp = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const local = path.join(uploadsDir(), `captions-${workId}-${stamp}.vtt`);
+  await mkdir(uploadsDir(), { recursive: true });
   await writeFile(local, toWebVTT(cues), 'utf8');
   const key = `${WORKS_DIR}/${uploadId ?? `v${workId}`}/captions-${stamp}.vtt`;
   await mediaStore().put(local, key);
@@ -85,7 +91,10 @@ async function save(
   source: Row['source'],
 ): Promise<Row> {
   const file = await storeFile(workId, uploadId, cues);
-  const [before] = await tx.select({ file: videoCaptions.file }).from(videoCaptions).where(eq(videoCaptions.videoId, workId));
+  const [before] = await tx
+    .select({ file: videoCaptions.file })
+    .from(videoCaptions)
+    .where(eq(videoCaptions.videoId, workId));
   const [row] = await tx
     .insert(videoCaptions)
     .values({ videoId: workId, source, cues, file })
@@ -177,7 +186,10 @@ export async function storeEngineCaptions(videoId: number, vtt: string): Promise
       .where(and(eq(videos.id, videoId), isNull(videos.deletedAt), eq(videos.status, 'published')))
       .for('update', { of: videos });
     if (!work) return 'gone';
-    const [existing] = await tx.select({ id: videoCaptions.videoId }).from(videoCaptions).where(eq(videoCaptions.videoId, videoId));
+    const [existing] = await tx
+      .select({ id: videoCaptions.videoId })
+      .from(videoCaptions)
+      .where(eq(videoCaptions.videoId, videoId));
     if (existing) return 'kept';
     const cues = await parseCaptions(text, 'engine.vtt', work.durationMs);
     await save(tx, work.id, work.uploadId, cues, 'auto');

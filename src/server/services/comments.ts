@@ -63,11 +63,7 @@ function view({ replyToSecUid, replyToNickname, videoComments: _count, ...r }: R
  * (anonymous viewers see all).
  */
 function visibleComment(viewerId: number | null): SQL {
-  return and(
-    visibleWorks(viewerId),
-    isNull(comments.deletedAt),
-    notBlockedBy(viewerId, comments.userId),
-  )!;
+  return and(visibleWorks(viewerId), isNull(comments.deletedAt), notBlockedBy(viewerId, comments.userId))!;
 }
 
 /**

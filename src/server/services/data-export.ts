@@ -160,7 +160,13 @@ async function gather(userId: number) {
       allowComments: w.allowComments,
       durationMs: w.durationMs,
       createdAt: iso(w.createdAt),
-      stats: { plays: w.playCount, likes: w.diggCount, comments: w.commentCount, collects: w.collectCount, shares: w.shareCount },
+      stats: {
+        plays: w.playCount,
+        likes: w.diggCount,
+        comments: w.commentCount,
+        collects: w.collectCount,
+        shares: w.shareCount,
+      },
       files: [...media, ...cover, ...caption].map((f) => f.name),
       captions: track ? { source: track.source, lang: track.lang, cues: track.cues } : null,
     };
@@ -177,7 +183,12 @@ async function gather(userId: number) {
         ? q
             .select({ id: users.id, nickname: users.nickname, secUid: users.secUid })
             .from(users)
-            .where(inArray(users.id, chats.map((c) => (c.userA === userId ? c.userB : c.userA))))
+            .where(
+              inArray(
+                users.id,
+                chats.map((c) => (c.userA === userId ? c.userB : c.userA)),
+              ),
+            )
         : Promise.resolve([]))
     ).map((u) => [u.id, u]),
   );
@@ -212,28 +223,67 @@ async function gather(userId: number) {
   const [myComments, myDanmaku, liked, collected, later, history, following, followers, searches, blocked] =
     await Promise.all([
       q
-        .select({ id: comments.id, videoId: comments.videoId, replyTo: comments.parentId, text: comments.text, createdAt: comments.createdAt })
+        .select({
+          id: comments.id,
+          videoId: comments.videoId,
+          replyTo: comments.parentId,
+          text: comments.text,
+          createdAt: comments.createdAt,
+        })
         .from(comments)
         .where(and(eq(comments.userId, userId), isNull(comments.deletedAt)))
         .orderBy(asc(comments.id)),
       q
-        .select({ videoId: danmaku.videoId, text: danmaku.text, offsetMs: danmaku.offsetMs, createdAt: danmaku.createdAt })
+        .select({
+          videoId: danmaku.videoId,
+          text: danmaku.text,
+          offsetMs: danmaku.offsetMs,
+          createdAt: danmaku.createdAt,
+        })
         .from(danmaku)
         .where(eq(danmaku.userId, userId))
         .orderBy(asc(danmaku.id)),
-      q.select({ ...videoRef, at: likes.createdAt }).from(likes).innerJoin(videos, eq(videos.id, likes.targetId)).where(eq(likes.userId, userId)),
-      q.select({ ...videoRef, at: collects.createdAt }).from(collects).innerJoin(videos, eq(videos.id, collects.targetId)).where(eq(collects.userId, userId)),
-      q.select({ ...videoRef, at: watchLater.createdAt }).from(watchLater).innerJoin(videos, eq(videos.id, watchLater.targetId)).where(eq(watchLater.userId, userId)),
+      q
+        .select({ ...videoRef, at: likes.createdAt })
+        .from(likes)
+        .innerJoin(videos, eq(videos.id, likes.targetId))
+        .where(eq(likes.userId, userId)),
+      q
+        .select({ ...videoRef, at: collects.createdAt })
+        .from(collects)
+        .innerJoin(videos, eq(videos.id, collects.targetId))
+        .where(eq(collects.userId, userId)),
+      q
+        .select({ ...videoRef, at: watchLater.createdAt })
+        .from(watchLater)
+        .innerJoin(videos, eq(videos.id, watchLater.targetId))
+        .where(eq(watchLater.userId, userId)),
       q
         .select({ ...videoRef, progressMs: watchHistory.progressMs, at: watchHistory.watchedAt })
         .from(watchHistory)
         .innerJoin(videos, eq(videos.id, watchHistory.videoId))
         .where(eq(watchHistory.userId, userId))
         .orderBy(desc(watchHistory.watchedAt)),
-      q.select({ nickname: users.nickname, secUid: users.secUid, at: follows.createdAt }).from(follows).innerJoin(users, eq(users.id, follows.followeeId)).where(eq(follows.followerId, userId)),
-      q.select({ nickname: users.nickname, secUid: users.secUid, at: follows.createdAt }).from(follows).innerJoin(users, eq(users.id, follows.followerId)).where(eq(follows.followeeId, userId)),
-      q.select({ query: searchLog.query, at: searchLog.createdAt }).from(searchLog).where(eq(searchLog.userId, userId)).orderBy(desc(searchLog.id)),
-      q.select({ nickname: users.nickname, secUid: users.secUid, at: blocks.createdAt }).from(blocks).innerJoin(users, eq(users.id, blocks.blockedId)).where(eq(blocks.blockerId, userId)),
+      q
+        .select({ nickname: users.nickname, secUid: users.secUid, at: follows.createdAt })
+        .from(follows)
+        .innerJoin(users, eq(users.id, follows.followeeId))
+        .where(eq(follows.followerId, userId)),
+      q
+        .select({ nickname: users.nickname, secUid: users.secUid, at: follows.createdAt })
+        .from(follows)
+        .innerJoin(users, eq(users.id, follows.followerId))
+        .where(eq(follows.followeeId, userId)),
+      q
+        .select({ query: searchLog.query, at: searchLog.createdAt })
+        .from(searchLog)
+        .where(eq(searchLog.userId, userId))
+        .orderBy(desc(searchLog.id)),
+      q
+        .select({ nickname: users.nickname, secUid: users.secUid, at: blocks.createdAt })
+        .from(blocks)
+        .innerJoin(users, eq(users.id, blocks.blockedId))
+        .where(eq(blocks.blockerId, userId)),
     ]);
   const when = <T extends { at: Date }>(rows: T[]) => rows.map(({ at, ...r }) => ({ ...r, at: iso(at) }));
 
@@ -325,7 +375,13 @@ export async function buildExport(exportId: number): Promise<'ready' | 'gone'> {
   const stored = await db().transaction(async (tx) => {
     const [done] = await tx
       .update(dataExports)
-      .set({ status: 'ready', file: name, sizeBytes: size, readyAt: sql`now()`, expiresAt: new Date(Date.now() + VALID_MS) })
+      .set({
+        status: 'ready',
+        file: name,
+        sizeBytes: size,
+        readyAt: sql`now()`,
+        expiresAt: new Date(Date.now() + VALID_MS),
+      })
       .where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'pending')))
       .returning({ id: dataExports.id });
     if (done) await notifyExportReady(tx, row.userId, exportId);
@@ -347,7 +403,12 @@ export async function failExport(exportId: number): Promise<void> {
 export async function sweepExports(): Promise<number> {
   const gone = await db()
     .delete(dataExports)
-    .where(or(lt(dataExports.expiresAt, sql`now()`), and(eq(dataExports.status, 'failed'), lt(dataExports.createdAt, sql`now() - interval '1 day'`))))
+    .where(
+      or(
+        lt(dataExports.expiresAt, sql`now()`),
+        and(eq(dataExports.status, 'failed'), lt(dataExports.createdAt, sql`now() - interval '1 day'`)),
+      ),
+    )
     .returning({ file: dataExports.file });
   await removeExportFiles(gone.map((g) => g.file));
   return gone.length;
@@ -356,6 +417,8 @@ export async function sweepExports(): Promise<number> {
 /** Removes built ZIPs by file name (those of a deleted account, or expired). */
 export async function removeExportFiles(names: (string | null)[]): Promise<void> {
   await Promise.all(
-    names.filter((n): n is string => !!n && /^[\w-]+\.zip$/.test(n)).map((n) => rm(path.join(exportsDir(), n), { force: true })),
+    names
+      .filter((n): n is string => !!n && /^[\w-]+\.zip$/.test(n))
+      .map((n) => rm(path.join(exportsDir(), n), { force: true })),
   );
 }

@@ -15,7 +15,10 @@ export const COOLING_OFF_MS = COOLING_OFF_DAYS * 86_400_000;
 /** Starts the cooling-off of `userId` in `tx`; answers when the account will be deleted. */
 export async function scheduleDeletion(tx: DbOrTx, userId: number): Promise<Date> {
   const due = new Date(Date.now() + COOLING_OFF_MS);
-  await tx.update(users).set({ deletionRequestedAt: sql`now()`, deletionDueAt: due }).where(eq(users.id, userId));
+  await tx
+    .update(users)
+    .set({ deletionRequestedAt: sql`now()`, deletionDueAt: due })
+    .where(eq(users.id, userId));
   // Keyed by the due time: a request made again after a cancellation gets a job of its own.
   await enqueue(QUEUES.accountDelete, { userId }, { tx, key: `${userId}:${due.getTime()}`, startAfter: due });
   return due;

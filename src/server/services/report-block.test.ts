@@ -24,12 +24,18 @@ beforeAll(async () => {
   )) as [{ author_id: number; id: number }];
   [{ id: viewer }] = (await q('select id from users where id <> $1 order by id limit 1', [author])) as [{ id: number }];
   await q('insert into follows (follower_id, followee_id) values ($1, $2) on conflict do nothing', [viewer, author]);
-  const [other] = (await q(`select id from videos where author_id <> $1 and deleted_at is null and visibility = 'public' order by id limit 1`, [author])) as [{ id: number }];
+  const [other] = (await q(
+    `select id from videos where author_id <> $1 and deleted_at is null and visibility = 'public' order by id limit 1`,
+    [author],
+  )) as [{ id: number }];
   [{ id: comment }] = (await q(
     `insert into comments (video_id, user_id, text) values ($1, $2, '作者的评论') returning id`,
     [other.id, author],
   )) as [{ id: number }];
-  await q(`insert into danmaku (video_id, user_id, text, offset_ms) values ($1, $2, '作者的弹幕', 100)`, [other.id, author]);
+  await q(`insert into danmaku (video_id, user_id, text, offset_ms) values ($1, $2, '作者的弹幕', 100)`, [
+    other.id,
+    author,
+  ]);
   onOther = other.id;
 });
 
@@ -41,7 +47,7 @@ afterAll(async () => {
 async function meets(): Promise<Record<string, boolean>> {
   const other = onOther;
   const feed = [];
-  for (let cursor = 0, more = true; more && cursor < 400; ) {
+  for (let cursor = 0, more = true; more && cursor < 400;) {
     const page = await recommend(viewer, { cursor, count: 50 });
     feed.push(...page.items);
     cursor = page.cursor;
@@ -64,7 +70,9 @@ describe('举报 with 同时拉黑', () => {
     expect(rows[0]).toEqual({ target_type: 'video', target_id: work });
     expect(await meets()).toEqual({ recommend: false, follow: false, comments: false, danmaku: false });
     // Others still see everything.
-    const stranger = (await t.pool.query('select id from users where id not in ($1, $2) order by id limit 1', [viewer, author])).rows[0].id;
+    const stranger = (
+      await t.pool.query('select id from users where id not in ($1, $2) order by id limit 1', [viewer, author])
+    ).rows[0].id;
     expect((await listDanmaku(onOther, stranger))!.some((d) => d.userId === author)).toBe(true);
     await setBlock(viewer, author, false);
     expect(await meets()).toEqual({ recommend: true, follow: true, comments: true, danmaku: true });

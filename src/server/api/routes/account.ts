@@ -2,12 +2,16 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ACCOUNT_API, COOLING_OFF_DAYS, EXPORT_VALID_HOURS, type AccountState, type DataExportView } from '../../../shared/account.ts';
-import { db } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
-import { DELETE_CONFIRM_RATE, maskEmail, requestDeletion, sendDeletionCode } from '../../services/account-deletion.ts';
-import { EXPORT_RATE, latestExport, openExport, requestExport } from '../../services/data-export.ts';
-import { eq } from 'drizzle-orm';
+import {
+  ACCOUNT_API,
+  COOLING_OFF_DAYS,
+  EXPORT_VALID_HOURS,
+  type AccountState,
+  type DataExportView,
+} from '../../../shared/account.ts';
+import { DELETE_CONFIRM_RATE, requestDeletion, sendDeletionCode } from '../../services/account-deletion.ts';
+import { accountState } from '../../services/account-state.ts';
+import { EXPORT_RATE, openExport, requestExport } from '../../services/data-export.ts';
 import { okB } from '../envelope.ts';
 import { authContext, sessionCookie } from '../login-door.ts';
 import { id } from '../params.ts';
@@ -31,22 +35,14 @@ const stateB = z.object({
   hasPassword: z.boolean(),
 }) satisfies z.ZodType<AccountState>;
 
-/** What the settings page's 账号与数据 section shows. */
-async function accountState(userId: number): Promise<AccountState> {
-  const [[user], exported] = await Promise.all([
-    db().select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)),
-    latestExport(userId),
-  ]);
-  return { export: exported, email: user?.email ? maskEmail(user.email) : null, hasPassword: !!user?.passwordHash };
-}
-
 export const accountRoutes = [
   route({
     method: 'GET',
     path: api(ACCOUNT_API.state),
     family: 'B',
     auth: true,
-    summary: 'My data export (the newest not expired) and how I can confirm a deletion (masked e-mail, password or not)',
+    summary:
+      'My data export (the newest not expired) and how I can confirm a deletion (masked e-mail, password or not)',
     input: z.object({}),
     response: bodyB(stateB),
     handler: async ({ viewer }) => okB(await accountState(viewer.id)),
@@ -92,7 +88,8 @@ export const accountRoutes = [
     family: 'B',
     auth: true,
     ownOnly: true,
-    summary: 'Mail a code to my own address, to confirm 注销账号 with (the login code’s limits apply); answers the masked address',
+    summary:
+      'Mail a code to my own address, to confirm 注销账号 with (the login code’s limits apply); answers the masked address',
     input: z.object({}),
     response: bodyB(z.object({ email: z.string() })),
     handler: async ({ viewer, request, clientAddress }) =>

@@ -51,7 +51,10 @@ export const captionRoutes = [
       `the line; nothing is stored. ${rate}.`,
     input: z.object({
       workId: id(),
-      file: z.instanceof(File).meta({ type: 'string', format: 'binary', description: 'The .vtt or .srt file' }).optional(),
+      file: z
+        .instanceof(File)
+        .meta({ type: 'string', format: 'binary', description: 'The .vtt or .srt file' })
+        .optional(),
     }),
     files: { file: CAPTION_MAX_BYTES },
     response: bodyB(trackB),
