@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { setFlash } from '../client/flash.ts';
 import { toast } from '../client/toast.ts';
 import { t } from '../i18n/t.ts';
 import type { AccountState } from '../shared/account.ts';
@@ -92,8 +91,7 @@ function DeleteRow({ state }: { state: AccountState }) {
     setError(null);
     try {
       await requestAccountDeletion(password ? { password } : { code });
-      setFlash(t('account.deleteRequested'));
-      leaveAfterDeletion();
+      leaveAfterDeletion(t('account.deleteRequested'));
     } catch (e) {
       setError((e as Error).message);
       setBusy(false);

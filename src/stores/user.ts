@@ -1,5 +1,6 @@
 import { atom } from 'nanostores';
 import { apiGet, apiPost, type ApiFailure } from '../client/api.ts';
+import { setFlash } from '../client/flash.ts';
 import { $auth, setLoggedIn, startCodeCountdown } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';
 import {
@@ -196,8 +197,10 @@ export async function logout({
  * 注销账号 was asked for: the server has ended every session of the account already; this browser forgets it as a
  * logout does (the remembered email stays, so logging in again to take it back is one step) and opens the home page.
  */
-export function leaveAfterDeletion(): void {
+export function leaveAfterDeletion(message: string): void {
   clearLocalSession({ keepEmail: rememberedEmail() });
+  // After the clearing, which empties session storage too.
+  setFlash(message);
   globalThis.location?.assign('/');
 }
 

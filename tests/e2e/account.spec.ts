@@ -32,7 +32,7 @@ async function pageAs(browser: Browser, session: Session, options: { dark?: bool
     options.phone ? { viewport: { width: 390, height: 844 }, hasTouch: true } : {},
   );
   await signIn(context, session);
-  if (options.dark) await context.addInitScript(() => localStorage.setItem('theme', '"dark"'));
+  if (options.dark) await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
   return context.newPage();
 }
 
@@ -162,11 +162,12 @@ test('注销账号: a cooling-off that a login cancels, then the deletion once t
     const dialog = page.getByRole('dialog', { name: '确认注销账号' });
     await dialog.getByPlaceholder('登录密码').fill('not my password');
     await dialog.getByRole('button', { name: '确认注销' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText('密码不正确');
+    await expect(dialog.getByRole('alert')).toHaveText('密码不正确', { timeout: 20_000 });
     await dialog.getByPlaceholder('登录密码').fill(PASSWORD);
     await page.screenshot({ path: path.join(SHOTS, `settings-delete-${shot}.png`) });
     await dialog.getByRole('button', { name: '确认注销' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    // scrypt checks the password: a loaded machine may take seconds.
+    await expect(page).toHaveURL(/\/$/, { timeout: 20_000 });
     await expect(page.getByText('已提交注销申请，你已退出登录')).toBeVisible();
     await page.context().close();
   };

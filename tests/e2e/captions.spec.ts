@@ -31,7 +31,7 @@ async function pageAs(browser: Browser, session: Session | null, options: { dark
     options.phone ? { viewport: { width: 390, height: 844 }, hasTouch: true } : {},
   );
   if (session) await signIn(context, session);
-  if (options.dark) await context.addInitScript(() => localStorage.setItem('theme', '"dark"'));
+  if (options.dark) await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
   return context.newPage();
 }
 
@@ -46,8 +46,8 @@ async function openWork(page: Page, workId: number): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-player]'));
 }
 
-/** Stops the video at `seconds` and answers the caption drawn over it then. */
-async function captionAt(page: Page, seconds: number): Promise<string> {
+/** Stops the video at `seconds` and expects `text` drawn over it then. */
+async function expectCaption(page: Page, seconds: number, text: string): Promise<void> {
   await page
     .locator('video')
     .first()
@@ -55,9 +55,7 @@ async function captionAt(page: Page, seconds: number): Promise<string> {
       v.pause();
       v.currentTime = at;
     }, seconds);
-  const layer = page.locator('[data-captions-shown]');
-  await expect(layer).toBeVisible();
-  return (await layer.textContent()) ?? '';
+  await expect(page.locator('[data-captions-shown]')).toHaveText(text);
 }
 
 test('captions: the engine writes them for a new upload, a bad file names its line, a good one replaces them, CC shows each cue at its time, and a caption line finds the work', async ({
@@ -101,6 +99,7 @@ test('captions: the engine writes them for a new upload, a bad file names its li
   const picker = dialog.getByLabel('替换字幕');
   await picker.setInputFiles(path.join(dir, 'bad.srt'));
   await expect(dialog.getByRole('alert')).toHaveText(/^第 6 行：字幕时间超出了视频长度/);
+  await dialog.getByRole('alert').scrollIntoViewIfNeeded();
   await expect(dialog.getByText(/自动生成 · 共 2 条/)).toBeVisible();
   await studio.screenshot({ path: path.join(SHOTS, 'studio-captions-error-1440.png') });
 
@@ -131,8 +130,8 @@ test('captions: the engine writes them for a new upload, a bad file names its li
     await expect(cc).toHaveAttribute('aria-checked', 'false');
     await cc.click();
     await expect(cc).toHaveAttribute('aria-checked', 'true');
-    expect(await captionAt(viewer, 0.8)).toBe('海风轻轻吹过沙滩');
-    expect(await captionAt(viewer, 2.5)).toBe(SPOKEN);
+    await expectCaption(viewer, 0.8, '海风轻轻吹过沙滩');
+    await expectCaption(viewer, 2.5, SPOKEN);
     // Drawn above the control bar, not under it.
     const [cue, bar] = await Promise.all([
       viewer.locator('[data-captions-shown]').boundingBox(),
@@ -143,7 +142,7 @@ test('captions: the engine writes them for a new upload, a bad file names its li
     // The choice is remembered on the next page.
     await viewer.reload();
     await openWork(viewer, workId);
-    expect(await captionAt(viewer, 2.5)).toBe(SPOKEN);
+    await expectCaption(viewer, 2.5, SPOKEN);
     await viewer.context().close();
   }
 
