@@ -381,7 +381,7 @@ export function Feed({ data, count }: Props) {
                   )}
                   {active && prefs.captions && v.captions && <CaptionLayer video={video} captions={v.captions} />}
                   {active && (
-                    <PlayerControls video={video} item={v} text={text} feed>
+                    <PlayerControls video={video} item={v} text={text} feed autoNext>
                       {prefs.danmaku && (
                         <Suspense fallback={null}>
                           <DanmakuInput video={video} item={v} />

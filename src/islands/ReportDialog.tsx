@@ -12,6 +12,7 @@ const TITLES: Record<ReportTarget, MessageKey> = {
   user: 'report.titleUser',
   message: 'report.titleMessage',
   conversation: 'report.titleUser',
+  live: 'report.titleLive',
 };
 
 /**

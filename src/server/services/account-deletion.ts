@@ -20,7 +20,7 @@ import { db } from '../db/client.ts';
 import { dataExports, loginCodes, users } from '../db/schema.ts';
 import { enqueue, QUEUES } from '../jobs/queue.ts';
 import { WORKS_DIR } from '../media/paths.ts';
-import { consumeCode, requestLoginCode } from './auth/codes.ts';
+import { consumeLoginCode, requestLoginCode } from './auth/codes.ts';
 import type { AuthContext } from './auth/login.ts';
 import { removeExportFiles } from './data-export.ts';
 import { scheduleDeletion } from './deletion-clock.ts';
@@ -72,7 +72,7 @@ export async function requestDeletion(
       throw new ServiceError('forbidden', 'error.deleteWrongPassword');
   } else {
     if (!user.email) throw invalid('error.deleteNoEmail');
-    await consumeCode(user.email, code, ctx);
+    await consumeLoginCode(user.email, code, ctx);
   }
   const due = await db().transaction((tx) => scheduleDeletion(tx, userId));
   await revokeAllSessions(userId);

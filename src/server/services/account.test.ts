@@ -114,6 +114,9 @@ beforeAll(async () => {
   await publishComment(b, aWork, 'B 评论 A 的作品');
   await sendMessage(a, b, 'A 写给 B 的私信');
   await sendMessage(b, a, 'B 回给 A 的私信');
+  // 收藏 → 音乐 and 观看历史 → 用户 (B too, whose lists must stay out of A's export).
+  await q('insert into music_collects (user_id, video_id) values ($1, $2), ($3, $4)', [a, others[0]!, b, others[1]!]);
+  await q('insert into profile_visits (viewer_id, user_id) values ($1, $2), ($2, $1)', [a, b]);
 });
 
 afterAll(async () => {
@@ -147,6 +150,10 @@ describe('下载我的数据', () => {
     for (const name of ['profile.json', 'likes.json', 'follows.json', 'watch_history.json', 'settings.json']) {
       expect(files.has(name), name).toBe(true);
     }
+    const collects = JSON.parse(files.get('collects.json') as string) as { sounds: { id: number }[] };
+    expect(collects.sounds.map((s) => s.id)).toEqual([others[0]]);
+    const watched = JSON.parse(files.get('watch_history.json') as string) as { profiles: { nickname: string }[] };
+    expect(watched.profiles.map((p) => p.nickname)).toEqual(['测试b']);
     const { rows } = await t.pool.query(
       `select kind, export_id from notifications where user_id = $1 and kind = 'export_ready'`,
       [a],

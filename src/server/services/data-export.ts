@@ -1,7 +1,7 @@
 /**
  * 下载我的数据: a job gathers a member's data into one ZIP (yazl, streamed to disk): the profile, their works with
- * their media files and captions, comments, danmaku, messages of their chats, likes, collects, follows, watch history,
- * search history, blocks and settings, as JSON beside the files. The ZIP waits in a private folder (never under the
+ * their media files and captions, comments, danmaku, messages of their chats, likes, collects (works and sounds),
+ * follows, watch history (works, profiles visited, live rooms), search history, blocks and settings, as JSON beside the files. The ZIP waits in a private folder (never under the
  * public media root) for 24 hours; only its owner may download it, anyone else is told it does not exist.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,6 +10,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import yazl from 'yazl';
 import { EXPORT_VALID_HOURS, exportDownloadPath, type DataExportView } from '../../shared/account.ts';
 import { db } from '../db/client.ts';
@@ -23,8 +24,12 @@ import {
   dataExports,
   follows,
   likes,
+  liveRooms,
+  liveWatchHistory,
   messageHides,
   messages,
+  musicCollects,
+  profileVisits,
   searchLog,
   users,
   videoCaptions,
@@ -220,71 +225,102 @@ async function gather(userId: number) {
   }
 
   const videoRef = { id: videos.id, title: videos.desc };
-  const [myComments, myDanmaku, liked, collected, later, history, following, followers, searches, blocked] =
-    await Promise.all([
-      q
-        .select({
-          id: comments.id,
-          videoId: comments.videoId,
-          replyTo: comments.parentId,
-          text: comments.text,
-          createdAt: comments.createdAt,
-        })
-        .from(comments)
-        .where(and(eq(comments.userId, userId), isNull(comments.deletedAt)))
-        .orderBy(asc(comments.id)),
-      q
-        .select({
-          videoId: danmaku.videoId,
-          text: danmaku.text,
-          offsetMs: danmaku.offsetMs,
-          createdAt: danmaku.createdAt,
-        })
-        .from(danmaku)
-        .where(eq(danmaku.userId, userId))
-        .orderBy(asc(danmaku.id)),
-      q
-        .select({ ...videoRef, at: likes.createdAt })
-        .from(likes)
-        .innerJoin(videos, eq(videos.id, likes.targetId))
-        .where(eq(likes.userId, userId)),
-      q
-        .select({ ...videoRef, at: collects.createdAt })
-        .from(collects)
-        .innerJoin(videos, eq(videos.id, collects.targetId))
-        .where(eq(collects.userId, userId)),
-      q
-        .select({ ...videoRef, at: watchLater.createdAt })
-        .from(watchLater)
-        .innerJoin(videos, eq(videos.id, watchLater.targetId))
-        .where(eq(watchLater.userId, userId)),
-      q
-        .select({ ...videoRef, progressMs: watchHistory.progressMs, at: watchHistory.watchedAt })
-        .from(watchHistory)
-        .innerJoin(videos, eq(videos.id, watchHistory.videoId))
-        .where(eq(watchHistory.userId, userId))
-        .orderBy(desc(watchHistory.watchedAt)),
-      q
-        .select({ nickname: users.nickname, secUid: users.secUid, at: follows.createdAt })
-        .from(follows)
-        .innerJoin(users, eq(users.id, follows.followeeId))
-        .where(eq(follows.followerId, userId)),
-      q
-        .select({ nickname: users.nickname, secUid: users.secUid, at: follows.createdAt })
-        .from(follows)
-        .innerJoin(users, eq(users.id, follows.followerId))
-        .where(eq(follows.followeeId, userId)),
-      q
-        .select({ query: searchLog.query, at: searchLog.createdAt })
-        .from(searchLog)
-        .where(eq(searchLog.userId, userId))
-        .orderBy(desc(searchLog.id)),
-      q
-        .select({ nickname: users.nickname, secUid: users.secUid, at: blocks.createdAt })
-        .from(blocks)
-        .innerJoin(users, eq(users.id, blocks.blockedId))
-        .where(eq(blocks.blockerId, userId)),
-    ]);
+  const visited = alias(users, 'visited');
+  const [
+    myComments,
+    myDanmaku,
+    liked,
+    collected,
+    later,
+    history,
+    following,
+    followers,
+    searches,
+    blocked,
+    sounds,
+    profilesSeen,
+    roomsSeen,
+  ] = await Promise.all([
+    q
+      .select({
+        id: comments.id,
+        videoId: comments.videoId,
+        replyTo: comments.parentId,
+        text: comments.text,
+        createdAt: comments.createdAt,
+      })
+      .from(comments)
+      .where(and(eq(comments.userId, userId), isNull(comments.deletedAt)))
+      .orderBy(asc(comments.id)),
+    q
+      .select({
+        videoId: danmaku.videoId,
+        text: danmaku.text,
+        offsetMs: danmaku.offsetMs,
+        createdAt: danmaku.createdAt,
+      })
+      .from(danmaku)
+      .where(eq(danmaku.userId, userId))
+      .orderBy(asc(danmaku.id)),
+    q
+      .select({ ...videoRef, at: likes.createdAt })
+      .from(likes)
+      .innerJoin(videos, eq(videos.id, likes.targetId))
+      .where(eq(likes.userId, userId)),
+    q
+      .select({ ...videoRef, at: collects.createdAt })
+      .from(collects)
+      .innerJoin(videos, eq(videos.id, collects.targetId))
+      .where(eq(collects.userId, userId)),
+    q
+      .select({ ...videoRef, at: watchLater.createdAt })
+      .from(watchLater)
+      .innerJoin(videos, eq(videos.id, watchLater.targetId))
+      .where(eq(watchLater.userId, userId)),
+    q
+      .select({ ...videoRef, progressMs: watchHistory.progressMs, at: watchHistory.watchedAt })
+      .from(watchHistory)
+      .innerJoin(videos, eq(videos.id, watchHistory.videoId))
+      .where(eq(watchHistory.userId, userId))
+      .orderBy(desc(watchHistory.watchedAt)),
+    q
+      .select({ nickname: users.nickname, secUid: users.secUid, at: follows.createdAt })
+      .from(follows)
+      .innerJoin(users, eq(users.id, follows.followeeId))
+      .where(eq(follows.followerId, userId)),
+    q
+      .select({ nickname: users.nickname, secUid: users.secUid, at: follows.createdAt })
+      .from(follows)
+      .innerJoin(users, eq(users.id, follows.followerId))
+      .where(eq(follows.followeeId, userId)),
+    q
+      .select({ query: searchLog.query, at: searchLog.createdAt })
+      .from(searchLog)
+      .where(eq(searchLog.userId, userId))
+      .orderBy(desc(searchLog.id)),
+    q
+      .select({ nickname: users.nickname, secUid: users.secUid, at: blocks.createdAt })
+      .from(blocks)
+      .innerJoin(users, eq(users.id, blocks.blockedId))
+      .where(eq(blocks.blockerId, userId)),
+    q
+      .select({ ...videoRef, at: musicCollects.createdAt })
+      .from(musicCollects)
+      .innerJoin(videos, eq(videos.id, musicCollects.targetId))
+      .where(eq(musicCollects.userId, userId)),
+    q
+      .select({ nickname: visited.nickname, secUid: visited.secUid, at: profileVisits.visitedAt })
+      .from(profileVisits)
+      .innerJoin(visited, eq(visited.id, profileVisits.userId))
+      .where(eq(profileVisits.viewerId, userId))
+      .orderBy(desc(profileVisits.visitedAt)),
+    q
+      .select({ roomId: liveRooms.id, title: liveRooms.title, at: liveWatchHistory.watchedAt })
+      .from(liveWatchHistory)
+      .innerJoin(liveRooms, eq(liveRooms.id, liveWatchHistory.roomId))
+      .where(eq(liveWatchHistory.userId, userId))
+      .orderBy(desc(liveWatchHistory.watchedAt)),
+  ]);
   const when = <T extends { at: Date }>(rows: T[]) => rows.map(({ at, ...r }) => ({ ...r, at: iso(at) }));
 
   const documents: Record<string, unknown> = {
@@ -311,9 +347,9 @@ async function gather(userId: number) {
     'danmaku.json': myDanmaku.map((d) => ({ ...d, createdAt: iso(d.createdAt) })),
     'messages.json': chatDocs,
     'likes.json': when(liked),
-    'collects.json': when(collected),
+    'collects.json': { works: when(collected), sounds: when(sounds) },
     'watch_later.json': when(later),
-    'watch_history.json': when(history),
+    'watch_history.json': { works: when(history), profiles: when(profilesSeen), live: when(roomsSeen) },
     'follows.json': { following: when(following), followers: when(followers) },
     'search_history.json': when(searches),
     'blocks.json': when(blocked),

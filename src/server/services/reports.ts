@@ -1,7 +1,7 @@
 /**
- * Reports (举报) of a user, a work, a comment, a direct message or a conversation, stored for moderators to review;
- * with `block`, the reporter also blocks the one behind it (同时拉黑) in the same call: the user, the work's author, the
- * comment's writer, or the other side of the chat.
+ * Reports (举报) of a user, a work, a comment, a direct message, a conversation or a live room, stored for the
+ * moderators' queue; with `block`, the reporter also blocks the one behind it (同时拉黑) in the same call: the user,
+ * the work's author, the comment's writer, the other side of the chat, or the room's host.
  */
 import { sql } from 'drizzle-orm';
 import { REPORT_REASONS, REPORT_TARGETS, type ReportReason, type ReportTarget } from '../../shared/messaging.ts';
@@ -22,11 +22,12 @@ const NOT_FOUND: Record<ReportTarget, MessageKey> = {
   comment: 'error.commentNotFound',
   message: 'error.messageNotFound',
   conversation: 'error.conversationNotFound',
+  live: 'error.liveRoomNotFound',
 };
 
 /**
  * The user behind what is reported, as the reporter may see it, or null when it is unknown or hidden from them: a
- * work or comment on a work they may see, a message or chat they take part in.
+ * work or comment on a work they may see, a message or chat they take part in, a live room's host.
  */
 async function personBehind(reporterId: number, target: ReportTarget, targetId: number): Promise<number | null> {
   const peer = (conversation: ReturnType<typeof sql>) =>
@@ -39,6 +40,7 @@ async function personBehind(reporterId: number, target: ReportTarget, targetId: 
                   where cm.id = ${targetId} and cm.deleted_at is null and ${visibleWorks(reporterId)}`,
     message: sql`select ${peer(sql`m.conversation_id`)} as person from messages m where m.id = ${targetId}`,
     conversation: sql`select ${peer(sql`${targetId}`)} as person`,
+    live: sql`select host_id as person from live_rooms where id = ${targetId}`,
   }[target];
   const { rows } = await db().execute<{ person: number | null }>(query);
   const person = rows[0]?.person;

@@ -28,6 +28,7 @@ import { extractPoster } from '../media/transcode.ts';
 import { mediaUrl } from '../media-url.ts';
 import { captionEngine } from '../captions/engine.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
+import { announceReplay } from './live-broadcasts.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify } from './notifications.ts';
 import { defaultRendition, laddersOf } from './renditions.ts';
@@ -35,6 +36,8 @@ import { tokenize } from './search-tokens.ts';
 import { removeUploadFiles, uploadFiles } from './uploads.ts';
 import { reindexVideoSearch } from './video-search.ts';
 import { isChannel } from './videos.ts';
+import { assertMayShowWork } from '../staff/holds.ts';
+import { flagWatched } from '../staff/watched-words.ts';
 
 /** Default and largest page of 作品管理. */
 export const WORK_PAGE = 20;
@@ -102,7 +105,7 @@ async function notifyMentions(
 }
 
 /** Turns a checked cover image upload of `userId` into the work's WebP poster; returns its media key. */
-async function coverFromUpload(userId: number, coverUploadId: string, prefix: string): Promise<string> {
+export async function coverFromUpload(userId: number, coverUploadId: string, prefix: string): Promise<string> {
   const [cover] = await db()
     .select({ status: uploads.status, kind: uploads.kind })
     .from(uploads)
@@ -208,6 +211,7 @@ export async function createWork(userId: number, input: CreateWorkInput): Promis
     return row!.id;
   });
   await publishUpload(upload.id);
+  await flagWatched('video', videoId, title);
   return getWork(userId, videoId);
 }
 
@@ -269,6 +273,8 @@ export async function publishUpload(uploadId: string): Promise<boolean> {
       await notifyMentions(tx, v);
       // Captions by the engine, when one is configured: after the commit, from the published media.
       if (captionEngine()) await enqueue(QUEUES.autoCaptions, { videoId: v.id }, { tx, key: String(v.id) });
+      // A broadcast's recording: its room now links the 回放.
+      await announceReplay(tx, v.id);
       // The first frame made by the worker is not used when the creator chose another.
       if (poster !== outputs.poster) await dropMedia([outputs.poster], tx);
       return 'published' as const;
@@ -401,7 +407,10 @@ export async function getWork(userId: number, workId: number): Promise<StudioWor
   return work;
 }
 
-/** Changes a work's title, channel, cover, visibility or comment switch; only its author may. */
+/**
+ * Changes a work's title, channel, cover, visibility or comment switch; only its author may, and never shows a work a
+ * moderator removed or that a ban hid.
+ */
 export async function editWork(userId: number, input: EditWorkInput): Promise<StudioWork> {
   const [current] = await db()
     .select({ status: videos.status, durationMs: videos.durationMs, uploadId: uploads.id, outputs: uploads.outputs })
@@ -429,6 +438,8 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
       .where(and(eq(videos.id, input.workId), isNull(videos.deletedAt)))
       .for('update');
     if (!v) throw notFound('error.workNotFound');
+    if (input.visibility !== undefined && input.visibility !== 'private' && input.visibility !== v.visibility)
+      await assertMayShowWork(tx, v.id, v.authorId);
     const changes: Partial<typeof videos.$inferInsert> = {};
     if (title !== undefined && title !== v.desc) {
       changes.desc = title;
@@ -455,6 +466,7 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
       await notifyMentions(tx, next, v.visibility === 'private' ? [] : extractMentions(v.desc));
     }
   });
+  if (title !== undefined) await flagWatched('video', input.workId, title);
   return getWork(userId, input.workId);
 }
 

@@ -27,6 +27,7 @@ const notice = z.object({
   aweme: z.object({ aweme_id: z.string(), cover: urlList }).nullable(),
   /** export_ready: where the member downloads their data (only they may, until it expires); null otherwise. */
   download_url: z.string().nullable(),
+  room_id: z.string().nullable(),
 });
 
 const unreadBody = bodyA({ total_unread: z.number().int() });
@@ -41,6 +42,7 @@ function shapeNotice(n: NotificationView): Notice {
     content: n.comment,
     aweme: n.video ? { aweme_id: String(n.video.id), cover: { url_list: [mediaUrl(n.video.poster)] } } : null,
     download_url: n.exportId === null ? null : exportDownloadPath(n.exportId),
+    room_id: n.roomId === null ? null : String(n.roomId),
   };
 }
 

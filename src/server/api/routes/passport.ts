@@ -14,7 +14,7 @@ import {
   credentials,
   emailField,
   passwordField,
-  sessionCookie,
+  clearLoginCookies,
   setLoginCookie,
 } from '../login-door.ts';
 import { qrSvg } from '../qr-svg.ts';
@@ -168,7 +168,7 @@ export const passportRoutes = [
     response: bodyA({}),
     handler: async ({ request, headers }) => {
       await logout(bearer(request));
-      headers.append('set-cookie', sessionCookie(request, '', 0));
+      clearLoginCookies(request, headers);
       return okA({});
     },
   }),
@@ -183,7 +183,7 @@ export const passportRoutes = [
     response: bodyA({ revoked_sessions: z.number().int() }),
     handler: async ({ viewer, request, headers }) => {
       const revoked = await logoutEverywhere(viewer.id);
-      headers.append('set-cookie', sessionCookie(request, '', 0));
+      clearLoginCookies(request, headers);
       return okA({ revoked_sessions: revoked });
     },
   }),

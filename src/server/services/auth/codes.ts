@@ -70,11 +70,18 @@ export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Prom
   return { retryAfter: CODE_EMAIL_RATE.windowMs / 1000 };
 }
 
+/** Logs in with an emailed code; the first code login of an email creates its account (`created: true`). */
+export async function loginWithCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<LoginResult> {
+  const email = await consumeLoginCode(rawEmail, rawCode, ctx);
+  const { user, created } = await findOrCreateUser(email);
+  return issue(user, ctx, created);
+}
+
 /**
- * Spends the newest live code mailed to `email` if `rawCode` is it (5 tries per code, counted atomically); throws
- * `error.wrongCode` otherwise. The code login and other confirmations by mail (注销账号) share it.
+ * Checks an emailed code and uses it up (5 tries per code, CODE_VERIFY_IP_RATE per address); the normalised e-mail
+ * address on success. A login, the staff console's re-authentication and 注销账号 all prove who they are with it.
  */
-export async function consumeCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<string> {
+export async function consumeLoginCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<string> {
   const email = normalizeEmail(rawEmail);
   const code = typeof rawCode === 'string' ? rawCode.trim() : '';
   if (!/^\d{6}$/.test(code)) throw invalid('error.codeFormat');
@@ -98,11 +105,4 @@ export async function consumeCode(rawEmail: string, rawCode: string, ctx: AuthCo
     .returning({ id: loginCodes.id });
   if (consumed.length === 0) throw new ServiceError('unauthorized', 'error.wrongCode');
   return email;
-}
-
-/** Logs in with an emailed code; the first code login of an email creates its account (`created: true`). */
-export async function loginWithCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<LoginResult> {
-  const email = await consumeCode(rawEmail, rawCode, ctx);
-  const { user, created } = await findOrCreateUser(email);
-  return issue(user, ctx, created);
 }

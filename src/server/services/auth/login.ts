@@ -4,6 +4,7 @@ import { users } from '../../db/schema.ts';
 import { cancelDeletion } from '../deletion-clock.ts';
 import { invalid } from '../errors.ts';
 import { createSession, revokeAllSessions, revokeSession, type Viewer } from '../sessions.ts';
+import { assertNotBanned } from '../../staff/sanctions.ts';
 
 export interface AuthContext {
   ip: string;
@@ -61,6 +62,7 @@ export function sometimes(task: () => Promise<unknown>): Promise<unknown> {
  * token issued before the login (perhaps planted by someone else) must not outlive it.
  */
 export async function issue(user: Viewer, ctx: AuthContext | undefined, created: boolean): Promise<LoginResult> {
+  await assertNotBanned(user.id);
   await revokeSession(ctx?.previousToken);
   // Every way in passes here: logging in during the cooling-off of a 注销 is how a member takes it back.
   const deletionCancelled = await cancelDeletion(user.id);
