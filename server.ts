@@ -35,6 +35,7 @@ import { followOtherServers } from './src/server/cache/shared-writes.ts';
 import { followContentPublications } from './src/server/content/publish.ts';
 import { hub } from './src/server/realtime/events.ts';
 import { isLivePath, serveLive, startLive, stopLive } from './src/server/live/index.ts';
+import { isHiddenWorkPage } from './src/server/services/hidden-works.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 // The compression package is typed for Express; it only needs Node's own request and response.
@@ -293,7 +294,7 @@ async function main(): Promise<void> {
   const assets = loadPrecompressed(path.join(client, '_astro'));
   // Files the adapter serves as they are: they skip the page cache (pages, prerendered ones too, go through it).
   const files = staticPaths(client);
-  const pages = createPageAnswers();
+  const pages = createPageAnswers({ hidden: isHiddenWorkPage });
   // Writes taken by the other app servers on this database make the copies here stale too.
   followOtherServers();
   // Editors' content published through any app server drops the copies here too.

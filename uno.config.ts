@@ -68,6 +68,21 @@ export default defineConfig({
       'grid gap-4 grid-cols-[repeat(auto-fill,minmax(200px,1fr))] lt-tablet:grid-cols-2 lt-tablet:gap-x-2 lt-tablet:gap-y-3',
     'page-pad': 'px-4 md:px-6 pb-10',
     'section-title': 'text-lg font-semibold text-primary',
+    // The player's controls and a video's actions (PlayerControls, ChoiceMenu, VideoActions): the feed draws them for
+    // every video it holds, so each class list is named once here. A phone's thumb needs 44 px targets.
+    'pc-btn':
+      'focus-ring flex h-8 min-w-8 items-center justify-center rounded px-1 hover:bg-white/15 lt-tablet:(h-11 min-w-11)',
+    'pc-switch':
+      'focus-ring flex h-8 items-center gap-1.5 whitespace-nowrap rounded px-1 text-xs hover:bg-white/15 lt-tablet:h-11',
+    // As wide as the bar's other buttons; on a phone its touch area reaches 44 px beyond its box.
+    'pc-menu':
+      "focus-ring relative flex h-8 min-w-8 items-center justify-center rounded px-1 text-xs hover:bg-white/15 before:(absolute content-[''] -inset-1.5) sm:before:hidden",
+    'pc-choice': 'focus-ring block h-11 w-16 text-xs hover:bg-white/15 sm:(h-auto py-1)',
+    'act-col':
+      'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow lt-tablet:(min-h-11 min-w-11)',
+    'act-row':
+      'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover lt-tablet:h-11',
+    'act-more': 'focus-ring flex h-9 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm hover:bg-white/15',
     // A thumb-sized target on a phone (44 px, as the platforms' guidelines ask); no change at pointer widths.
     'tap-target': 'lt-tablet:(inline-flex min-h-11 min-w-11 items-center justify-center)',
   },

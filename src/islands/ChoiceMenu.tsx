@@ -93,8 +93,7 @@ export function ChoiceMenu<V extends string | number>({ name, current, entries, 
           setVia((v) => (v === 'press' ? null : 'press'));
         }}
         onKeyDown={onButtonKey}
-        // As wide as the bar's other buttons; on a phone its touch area reaches 44 px beyond its box.
-        className="focus-ring relative flex h-8 min-w-8 items-center justify-center rounded px-1 text-xs hover:bg-white/15 before:(absolute content-[''] -inset-1.5) sm:before:hidden"
+        className="pc-menu"
       >
         {current}
       </button>
@@ -118,7 +117,7 @@ export function ChoiceMenu<V extends string | number>({ name, current, entries, 
                 aria-checked={checked === e.value}
                 tabIndex={-1}
                 onClick={() => pick(e.value)}
-                className={`focus-ring block h-11 w-16 text-xs hover:bg-white/15 sm:(h-auto py-1) ${checked === e.value ? 'text-accent' : ''}`}
+                className={`pc-choice ${checked === e.value ? 'text-accent' : ''}`}
               >
                 {e.label}
               </button>

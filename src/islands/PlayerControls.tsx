@@ -121,8 +121,7 @@ const rateLabel = (r: number) => `${r}x`;
 const pct = (part: number, whole: number) => `${whole > 0 ? Math.min(100, (part / whole) * 100) : 0}%`;
 
 // A phone's thumb needs 44 px targets.
-const ICON_BTN =
-  'focus-ring flex h-8 min-w-8 items-center justify-center rounded px-1 hover:bg-white/15 lt-tablet:(h-11 min-w-11)';
+const ICON_BTN = 'pc-btn';
 
 interface SwitchProps {
   label: string;
@@ -134,14 +133,7 @@ interface SwitchProps {
 
 function Switch({ label, name, on, onClick }: SwitchProps) {
   return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked={on}
-      aria-label={name}
-      onClick={onClick}
-      className="focus-ring flex h-8 items-center gap-1.5 whitespace-nowrap rounded px-1 text-xs hover:bg-white/15 lt-tablet:h-11"
-    >
+    <button type="button" role="switch" aria-checked={on} aria-label={name} onClick={onClick} className="pc-switch">
       <span
         className={`relative h-4 w-7 rounded-full transition-colors ${on ? 'bg-accent' : 'bg-white/35'}`}
         aria-hidden="true"

@@ -128,12 +128,7 @@ function MenuEntry({
   onClick: () => void;
 }) {
   return (
-    <button
-      type="button"
-      aria-pressed={pressed}
-      onClick={onClick}
-      className="focus-ring flex h-9 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm hover:bg-white/15"
-    >
+    <button type="button" aria-pressed={pressed} onClick={onClick} className="act-more">
       <Icon svg={icon} className={`text-lg ${pressed ? 'text-sky-400' : ''}`} />
       {label}
     </button>
@@ -192,9 +187,7 @@ export function VideoActions({
   const comments = useStore($commentCounts, { keys: [item.id], ssr: 'initial' })[item.id] ?? s.comment;
   const column = variant === 'column';
   const units = text.units;
-  const btn = column
-    ? 'focus-ring flex flex-col items-center gap-0.5 rounded-lg text-xs text-white drop-shadow lt-tablet:(min-h-11 min-w-11)'
-    : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover lt-tablet:h-11';
+  const btn = column ? 'act-col' : 'act-row';
   const icon = column ? 'text-[34px]' : 'text-lg';
   const [shareWanted, setShareWanted] = useState(false);
   // `mark`: which of the viewer's marks the button shows, so that the marks arriving before hydration can press it.

@@ -139,16 +139,26 @@ test.describe('倍速 and 连播', () => {
 
   test('a live room plays at its own pace: no 倍速 menu, and the keys leave it at 1x', async ({ page }) => {
     await page.addInitScript(() => localStorage.setItem('sy.player', JSON.stringify({ rate: 2 })));
-    const html = await (await api.get('/live')).text();
-    const room = html.match(/href="\/live\/(\d+)"/)![1];
-    await page.goto(`/live/${room}`);
-    const player = page.locator('[data-player]');
-    await player.hover();
-    await hydrated(page, '[data-player]');
-    await expect(player.getByRole('group', { name: '播放控制' })).toBeVisible();
-    await expect(player.getByRole('button', { name: /^倍速/ })).toHaveCount(0);
-    await page.keyboard.press('Shift+Period');
-    await expect.poll(() => rate(player.locator('video'))).toBe(1);
+    // The seed's rooms are past broadcasts: one is put back on air for this test, as a host's stream would.
+    const { rows } = await db.query<{ id: number }>(
+      `select id from live_rooms r where status = 'ended'
+         and not exists (select 1 from live_rooms o where o.host_id = r.host_id and o.status = 'live')
+       order by id limit 1`,
+    );
+    const room = rows[0]!.id;
+    await db.query(`update live_rooms set status = 'live', ended_at = null where id = $1`, [room]);
+    try {
+      await page.goto(`/live/${room}`);
+      const player = page.locator(`[data-live-player="${room}"]`);
+      await player.hover();
+      await expect(player.getByRole('button', { name: '全屏' })).toBeVisible();
+      await expect(player.getByRole('button', { name: /^倍速/ })).toHaveCount(0);
+      await page.keyboard.press('Shift+Period');
+      await page.keyboard.press('Shift+Period');
+      await expect.poll(() => rate(player.locator('video'))).toBe(1);
+    } finally {
+      await db.query(`update live_rooms set status = 'ended', ended_at = now() where id = $1`, [room]);
+    }
   });
 
   test('连播 is on by default beside 清晰度: at the end the feed moves on; off (K), the video loops', async ({

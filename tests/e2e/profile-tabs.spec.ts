@@ -70,6 +70,8 @@ for (const likesPublic of [false, true]) {
       for (const [who, page] of Object.entries(pages) as [keyof typeof pages, Page][]) {
         const expected = who === 'owner' ? ALL : shared;
         await page.goto(`/user/${owner.user.sec_uid}`);
+        // The owner is taken from the public copy of their profile to the page about them.
+        if (who === 'owner') await expect(page).toHaveURL(/\/user\/self$/);
         expect(await tabNames(page), who).toEqual(expected);
         if (who === 'owner') continue;
         // Asked for by address, a hidden tab opens 作品 instead.

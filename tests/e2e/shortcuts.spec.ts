@@ -267,7 +267,9 @@ test.describe('shortcuts on the feed, each checked by its effect', () => {
     await expect.poll(sound).toBe(10);
   });
 
-  test('? lists all 22 shortcuts with their keys; Esc closes the list', async ({ page }) => {
+  test('? lists all 23 shortcuts (the 22 of douyin.com and 倍速) with their keys; Esc closes the list', async ({
+    page,
+  }) => {
     await openFeed(page);
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: '快捷键' });
@@ -292,13 +294,14 @@ test.describe('shortcuts on the feed, each checked by its effect', () => {
       ['全屏', 'H'],
       ['稍后再看', 'L'],
       ['音量', 'Shift+/Shift-'],
+      ['倍速减/加', '</>'],
       ['打开列表', '?'],
       ['关闭列表', 'Esc'],
       ['相关推荐', 'N'],
     ];
     const items = dialog.getByRole('listitem');
-    await expect(items).toHaveCount(22);
-    // Every row, in order (22 items, 22 labels, 22 keys), in two assertions: two a row were 44 round trips, which on a
+    await expect(items).toHaveCount(23);
+    // Every row, in order (23 items, 23 labels, 23 keys), in two assertions: two a row were 44 round trips, which on a
     // busy machine spent most of the test's 30 s before it reached Esc and ↓.
     await expect(items).toContainText(rows.map(([label]) => label!));
     await expect(items.locator('kbd')).toHaveText(rows.map(([, keys]) => keys!));

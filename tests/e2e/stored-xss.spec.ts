@@ -10,8 +10,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import pg from 'pg';
 import { makeClip } from '../setup/clips.ts';
-import { expect, newAccount, signIn, test, type Session } from './support.ts';
+import { e2eDatabaseUrl, expect, newAccount, signIn, test, type Session } from './support.ts';
 
 /** This run's stamp: markers are unique to it, so texts written by other specs (or an earlier try) never match. */
 const RUN = Date.now().toString(36).slice(-4);
@@ -177,13 +178,30 @@ test.beforeAll(async ({ playwright }, info) => {
     reply_id: sent.message.message_id,
   });
 
-  // Live chat in a room on air.
-  const rooms = await (await api.get('/api/aweme/v1/web/webcast/feed/?count=1')).json();
-  roomId = rooms.data[0].web_rid;
+  // Live chat in a room on air: the seed's rooms are past broadcasts, so one is put back on air, as a stream would.
+  const db = new pg.Client({ connectionString: e2eDatabaseUrl()! });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ id: number }>(
+      `select id from live_rooms r where status = 'ended'
+         and not exists (select 1 from live_rooms o where o.host_id = r.host_id and o.status = 'live')
+       order by id desc limit 1`,
+    );
+    roomId = String(rows[0]!.id);
+    await db.query(`update live_rooms set status = 'live', ended_at = null where id = $1`, [roomId]);
+  } finally {
+    await db.end();
+  }
   for (const text of CHAT) await post(author, '/live/room/chat', { room_id: roomId, text });
 });
 
 test.afterAll(async () => {
+  if (roomId) {
+    const db = new pg.Client({ connectionString: e2eDatabaseUrl()! });
+    await db.connect();
+    await db.query(`update live_rooms set status = 'ended', ended_at = now() where id = $1`, [roomId]);
+    await db.end();
+  }
   await api?.dispose();
   if (clipDir) rmSync(clipDir, { recursive: true, force: true });
 });

@@ -81,7 +81,11 @@ export async function loginDemo(api: APIRequestContext): Promise<Session> {
 /** Logs `context` in as `session`: the session cookie, and the token where the login dialog keeps it. */
 export async function signIn(context: BrowserContext, session: { token: string; user: unknown }): Promise<void> {
   const baseURL = test.info().project.use.baseURL!;
-  await context.addCookies([{ name: 'sy_session', value: session.token, url: baseURL }]);
+  // As a login does: the session cookie and the hint that lets the page show the member's parts before it paints.
+  await context.addCookies([
+    { name: 'sy_session', value: session.token, url: baseURL },
+    { name: 'sy_member', value: '1', url: baseURL },
+  ]);
   await context.addInitScript(
     ([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })),
     [session.token, session.user] as const,

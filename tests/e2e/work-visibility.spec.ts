@@ -99,8 +99,14 @@ const PAGES: PageDoor[] = [
       return status === 200;
     },
   },
-  { page: '/ (推荐)', shows: (who) => titled(who, '/') },
-  { page: "/user/<sec_uid> (the author's 作品)", shows: (who) => titled(who, `/user/${people.author!.user.sec_uid}`) },
+  // Pages of public content are one HTML for every viewer, members too: a hidden work is on them for nobody (a member
+  // meets it through the API, as the feed and the profile grid page on: tests/api/work-doors.test.ts).
+  { page: '/ (推荐)', forEveryone: true, shows: (who) => titled(who, '/') },
+  {
+    page: "/user/<sec_uid> (the author's 作品)",
+    forEveryone: true,
+    shows: (who) => titled(who, `/user/${people.author!.user.sec_uid}`),
+  },
   { page: '/user/self (作品)', reach: ['author'], shows: (who) => titled(who, '/user/self') },
   {
     page: '/search/<keyword>',

@@ -10,5 +10,10 @@ try {
     rule.id = 'sy-own-follow';
     rule.textContent = '[data-follow-for="' + me + '"]{visibility:hidden!important}';
     document.head.appendChild(rule);
+    // One's own profile by its address is the same public page others see: a member is taken to /user/self, the
+    // page about them, with all of its tabs (喜欢, 收藏, 观看历史 and 稍后再看 even when others are not shown them).
+    if (location.pathname === '/user/' + me && /(^|;\s*)sy_member=1/.test(document.cookie)) {
+      location.replace('/user/self' + location.search + location.hash);
+    }
   }
 } catch {}

@@ -307,6 +307,39 @@ describe('a page of public content asked for by a member', () => {
     expect(later.body.toString()).toContain('anonymous');
   });
 
+  it('renders the page of a work hidden from visitors for the member who asks, and shares every other one', async () => {
+    const asked: string[] = [];
+    const local = createPageAnswers({
+      enabled: true,
+      cache: new PageCache(),
+      hidden: (path) =>
+        path.startsWith('/video/') ? (asked.push(path), Promise.resolve(path === '/video/7')) : undefined,
+    });
+    const srv = http.createServer((req, res) =>
+      local.answer(req, res, (rq, rs, prepare) => {
+        prepare(rs);
+        fakeAstro(rq, rs);
+      }),
+    );
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+    const at = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`http://127.0.0.1:${(srv.address() as AddressInfo).port}${path}`, { headers });
+    try {
+      const hiddenWork = await at('/video/7', { token: 't' });
+      expect(await hiddenWork.text()).toContain('someone');
+      expect(hiddenWork.headers.get('cache-control')).toBe(PERSONAL_PAGE_CACHE_CONTROL);
+      // A visitor is not asked about: the shared copy (the page's 404, for a real hidden work) answers.
+      expect(await (await at('/video/7')).text()).toContain('anonymous');
+      const publicWork = await at('/video/8', { token: 't' });
+      expect(await publicWork.text()).toContain('anonymous');
+      expect(publicWork.headers.get('cache-control')).toBe(SHARED_PAGE_CACHE_CONTROL);
+      expect(await (await at('/discover', { token: 't' })).text()).toContain('anonymous');
+      expect(asked).toEqual(['/video/7', '/video/8']);
+    } finally {
+      await new Promise((resolve) => srv.close(resolve));
+    }
+  });
+
   it('keeps the cookies that are not the session for its render', async () => {
     let seen: string | undefined;
     const local = createPageAnswers({ enabled: true, cache: new PageCache() });

@@ -404,6 +404,7 @@ export function createPageAnswers({
   enabled = pageCacheEnabled(),
   cache = new PageCache({ refreshMinMs: pageRefreshMinMs() }),
   now = Date.now,
+  hidden = (() => undefined) as (path: string) => Promise<boolean> | undefined,
 } = {}): PageAnswers {
   onAnonymousContentChange((videos) => cache.invalidate(videos.map((id) => `/video/${id}`)));
   // Editors' content shows on its own pages, or on every page (the chrome): those go at once (content/publish.ts).
@@ -430,26 +431,43 @@ export function createPageAnswers({
     });
   }
 
+  /** Answers from the shared cache, or renders for this request alone when it still carries a session. */
+  function answerAs(req: IncomingMessage, res: ServerResponse, render: PageRender, url: string): void {
+    const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(url) : undefined;
+    if (!key || carriesSession(req) || isNeverShared(key))
+      return render(req, res, req.method === 'GET' ? heldPersonal(req) : personal);
+    if (!enabled) return renderShared(req, res, render, key);
+    const found = cache.lookup(key);
+    if (found?.fresh) return serve(req, res, cache, found.entry, now());
+    const pending = cache.pending(key);
+    // Stale while one render refreshes it.
+    if (found && pending) return serve(req, res, cache, found.entry, now());
+    if (pending) {
+      void pending.then((entry) => (entry ? serve(req, res, cache, entry, now()) : render(req, res, personal)));
+      return;
+    }
+    renderShared(req, res, render, key);
+  }
+
   return {
     cache,
     answer(req, res, render) {
       const url = req.url ?? '/';
-      // A page of public content never sees who asked: the member gets the visitor's page, shared.
-      if (!isPersonalPage(pathOf(url))) forgetSession(req);
-      const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(url) : undefined;
-      if (!key || carriesSession(req) || isNeverShared(key))
-        return render(req, res, req.method === 'GET' ? heldPersonal(req) : personal);
-      if (!enabled) return renderShared(req, res, render, key);
-      const found = cache.lookup(key);
-      if (found?.fresh) return serve(req, res, cache, found.entry, now());
-      const pending = cache.pending(key);
-      // Stale while one render refreshes it.
-      if (found && pending) return serve(req, res, cache, found.entry, now());
-      if (pending) {
-        void pending.then((entry) => (entry ? serve(req, res, cache, entry, now()) : render(req, res, personal)));
-        return;
+      const path = pathOf(url);
+      if (isPersonalPage(path)) return answerAs(req, res, render, url);
+      // A page of public content never sees who asked: the member gets the visitor's page, shared. The page of a work
+      // hidden from visitors is the exception: its author or a friend is shown it, on a page rendered for them.
+      const asked = carriesSession(req) ? hidden(path) : undefined;
+      if (!asked) {
+        forgetSession(req);
+        return answerAs(req, res, render, url);
       }
-      renderShared(req, res, render, key);
+      void asked
+        .catch(() => false)
+        .then((personal) => {
+          if (!personal) forgetSession(req);
+          answerAs(req, res, render, url);
+        });
     },
   };
 }
