@@ -64,7 +64,8 @@ export function startLiveLikes(root: HTMLElement): void {
   };
 
   button.addEventListener('click', () => {
-    if (root.dataset.loggedIn !== 'true') {
+    // The room's page is the same for every viewer: a member is known by the mark set before first paint.
+    if (root.dataset.loggedIn !== 'true' && !document.documentElement.hasAttribute('data-member')) {
       void import('../stores/auth.ts').then((m) => m.openLogin());
       return;
     }
