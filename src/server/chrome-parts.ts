@@ -4,23 +4,26 @@
  * them. The address changes with the build and with the settings the bodies show, so it may be cached as immutable.
  */
 import { createHash } from 'node:crypto';
+import { config, type Config } from './config.ts';
 import { EXTERNAL_LINKS } from './external-links.ts';
 
 /** Settings the bodies read: a deployment that sets one gets a new address. */
-const SETTINGS = [...Object.values(EXTERNAL_LINKS), 'PAYMENT_CHECKOUT_URL'];
+const SETTINGS = [...Object.values(EXTERNAL_LINKS), 'PAYMENT_CHECKOUT_URL'] as const;
 
-let version: string | undefined;
+const versions = new WeakMap<Config, string>();
 
-/** The version of the bodies this server sends: its build and its settings. */
-export function chromePartsVersion(env: Record<string, string | undefined> = process.env): string {
-  const make = () =>
-    createHash('sha256')
+/** The version of the bodies a configuration's server sends: its build and its settings. */
+export function chromePartsVersion(settings: Config = config()): string {
+  let version = versions.get(settings);
+  if (version === undefined) {
+    version = createHash('sha256')
       .update(typeof __SOURCE_HASH__ === 'string' ? __SOURCE_HASH__ : '')
-      .update(JSON.stringify(SETTINGS.map((name) => env[name] ?? '')))
+      .update(JSON.stringify(SETTINGS.map((name) => settings[name] ?? '')))
       .digest('base64url')
       .slice(0, 12);
-  if (env !== process.env) return make();
-  return (version ??= make());
+    versions.set(settings, version);
+  }
+  return version;
 }
 
 /** The address of the bodies, for a page's `data-parts`. */

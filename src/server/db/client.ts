@@ -4,6 +4,7 @@
  */
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { config } from '../config.ts';
 import { logLine } from '../log.ts';
 import { ReplicaSet } from './replicas.ts';
 import { retryTransactions } from './retry.ts';
@@ -113,7 +114,7 @@ export function db(): Db {
       pool,
       replicas,
     } = connect(settings.url, {
-      max: Number(process.env.PG_POOL_MAX ?? 10),
+      max: config().PG_POOL_MAX,
       prepare: settings.prepare,
       replicaUrls: settings.replicaUrls,
       maxLagMs: settings.maxLagMs,

@@ -5,17 +5,15 @@
  * every peer is the balancer, so without this every visitor would share one address's limits.
  */
 import { isIP } from 'node:net';
-import { trustsProxy } from './https.ts';
-
-type Env = Record<string, string | undefined>;
+import { config, type Config } from '../config.ts';
 
 /** The client's address from the peer address and the X-Forwarded-For header (see the module's comment). */
 export function clientAddress(
   peer: string | undefined,
   forwardedFor: string | null | undefined,
-  env: Env = process.env,
+  settings: Config = config(),
 ): string | undefined {
-  if (forwardedFor && trustsProxy(env)) {
+  if (forwardedFor && settings.TRUST_PROXY) {
     const last = forwardedFor.split(',').at(-1)?.trim();
     if (last && isIP(last)) return last;
   }

@@ -11,8 +11,9 @@
  * caching itself (the QR and settings pages, search results).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { onAnonymousContentChange, REFRESH_MIN_MS } from '../cache/anonymous-content.ts';
+import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
 import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
+import { config } from '../config.ts';
 import { compressBody, pickEncoding } from './encoding.ts';
 import { pageSessionToken, type HeaderSource } from './session-cookie.ts';
 
@@ -356,24 +357,13 @@ function serve(
   });
 }
 
-/** Whether PAGE_CACHE leaves the in-process cache on (anything but `off`). */
-export function pageCacheEnabled(value = process.env.PAGE_CACHE): boolean {
-  return value?.trim().toLowerCase() !== 'off';
-}
-
-/** PAGE_REFRESH_MIN_MS from the environment (a whole number of ms), or the default. */
-export function pageRefreshMinMs(value = process.env.PAGE_REFRESH_MIN_MS): number {
-  const ms = Number(value?.trim() || Number.NaN);
-  return Number.isSafeInteger(ms) && ms >= 0 ? ms : REFRESH_MIN_MS;
-}
-
 /**
  * The page door. With `enabled` false (PAGE_CACHE=off) nothing is kept or shared between requests: every anonymous
  * GET is rendered and compressed for itself, still with the shared headers and ETag (a CDN in front may keep it).
  */
 export function createPageAnswers({
-  enabled = pageCacheEnabled(),
-  cache = new PageCache({ refreshMinMs: pageRefreshMinMs() }),
+  enabled = config().PAGE_CACHE,
+  cache = new PageCache({ refreshMinMs: config().PAGE_REFRESH_MIN_MS }),
   now = Date.now,
 } = {}): PageAnswers {
   onAnonymousContentChange((videos) => cache.invalidate(videos.map((id) => `/video/${id}`)));

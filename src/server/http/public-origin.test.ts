@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configuredPublicUrl, publicOrigin } from './public-origin.ts';
+import { loadConfig } from '../config.ts';
+import { publicOrigin } from './public-origin.ts';
 
 const request = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
 
@@ -34,7 +35,7 @@ describe('publicOrigin', () => {
   });
 });
 
-describe('configuredPublicUrl', () => {
+describe('PUBLIC_URL', () => {
   it.each([
     [undefined, undefined],
     ['', undefined],
@@ -42,9 +43,12 @@ describe('configuredPublicUrl', () => {
     ['https://sy.example.org/', 'https://sy.example.org'],
     ['http://10.0.0.5:4321', 'http://10.0.0.5:4321'],
     ['https://example.org/shanying/', 'https://example.org/shanying'],
-    ['sy.example.org', undefined],
-    ['ftp://sy.example.org', undefined],
   ])('%j → %j', (value, expected) => {
-    expect(configuredPublicUrl(value)).toBe(expected);
+    expect(loadConfig({ PUBLIC_URL: value }).PUBLIC_URL).toBe(expected);
+  });
+
+  it('stops the start when it is no absolute http(s) URL', () => {
+    for (const bad of ['sy.example.org', 'ftp://sy.example.org'])
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);
   });
 });

@@ -3,17 +3,14 @@
  * deployment behind a proxy or on a public name), else the address the request reached, port included.
  */
 
-import { httpUrl } from '../external-links.ts';
+import { config } from '../config.ts';
 
 // A host as the Host header may carry it: a name or IPv4 address, or a bracketed IPv6 address, and an optional port.
 const HOST = /^(?:[a-z\d](?:[a-z\d.-]*[a-z\d])?|\[[\da-f:.]+\])(?::\d{1,5})?$/i;
 
-/** `PUBLIC_URL` without its trailing slash, or undefined when unset or not an absolute http(s) URL. */
-export function configuredPublicUrl(value = process.env.PUBLIC_URL): string | undefined {
-  const text = httpUrl(value);
-  if (!text) return undefined;
-  const url = new URL(text);
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+/** `PUBLIC_URL` without its trailing slash, or undefined when unset. */
+export function configuredPublicUrl(): string | undefined {
+  return config().PUBLIC_URL;
 }
 
 /**

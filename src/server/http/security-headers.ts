@@ -5,6 +5,7 @@
  * media comes from another origin (MEDIA_BASE_URL).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { config } from '../config.ts';
 import { servedOverHttps } from './https.ts';
 
 /** Two years, the preload list's minimum: a site served over HTTPS stays on HTTPS. */
@@ -64,11 +65,8 @@ export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse):
 }
 
 /** The origin of MEDIA_BASE_URL when media comes from elsewhere, else undefined. */
-export function mediaOrigin(value = process.env.MEDIA_BASE_URL): string | undefined {
-  const text = value?.trim();
-  if (!text || !URL.canParse(text)) return undefined;
-  const url = new URL(text);
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+export function mediaOrigin(base = config().MEDIA_BASE_URL): string | undefined {
+  return base ? new URL(base).origin : undefined;
 }
 
 const MEDIA_DIRECTIVES = new Set(['img-src', 'media-src', 'connect-src']);

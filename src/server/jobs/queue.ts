@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, PgBoss, type ConstructorOptions, type Queue } from 'pg-boss';
+import { config } from '../config.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { logLine } from '../log.ts';
 
@@ -45,7 +46,7 @@ let boss: PgBoss | undefined;
 let starting: Promise<PgBoss> | undefined;
 
 /** Starts pg-boss on `url` (DATABASE_URL by default) and makes sure the queues exist; later calls get the same instance. */
-export function startQueue(url = process.env.DATABASE_URL, options: Partial<ConstructorOptions> = {}): Promise<PgBoss> {
+export function startQueue(url = config().DATABASE_URL, options: Partial<ConstructorOptions> = {}): Promise<PgBoss> {
   if (boss) return Promise.resolve(boss);
   if (!url) return Promise.reject(new Error('DATABASE_URL is not set: the job queue needs the database'));
   starting ??= (async () => {

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { config } from '../config.ts';
 
 const footerFile = z.array(
   z.object({
@@ -29,7 +30,8 @@ export interface LinkData {
 
 /** FOOTER_LINKS_FILE, else the file beside this source (Node, Vitest), else under the cwd (the built server's chunks sit elsewhere). */
 export function footerLinksPath(): string {
-  if (process.env.FOOTER_LINKS_FILE) return path.resolve(process.env.FOOTER_LINKS_FILE);
+  const configured = config().FOOTER_LINKS_FILE;
+  if (configured) return configured;
   const besideSource = fileURLToPath(new URL('../../content/footer-links.json', import.meta.url));
   return existsSync(besideSource) ? besideSource : path.resolve('src/content/footer-links.json');
 }
