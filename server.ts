@@ -27,6 +27,8 @@ import { clientErrorAnswer } from './src/server/http/client-error.ts';
 import { capConnectionsPerAddress } from './src/server/http/connection-cap.ts';
 import { serverLimits } from './src/server/http/server-limits.ts';
 import { serverErrorAnswer, unavailableAnswer, type Answer } from './src/server/http/unavailable.ts';
+import { contextOfNode, type RequestContext } from './src/server/http/request-context.ts';
+import { inRequest } from './src/server/http/request-scope.ts';
 import { applySecurityHeaders } from './src/server/http/security-headers.ts';
 import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './src/server/db/availability.ts';
@@ -175,10 +177,11 @@ async function shutdown(reason: string): Promise<void> {
 }
 
 /**
- * Logs one line once the response is done, with the bytes that went onto the socket for it (status line, headers and
- * body after compression). Reading the socket's counter instead of wrapping write/end keeps this off the hot path.
+ * Logs one line once the response is done, with the request's id (every other line about it carries the same one) and
+ * the bytes that went onto the socket for it (status line, headers and body after compression). Reading the socket's
+ * counter instead of wrapping write/end keeps this off the hot path.
  */
-function track(req: IncomingMessage, res: ServerResponse): void {
+function track(context: RequestContext, req: IncomingMessage, res: ServerResponse): void {
   const started = performance.now();
   const socket = req.socket;
   const before = socket.bytesWritten;
@@ -186,9 +189,10 @@ function track(req: IncomingMessage, res: ServerResponse): void {
   res.once('close', () => {
     inFlight.delete(res);
     logRequest({
+      requestId: context.id,
       method: req.method,
       // No query string (it may carry search words or tokens), and no typed text from the path (log-path.ts).
-      path: logPath(pathname(req)),
+      path: logPath(context.path),
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
       bytes: socket.bytesWritten - before,
@@ -299,11 +303,12 @@ async function main(): Promise<void> {
     brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_DYNAMIC_WINDOW } },
   }) as unknown as Middleware;
 
-  const route: Handler = (req, res) => {
-    const where = pathname(req);
+  const route = (context: RequestContext, req: IncomingMessage, res: ServerResponse): void => {
+    const where = context.path;
     if (where === '/healthz') return json(res, 200, { status: 'ok' });
     if (where === '/readyz') return void readiness(res);
-    if (where.startsWith('/media/')) return void media(req, res).catch((error: unknown) => fail(req, res, error));
+    if (where.startsWith('/media/'))
+      return void media(req, res, context).catch((error: unknown) => fail(req, res, error));
     // Static files and prerendered pages never reach the middleware's own check (page-door.ts).
     if (!isPageMethod(req.method)) {
       res.writeHead(405, {
@@ -348,26 +353,36 @@ async function main(): Promise<void> {
   const cap = capConnectionsPerAddress(server, limits.maxConnectionsPerIp);
   server.on('connection', () => (lastConnectionAt = Date.now()));
 
+  /**
+   * Every request: its context is read here, once (request-context.ts), and everything that answers it runs in its
+   * scope (request-scope.ts), so each log line about it carries its id.
+   */
   function handle(req: IncomingMessage, res: ServerResponse): void {
     lastRequestAt = Date.now();
-    track(req, res);
+    const context = contextOfNode(req);
+    inRequest(context, () => answer(context, req, res));
+  }
+
+  function answer(context: RequestContext, req: IncomingMessage, res: ServerResponse): void {
+    track(context, req, res);
     if (SERVER_NAME) res.setHeader('X-Served-By', SERVER_NAME);
-    applySecurityHeaders(req, res);
+    applySecurityHeaders(context, res);
     if (shuttingDown) return unavailable(req, res, 1, true);
     if (cap.isBeyondCap(req.socket)) return unavailable(req, res, 1, true);
     // The API router is framework-free and compresses its own answers: skipping Astro's page pipeline and the
     // compression middleware's stream wrapping is what lets a hot read come near a bare node:http (bench/api.mjs).
-    const where = pathname(req);
+    const where = context.path;
     // tus uploads stream request bodies of any size to disk; they skip the API router, which reads bodies whole.
-    if (isUploadPath(where)) return void serveUpload(req, res).catch((error: unknown) => fail(req, res, error));
-    if (isApiPath(where)) return void serveApi(req, res).catch((error: unknown) => fail(req, res, error));
+    if (isUploadPath(where))
+      return void serveUpload(req, res, context).catch((error: unknown) => fail(req, res, error));
+    if (isApiPath(where)) return void serveApi(req, res, context).catch((error: unknown) => fail(req, res, error));
     // Hashed assets compressed at build time; pages from the shared cache when anonymous (page-answers.ts).
     if (where.startsWith(ASSETS_PREFIX) && assets.serve(req, res, where)) return;
-    if (isPageMethod(req.method) && isPage(where)) return pages.answer(req, res, renderPage);
+    if (isPageMethod(req.method) && isPage(where)) return pages.answer(context, req, res, renderPage);
     compress(req, res, (error) => {
       if (error) return fail(req, res, error);
       try {
-        route(req, res);
+        route(context, req, res);
       } catch (error) {
         fail(req, res, error);
       }

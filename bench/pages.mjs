@@ -16,6 +16,8 @@
  * default 1), BENCH_CONNECTIONS (default 20), BENCH_MODES (comma list of cached,off,login; default all) and
  * BENCH_ROUTES (comma list of route names, e.g. /,/video/{id}) narrow it. The search page's per-address limit is
  * raised (RATE_LIMIT_IP_FACTOR) so that its row measures the render, not the 429.
+ * BENCH_BASELINE=<another built checkout> runs its server beside this one in the same mode, interleaved in the same
+ * windows, and adds its req/s and p99 and this checkout's ratio to it ("before", "vs before").
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -34,6 +36,7 @@ const ONLY = process.env.BENCH_ROUTES?.split(',').map((r) => r.trim());
 const TARGETS = { cached: 0.5, off: 0.11, login: 0.11 };
 const TARGET_P99 = 50;
 const ENCODING = { 'accept-encoding': 'br' };
+const BEFORE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
 
 /** The page routes, by name, with the path each is measured on (ids from the seed). */
 function routes(ids) {
@@ -142,19 +145,26 @@ async function startBaseline(answers) {
   };
 }
 
-/** ROUNDS alternating runs of the page, of its static copy and (given `ceilingUrl`) of the ceiling, after a warm-up. */
-async function paired(url, staticUrl, headers, ceilingUrl) {
+/**
+ * ROUNDS alternating runs of the page, of its static copy, (given `ceilingUrl`) of the ceiling and (given `before`) of
+ * the same page on the baseline checkout's server, after a warm-up.
+ */
+async function paired(url, staticUrl, headers, ceilingUrl, before) {
   await load(url, WARMUP, headers);
+  if (before) await load(before.url, WARMUP, before.headers);
   const mine = [];
   const base = [];
   const ceiling = [];
+  const earlier = [];
   for (let i = 0; i < ROUNDS; i++) {
     base.push(await load(staticUrl, DURATION / ROUNDS, ENCODING));
     if (ceilingUrl) ceiling.push(await load(ceilingUrl, DURATION / ROUNDS, ENCODING));
     mine.push(await load(url, DURATION / ROUNDS, headers));
+    if (before) earlier.push(await load(before.url, DURATION / ROUNDS, before.headers));
   }
   const mean = (rs) => rs.reduce((a, r) => a + r.requests.average, 0) / rs.length;
   return {
+    before: earlier.length ? { rps: mean(earlier), p99: Math.max(...earlier.map((r) => r.latency.p99)) } : undefined,
     rps: mean(mine),
     p50: Math.max(...mine.map((r) => r.latency.p50)),
     p99: Math.max(...mine.map((r) => r.latency.p99)),
@@ -181,18 +191,24 @@ async function seedIds(base) {
 /** A session for the seed's first user, opened through the sessions service on the server's database. */
 async function openSession(pgPort) {
   const { embeddedUrl } = await import('../src/server/db/embedded.ts');
-  process.env.DATABASE_URL = embeddedUrl(pgPort, 'shanying');
-  const { db, closeDb } = await import('../src/server/db/client.ts');
+  const { connect, useDb } = await import('../src/server/db/client.ts');
   const { createSession } = await import('../src/server/services/sessions.ts');
   const { sql } = await import('drizzle-orm');
-  const { rows } = await db().execute(sql`select id from users order by id limit 1`);
-  const { token } = await createSession(Number(rows[0].id), 'bench/pages');
-  await closeDb();
-  return token;
+  const { db, pool } = connect(embeddedUrl(pgPort, 'shanying'), { max: 2 });
+  useDb(db);
+  try {
+    const { rows } = await db.execute(sql`select id from users order by id limit 1`);
+    return (await createSession(Number(rows[0].id), 'bench/pages')).token;
+  } finally {
+    await pool.end();
+  }
 }
 
-/** Measures `list` ([name, path]) on `app` in `mode`, each against its own bytes served statically. */
-async function measureMode(mode, app, list, headers) {
+/**
+ * Measures `list` ([name, path]) on `app` in `mode`, each against its own bytes served statically (and, given `before`,
+ * against the baseline checkout's server at `before.app` with `before.headers`).
+ */
+async function measureMode(mode, app, list, headers, before) {
   const answers = [];
   for (const [, p] of list) answers.push(await fetchRaw(`${app}${p}`, headers));
   const baseline = await startBaseline(answers);
@@ -207,6 +223,7 @@ async function measureMode(mode, app, list, headers) {
         baseline.url(i),
         headers,
         perRequest ? baseline.compressing(i) : undefined,
+        before && { url: `${before.app}${p}`, headers: before.headers },
       );
       rows.push({
         mode,
@@ -242,8 +259,11 @@ function printRow(r) {
       : `MISSED (>= ${TARGETS[r.mode] * 100}%, p99 <= ${TARGET_P99} ms)`;
   const errors = r.errors ? `  ${r.errors} errors` : '';
   const ceiling = r.ceiling ? `${((r.ceiling / r.base) * 100).toFixed(1)}%` : '';
+  const before = r.before
+    ? `  before ${Math.round(r.before.rps)} req/s p99 ${r.before.p99}, vs before ${((r.rps / r.before.rps) * 100).toFixed(1)}%`
+    : '';
   console.log(
-    `${pad(r.mode, 8)}${pad(r.name, 22)}${lpad(r.status, 7)}${lpad(r.bytes, 8)}${lpad(Math.round(r.rps), 9)}${lpad(r.p50, 6)}${lpad(r.p99, 6)}${lpad(Math.round(r.base), 9)}${lpad(`${(ratio * 100).toFixed(1)}%`, 8)}${lpad(ceiling, 9)}  ${met}${errors}`,
+    `${pad(r.mode, 8)}${pad(r.name, 22)}${lpad(r.status, 7)}${lpad(r.bytes, 8)}${lpad(Math.round(r.rps), 9)}${lpad(r.p50, 6)}${lpad(r.p99, 6)}${lpad(Math.round(r.base), 9)}${lpad(`${(ratio * 100).toFixed(1)}%`, 8)}${lpad(ceiling, 9)}  ${met}${errors}${before}`,
   );
 }
 
@@ -262,8 +282,15 @@ function summary(rows) {
     const ceiling = ceilings.length
       ? `; ceiling (compression alone) median ${(ceilings[Math.floor(ceilings.length / 2)] * 100).toFixed(1)}%`
       : '';
+    const vsBefore = mine
+      .filter((r) => r.before)
+      .map((r) => r.rps / r.before.rps)
+      .sort((a, b) => a - b);
+    const before = vsBefore.length
+      ? `; vs before min ${(vsBefore[0] * 100).toFixed(1)}%, median ${(vsBefore[Math.floor(vsBefore.length / 2)] * 100).toFixed(1)}%, max ${(vsBefore.at(-1) * 100).toFixed(1)}%`
+      : '';
     console.log(
-      `  ${pad(mode, 7)} ratio min ${(ratios[0] * 100).toFixed(1)}%, median ${(median * 100).toFixed(1)}%; p99 max ${Math.max(...mine.map((r) => r.p99))}; targets met on ${met}/${mine.length} routes${ceiling}`,
+      `  ${pad(mode, 7)} ratio min ${(ratios[0] * 100).toFixed(1)}%, median ${(median * 100).toFixed(1)}%; p99 max ${Math.max(...mine.map((r) => r.p99))}; targets met on ${met}/${mine.length} routes${ceiling}${before}`,
     );
   }
 }
@@ -272,7 +299,12 @@ async function main() {
   ensureBuild();
   const env = { NODE_ENV: 'production', API_ANON_CACHE: undefined, RATE_LIMIT_IP_FACTOR: '1000' };
   console.log(
-    `node ${process.version}, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, Accept-Encoding: br; ${DURATION} s per row in ${ROUNDS} rounds interleaved with its static copy (after ${WARMUP} s warm-up)`,
+    `node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(
+        ' ',
+      )}, ${CONNECTIONS} connections, Accept-Encoding: br; ${DURATION} s per row in ${ROUNDS} rounds interleaved with its static copy (after ${WARMUP} s warm-up)${BEFORE ? ` and with ${BEFORE}` : ''}`,
   );
   console.log(
     'static copy: node:http answering the bytes this server sent for that route in that mode (brotli as sent, same status and headers)',
@@ -282,23 +314,36 @@ async function main() {
   if (MODES.includes('cached') || MODES.includes('login')) {
     const pgPort = await freePort();
     const server = await startServer({ ...env, PAGE_CACHE: undefined, PG_PORT: String(pgPort) });
+    const beforePg = await freePort();
+    const earlier = BEFORE && (await startServer({ ...env, PAGE_CACHE: undefined, PG_PORT: String(beforePg) }, BEFORE));
     try {
       const list = routes(await seedIds(server.base));
-      if (MODES.includes('cached')) rows.push(...(await measureMode('cached', server.base, list, ENCODING)));
+      const before = earlier && { app: earlier.base, headers: ENCODING };
+      if (MODES.includes('cached')) rows.push(...(await measureMode('cached', server.base, list, ENCODING, before)));
       if (MODES.includes('login')) {
         const token = await openSession(pgPort);
-        rows.push(...(await measureMode('login', server.base, list, { ...ENCODING, cookie: `sy_session=${token}` })));
+        const theirs = earlier && {
+          app: earlier.base,
+          headers: { ...ENCODING, cookie: `sy_session=${await openSession(beforePg)}` },
+        };
+        rows.push(
+          ...(await measureMode('login', server.base, list, { ...ENCODING, cookie: `sy_session=${token}` }, theirs)),
+        );
       }
     } finally {
       await server.close();
+      if (earlier) await earlier.close();
     }
   }
   if (MODES.includes('off')) {
     const server = await startServer({ ...env, PAGE_CACHE: 'off' });
+    const earlier = BEFORE && (await startServer({ ...env, PAGE_CACHE: 'off' }, BEFORE));
     try {
-      rows.push(...(await measureMode('off', server.base, routes(await seedIds(server.base)), ENCODING)));
+      const before = earlier && { app: earlier.base, headers: ENCODING };
+      rows.push(...(await measureMode('off', server.base, routes(await seedIds(server.base)), ENCODING, before)));
     } finally {
       await server.close();
+      if (earlier) await earlier.close();
     }
   }
   summary(rows);

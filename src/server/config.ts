@@ -177,11 +177,11 @@ export const SETTINGS = z.object({
     .describe('The sample-media manifest the seed reads (made by `npm run media`).')
     .meta({ shown: '`media/manifest.json`' }),
   PUBLIC_URL: publicUrl.describe(
-    "This site's public address (`https://shanying.example.org`, a path prefix allowed), for links that leave the browser: the QR login code a phone scans. Set it behind a reverse proxy or a public name; unset, the code carries the scheme, host and port the login dialog's request reached (the Host header; `X-Forwarded-Proto: https` gives https).",
+    "This site's public address (`https://shanying.example.org`, a path prefix allowed). It is the address of links that leave the browser (the QR login code a phone scans), the site whose pages may write to the Douyin-compatible API with the session cookie, and, when https, makes the session cookie `__Host-` and Secure. Set it behind a reverse proxy or a public name; unset, the site is the scheme, host and port the request reached (the Host header; `X-Forwarded-Host` and `X-Forwarded-Proto` only under `TRUST_PROXY`).",
   ),
   TRUST_PROXY: flag(false)
     .describe(
-      "`1` (or `true`) when every request reaches the app through a proxy that sets `X-Forwarded-Proto` itself: its `https` then makes the session cookie `__Host-` and Secure and turns on HSTS, and the address it appends last to `X-Forwarded-For` is the client's for per-address limits (behind a load balancer every peer is the balancer). Unset, a client's `X-Forwarded-Proto` and `X-Forwarded-For` are ignored. See [Behind a TLS proxy](#behind-a-tls-proxy).",
+      "`1` (or `true`) when every request reaches the app through a proxy that sets `X-Forwarded-Proto` and `X-Forwarded-For` itself: its `https` then makes the session cookie `__Host-` and Secure and turns on HSTS, its `X-Forwarded-Host` names the site, and the address it appends last to `X-Forwarded-For` is the client's for per-address limits (behind a load balancer every peer is the balancer). Unset, a client's `X-Forwarded-*` headers are ignored. See [Behind a TLS proxy](#behind-a-tls-proxy).",
     )
     .meta({ shown: 'off' }),
   MEDIA_BASE_URL: url(['http', 'https'])

@@ -17,6 +17,7 @@ import {
   SHARED_PAGE_CACHE_CONTROL,
   type PageAnswers,
 } from './page-answers.ts';
+import { contextOfNode } from './request-context.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -65,8 +66,9 @@ let base: string;
 beforeAll(async () => {
   pages = createPageAnswers({ enabled: true, cache: new PageCache({ now: () => clock.now }), now: () => clock.now });
   server = http.createServer((req, res) => {
-    applySecurityHeaders(req, res);
-    pages.answer(req, res, (rq, rs, prepare) =>
+    const context = contextOfNode(req);
+    applySecurityHeaders(context, res);
+    pages.answer(context, req, res, (rq, rs, prepare) =>
       compress(rq, rs, () => {
         prepare(rs);
         fakeAstro(rq, rs);
@@ -333,7 +335,9 @@ describe('PAGE_CACHE=off', () => {
   it('renders every anonymous visit, still with the shared headers and a working ETag', async () => {
     const off = createPageAnswers({ enabled: false, cache: new PageCache() });
     const local = http.createServer((req, res) =>
-      off.answer(req, res, (rq, rs, prepare) => compress(rq, rs, () => (prepare(rs), fakeAstro(rq, rs)))),
+      off.answer(contextOfNode(req), req, res, (rq, rs, prepare) =>
+        compress(rq, rs, () => (prepare(rs), fakeAstro(rq, rs))),
+      ),
     );
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
     const at = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;

@@ -5,7 +5,8 @@
  * request that carries a session (the Token header or the session cookie, valid or not) with `private, no-store`,
  * and never kept. Every page answer says `text/html; charset=utf-8`.
  *
- * A request is anonymous when it carries no session token, read exactly as pages read it (pageSessionToken): one with a
+ * A request is anonymous when it carries no session token, read once for pages and this door alike (the request
+ * context's `sessionToken`: the Token header, else the session cookie): one with a
  * stale cookie is rendered for itself (its page is the anonymous one, but it is never stored, so it cannot put
  * anything into the cache either). A render is kept only if it is HTML, 200 or 404, sets no cookie and does not forbid
  * caching itself (the QR and settings pages, search results).
@@ -14,8 +15,8 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
 import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
 import { config } from '../config.ts';
-import { compressBody, pickEncoding } from './encoding.ts';
-import { pageSessionToken, type HeaderSource } from './session-cookie.ts';
+import { compressBody } from './encoding.ts';
+import type { RequestContext } from './request-context.ts';
 
 /** What a CDN in front (and this process) may do with an anonymous page: reuse it for PAGE_FRESH_MS, then briefly while refreshing. */
 export const SHARED_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_FRESH_MS / 1000}, stale-while-revalidate=${PAGE_STALE_MS / 1000}`;
@@ -57,24 +58,9 @@ export type PageRender = (req: IncomingMessage, res: ServerResponse, prepare: (r
 
 export interface PageAnswers {
   /** Answers one page request (GET or HEAD). */
-  answer(req: IncomingMessage, res: ServerResponse, render: PageRender): void;
+  answer(context: RequestContext, req: IncomingMessage, res: ServerResponse, render: PageRender): void;
   /** The cache behind it (tests). */
   readonly cache: PageCache;
-}
-
-/** Request headers as pages read them. */
-function headerSource(req: IncomingMessage): HeaderSource {
-  return {
-    get(name) {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
-}
-
-/** Whether a request carries a session (valid or not): its page is rendered for it alone. */
-export function carriesSession(req: IncomingMessage): boolean {
-  return Boolean(pageSessionToken(headerSource(req)));
 }
 
 /**
@@ -209,7 +195,7 @@ function holdingWrites<H>(
  * logged-in /video/{id} spent about 13 % of its CPU in zlib and 12 % in socket writes). The page still goes out as
  * `personal` says; what is not HTML (a redirect) goes out as it comes.
  */
-function heldPersonal(req: IncomingMessage): (res: ServerResponse) => void {
+function heldPersonal(context: RequestContext): (res: ServerResponse) => void {
   return (target) => {
     const original = { writeHead: target.writeHead, write: target.write, end: target.end };
     const restore = () => Object.assign(target, original);
@@ -247,7 +233,7 @@ function heldPersonal(req: IncomingMessage): (res: ServerResponse) => void {
             else res.writeHead(status, message);
             res.end(bytes, callback);
           };
-          const encoding = body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
+          const encoding = body.byteLength >= COMPRESS_MIN ? context.encoding : undefined;
           if (!encoding) send(body);
           // Compression failed (out of memory): the page as it is.
           else
@@ -324,6 +310,7 @@ function capture(req: IncomingMessage, res: ServerResponse, render: PageRender):
 
 /** Writes a kept page: its own headers, the cache's, and the body in the encoding the client takes (304 when it has it). */
 function serve(
+  context: RequestContext,
   req: IncomingMessage,
   res: ServerResponse,
   cache: PageCache,
@@ -331,7 +318,7 @@ function serve(
   now: number,
   ifNoneMatch = req.headers['if-none-match'],
 ): void {
-  const encoding = entry.body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
+  const encoding = entry.body.byteLength >= COMPRESS_MIN ? context.encoding : undefined;
   res.statusCode = entry.status;
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
   res.setHeader('cache-control', SHARED_PAGE_CACHE_CONTROL);
@@ -369,7 +356,13 @@ export function createPageAnswers({
   onAnonymousContentChange((videos) => cache.invalidate(videos.map((id) => `/video/${id}`)));
 
   /** Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it went). */
-  function renderShared(req: IncomingMessage, res: ServerResponse, render: PageRender, key: string): void {
+  function renderShared(
+    context: RequestContext,
+    req: IncomingMessage,
+    res: ServerResponse,
+    render: PageRender,
+    key: string,
+  ): void {
     const ifNoneMatch = req.headers['if-none-match'];
     for (const name of CONDITIONAL) delete req.headers[name];
     const made = enabled
@@ -379,27 +372,32 @@ export function createPageAnswers({
           () => undefined,
         );
     void made.then((entry) => {
-      if (entry && !res.headersSent && !res.destroyed) serve(req, res, cache, entry, now(), ifNoneMatch);
+      if (entry && !res.headersSent && !res.destroyed) serve(context, req, res, cache, entry, now(), ifNoneMatch);
     });
   }
 
   return {
     cache,
-    answer(req, res, render) {
+    answer(context, req, res, render) {
       const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(req.url ?? '/') : undefined;
-      if (!key || carriesSession(req)) return render(req, res, req.method === 'GET' ? heldPersonal(req) : personal);
-      if (!enabled) return req.method === 'GET' ? renderShared(req, res, render, key) : render(req, res, personal);
+      // A request with a session (valid or not) is rendered for itself alone.
+      if (!key || context.sessionToken)
+        return render(req, res, req.method === 'GET' ? heldPersonal(context) : personal);
+      if (!enabled)
+        return req.method === 'GET' ? renderShared(context, req, res, render, key) : render(req, res, personal);
       const found = cache.lookup(key);
-      if (found?.fresh) return serve(req, res, cache, found.entry, now());
+      if (found?.fresh) return serve(context, req, res, cache, found.entry, now());
       const pending = cache.pending(key);
       // Stale while one render refreshes it; a HEAD never renders for the cache (it has no body to keep).
-      if (found && (pending || req.method === 'HEAD')) return serve(req, res, cache, found.entry, now());
+      if (found && (pending || req.method === 'HEAD')) return serve(context, req, res, cache, found.entry, now());
       if (pending) {
-        void pending.then((entry) => (entry ? serve(req, res, cache, entry, now()) : render(req, res, personal)));
+        void pending.then((entry) =>
+          entry ? serve(context, req, res, cache, entry, now()) : render(req, res, personal),
+        );
         return;
       }
       if (req.method === 'HEAD') return render(req, res, personal);
-      renderShared(req, res, render, key);
+      renderShared(context, req, res, render, key);
     },
   };
 }
