@@ -40,7 +40,7 @@ try {
   await startWorkers(await startQueue(database.url));
   logLine('info', 'worker ready');
 } catch (error) {
-  logLine('error', 'worker start-up failed', { error: error instanceof Error ? error.stack : String(error) });
+  logLine('error', 'worker start-up failed', { error });
   await database?.stop().catch(() => {});
   process.exit(1);
 }

@@ -86,7 +86,7 @@ export function connect(
   const wrap = (p: pg.Pool) => (prepare ? preparePool(p) : p);
   const p = wrap(new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 }));
   // A fast shutdown of PostgreSQL terminates idle clients (57P01); unhandled, that would crash Node.
-  p.on('error', (err) => logLine('warn', 'pg pool error', { error: err.message }));
+  p.on('error', (error) => logLine('warn', 'pg pool error', { error }));
   let set: ReplicaSet | undefined;
   if (replicaUrls.length > 0) {
     set = new ReplicaSet(p, replicaUrls, {

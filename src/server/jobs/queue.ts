@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { fromDrizzle, PgBoss, type ConstructorOptions, type Queue } from 'pg-boss';
 import { config } from '../config.ts';
 import type { DbOrTx } from '../db/recount.ts';
+import { asError } from '../error-fields.ts';
 import { logLine } from '../log.ts';
 
 /** Queue names. */
@@ -52,16 +53,14 @@ export function startQueue(url = config().DATABASE_URL, options: Partial<Constru
   starting ??= (async () => {
     const instance = new PgBoss({ connectionString: url, max: 4, application_name: 'shanying-jobs', ...options });
     instance.on('error', (error: unknown) => {
-      // pg-boss also emits plain objects (a failed maintenance run with its queue): their message, or all of them.
-      const message =
-        error instanceof Error
-          ? error.message
-          : typeof (error as { message?: unknown })?.message === 'string'
-            ? (error as { message: string }).message
-            : typeof error === 'object' && error !== null
-              ? JSON.stringify(error)
-              : String(error);
-      logLine('warn', 'jobs: pg-boss error', { error: message });
+      // pg-boss also emits plain copies of an error (its fields spread, with the queue and the worker): made an Error
+      // again, so that errorFields judges its message as any other's (a query's values never reach the log).
+      const { queue, worker } = (error ?? {}) as { queue?: unknown; worker?: unknown };
+      logLine('warn', 'jobs: pg-boss error', {
+        error: asError(error),
+        ...(typeof queue === 'string' ? { queue } : {}),
+        ...(typeof worker === 'string' ? { worker } : {}),
+      });
     });
     await instance.start();
     // Dead-letter queues must exist before the queues that name them.

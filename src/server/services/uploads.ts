@@ -8,6 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import type { UploadKind, UploadView } from '../../shared/studio.ts';
+import { replaceControlChars } from '../../shared/text-chars.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { uploads } from '../db/schema.ts';
@@ -60,7 +61,7 @@ export async function registerUpload(u: {
   fileName: string;
   sizeBytes: number;
 }): Promise<void> {
-  const fileName = [...u.fileName.replace(/[\p{Cc}]/gu, '').trim()].slice(0, FILE_NAME_MAX).join('') || u.id;
+  const fileName = [...replaceControlChars(u.fileName, '').trim()].slice(0, FILE_NAME_MAX).join('') || u.id;
   await db().insert(uploads).values({ id: u.id, userId: u.userId, kind: u.kind, fileName, sizeBytes: u.sizeBytes });
 }
 
