@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { $marks } from '../stores/marks.ts';
 import { useEffect, useRef, useState } from 'react';
 import { formatCount, t } from '../i18n/t.ts';
 import { riArrowDownSLine, riArrowUpSLine, riChatSmile2Line, riCloseLine } from '../shared/icons.ts';
@@ -75,8 +76,11 @@ export function Comments({
   const links = mentions ? { ...mentions, ...storeLinks } : storeLinks;
   const ended = useStore($sessionEnded);
   // The page's viewer (its session cookie) counts until that session ends, with or without a token saved here.
-  const pageViewer = mounted && ended ? null : viewerSecUid;
-  const loggedIn = mounted ? user.token !== null || pageViewer !== null : viewerSecUid !== null;
+  // On a page every viewer shares, the marks that arrived after first paint name the viewer (a cookie-only session too).
+  const marked = useStore($marks)?.viewer.secUid ?? null;
+  const pageViewer = mounted && ended ? null : (viewerSecUid ?? marked);
+  // Before mounting, a page that names no viewer may be anyone's: the composer draws both of its states.
+  const loggedIn = mounted ? user.token !== null || pageViewer !== null : viewerSecUid !== null || 'unknown';
   const me = mounted ? (user.userInfo?.sec_uid ?? pageViewer) : viewerSecUid;
 
   const stored = useStore($comments)[awemeId];

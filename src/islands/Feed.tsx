@@ -370,7 +370,7 @@ export function Feed({ data, count }: Props) {
                     </Suspense>
                   )}
                   {active && (
-                    <PlayerControls video={video} item={v} text={text} feed>
+                    <PlayerControls video={video} item={v} text={text} feed autoNext>
                       {prefs.danmaku && (
                         <Suspense fallback={null}>
                           <DanmakuInput video={video} item={v} />

@@ -18,6 +18,11 @@ export function playerText() {
     gears: Object.fromEntries(GEARS.map((gear) => [gear, t('player.quality.gear', { gear })])) as Record<Gear, string>,
     clear: t('player.clear'),
     autoNext: t('player.autoNext'),
+    autoNextShort: t('player.autoNextShort'),
+    autoNextOn: t('player.autoNextOn'),
+    autoNextOff: t('player.autoNextOff'),
+    /** '已切换至{rate}x倍速': the player fills in the rate. */
+    speedNote: t('player.speedNote'),
     webFull: t('player.webFull'),
     exitWebFull: t('player.exitWebFull'),
     full: t('player.full'),

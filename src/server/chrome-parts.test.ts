@@ -1,13 +1,23 @@
 import { expect, it } from 'vitest';
+import { useFreshDb } from '../../tests/setup/test-db.ts';
 import { loadConfig } from './config.ts';
+import { saveEntry } from './content/store.ts';
 import { chromePartsUrl, chromePartsVersion } from './chrome-parts.ts';
 
-it('gives the chrome parts a new address when a setting they show changes, the same one otherwise', () => {
+useFreshDb(() => {});
+
+it('gives the chrome parts a new address when a setting they show changes, the same one otherwise', async () => {
   const base = { DESKTOP_CLIENT_URL: 'https://dl.example/client.exe' };
   const version = (env: Record<string, string>) => chromePartsVersion(loadConfig(env));
   expect(version({ ...base })).toBe(version({ ...base, SMTP_URL: 'smtp://mail.example' }));
   for (const name of ['DESKTOP_CLIENT_URL', 'BROWSER_EXTENSION_URL', 'ORDERS_URL', 'PAYMENT_CHECKOUT_URL']) {
     expect(version({ ...base, [name]: 'https://other.example/' }), name).not.toBe(version(base));
   }
-  expect(chromePartsUrl()).toBe(`/chrome/parts?v=${chromePartsVersion()}`);
+  expect(await chromePartsUrl()).toBe(`/chrome/parts?v=${chromePartsVersion()}`);
+});
+
+it('gives them a new address when editors publish content they show', async () => {
+  const before = await chromePartsUrl();
+  await saveEntry(1, 'downloads', 'desktop', { data: { version: '2.9.0', arch: 'x64' } });
+  expect(await chromePartsUrl()).not.toBe(before);
 });

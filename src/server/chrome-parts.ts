@@ -5,28 +5,38 @@
  */
 import { createHash } from 'node:crypto';
 import { config, type Config } from './config.ts';
+import { contentStamp, listEntries } from './content/store.ts';
 import { EXTERNAL_LINKS } from './external-links.ts';
 
 /** Settings the bodies read: a deployment that sets one gets a new address. */
 const SETTINGS = [...Object.values(EXTERNAL_LINKS), 'PAYMENT_CHECKOUT_URL'] as const;
 
-const versions = new WeakMap<Config, string>();
+/** Editors' content the bodies show: a publication of it gets a new address too. */
+const CHROME_CONTENT = ['headerLinks', 'downloads', 'topupPackages'] as const;
 
-/** The version of the bodies a configuration's server sends: its build and its settings. */
-export function chromePartsVersion(settings: Config = config()): string {
-  let version = versions.get(settings);
-  if (version === undefined) {
-    version = createHash('sha256')
-      .update(typeof __SOURCE_HASH__ === 'string' ? __SOURCE_HASH__ : '')
-      .update(JSON.stringify(SETTINGS.map((name) => settings[name] ?? '')))
-      .digest('base64url')
-      .slice(0, 12);
-    versions.set(settings, version);
-  }
-  return version;
+const versions = new WeakMap<Config, { stamp: string; value: string }>();
+
+/** The version of the bodies a configuration's server sends: its build, its settings and the editors' content they show. */
+export function chromePartsVersion(settings: Config = config(), stamp = contentStamp(CHROME_CONTENT)): string {
+  const kept = versions.get(settings);
+  if (kept?.stamp === stamp) return kept.value;
+  const value = createHash('sha256')
+    .update(typeof __SOURCE_HASH__ === 'string' ? __SOURCE_HASH__ : '')
+    .update(JSON.stringify(SETTINGS.map((name) => settings[name] ?? '')))
+    .update(stamp)
+    .digest('base64url')
+    .slice(0, 12);
+  versions.set(settings, { stamp, value });
+  return value;
 }
 
-/** The address of the bodies, for a page's `data-parts`. */
-export function chromePartsUrl(): string {
+/** Reads the editors' content the bodies show (kept per process), so that the version names what is published now. */
+export async function loadChromeContent(): Promise<void> {
+  await Promise.all(CHROME_CONTENT.map((c) => listEntries(c)));
+}
+
+/** The address of the bodies, for a page's `data-parts`; a prerendered page (no database at build) names the build's. */
+export async function chromePartsUrl(prerendered = false): Promise<string> {
+  if (!prerendered) await loadChromeContent();
   return `/chrome/parts?v=${chromePartsVersion()}`;
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { displayTimeZone } from '../shared/wall-clock.ts';
 import { ConfigError, config, defaultOf, loadConfig, SETTING_NAMES, SETTINGS } from './config.ts';
 
 describe('loadConfig', () => {
@@ -78,6 +79,11 @@ describe('loadConfig', () => {
     ['MEDIA_STORE', 'gs://bucket'],
     ['SERVER_NAME', 'web 1'],
     ['PAYMENT_CHECKOUT_URL', 'pay.example.com/checkout'],
+    ['RTMP_PORT', '1935x'],
+    ['LIVE_MAX_KBPS', '50'],
+    ['LIVE_RTMP_URL', 'http://live.example/live'],
+    ['LIVE_INTERNAL_URL', 'http://10.0.0.2:4321/app'],
+    ['LIVE_HLS', 'sometimes'],
   ])('stops on %s=%j, naming the variable and not its value', (name, value) => {
     let error: unknown;
     try {
@@ -89,6 +95,30 @@ describe('loadConfig', () => {
     expect((error as ConfigError).variables).toEqual([name]);
     expect((error as ConfigError).message).toMatch(new RegExp(`^invalid setting: ${name}: expected `));
     expect((error as ConfigError).message).not.toContain(value.trim());
+  });
+
+  it("reads the site's time zone as Intl knows it, else Asia/Shanghai (TZ is the system's variable too)", () => {
+    expect(loadConfig({}).TZ).toBe('Asia/Shanghai');
+    expect(loadConfig({ TZ: 'Europe/Berlin' }).TZ).toBe('Europe/Berlin');
+    for (const other of ['UTC0', ':/etc/localtime', 'Mars/Olympus'])
+      expect(loadConfig({ TZ: other }).TZ).toBe('Asia/Shanghai');
+  });
+
+  it('reads the live settings, the addresses without a trailing slash', () => {
+    const live = loadConfig({
+      RTMP_PORT: '0',
+      LIVE_MAX_KBPS: '8000',
+      LIVE_RTMP_URL: 'rtmp://live.example:1936/live/',
+      LIVE_INTERNAL_URL: 'http://10.0.0.2:4321/',
+      LIVE_HLS: 'off',
+    });
+    expect(live).toMatchObject({
+      RTMP_PORT: 0,
+      LIVE_MAX_KBPS: 8000,
+      LIVE_RTMP_URL: 'rtmp://live.example:1936/live',
+      LIVE_INTERNAL_URL: 'http://10.0.0.2:4321',
+      LIVE_HLS: false,
+    });
   });
 
   it('names every bad variable at once', () => {
@@ -108,10 +138,22 @@ describe('every setting', () => {
 });
 
 describe('config() in tests', () => {
-  const saved = process.env.PAGE_CACHE;
+  const saved = { PAGE_CACHE: process.env.PAGE_CACHE, TZ: process.env.TZ };
   afterEach(() => {
-    if (saved === undefined) delete process.env.PAGE_CACHE;
-    else process.env.PAGE_CACHE = saved;
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    config();
+  });
+
+  it("hands the site's time zone to the code pages share with the browser", () => {
+    process.env.TZ = 'America/New_York';
+    config();
+    expect(displayTimeZone()).toBe('America/New_York');
+    delete process.env.TZ;
+    config();
+    expect(displayTimeZone()).toBe('Asia/Shanghai');
   });
 
   it('follows a variable a test sets, and keeps the same object while nothing changes', () => {

@@ -10,6 +10,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_TIME_ZONE, knownTimeZone, useTimeZone } from '../shared/wall-clock.ts';
 import { REFRESH_MIN_MS } from './cache/anonymous-content.ts';
 
 type Env = Record<string, string | undefined>;
@@ -213,9 +214,6 @@ export const SETTINGS = z.object({
   ORDERS_URL: url(['http', 'https']).describe(
     'An orders page (我的订单 in the avatar menu and the logged-out popover). Unset: the entry is not shown.',
   ),
-  FOOTER_LINKS_FILE: place()
-    .describe("The footer's link blocks (a JSON file in the shape of the default).")
-    .meta({ shown: '`src/content/footer-links.json`' }),
   API_ANON_CACHE: flag(true).describe(
     '`off` turns off the 2-second in-process cache of the hottest anonymous API reads (a write others can see drops the answers about its video at once, and ends every other one once it is 1 s old).',
   ),
@@ -294,6 +292,42 @@ export const SETTINGS = z.object({
     .describe(
       'A short name for this app server (letters, digits, `.`, `_`, `-`); set, every answer carries it in `X-Served-By`, so behind a load balancer one can tell which server answered.',
     ),
+  TZ: z
+    .string()
+    .optional()
+    .transform((zone) => (knownTimeZone(zone) ? zone : DEFAULT_TIME_ZONE))
+    .describe(
+      "The site's time zone: every date and time the pages and the API show (发布时间, comment and message times, the studio's daily figures) is of this zone, on the server and in every browser alike (a page carries it to the browser). An IANA name; anything Intl does not know reads as the default (the variable is the system's too, and may hold a POSIX rule).",
+    ),
+  RTMP_PORT: whole(1935, 0, 65_535).describe(
+    "Port of the RTMP ingest that hosts' broadcasting tools (OBS, ffmpeg) publish to; `0` turns it off on this server (it still plays what other app servers ingest). See [Going live](#going-live).",
+  ),
+  LIVE_MAX_KBPS: whole(6000, 100, 1_000_000).describe(
+    'A publisher whose video and audio come to more than this (declared, or measured over 5 s with 25 % leeway) is refused, with the reason in its studio.',
+  ),
+  LIVE_RTMP_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || /^rtmps?:\/\/[^/]+(\/[\w-]+)?\/*$/.test(value), {
+      message: 'expected rtmp://host[:port][/app] (or rtmps://)',
+    })
+    .transform((value) => value?.replace(/\/+$/, ''))
+    .describe(
+      "The RTMP server address the studio shows hosts, when they reach it otherwise (a load balancer's RTMP port, another name).",
+    )
+    .meta({ shown: "`rtmp://<this site's host>:RTMP_PORT/live`" }),
+  LIVE_INTERNAL_URL: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || /^https?:\/\/[^/]+\/*$/.test(value), {
+      message: 'expected http(s)://host[:port], without a path',
+    })
+    .transform((value) => value?.replace(/\/+$/, ''))
+    .describe("How the other app servers reach this one's HTTP port, to relay the streams it ingests to their viewers.")
+    .meta({ shown: '`http://127.0.0.1:PORT`' }),
+  LIVE_HLS: flag(true).describe(
+    '`off`: no HLS (`/live/{id}/index.m3u8`) for browsers without Media Source Extensions.',
+  ),
   DEMO_PASSWORD: z.string().default('shanying-demo').describe('Password of the seeded demo account.'),
   UV_THREADPOOL_SIZE: whole(4, 1, 1024).describe(
     "Threads of Node's pool (read by Node itself too): password hashes, compression and file reads run there; at most this many less two hashes run at once.",
@@ -304,6 +338,11 @@ export const SETTINGS = z.object({
     .transform((value) => (value ?? '').split(path.delimiter).filter(Boolean))
     .describe('Folders searched for `ffmpeg` and `ffprobe` (else the optional npm packages that carry them).')
     .meta({ shown: "the system's" }),
+  CONTENT_DIR: place()
+    .describe(
+      "Where the editors' content is seeded from on a site's first start (when the database has none) and where `npm run content:export` / `content:import` write and read by default (a directory argument overrides it).",
+    )
+    .meta({ shown: '`src/content`' }),
   CHROMIUM_PATH: z
     .string()
     .default('/usr/bin/chromium')
@@ -398,7 +437,13 @@ const holder: Holder = ((globalThis as { [HOLDER]?: Holder })[HOLDER] ??= {});
 function install(env: Env): Config {
   const config = loadConfig(env);
   holder.source = readEnv(env);
+  return installed(config);
+}
+
+/** Makes `config` this process's, and hands what shared code needs of it (the site's time zone) over. */
+function installed(config: Config): Config {
   holder.config = config;
+  useTimeZone(config.TZ);
   return config;
 }
 
@@ -436,8 +481,7 @@ export function useDatabaseUrl(url: string): Config {
   const env = { ...(holder.source ?? readEnv(process.env)), DATABASE_URL: url };
   const config = loadConfig(env);
   holder.source = env;
-  holder.config = config;
-  return config;
+  return installed(config);
 }
 
 /**

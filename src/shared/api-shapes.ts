@@ -17,7 +17,7 @@ export const urlList = z.object({ url_list: z.array(z.string()) });
 /** A file as Douyin names one: `uri` (its path under the media root) and the addresses that serve it. */
 export const mediaRef = urlList.extend({ uri: z.string() });
 /** A picture or a video file with its size in pixels. */
-const sized = mediaRef.extend({ width: n(), height: n() });
+export const sized = mediaRef.extend({ width: n(), height: n() });
 /** A video file: its size in pixels and in bytes. */
 const playAddr = sized.extend({ data_size: n() });
 
@@ -71,7 +71,7 @@ export const user = z.object({
 });
 
 /** The sound of a video: its original sound (Douyin's '@nickname创作的原声'), which is the video file's audio track. */
-const music = z.object({
+export const music = z.object({
   id: n(),
   id_str: z.string(),
   mid: z.string(),
@@ -204,6 +204,8 @@ export const videoB = z.object({
 export const followUser = user.extend({
   /** When the follow in this list was made (unix seconds). */
   follow_time: n(),
+  /** The room of the broadcast this user is on air with, 0 when not live (douyin's room_id). */
+  room_id: n(),
 });
 
 /** A user result of the search. */

@@ -231,7 +231,11 @@ async function refreshState(secUid: string): Promise<void> {
       { sec_user_id: secUid },
       { quiet: true },
     );
-    if ($chat.get().peer === secUid) $chat.setKey('state', conversation);
+    const c = $chat.get();
+    if (c.peer !== secUid) return;
+    // The rule lifted (the peer replied or followed): a refusal under it says nothing true any more.
+    const lifted = c.state?.restricted === 1 && conversation.restricted === 0;
+    $chat.set({ ...c, state: conversation, error: lifted ? null : c.error });
   } catch {
     // Keeps what it had.
   }

@@ -2,14 +2,15 @@
 import { atom, map } from 'nanostores';
 import type { VideoItem } from '../shared/video-item.ts';
 
-/** Playback speeds the speed menu offers (spec: 0.75 to 3x). */
-export const RATES = [0.75, 1, 1.25, 1.5, 2, 3] as const;
+/** Playback speeds the 倍速 menu and the < and > keys offer, as douyin.com's player does. */
+export const RATES = [0.75, 1, 1.25, 1.5, 2] as const;
 
 export interface PlayerPrefs {
   /** 0..1. */
   volume: number;
+  /** 倍速 of videos (never of a live room). */
   rate: number;
-  /** 自动连播: at the end of a video the feed moves to the next one instead of looping. */
+  /** 连播: at the end of a video the feed (or a 合集) moves to the next one instead of looping. */
   autoNext: boolean;
   /** 弹幕 shown. */
   danmaku: boolean;
@@ -18,7 +19,8 @@ export interface PlayerPrefs {
 /** localStorage key of the remembered preferences. */
 export const PREFS_KEY = 'sy.player';
 // 弹幕 start off: the layer and its list load only for viewers who turn them on (B), keeping the first load small.
-const DEFAULTS: PlayerPrefs = { volume: 0.7, rate: 1, autoNext: false, danmaku: false };
+// 连播 starts on, as in douyin.com's feed.
+const DEFAULTS: PlayerPrefs = { volume: 0.7, rate: 1, autoNext: true, danmaku: false };
 
 /** Player preferences; defaults until `restorePrefs()` reads the saved ones (after hydration, so server and client render alike). */
 export const $prefs = map<PlayerPrefs>({ ...DEFAULTS });
@@ -49,6 +51,26 @@ export interface PlayerHost {
 
 /** The current video's host, set by the island that shows it. */
 export const $host = atom<PlayerHost | null>(null);
+
+/** What a change of 倍速 or 连播 says over the video for a moment (the player shows it); null when nothing. */
+export interface PlayerNote {
+  kind: 'rate' | 'autoNext';
+  /** The rate set, or 1/0 for 连播 on/off. */
+  value: number;
+  /** Tells two equal notes in a row apart, so the second shows again. */
+  at: number;
+}
+
+export const $note = atom<PlayerNote | null>(null);
+/** How long a note stays. */
+export const NOTE_MS = 2000;
+let noteTimer: ReturnType<typeof setTimeout> | undefined;
+
+function showNote(kind: PlayerNote['kind'], value: number): void {
+  clearTimeout(noteTimer);
+  $note.set({ kind, value, at: Date.now() });
+  noteTimer = setTimeout(() => $note.set(null), NOTE_MS);
+}
 
 /** Clamps and rounds a volume to 0..1 in steps of 0.01. */
 export function clampVolume(v: number): number {
@@ -121,12 +143,25 @@ export function toggleMute(): void {
   $muted.set(muted);
 }
 
+/** Sets the 倍速 (one of RATES, else 1) and says so over the video. */
 export function setRate(rate: number): void {
-  $prefs.setKey('rate', validRate(rate));
+  const next = validRate(rate);
+  $prefs.setKey('rate', next);
+  showNote('rate', next);
 }
 
-export function toggleAutoNext(): void {
-  $prefs.setKey('autoNext', !$prefs.get().autoNext);
+/** The < and > keys: one step down or up RATES, staying at the ends; only for a video, never a live room. */
+export function stepRate(step: 1 | -1): void {
+  if (!$host.get()?.item) return;
+  const at = RATES.indexOf($prefs.get().rate as (typeof RATES)[number]);
+  setRate(RATES[Math.min(Math.max((at < 0 ? 1 : at) + step, 0), RATES.length - 1)]!);
+}
+
+/** K and the 连播 switch; K's change is said over the video. */
+export function toggleAutoNext(announce = false): void {
+  const on = !$prefs.get().autoNext;
+  $prefs.setKey('autoNext', on);
+  if (announce) showNote('autoNext', on ? 1 : 0);
 }
 
 export function toggleDanmaku(): void {

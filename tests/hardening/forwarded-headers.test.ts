@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/i18n/t.ts';
 import { users } from '../../src/server/db/schema.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
+import { grantRole, revokeRole } from '../../src/server/staff/roles.ts';
 import { startBuiltServer, type BuiltServer } from './built-server.ts';
 
 /** What a client may claim about how it reached the site, with nobody in front to vouch for it. */
@@ -108,6 +109,10 @@ function doors(
       for (const headers of [{ host }, claimed]) {
         const out = await send(server, 'POST', '/api/passport/logout', { ...headers, token: await session() });
         expect(cookieName(out)).toBe(site.cookie);
+        // The member hint beside it is Secure exactly when the session cookie is.
+        const hint = out.headers['set-cookie']?.find((c) => c.startsWith('sy_member='));
+        expect(hint).toBeDefined();
+        expect(/; Secure/.test(hint!)).toBe(site.cookie.startsWith('__Host-'));
         const token = await session();
         const read = (cookie: string) =>
           send(server, 'GET', '/api/aweme/v1/web/user/profile/self/', { ...headers, cookie: `${cookie}=${token}` });
@@ -131,14 +136,35 @@ function doors(
       expect((await digg(claimed, 'http://evil.example')).status).toBe(401);
     });
 
+    it('staff API: a write is taken from a page of the site, and from nowhere the client claims', async () => {
+      await grantRole(null, demo.id, 'editor');
+      const preview = async (headers: Record<string, string>, from: string) =>
+        send(
+          server,
+          'POST',
+          '/api/admin/content/preview',
+          { ...headers, ...form, origin: from, token: await session() },
+          'body=hello',
+        );
+      try {
+        expect((await preview({ host }, origin())).status).toBe(200);
+        expect((await preview(claimed, origin())).status).toBe(200);
+        expect((await preview(claimed, 'https://evil.example')).status).toBe(403);
+        expect((await preview(claimed, 'http://evil.example')).status).toBe(403);
+      } finally {
+        await revokeRole(null, demo.id, 'editor');
+      }
+    });
+
     it('pages: the same cookie logs in, the other does not, and HSTS follows the settings only', async () => {
       const token = await session();
       const signedIn = t('menu.account', { nickname: demo.nickname });
+      // A page about the viewer (a page of public content is the visitor's for everyone, whatever the cookie).
       for (const headers of [{ host }, claimed]) {
-        const mine = await send(server, 'GET', '/', { ...headers, cookie: `${site.cookie}=${token}` });
+        const mine = await send(server, 'GET', '/follow', { ...headers, cookie: `${site.cookie}=${token}` });
         expect(mine.status).toBe(200);
         expect(mine.body).toContain(signedIn);
-        const planted = await send(server, 'GET', '/', { ...headers, cookie: `${other(site.cookie)}=${token}` });
+        const planted = await send(server, 'GET', '/follow', { ...headers, cookie: `${other(site.cookie)}=${token}` });
         expect(planted.body).not.toContain(signedIn);
         expect(planted.headers['cache-control']).toMatch(/^public/);
         expect(mine.headers['strict-transport-security'] !== undefined).toBe(site.cookie.startsWith('__Host-'));

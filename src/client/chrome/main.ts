@@ -4,6 +4,7 @@
  * and the feedback form load their code on first use.
  */
 import { showBadge, watchBadges } from '../badge.ts';
+import { loadMarks, MEMBER_ATTR, watchEarlyClicks } from '../marks.ts';
 import { initPopovers } from '../popover.ts';
 import { $sessionEnded } from '../../stores/auth.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
@@ -90,12 +91,16 @@ function inbox(): void {
     button.addEventListener('click', () => void import('../open-dm.ts').then((m) => m.openDm(button.dataset.openDm!)));
   }
   const hosts = document.querySelectorAll<HTMLElement>('[data-inbox-host]');
-  if (!hosts.length) return;
+  // A page every viewer shares carries the panels for a member; a visitor's popovers show their login prompt.
+  const member = document.documentElement.hasAttribute(MEMBER_ATTR) || document.body.hasAttribute('data-viewer');
+  if (!hosts.length || !member) return;
   // The session ended: the popovers say what they say to anyone (log in to see 通知, 私信).
   const off = $sessionEnded.listen((ended) => {
     if (!ended) return;
     off();
     for (const host of hosts) {
+      // A page every viewer shares has the visitor's prompt beside it, shown again once data-member goes.
+      if (host.hasAttribute('data-member-only')) continue;
       const prompt = document.createElement('p');
       prompt.className = 'text-secondary';
       prompt.textContent = host.dataset.loggedOut ?? '';
@@ -133,6 +138,8 @@ function wireControls(): void {
 
 /** Wires everything of the chrome that is on this page. */
 export function initChrome(): void {
+  watchEarlyClicks();
+  void loadMarks();
   wireControls();
   watchParts(wireControls);
   watchBadges();

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AuthContext, LoginResult } from '../services/auth/login.ts';
 import { ServiceError } from '../services/errors.ts';
-import { sessionCookieHeader, type RequestContext } from '../http/request-context.ts';
+import { memberHintHeader, sessionCookieHeader, type RequestContext } from '../http/request-context.ts';
 import { ApiError } from './envelope.ts';
 import type { RouteContext } from './registry.ts';
 
@@ -33,10 +33,17 @@ export function sessionCookie(context: RequestContext, value: string, maxAge: nu
   return sessionCookieHeader(context, value, maxAge);
 }
 
-/** Sets the session cookie of a successful login on the answer, living as long as its token. */
+/** Sets the session cookie of a successful login on the answer, and its member hint, living as long as its token. */
 export function setLoginCookie(context: RequestContext, headers: Headers, r: LoginResult): void {
   const maxAge = Math.max(0, Math.floor((r.expiresAt.getTime() - Date.now()) / 1000));
   headers.append('set-cookie', sessionCookie(context, r.token, maxAge));
+  headers.append('set-cookie', memberHintHeader(context, maxAge));
+}
+
+/** Clears the session cookie and its member hint (a logout). */
+export function clearLoginCookies(context: RequestContext, headers: Headers): void {
+  headers.append('set-cookie', sessionCookie(context, '', 0));
+  headers.append('set-cookie', memberHintHeader(context, 0));
 }
 
 /** Runs a login; a refusal is not an expired session, so its 401 keeps the service's message (the client shows it in the form). */

@@ -19,6 +19,7 @@ import {
   type RouteContext,
 } from './registry.ts';
 import { routes } from './routes/index.ts';
+import { isStaffPath, staffDoor, staffRouteOf } from '../staff/door.ts';
 
 export { setFooterLinks } from '../services/footer-links.ts';
 
@@ -119,6 +120,12 @@ async function dispatch(
   const methods = table.get(pathKey(path));
   if (!methods) throw new ApiError(404, 'error.apiNotFound');
   setFamily(methods.values().next().value!.family);
+  // Staff paths are 404 to everyone but staff, whatever the method, before anything else could tell them apart.
+  if (isStaffPath(methods)) {
+    const staffRoute = staffRouteOf(methods, method);
+    const token = sessionFor(context, request, method, staffRoute.family);
+    await staffDoor(context, request.headers, method, staffRoute, token);
+  }
   const allow = allowOf(methods);
 
   if (method === 'OPTIONS') {

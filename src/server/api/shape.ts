@@ -9,13 +9,14 @@ import { gearName, gearOf } from '../media/ladder.ts';
 import { isStudioMedia } from '../media/paths.ts';
 import { mediaUrl } from '../media-url.ts';
 import type { LoginResult } from '../services/auth/login.ts';
+import { liveHostsAmong } from '../services/live.ts';
 import type { Channel } from '../services/channels.ts';
 import { likedCommentIds, type CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
 import { usersByNickname } from '../services/mention-links.ts';
 import type { MentionedUser } from '../services/mentions.ts';
 import { ladderOrFile, laddersOf, type Rendition } from '../services/renditions.ts';
-import type { SeriesInfo } from '../services/series.ts';
+import { seriesPath, type SeriesInfo } from '../services/series.ts';
 import type { Viewer } from '../services/sessions.ts';
 import type { FollowUser } from '../services/social.ts';
 import type { UserCard } from '../services/user-cards.ts';
@@ -193,6 +194,11 @@ function originalSound(card: VideoCard, author: ApiUser, file: ReturnType<typeof
   };
 }
 
+/** The sound of a work, as its aweme's music (收藏 → 音乐 lists these). */
+export function soundOf(card: VideoCard): Aweme['music'] {
+  return originalSound(card, user(card.author), image(card.media));
+}
+
 /** A video as Douyin's aweme; `origin` is the site's, for its share links. */
 export function aweme(card: VideoCard, state: ViewerState, origin: string): Aweme {
   const url = `${origin}/video/${card.id}`;
@@ -312,11 +318,13 @@ export async function userList(viewer: Viewer | null, list: UserCard[]): Promise
 
 /** A following or follower list with the viewer's relation to each. */
 export async function followUsers(viewer: Viewer | null, list: FollowUser[]): Promise<z.input<typeof s.followUser>[]> {
-  const rel = await relationsOf(
-    viewer,
-    list.map((u) => u.id),
-  );
-  return list.map((u) => ({ ...user(u, rel.get(u.id)), follow_time: unix(u.followedAt) }));
+  const ids = list.map((u) => u.id);
+  const [rel, live] = await Promise.all([relationsOf(viewer, ids), liveHostsAmong(ids)]);
+  return list.map((u) => ({
+    ...user(u, rel.get(u.id)),
+    follow_time: unix(u.followedAt),
+    room_id: live.get(u.id) ?? 0,
+  }));
 }
 
 /** A comment as Douyin's comment object; `mentioned` holds the users its text may @mention. */
@@ -365,8 +373,8 @@ export async function commentList(viewer: Viewer | null, items: CommentView[]): 
   return items.map((c) => comment(c, liked.has(c.id), rel.get(c.user.id), mentioned));
 }
 
-/** A series as Douyin's mix_info, with the viewer's relation to its author. */
-export function mixInfo(x: SeriesInfo, relation?: Relation): z.input<typeof s.mixInfo> {
+/** A series as Douyin's mix_info, with the viewer's relation to its author; `origin` is the site's, for its page's address. */
+export function mixInfo(x: SeriesInfo, origin: string, relation?: Relation): z.input<typeof s.mixInfo> {
   return {
     mix_id: String(x.id),
     mix_name: x.title,
@@ -377,16 +385,18 @@ export function mixInfo(x: SeriesInfo, relation?: Relation): z.input<typeof s.mi
     statis: { updated_to_episode: x.itemCount },
     first_aweme_id: x.firstVideoId === null ? null : String(x.firstVideoId),
     author: user(x.author, relation),
+    share_info: { share_url: `${origin}${seriesPath(x)}`, share_title: x.title },
   };
 }
 
 /** Series with the viewer's relation to their authors. */
-export async function mixList(viewer: Viewer | null, list: SeriesInfo[]): Promise<z.input<typeof s.mixInfo>[]> {
+export async function mixList(asker: Asker, list: SeriesInfo[]): Promise<z.input<typeof s.mixInfo>[]> {
   const rel = await relationsOf(
-    viewer,
+    asker.viewer,
     list.map((x) => x.author.id),
   );
-  return list.map((x) => mixInfo(x, rel.get(x.author.id)));
+  const at = origin(asker.request);
+  return list.map((x) => mixInfo(x, at, rel.get(x.author.id)));
 }
 
 /** A live room as an entry of webcast/feed. */

@@ -1,29 +1,36 @@
 /**
- * How server.ts answers a page request: an anonymous GET from the shared page cache (cache/page-cache.ts), rendered
- * once for everyone and compressed once per encoding, with `Cache-Control: public, s-maxage, stale-while-revalidate`
- * and a strong ETag (304 on If-None-Match), so a CDN or a browser in front reuses it too; anything rendered for a
- * request that carries a session (the Token header or the session cookie, valid or not) with `private, no-store`,
- * and never kept. Every page answer says `text/html; charset=utf-8`.
+ * How server.ts answers a page request. A page of public content (every page but those about the viewer,
+ * personal-pages.ts) is one HTML for every viewer: its render is handed the request without the session, so a member's
+ * visit is answered exactly as a visitor's, from the shared page cache (cache/page-cache.ts), rendered once for
+ * everyone and compressed once per encoding, with `Cache-Control: public, s-maxage, stale-while-revalidate`, a strong
+ * ETag (304 on If-None-Match) and no Vary on the session, so a CDN or nginx in front keeps one copy for all. A page
+ * about the viewer is rendered for a request that carries a session (the Token header or the session cookie, valid or
+ * not), `private, no-store`, and never kept; its anonymous copy is shared but varies on Cookie and Token. A HEAD is
+ * answered exactly as a GET, headers and revalidation alike (it renders for the cache as a GET would, and sends no
+ * body). Every page answer says `text/html; charset=utf-8`.
  *
- * A request is anonymous when it carries no session token, read once for pages and this door alike (the request
- * context's `sessionToken`: the Token header, else the session cookie): one with a
- * stale cookie is rendered for itself (its page is the anonymous one, but it is never stored, so it cannot put
- * anything into the cache either). A render is kept only if it is HTML, 200 or 404, sets no cookie and does not forbid
- * caching itself (the QR and settings pages, search results).
+ * A request carries a session when it has a session token, read once for pages and this door alike (the request
+ * context's `sessionToken`: the Token header, else the session cookie). A render is kept only if it is HTML, 200 or
+ * 404, sets no cookie and does not forbid caching itself (the QR and settings pages, search results).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
+import { onContentPublished } from '../cache/content-published.ts';
 import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
 import { config } from '../config.ts';
 import { compressBody } from './encoding.ts';
-import type { RequestContext } from './request-context.ts';
+import { isPersonalPage } from './personal-pages.ts';
+import { withoutSessionCookie, type RequestContext } from './request-context.ts';
+import { inRequest } from './request-scope.ts';
 
 /** What a CDN in front (and this process) may do with an anonymous page: reuse it for PAGE_FRESH_MS, then briefly while refreshing. */
 export const SHARED_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_FRESH_MS / 1000}, stale-while-revalidate=${PAGE_STALE_MS / 1000}`;
 /** What nobody may keep: pages rendered for a request with a session, and anything the shared cache does not hold. */
 export const PERSONAL_PAGE_CACHE_CONTROL = 'private, no-store';
-/** A shared page differs by encoding, and is only the anonymous answer: a request with a cookie or a token may get another. */
-export const SHARED_PAGE_VARY = 'Accept-Encoding, Cookie, Token';
+/** A page of public content differs only by encoding: a member is answered the same copy as a visitor. */
+export const SHARED_PAGE_VARY = 'Accept-Encoding';
+/** The anonymous copy of a page about the viewer: a request with a cookie or a token may get another. */
+export const VISITOR_PAGE_VARY = 'Accept-Encoding, Cookie, Token';
 const HTML_TYPE = 'text/html; charset=utf-8';
 /** Statuses whose pages are kept: a page, and the page of something missing. Redirects, 429 and 5xx never are. */
 const KEPT_STATUSES = new Set([200, 404]);
@@ -61,6 +68,26 @@ export interface PageAnswers {
   answer(context: RequestContext, req: IncomingMessage, res: ServerResponse, render: PageRender): void;
   /** The cache behind it (tests). */
   readonly cache: PageCache;
+}
+
+/** Pages that no cache keeps, whoever asks, a visitor included (`private, no-store`): the staff console. */
+const NEVER_SHARED = /^\/admin(?:[/?#]|$)/;
+
+/** Whether a request target is a page that no cache keeps. */
+export function isNeverShared(url: string): boolean {
+  return NEVER_SHARED.test(url);
+}
+
+/**
+ * Takes the session off a request, so that its render cannot see who asked: the context's token, and the Token header
+ * and the session cookie from the headers the render is handed (other cookies stay).
+ */
+export function forgetSession(context: RequestContext, req: IncomingMessage): RequestContext {
+  delete req.headers.token;
+  const cookie = withoutSessionCookie(req.headers.cookie);
+  if (cookie === undefined) delete req.headers.cookie;
+  else req.headers.cookie = cookie;
+  return context.sessionToken ? { ...context, sessionToken: undefined, tokenFromHeader: false } : context;
 }
 
 /**
@@ -322,7 +349,7 @@ function serve(
   res.statusCode = entry.status;
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
   res.setHeader('cache-control', SHARED_PAGE_CACHE_CONTROL);
-  res.setHeader('vary', SHARED_PAGE_VARY);
+  res.setHeader('vary', isPersonalPage(context.path) ? VISITOR_PAGE_VARY : SHARED_PAGE_VARY);
   res.setHeader('etag', etagOf(entry.hash, encoding));
   res.setHeader('age', Math.max(0, Math.floor((now - entry.storedAt) / 1000)));
   if (entry.status === 200 && matchesEtag(ifNoneMatch, entry.hash)) {
@@ -333,7 +360,8 @@ function serve(
   const send = (body: Buffer) => {
     if (encoding) res.setHeader('content-encoding', encoding);
     res.setHeader('content-length', body.byteLength);
-    res.end(req.method === 'HEAD' ? undefined : body);
+    // A HEAD's response sends no body whatever is handed to it (node:http knows its request's method).
+    res.end(body);
   };
   if (!encoding) return send(entry.body);
   cache.encodedBody(entry, encoding).then(send, () => {
@@ -354,8 +382,13 @@ export function createPageAnswers({
   now = Date.now,
 } = {}): PageAnswers {
   onAnonymousContentChange((videos) => cache.invalidate(videos.map((id) => `/video/${id}`)));
+  // Editors' content shows on its own pages, or on every page (the chrome): those go at once (content/publish.ts).
+  onContentPublished((paths) => (paths === 'all' ? cache.clear() : cache.invalidate(paths)));
 
-  /** Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it went). */
+  /**
+   * Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it
+   * went). A HEAD renders as the GET it stands for: the page is kept, and the response, a HEAD's, sends no body.
+   */
   function renderShared(
     context: RequestContext,
     req: IncomingMessage,
@@ -365,6 +398,8 @@ export function createPageAnswers({
   ): void {
     const ifNoneMatch = req.headers['if-none-match'];
     for (const name of CONDITIONAL) delete req.headers[name];
+    const head = req.method === 'HEAD';
+    if (head) req.method = 'GET';
     const made = enabled
       ? cache.fill(key, () => capture(req, res, render))
       : capture(req, res, render).then(
@@ -372,32 +407,41 @@ export function createPageAnswers({
           () => undefined,
         );
     void made.then((entry) => {
+      if (head) req.method = 'HEAD';
       if (entry && !res.headersSent && !res.destroyed) serve(context, req, res, cache, entry, now(), ifNoneMatch);
     });
+  }
+
+  function answer(context: RequestContext, req: IncomingMessage, res: ServerResponse, render: PageRender): void {
+    const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(req.url ?? '/') : undefined;
+    // A request with a session (valid or not), on a page about the viewer, is rendered for itself alone.
+    if (!key || context.sessionToken || isNeverShared(key))
+      return render(req, res, req.method === 'GET' ? heldPersonal(context) : personal);
+    if (!enabled) return renderShared(context, req, res, render, key);
+    const found = cache.lookup(key);
+    if (found?.fresh) return serve(context, req, res, cache, found.entry, now());
+    const pending = cache.pending(key);
+    // Stale while one render refreshes it.
+    if (found && pending) return serve(context, req, res, cache, found.entry, now());
+    if (pending) {
+      void pending.then((entry) =>
+        entry ? serve(context, req, res, cache, entry, now()) : render(req, res, personal),
+      );
+      return;
+    }
+    renderShared(context, req, res, render, key);
   }
 
   return {
     cache,
     answer(context, req, res, render) {
-      const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(req.url ?? '/') : undefined;
-      // A request with a session (valid or not) is rendered for itself alone.
-      if (!key || context.sessionToken)
-        return render(req, res, req.method === 'GET' ? heldPersonal(context) : personal);
-      if (!enabled)
-        return req.method === 'GET' ? renderShared(context, req, res, render, key) : render(req, res, personal);
-      const found = cache.lookup(key);
-      if (found?.fresh) return serve(context, req, res, cache, found.entry, now());
-      const pending = cache.pending(key);
-      // Stale while one render refreshes it; a HEAD never renders for the cache (it has no body to keep).
-      if (found && (pending || req.method === 'HEAD')) return serve(context, req, res, cache, found.entry, now());
-      if (pending) {
-        void pending.then((entry) =>
-          entry ? serve(context, req, res, cache, entry, now()) : render(req, res, personal),
-        );
-        return;
+      // A page of public content never sees who asked: the member gets the visitor's page, shared. Its render runs on
+      // behalf of the request without the session (the page middleware reads the request from that scope).
+      if (!isPersonalPage(context.path)) {
+        const anonymous = forgetSession(context, req);
+        if (anonymous !== context) return inRequest(anonymous, () => answer(anonymous, req, res, render));
       }
-      if (req.method === 'HEAD') return render(req, res, personal);
-      renderShared(context, req, res, render, key);
+      answer(context, req, res, render);
     },
   };
 }

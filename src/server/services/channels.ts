@@ -1,9 +1,7 @@
-/** The channels (分类): the editors' metadata from src/content/channels.yaml with each channel's count of visible works. */
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+/** The channels (分类): the editors' metadata (the `channels` content collection) with each channel's count of visible works. */
 import { sql } from 'drizzle-orm';
-import { parse } from 'yaml';
-import { z } from 'zod';
+import { listEntries } from '../content/store.ts';
+import type { ContentData } from '../content/schemas.ts';
 import { db } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
 import { CHANNEL_IDS } from './videos.ts';
@@ -21,24 +19,12 @@ export interface Channel {
   videoCount: number;
 }
 
-// The content collection checks the same file at build; the API also runs outside Astro (server.ts), so it reads the file itself.
-const channelFile = z.array(
-  z.object({
-    id: z.string().regex(/^\d+$/).transform(Number),
-    name: z.string().min(1),
-    description: z.string().min(1),
-    banner: z.string().min(1),
-    hashtags: z.array(z.string().min(1)),
-  }),
-);
-
-const CHANNEL_FILE = fileURLToPath(new URL('../../content/channels.yaml', import.meta.url));
-
-/** Every channel in the editors' order; read per call (under a kilobyte) so an edit shows without a restart. */
+/** Every channel in the editors' order, as published now (content/store.ts drops its copy at every publication). */
 export async function listChannels(): Promise<Channel[]> {
-  const meta = channelFile
-    .parse(parse(await readFile(CHANNEL_FILE, 'utf8')))
-    .filter((c) => (CHANNEL_IDS as readonly number[]).includes(c.id));
+  const meta = (await listEntries('channels'))
+    .map((e) => ({ id: Number(e.id), ...(e.data as ContentData<'channels'>) }))
+    .filter((c) => (CHANNEL_IDS as readonly number[]).includes(c.id))
+    .sort((a, b) => a.id - b.id);
   const { rows } = await db().execute<{ channel_id: number; n: number }>(sql`
     select ${videos.channelId} as channel_id, count(*)::int as n from ${videos} where ${visibleWorks(null)} group by ${videos.channelId}`);
   const counts = new Map(rows.map((r) => [Number(r.channel_id), Number(r.n)]));

@@ -6,6 +6,7 @@ import { invalid, notFound } from './errors.ts';
 import { visibleWorks } from './visibility.ts';
 import { notify } from './notifications.ts';
 import { enforce } from './rate-limit.ts';
+import { assertCanSpeak } from '../staff/sanctions.ts';
 
 /** Longest danmaku, in characters (code points). */
 export const MAX_DANMAKU = 50;
@@ -71,6 +72,7 @@ export async function sendDanmaku(
 ): Promise<DanmakuView> {
   const body = cleanText(text);
   if (!body) throw invalid('error.danmakuEmpty');
+  await assertCanSpeak(userId);
   if ([...body].length > MAX_DANMAKU) throw invalid('error.danmakuTooLong', { max: MAX_DANMAKU });
   if (!Number.isFinite(offsetMs)) throw invalid('error.danmakuOffset');
   await enforce(`danmaku:${userId}`, DANMAKU_RATE.limit, DANMAKU_RATE.windowMs);

@@ -34,6 +34,8 @@ export interface NotificationView {
   video: { id: number; poster: string } | null;
   /** The text the notification is about: the comment, reply, mention or danmaku, or the liked comment. */
   comment: string | null;
+  /** The broadcast of a 开播了 notification. */
+  roomId: number | null;
   /** The recipient follows the actor (the 你的关注 tag). */
   actorIsFollowed: boolean;
   /** The actor follows the recipient. */
@@ -149,6 +151,7 @@ function page(userId: number, group: NoticeGroup, where: SQL | undefined, limit?
       videoId: videos.id,
       poster: videos.poster,
       comment: notifications.text,
+      roomId: notifications.roomId,
       actorIsFollowed: sql<boolean>`exists (select 1 from ${follows} f where f.follower_id = ${userId} and f.followee_id = ${notifications.actorId})`,
       followsMe: sql<boolean>`exists (select 1 from ${follows} f where f.follower_id = ${notifications.actorId} and f.followee_id = ${userId})`,
     })

@@ -32,6 +32,7 @@ import { mediaStore } from '../media/store.ts';
 import { invalid, notFound, tooLarge } from './errors.ts';
 import { enforce } from './rate-limit.ts';
 import { tokenize } from './search-tokens.ts';
+import { flagWatched } from '../staff/watched-words.ts';
 
 /** Profile saves one account may make per hour: each may re-encode two pictures. */
 export const PROFILE_EDIT_RATE = { limit: 30, windowMs: 60 * 60_000 };
@@ -116,6 +117,7 @@ export async function editProfile(userId: number, patch: ProfilePatch, now = new
       else changes.banner = key;
     }
     const replaced = await save(userId, changes);
+    if (changes.signature) await flagWatched('user', userId, changes.signature);
     // The old pictures go once the new ones are live; seeded and default ones are shared and stay.
     const old = replaced.filter((key) => ownedBy(userId, key));
     if (old.length)

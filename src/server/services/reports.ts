@@ -1,10 +1,11 @@
-/** Reports (举报) of a user, a direct message or a conversation, stored for moderators to review. */
+/** Reports (举报) of a user, a direct message, a conversation, a work, a comment or a live room, for moderators to review. */
 import { sql } from 'drizzle-orm';
 import { REPORT_REASONS, REPORT_TARGETS, type ReportReason, type ReportTarget } from '../../shared/messaging.ts';
 import { db } from '../db/client.ts';
 import { reports } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
 import { enforce } from './rate-limit.ts';
+import { visibleWorks } from './visibility.ts';
 
 /** Reports one user may file per day. */
 export const REPORT_DAILY = { limit: 20, windowMs: 86_400_000 };
@@ -26,7 +27,9 @@ export async function fileReport(
       ? sql`exists (select 1 from users where id = ${targetId})`
       : target === 'conversation'
         ? participant(sql`${targetId}`)
-        : sql`exists (select 1 from messages m where m.id = ${targetId} and ${participant(sql`m.conversation_id`)})`;
+        : target === 'message'
+          ? sql`exists (select 1 from messages m where m.id = ${targetId} and ${participant(sql`m.conversation_id`)})`
+          : publicTargetExists(target, targetId, reporterId);
   const { rows } = await db().execute<{ ok: boolean }>(sql`select ${exists} as ok`);
   if (!rows[0]?.ok)
     throw notFound(
@@ -34,11 +37,26 @@ export async function fileReport(
         ? 'error.userNotFound'
         : target === 'message'
           ? 'error.messageNotFound'
-          : 'error.conversationNotFound',
+          : target === 'conversation'
+            ? 'error.conversationNotFound'
+            : target === 'comment'
+              ? 'error.commentNotFound'
+              : target === 'live'
+                ? 'error.liveRoomNotFound'
+                : 'error.videoNotFound',
     );
   const [row] = await db()
     .insert(reports)
     .values({ reporterId, targetType: target, targetId, reason })
     .returning({ id: reports.id });
   return { id: row!.id };
+}
+
+/** A work, a comment (on a work) or a live room the reporter may see. */
+function publicTargetExists(target: 'video' | 'comment' | 'live', targetId: number, reporterId: number) {
+  if (target === 'live') return sql`exists (select 1 from live_rooms r where r.id = ${targetId})`;
+  if (target === 'video')
+    return sql`exists (select 1 from videos where videos.id = ${targetId} and ${visibleWorks(reporterId)})`;
+  return sql`exists (select 1 from comments c join videos on videos.id = c.video_id
+    where c.id = ${targetId} and c.deleted_at is null and ${visibleWorks(reporterId)})`;
 }

@@ -14,17 +14,21 @@ import { historyRoutes } from './history.ts';
 import { imRoutes } from './im.ts';
 import { liveRoutes } from './live.ts';
 import { liveRoomRoutes } from './live-room.ts';
+import { marksRoutes } from './marks.ts';
 import { mixRoutes } from './mix.ts';
 import { noticeRoutes } from './notice.ts';
 import { ownListRoutes } from './own-lists.ts';
 import { passportRoutes } from './passport.ts';
+import { personalListRoutes } from './personal-lists.ts';
 import { profileEditRoutes } from './profile-edit.ts';
 import { relationRoutes } from './relations.ts';
 import { searchRoutes } from './search.ts';
 import { seoRoutes } from './seo.ts';
 import { seriesListRoutes } from './series-lists.ts';
 import { settingsRoutes } from './settings.ts';
+import { staffRoutes } from './staff.ts';
 import { studioRoutes } from './studio.ts';
+import { studioLiveRoutes } from './studio-live.ts';
 import { studioStatsRoutes } from './studio-stats.ts';
 import { userRoutes } from './user.ts';
 import { videoRoutes } from './video.ts';
@@ -68,10 +72,14 @@ export const routes: Route[] = [
   ...familyBListRoutes,
   ...familyBAccountRoutes,
   ...studioRoutes,
+  ...studioLiveRoutes,
   ...studioStatsRoutes,
   ...followFeedRoutes,
   ...ownListRoutes,
   ...seriesListRoutes,
   ...relationRoutes,
+  ...staffRoutes,
+  ...personalListRoutes,
+  ...marksRoutes,
   openApiRoute,
 ];

@@ -24,6 +24,7 @@ const notice = z.object({
   actor: imUser,
   content: z.string().nullable(),
   aweme: z.object({ aweme_id: z.string(), cover: urlList }).nullable(),
+  room_id: z.string().nullable(),
 });
 
 const unreadBody = bodyA({ total_unread: z.number().int() });
@@ -37,6 +38,7 @@ function shapeNotice(n: NotificationView): Notice {
     actor: shapeImUser(n.actor, n.actorIsFollowed, n.followsMe),
     content: n.comment,
     aweme: n.video ? { aweme_id: String(n.video.id), cover: { url_list: [mediaUrl(n.video.poster)] } } : null,
+    room_id: n.roomId === null ? null : String(n.roomId),
   };
 }
 

@@ -13,7 +13,7 @@ import {
   credentials,
   emailField,
   passwordField,
-  sessionCookie,
+  clearLoginCookies,
   setLoginCookie,
 } from '../login-door.ts';
 import { qrSvg } from '../qr-svg.ts';
@@ -154,7 +154,7 @@ export const passportRoutes = [
     response: bodyA({}),
     handler: async ({ context, sessionToken, headers }) => {
       await logout(sessionToken ?? '');
-      headers.append('set-cookie', sessionCookie(context, '', 0));
+      clearLoginCookies(context, headers);
       return okA({});
     },
   }),
@@ -169,7 +169,7 @@ export const passportRoutes = [
     response: bodyA({ revoked_sessions: z.number().int() }),
     handler: async ({ viewer, context, headers }) => {
       const revoked = await logoutEverywhere(viewer.id);
-      headers.append('set-cookie', sessionCookie(context, '', 0));
+      clearLoginCookies(context, headers);
       return okA({ revoked_sessions: revoked });
     },
   }),

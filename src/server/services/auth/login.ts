@@ -4,6 +4,7 @@ import { config } from '../../config.ts';
 import { users } from '../../db/schema.ts';
 import { invalid } from '../errors.ts';
 import { createSession, revokeAllSessions, revokeSession, type Viewer } from '../sessions.ts';
+import { assertNotBanned } from '../../staff/sanctions.ts';
 
 export interface AuthContext {
   ip: string;
@@ -58,6 +59,7 @@ export function sometimes(task: () => Promise<unknown>): Promise<unknown> {
  * token issued before the login (perhaps planted by someone else) must not outlive it.
  */
 export async function issue(user: Viewer, ctx: AuthContext | undefined, created: boolean): Promise<LoginResult> {
+  await assertNotBanned(user.id);
   await revokeSession(ctx?.previousToken);
   const { token, expiresAt } = await createSession(user.id, ctx?.userAgent);
   return { token, expiresAt, user, created };
