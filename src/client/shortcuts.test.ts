@@ -151,6 +151,7 @@ describe('running a shortcut', () => {
     liked: false,
     collected: false,
     renditions: [],
+    captions: null,
   };
   const video = { currentTime: 2, duration: 8, paused: false, play: vi.fn(async () => {}), pause: vi.fn() };
   const host = {

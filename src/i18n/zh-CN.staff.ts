@@ -194,10 +194,4 @@ export const staffStrings = {
   'notice.action.moderation': '你的内容因违反社区规范被移除',
   'notice.action.moderationRestored': '你的内容已恢复',
   'notice.system': '系统通知',
-  'report.action': '举报',
-  'report.comment': '举报评论',
-  'report.video': '举报作品',
-  'report.title': '选择举报原因',
-  'report.submit': '提交举报',
-  'report.done': '举报已提交，我们会尽快处理',
 } as const;

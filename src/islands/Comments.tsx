@@ -3,7 +3,7 @@ import { $marks } from '../stores/marks.ts';
 import { useEffect, useRef, useState } from 'react';
 import { formatCount, t } from '../i18n/t.ts';
 import { riArrowDownSLine, riArrowUpSLine, riChatSmile2Line, riCloseLine } from '../shared/icons.ts';
-import { $auth, $sessionEnded } from '../stores/auth.ts';
+import { $auth, $sessionEnded, requireLogin } from '../stores/auth.ts';
 import {
   $comments,
   cancelReply,
@@ -151,6 +151,21 @@ export function Comments({
     onReply: (c: CommentData) => startReply(awemeId, c),
     onDelete: remove,
   };
+  // Others' comments may be reported; 同时拉黑 reloads the list, which then leaves the writer's comments out.
+  const reportOf = (c: CommentData) =>
+    c.user.secUid === me
+      ? undefined
+      : () => {
+          if (!requireLogin()) return;
+          void import('./report.ts').then(({ report }) =>
+            report({
+              target: 'comment',
+              id: c.cid,
+              person: { secUid: c.user.secUid, nickname: c.user.nickname },
+              onDone: (blocked) => blocked && void loadComments(awemeId, true),
+            }),
+          );
+        };
 
   const replies = (root: CommentData) => {
     const th = threads[root.cid] ?? EMPTY_THREAD;
@@ -162,7 +177,7 @@ export function Comments({
           <ul aria-label={t('comment.list')}>
             {list.map((r) => (
               <li key={r.cid}>
-                <CommentsItem comment={r} canDelete={canDelete(r)} {...itemProps} />
+                <CommentsItem comment={r} canDelete={canDelete(r)} onReport={reportOf(r)} {...itemProps} />
               </li>
             ))}
           </ul>
@@ -256,7 +271,7 @@ export function Comments({
           >
             {items.map((c) => (
               <li key={c.cid}>
-                <CommentsItem comment={c} canDelete={canDelete(c)} {...itemProps}>
+                <CommentsItem comment={c} canDelete={canDelete(c)} onReport={reportOf(c)} {...itemProps}>
                   {replies(c)}
                 </CommentsItem>
               </li>

@@ -6,6 +6,7 @@ import { readPageData, type PageData } from '../shared/page-data.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { $clear, $host, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
 import { toggleLike } from '../stores/video-actions.ts';
+import { CaptionLayer } from './CaptionLayer.tsx';
 import { Icon } from './Icon.tsx';
 import { PlayerControls } from './PlayerControls.tsx';
 import type { PlayerText } from './PlayerText.ts';
@@ -183,6 +184,7 @@ export function Player({ data, loop = false, series = false, live = false }: Pro
             <DanmakuLayer video={video} item={item} />
           </Suspense>
         )}
+        {prefs.captions && item.captions && !mini && !live && <CaptionLayer video={video} captions={item.captions} />}
         {bursts.map((b) => (
           <Icon
             key={b.key}

@@ -23,6 +23,7 @@ import {
   setRate,
   setVolume,
   toggleAutoNext,
+  toggleCaptions,
   toggleClear,
   toggleDanmaku,
   toggleFullscreen,
@@ -267,6 +268,7 @@ export function PlayerControls({
             }
           >
             {!live && <Switch label={text.danmaku} on={prefs.danmaku} onClick={toggleDanmaku} />}
+            {!live && item.captions && <Switch label={text.captions} on={prefs.captions} onClick={toggleCaptions} />}
             {feed && (
               <button type="button" aria-pressed={clear} onClick={toggleClear} className={`${ICON_BTN} text-xs`}>
                 {text.clear}

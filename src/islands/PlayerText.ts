@@ -41,6 +41,8 @@ export function playerText() {
     later: t('video.watchLater'),
     notInterested: t('video.notInterested'),
     more: t('video.more'),
+    report: t('report.title'),
+    captions: t('player.captions'),
     actions: t('video.actions'),
     units: [t('count.tenThousand'), t('count.hundredMillion')] as [string, string],
     follow: [t('user.follow'), t('user.followed'), t('user.mutual')] as [string, string, string],

@@ -4,6 +4,7 @@ import { formatCountWith } from '../shared/format-count.ts';
 import {
   riChat3Fill,
   riEmotionUnhappyLine,
+  riFlag2Line,
   riHeart3Fill,
   riMoreFill,
   riShareForwardFill,
@@ -14,7 +15,7 @@ import {
 import type { VideoItem } from '../shared/video-item.ts';
 import type { FollowToggle as FollowToggleType } from './FollowToggle.tsx';
 import { followButtonClass, joinLabels } from '../shared/follow-look.ts';
-import { $sessionEnded } from '../stores/auth.ts';
+import { $sessionEnded, requireLogin } from '../stores/auth.ts';
 import { $commentCounts } from '../stores/comment-counts.ts';
 import { $followStatus } from '../stores/follow.ts';
 import { $followLoaded, loadFollow } from '../stores/follow-loader.ts';
@@ -154,10 +155,33 @@ interface Props {
   onNotInterested?: () => void;
   /** Called after a like from this column (the feed shows its heart burst). */
   onLiked?: () => void;
+  /** Called when the viewer blocked the author from the 举报 dialog (the feed drops their works at once). */
+  onBlocked?: (secUid: string) => void;
+}
+
+/** 举报 the work (logged in), offering 同时拉黑 its author. */
+function reportWork(item: VideoItem, onBlocked?: (secUid: string) => void): void {
+  if (!requireLogin()) return;
+  void import('./report.ts').then(({ report }) =>
+    report({
+      target: 'video',
+      id: item.id,
+      person: { secUid: item.author.secUid, nickname: item.author.nickname },
+      onDone: (blocked) => blocked && onBlocked?.(item.author.secUid),
+    }),
+  );
 }
 
 /** Like, comment, collect, share, 稍后再看 and (on the feed) 不感兴趣, with live counts. */
-export function VideoActions({ item: viewed, text, variant, onComment = toComments, onNotInterested, onLiked }: Props) {
+export function VideoActions({
+  item: viewed,
+  text,
+  variant,
+  onComment = toComments,
+  onNotInterested,
+  onLiked,
+  onBlocked,
+}: Props) {
   // Hydrates with the marks the server drew, then drops them if the session has ended.
   const ended = useStore($sessionEnded, { ssr: 'initial' });
   const item = ended ? { ...viewed, author: { ...viewed.author, follow: 0 as const } } : viewed;
@@ -262,11 +286,23 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
               {onNotInterested && (
                 <MenuEntry label={text.notInterested} icon={riEmotionUnhappyLine} onClick={onNotInterested} />
               )}
+              <MenuEntry label={text.report} icon={riFlag2Line} onClick={() => reportWork(item, onBlocked)} />
             </li>
           </ul>
         </li>
       ) : (
-        entry(text.later, riTimeFill, () => void toggleWatchLater(item), undefined, s.later, 'text-sky-400', 'later')
+        <>
+          {entry(
+            text.later,
+            riTimeFill,
+            () => void toggleWatchLater(item),
+            undefined,
+            s.later,
+            'text-sky-400',
+            'later',
+          )}
+          {entry(text.report, riFlag2Line, () => reportWork(item, onBlocked))}
+        </>
       )}
     </ul>
   );

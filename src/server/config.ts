@@ -282,7 +282,7 @@ export const SETTINGS = z.object({
     .describe("The bucket's secret key, read by the AWS SDK's standard chain."),
   UPLOADS_DIR: place()
     .describe(
-      'Uploads in progress and sources waiting for the worker. With several app servers or a separate worker, all of them must share it (one directory, or a network mount).',
+      'Uploads in progress and sources waiting for the worker, and data exports waiting to be downloaded (`exports/`). With several app servers or a separate worker, all of them must share it (one directory, or a network mount).',
     )
     .meta({ shown: '`DATA_DIR/uploads`' }),
   SERVER_NAME: z
@@ -291,6 +291,16 @@ export const SETTINGS = z.object({
     .optional()
     .describe(
       'A short name for this app server (letters, digits, `.`, `_`, `-`); set, every answer carries it in `X-Served-By`, so behind a load balancer one can tell which server answered.',
+    ),
+  CAPTION_ENGINE: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const argv = (value ?? '').split(/\s+/).filter(Boolean);
+      return argv.length > 0 ? argv : undefined;
+    })
+    .describe(
+      "A command that writes captions (字幕) automatically: run with an audio file's path (16 kHz mono WAV) appended, it prints WebVTT on stdout. Split on spaces, no shell. Each work gets it once it is published (a job after transcoding); its output is checked like an uploaded caption file and never replaces captions the work already has. Unset: no automatic captions. See [Captions](#captions).",
     ),
   TZ: z
     .string()

@@ -174,6 +174,20 @@ export const aweme = z.object({
     /** The quality of the short side, as Douyin names it. */
     ratio: z.enum(['540p', '720p', '1080p']),
     format: z.literal('mp4'),
+    /** The work's captions (字幕) as WebVTT files, as Douyin's and TikTok's clients read them; empty when it has none. */
+    caption_infos: z.array(
+      z.object({
+        /** BCP 47, e.g. zh-CN. */
+        language_code: z.string(),
+        lang: z.string(),
+        caption_format: z.literal('webvtt'),
+        url: z.string(),
+        url_list: z.array(z.string()),
+        /** 1 when written by the caption engine, 0 when the author's. */
+        is_auto_generated: bit,
+        sub_id: z.string(),
+      }),
+    ),
   }),
 });
 

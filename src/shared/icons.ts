@@ -37,6 +37,7 @@ export const riFileList3Line = 'file-list-3-line';
 export const riFilmLine = 'film-line';
 export const riFireFill = 'fire-fill';
 export const riFireLine = 'fire-line';
+export const riFlag2Line = 'flag-2-line';
 export const riFlashlightFill = 'flashlight-fill';
 export const riFolderVideoLine = 'folder-video-line';
 export const riFullscreenExitLine = 'fullscreen-exit-line';

@@ -26,11 +26,11 @@ export const INTERACTION_KINDS = [
 ] as const;
 
 /**
- * Every kind of notification a service writes: the interactions, and two announcements that only 全部消息 shows:
- * `live` (开播了: someone the recipient follows went live) and `moderation` (a moderator removed or restored the
- * recipient's content; the text says what and why).
+ * Every kind of notification a service writes: the interactions, and announcements that only 全部消息 shows:
+ * `live` (开播了: someone the recipient follows went live), `moderation` (a moderator removed or restored the
+ * recipient's content; the text says what and why) and `export_ready` (the member's data export can be downloaded).
  */
-export const NOTICE_KINDS = [...INTERACTION_KINDS, 'live', 'moderation'] as const;
+export const NOTICE_KINDS = [...INTERACTION_KINDS, 'live', 'moderation', 'export_ready'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /** The 互动消息 filter (全部消息, 粉丝, @我的, 评论, 赞, 弹幕) and the kinds each one shows. */
@@ -120,6 +120,8 @@ export interface Notice {
   content: string | null;
   /** The work it is about, with its cover. */
   aweme: { aweme_id: string; cover: { url_list: string[] } } | null;
+  /** export_ready: where the member downloads their data; null for every other kind. */
+  download_url: string | null;
   /** The broadcast a 开播了 notice is about (its room is /live/{room_id}). */
   room_id: string | null;
 }

@@ -2,6 +2,7 @@
  * The staff console's contract with the browser: roles, what each may do, the moderation choices and the limits both
  * sides check. Browser-safe: no server imports.
  */
+import { REPORT_TARGETS } from './messaging.ts';
 
 /** Staff roles. An admin may do what editors and moderators do, and grants and revokes roles. */
 export const STAFF_ROLES = ['editor', 'moderator', 'admin'] as const;
@@ -21,8 +22,8 @@ export const STAFF_REAUTH_MS = 15 * 60_000;
 export const MUTE_DAYS = [1, 7, 30] as const;
 export type MuteDays = (typeof MUTE_DAYS)[number];
 
-/** What a report or a moderation action may be about. */
-export const MODERATION_TARGETS = ['user', 'video', 'comment', 'message', 'conversation', 'live'] as const;
+/** What a report or a moderation action may be about: whatever a member may report, so the queue sees every report. */
+export const MODERATION_TARGETS = REPORT_TARGETS;
 export type ModerationTarget = (typeof MODERATION_TARGETS)[number];
 
 /** Targets whose content a moderator may remove (and restore). */

@@ -14,13 +14,16 @@ export interface PlayerPrefs {
   autoNext: boolean;
   /** 弹幕 shown. */
   danmaku: boolean;
+  /** 字幕 shown on works that have captions. */
+  captions: boolean;
 }
 
 /** localStorage key of the remembered preferences. */
 export const PREFS_KEY = 'sy.player';
 // 弹幕 start off: the layer and its list load only for viewers who turn them on (B), keeping the first load small.
-// 连播 starts on, as in douyin.com's feed.
-const DEFAULTS: PlayerPrefs = { volume: 0.7, rate: 1, autoNext: true, danmaku: false };
+// 连播 starts on, as in douyin.com's feed. 字幕 start off as 弹幕 do; a viewer's choice is remembered, and a work without
+// captions shows no CC button at all.
+const DEFAULTS: PlayerPrefs = { volume: 0.7, rate: 1, autoNext: true, danmaku: false, captions: false };
 
 /** Player preferences; defaults until `restorePrefs()` reads the saved ones (after hydration, so server and client render alike). */
 export const $prefs = map<PlayerPrefs>({ ...DEFAULTS });
@@ -96,6 +99,7 @@ export function parsePrefs(raw: string | null): PlayerPrefs {
     rate: validRate(saved.rate),
     autoNext: typeof saved.autoNext === 'boolean' ? saved.autoNext : DEFAULTS.autoNext,
     danmaku: typeof saved.danmaku === 'boolean' ? saved.danmaku : DEFAULTS.danmaku,
+    captions: typeof saved.captions === 'boolean' ? saved.captions : DEFAULTS.captions,
   };
 }
 
@@ -166,6 +170,10 @@ export function toggleAutoNext(announce = false): void {
 
 export function toggleDanmaku(): void {
   $prefs.setKey('danmaku', !$prefs.get().danmaku);
+}
+
+export function toggleCaptions(): void {
+  $prefs.setKey('captions', !$prefs.get().captions);
 }
 
 export function toggleClear(): void {

@@ -132,10 +132,11 @@ describe('Douyin-shaped answers of the calls a web client makes', () => {
     }
     expect(seen).toEqual(rooms.rows.map((r) => String(r.id)).reverse());
     // A visitor is shown the rooms on air in the same shape.
-    await ctx.db.execute(sql`update live_rooms set status = 'live', ended_at = null where id = ${rooms.rows[0].id}`);
+    const onAir = rooms.rows[0]!.id;
+    await ctx.db.execute(sql`update live_rooms set status = 'live', ended_at = null where id = ${onAir}`);
     const anonymous = await ok('GET', `${W}/webcast/feed/`, { query: { count: 3 } });
     expect(missing(examples.webcastFeedExample, anonymous)).toEqual([]);
-    expect(anonymous.data.map((r: { rid: string }) => r.rid)).toEqual([String(rooms.rows[0].id)]);
+    expect(anonymous.data.map((r: { rid: string }) => r.rid)).toEqual([String(onAir)]);
   });
 
   it('lvideo/query/history answers one lvideo_history_list entry per series, at the episode watched last', async () => {

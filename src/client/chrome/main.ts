@@ -4,6 +4,7 @@
  * and the feedback form load their code on first use.
  */
 import { showBadge, watchBadges } from '../badge.ts';
+import { showFlash } from '../flash.ts';
 import { loadMarks, MEMBER_ATTR, watchEarlyClicks } from '../marks.ts';
 import { initPopovers } from '../popover.ts';
 import { $sessionEnded } from '../../stores/auth.ts';
@@ -136,6 +137,26 @@ function wireControls(): void {
   lazyParts();
 }
 
+/**
+ * 举报 on a profile (ProfileHeader.astro): the report dialog, offering 同时拉黑. The profile is a page every viewer shares,
+ * so it stays as it is; the block takes the member's works, comments and danmaku out of the blocker's feeds and lists.
+ */
+function reportButtons(): void {
+  for (const button of document.querySelectorAll<HTMLElement>('[data-report-user]')) {
+    button.addEventListener('click', async () => {
+      const { requireLogin } = await import('../../stores/auth.ts');
+      if (!requireLogin()) return;
+      const { report } = await import('../../islands/report.ts');
+      const { reportUser = '', reportSec = '', reportName = '' } = button.dataset;
+      await report({
+        target: 'user',
+        id: reportUser,
+        person: { secUid: reportSec, nickname: reportName },
+      });
+    });
+  }
+}
+
 /** Wires everything of the chrome that is on this page. */
 export function initChrome(): void {
   watchEarlyClicks();
@@ -144,6 +165,8 @@ export function initChrome(): void {
   watchParts(wireControls);
   watchBadges();
   inbox();
+  reportButtons();
+  showFlash();
   watchInstall();
   registerServiceWorker();
 }

@@ -15,6 +15,7 @@ import { likedCommentIds, type CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
 import { usersByNickname } from '../services/mention-links.ts';
 import type { MentionedUser } from '../services/mentions.ts';
+import { captionsOf, type CaptionRef } from '../services/captions.ts';
 import { ladderOrFile, laddersOf, type Rendition } from '../services/renditions.ts';
 import { seriesPath, type SeriesInfo } from '../services/series.ts';
 import type { Viewer } from '../services/sessions.ts';
@@ -44,6 +45,8 @@ export interface ViewerState {
   ladders?: Map<number, Rendition[]>;
   /** Users the descriptions @mention, by nickname. */
   mentioned?: Map<string, MentionedUser>;
+  /** Each video's caption file (videos without captions are missing). */
+  captions?: Map<number, CaptionRef>;
 }
 
 const EMPTY: ViewerState = { liked: new Set(), collected: new Set(), relations: new Map() };
@@ -66,7 +69,7 @@ export async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promi
   const ids = cards.map((c) => c.id);
   // Only studio works have a ladder to look up: a list of seeded clips costs no query (ladderOrFile answers their file).
   const laddered = cards.filter((c) => isStudioMedia(c.media)).map((c) => c.id);
-  const [videos, rel, ladders, mentioned] = await Promise.all([
+  const [videos, rel, ladders, mentioned, captions] = await Promise.all([
     viewer ? viewerVideoStates(viewer.id, ids) : EMPTY,
     relationsOf(
       viewer,
@@ -74,8 +77,9 @@ export async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promi
     ),
     laddersOf(laddered),
     mentionedIn(cards.map((c) => c.desc)),
+    captionsOf(ids),
   ]);
-  return { liked: videos.liked, collected: videos.collected, relations: rel, ladders, mentioned };
+  return { liked: videos.liked, collected: videos.collected, relations: rel, ladders, mentioned, captions };
 }
 
 export const unix = (d: Date): number => Math.floor(d.getTime() / 1000);
@@ -194,6 +198,22 @@ function originalSound(card: VideoCard, author: ApiUser, file: ReturnType<typeof
   };
 }
 
+/** Douyin's `video.caption_infos[]`: the work's one caption track, or none. */
+function captionInfos(videoId: number, ref: CaptionRef | undefined): Aweme['video']['caption_infos'] {
+  if (!ref) return [];
+  return [
+    {
+      language_code: ref.lang,
+      lang: ref.lang.split('-')[0]!,
+      caption_format: 'webvtt',
+      url: ref.url,
+      url_list: [ref.url],
+      is_auto_generated: asBit(ref.source === 'auto'),
+      sub_id: String(videoId),
+    },
+  ];
+}
+
 /** The sound of a work, as its aweme's music (收藏 → 音乐 lists these). */
 export function soundOf(card: VideoCard): Aweme['music'] {
   return originalSound(card, user(card.author), image(card.media));
@@ -268,6 +288,7 @@ export function aweme(card: VideoCard, state: ViewerState, origin: string): Awem
       height: card.height,
       ratio: `${gearOf(card.width, card.height)}p`,
       format: 'mp4',
+      caption_infos: captionInfos(card.id, state.captions?.get(card.id)),
     },
   };
 }

@@ -70,10 +70,16 @@ export const users = pgTable(
       .array()
       .notNull()
       .generatedAlwaysAs(sql`search_tokens_of(nickname)`),
+    /** 注销账号: when the member asked for the account to be deleted, and when the cooling-off ends (null: not asked). */
+    deletionRequestedAt: timestamp('deletion_requested_at', { withTimezone: true }),
+    deletionDueAt: timestamp('deletion_due_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('users_sec_uid_idx').on(t.secUid),
+    index('users_deletion_due_idx')
+      .on(t.deletionDueAt)
+      .where(sql`${t.deletionDueAt} is not null`),
     uniqueIndex('users_email_idx').on(t.email),
     index('users_search_tokens_idx').using('gin', t.searchTokens),
     check('users_gender_check', sql`${t.gender} in (0, 1, 2)`),
@@ -254,6 +260,23 @@ export const uploads = pgTable(
     check('uploads_size_check', sql`${t.sizeBytes} >= 0`),
   ],
 );
+
+/** A work's captions (字幕): one track of checked cues, uploaded by its author or written by the caption engine. */
+export const videoCaptions = pgTable('video_captions', {
+  videoId: integer('video_id')
+    .primaryKey()
+    .references(() => videos.id, { onDelete: 'cascade' }),
+  /** 'upload' (the author's file, or edited by the author) or 'auto' (the caption engine's, untouched). */
+  source: text('source', { enum: ['upload', 'auto'] }).notNull(),
+  /** BCP 47 language of the cues. */
+  lang: text('lang').notNull().default('zh-CN'),
+  /** The cues in time order: start and end in ms, plain text (lines joined by \n). */
+  cues: jsonb('cues').$type<{ start: number; end: number; text: string }[]>().notNull(),
+  /** The WebVTT file made from the cues, under the media root (a new key on every change). */
+  file: text('file').notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Per-video counts of one day (China's calendar), for 作品数据. */
 export const videoDailyStats = pgTable(
@@ -665,6 +688,8 @@ export const notifications = pgTable(
     roomId: integer('room_id').references(() => liveRooms.id, { onDelete: 'cascade' }),
     commentId: integer('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
     text: text('text'),
+    /** The data export a notification of kind export_ready announces. */
+    exportId: integer('export_id').references(() => dataExports.id, { onDelete: 'cascade' }),
     readAt: timestamp('read_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -694,6 +719,27 @@ export const feedback = pgTable('feedback', {
   content: text('content').notNull(),
   createdAt: createdAt(),
 });
+
+/** 下载我的数据: one ZIP of a member's data, built by a job, downloadable by its owner until it expires. */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'ready', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** The ZIP's file name under the exports folder, once built. */
+    file: text('file'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    createdAt: createdAt(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [index('data_exports_user_idx').on(t.userId, t.createdAt)],
+);
 
 /** Fixed-window counters for rate limits, shared by every app server through the database. */
 export const rateLimits = pgTable('rate_limits', {

@@ -1,4 +1,7 @@
-/** The workers of the job queue: media processing, its dead letters, media removal, and the hourly upload sweep. */
+/**
+ * The workers of the job queue: media processing, its dead letters, media removal, the hourly upload sweep, automatic
+ * captions, data exports and account deletions.
+ */
 import { eq } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
 import { config } from '../config.ts';
@@ -8,12 +11,17 @@ import { uploads } from '../db/schema.ts';
 import { mediaStore } from '../media/store.ts';
 import { failUpload } from '../services/studio.ts';
 import { removeUploadFiles } from '../services/uploads.ts';
+import { finishDeletion, finishDueDeletions } from '../services/account-deletion.ts';
+import { buildExport, failExport, sweepExports } from '../services/data-export.ts';
+import { captionVideo, type CaptionJob } from './auto-captions.ts';
 import { processUpload, type ProcessJob } from './process-video.ts';
-import { enqueue, QUEUES } from './queue.ts';
+import { enqueue, EXPORT_RETRIES, QUEUES } from './queue.ts';
 import { sweepUploads } from './sweep-uploads.ts';
 
 /** When abandoned uploads are swept: hourly, at minute 17 (UTC). */
 export const SWEEP_CRON = '17 * * * *';
+/** When expired data exports are deleted and overdue account deletions finished: hourly, at minute 41. */
+export const ACCOUNT_SWEEP_CRON = '41 * * * *';
 
 interface RemoveJob {
   keys?: string[];
@@ -61,6 +69,40 @@ export async function startWorkers(boss: PgBoss, options: { pollingIntervalSecon
   // The schedule is a row in pg-boss's tables, written again (the same row) by every process that starts workers; one
   // process's cron pass at a time turns it into one job per hour, which one worker takes: once per cluster.
   await boss.schedule(QUEUES.sweepUploads, SWEEP_CRON);
+  await boss.work<CaptionJob>(QUEUES.autoCaptions, polling, async ([job]) => {
+    const started = performance.now();
+    const result = await captionVideo(job!.data.videoId, job!.signal);
+    logLine('info', 'jobs.captions', {
+      videoId: job!.data.videoId,
+      result: typeof result === 'string' ? result : 'refused',
+      ...(typeof result === 'string' ? {} : { reason: result.refused }),
+      ms: Math.round(performance.now() - started),
+    });
+  });
+  await boss.work<{ exportId: number }>(QUEUES.dataExport, polling, async ([job]) => {
+    const started = performance.now();
+    try {
+      const result = await buildExport(job!.data.exportId);
+      logLine('info', 'jobs.export', {
+        exportId: job!.data.exportId,
+        result,
+        ms: Math.round(performance.now() - started),
+      });
+    } catch (error) {
+      // The last try: the member sees 打包失败 and may ask again.
+      if (job!.retryCount >= EXPORT_RETRIES) await failExport(job!.data.exportId);
+      throw error;
+    }
+  });
+  await boss.work<{ userId: number }>(QUEUES.accountDelete, polling, async ([job]) => {
+    const result = await finishDeletion(job!.data.userId);
+    logLine('info', 'jobs.account-delete', { userId: job!.data.userId, result });
+  });
+  await boss.work(QUEUES.accountSweep, polling, async () => {
+    const [exports, accounts] = [await sweepExports(), await finishDueDeletions()];
+    logLine('info', 'jobs.account-sweep', { exports, accounts });
+  });
+  await boss.schedule(QUEUES.accountSweep, ACCOUNT_SWEEP_CRON);
   await requeueOrphans();
 }
 

@@ -2,7 +2,8 @@
 import { and, desc, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../db/client.ts';
-import { blocks, commentLikes, comments, users, videos } from '../db/schema.ts';
+import { commentLikes, comments, users, videos } from '../db/schema.ts';
+import { notBlockedBy } from './blocks.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
 import { visibleWorks } from './visibility.ts';
@@ -62,13 +63,7 @@ function view({ replyToSecUid, replyToNickname, videoComments: _count, ...r }: R
  * (anonymous viewers see all).
  */
 function visibleComment(viewerId: number | null): SQL {
-  return and(
-    visibleWorks(viewerId),
-    isNull(comments.deletedAt),
-    viewerId === null
-      ? undefined
-      : sql`not exists (select 1 from ${blocks} b where b.blocker_id = ${viewerId} and b.blocked_id = ${comments.userId})`,
-  )!;
+  return and(visibleWorks(viewerId), isNull(comments.deletedAt), notBlockedBy(viewerId, comments.userId))!;
 }
 
 /**

@@ -27,6 +27,7 @@ import { isStudioMedia, uploadsDir, WORKS_DIR } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { extractPoster } from '../media/transcode.ts';
 import { mediaUrl } from '../media-url.ts';
+import { captionEngine } from '../captions/engine.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
 import { announceReplay } from './live-broadcasts.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
@@ -34,6 +35,7 @@ import { notify } from './notifications.ts';
 import { defaultRendition, laddersOf } from './renditions.ts';
 import { tokenize } from './search-tokens.ts';
 import { removeUploadFiles, uploadFiles } from './uploads.ts';
+import { reindexVideoSearch } from './video-search.ts';
 import { isChannel } from './videos.ts';
 import { assertMayShowWork } from '../staff/holds.ts';
 import { flagWatched } from '../staff/watched-words.ts';
@@ -268,6 +270,8 @@ export async function publishUpload(uploadId: string): Promise<boolean> {
         .set({ awemeCount: sql`${users.awemeCount} + 1` })
         .where(eq(users.id, v.authorId));
       await notifyMentions(tx, v);
+      // Captions by the engine, when one is configured: after the commit, from the published media.
+      if (captionEngine()) await enqueue(QUEUES.autoCaptions, { videoId: v.id }, { tx, key: String(v.id) });
       // A broadcast's recording: its room now links the 回放.
       await announceReplay(tx, v.id);
       // The first frame made by the worker is not used when the creator chose another.
@@ -438,7 +442,6 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
     const changes: Partial<typeof videos.$inferInsert> = {};
     if (title !== undefined && title !== v.desc) {
       changes.desc = title;
-      changes.searchTokens = await searchTokensFor(tx, userId, title);
       await setHashtags(tx, v.id, title);
     }
     if (channelId !== undefined) changes.channelId = channelId;
@@ -448,6 +451,8 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
     else if (coverTime !== undefined) Object.assign(changes, poster ? { poster, coverTime } : { coverTime });
     if (Object.keys(changes).length === 0) return;
     await tx.update(videos).set(changes).where(eq(videos.id, v.id));
+    // The new title with the author's name and the captions: what the work is found by.
+    if (changes.desc !== undefined) await reindexVideoSearch(tx, { ids: [v.id] });
     if (poster && v.poster !== poster) await dropMedia([v.poster], tx);
     if (v.status === 'published') {
       const next = {

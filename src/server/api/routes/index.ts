@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { buildOpenApi } from '../openapi.ts';
 import { route, type Route } from '../registry.ts';
+import { accountRoutes } from './account.ts';
+import { captionRoutes } from './captions.ts';
 import { commentRoutes } from './comment.ts';
 import { danmakuRoutes } from './danmaku.ts';
 import { commentMentionRoutes } from './comment-mentions.ts';
@@ -72,6 +74,8 @@ export const routes: Route[] = [
   ...familyBListRoutes,
   ...familyBAccountRoutes,
   ...studioRoutes,
+  ...captionRoutes,
+  ...accountRoutes,
   ...studioLiveRoutes,
   ...studioStatsRoutes,
   ...followFeedRoutes,

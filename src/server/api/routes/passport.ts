@@ -28,7 +28,14 @@ const ticket = () =>
     .max(100)
     .regex(/^[\w-]+$/);
 const loginUser = z.object({ uid: z.string(), sec_uid: z.string(), nickname: z.string(), avatar_thumb: urlList });
-const loginBody = bodyA({ token: z.string(), expires_at: z.number().int(), created: z.boolean(), user: loginUser });
+const loginBody = bodyA({
+  token: z.string(),
+  expires_at: z.number().int(),
+  created: z.boolean(),
+  /** The account was waiting to be deleted (注销) and this login cancelled that. */
+  deletion_cancelled: z.boolean(),
+  user: loginUser,
+});
 
 function loginAnswer(context: RequestContext, headers: Headers, r: LoginResult) {
   setLoginCookie(context, headers, r);
@@ -36,6 +43,7 @@ function loginAnswer(context: RequestContext, headers: Headers, r: LoginResult) 
     token: r.token,
     expires_at: Math.floor(r.expiresAt.getTime() / 1000),
     created: r.created,
+    deletion_cancelled: r.deletionCancelled,
     user: {
       uid: String(r.user.id),
       sec_uid: r.user.secUid,

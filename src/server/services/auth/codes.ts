@@ -79,7 +79,7 @@ export async function loginWithCode(rawEmail: string, rawCode: string, ctx: Auth
 
 /**
  * Checks an emailed code and uses it up (5 tries per code, CODE_VERIFY_IP_RATE per address); the normalised e-mail
- * address on success. A login and the staff console's re-authentication both prove who they are with it.
+ * address on success. A login, the staff console's re-authentication and 注销账号 all prove who they are with it.
  */
 export async function consumeLoginCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<string> {
   const email = normalizeEmail(rawEmail);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { config } from '../../config.ts';
 import { users } from '../../db/schema.ts';
+import { cancelDeletion } from '../deletion-clock.ts';
 import { invalid } from '../errors.ts';
 import { createSession, revokeAllSessions, revokeSession, type Viewer } from '../sessions.ts';
 import { assertNotBanned } from '../../staff/sanctions.ts';
@@ -19,6 +20,8 @@ export interface LoginResult {
   user: Viewer;
   /** True when this login created the account (first code login). */
   created: boolean;
+  /** True when the account was waiting to be deleted (注销) and this login cancelled that. */
+  deletionCancelled: boolean;
 }
 
 const CLEANUP_CHANCE = 0.01;
@@ -61,8 +64,10 @@ export function sometimes(task: () => Promise<unknown>): Promise<unknown> {
 export async function issue(user: Viewer, ctx: AuthContext | undefined, created: boolean): Promise<LoginResult> {
   await assertNotBanned(user.id);
   await revokeSession(ctx?.previousToken);
+  // Every way in passes here: logging in during the cooling-off of a 注销 is how a member takes it back.
+  const deletionCancelled = await cancelDeletion(user.id);
   const { token, expiresAt } = await createSession(user.id, ctx?.userAgent);
-  return { token, expiresAt, user, created };
+  return { token, expiresAt, user, created, deletionCancelled };
 }
 
 /** Logs out: the token stops working on every server at once. */
