@@ -21,8 +21,6 @@ import {
 import { routes } from './routes/index.ts';
 import { isStaffPath, staffDoor, staffRouteOf } from '../staff/door.ts';
 
-export { setFooterLinks } from '../services/footer-links.ts';
-
 const table = new Map<string, Map<string, Route>>();
 for (const r of routes) {
   const key = pathKey(r.path);
@@ -30,11 +28,6 @@ for (const r of routes) {
   if (methods.has(r.method)) throw new Error(`duplicate API route ${r.method} ${r.path}`);
   methods.set(r.method, r);
   table.set(key, methods);
-}
-
-/** Every registered route (the OpenAPI test compares against it). */
-export function registeredRoutes(): readonly Route[] {
-  return routes;
 }
 
 /** The family an API path (with or without `/api`) answers in: its route's, or the one its prefix suggests when unknown. */
