@@ -8,7 +8,7 @@ import pg from 'pg';
 import { db } from '../db/client.ts';
 import { directUrl } from '../db/settings.ts';
 import { logLine } from '../log.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import type { Viewer } from '../services/sessions.ts';
 
 /** The one PostgreSQL notification channel of the portal. */

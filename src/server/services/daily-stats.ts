@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { userDailyFollowers, videoDailyStats } from '../db/schema.ts';
 
 export type VideoStat = 'plays' | 'likes' | 'comments' | 'shares';

@@ -18,7 +18,7 @@ import {
   type StudioWorkPage,
 } from '../../shared/studio.ts';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { hashtags, uploads, users, videoHashtags, videoRenditions, videos, type UploadOutputs } from '../db/schema.ts';
 import { enqueue, QUEUES } from '../jobs/queue.ts';
 import { checkCover } from '../media/checks.ts';
