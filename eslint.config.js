@@ -63,6 +63,17 @@ export default defineConfig(
     // API tests read fields off answers that ok() has already checked against the route's zod schema.
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // Settings are read and checked in one module (src/server/config.ts); everything else calls config().
+    files: ['src/**/*.{js,ts,tsx,astro}', 'server.ts', 'worker.ts'],
+    ignores: ['src/server/config.ts', 'src/**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read settings through config() (src/server/config.ts).' },
+      ],
+    },
+  },
   ...astro.configs.recommended,
   // The plugin's a11y block has no `files`: keep it to .astro (the .tsx block above has its own).
   ...astro.configs['jsx-a11y-recommended'].map((c) => (c.files || !c.rules ? c : { ...c, files: ['**/*.astro'] })),

@@ -11,6 +11,7 @@ import zlib from 'node:zlib';
 import compression from 'compression';
 import pg from 'pg';
 import { t } from './src/i18n/t.ts';
+import { ConfigError, loadProcessConfig, prepareAstroEnvironment, useDatabaseUrl } from './src/server/config.ts';
 import { db, replicaStatus } from './src/server/db/client.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
@@ -26,6 +27,8 @@ import { clientErrorAnswer } from './src/server/http/client-error.ts';
 import { capConnectionsPerAddress } from './src/server/http/connection-cap.ts';
 import { serverLimits } from './src/server/http/server-limits.ts';
 import { serverErrorAnswer, unavailableAnswer, type Answer } from './src/server/http/unavailable.ts';
+import { contextOfNode, type RequestContext } from './src/server/http/request-context.ts';
+import { inRequest } from './src/server/http/request-scope.ts';
 import { applySecurityHeaders } from './src/server/http/security-headers.ts';
 import { isUploadPath, serveUpload } from './src/server/http/upload.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './src/server/db/availability.ts';
@@ -42,10 +45,19 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 type Filter = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+// Every setting is read and checked before anything else: one that does not parse stops the start, named.
+let settings: ReturnType<typeof loadProcessConfig>;
+try {
+  settings = loadProcessConfig();
+} catch (error) {
+  if (error instanceof ConfigError) logLine('error', error.message);
+  else logLine('error', 'settings could not be read', { error });
+  process.exit(1);
+}
+
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const ENTRY = path.join(ROOT, 'dist', 'server', 'entry.mjs');
-const HOST = process.env.HOST || '0.0.0.0';
-const PORT = Number(process.env.PORT || 4321);
+const { HOST, PORT } = settings;
 const DRAIN_MS = 10_000;
 /**
  * While stopping, the listener stays open until no connection and no request has come for QUIET_MS (at most
@@ -56,14 +68,9 @@ const QUIET_MS = 500;
 const QUIET_MAX_MS = 5_000;
 /**
  * SERVER_NAME, when set, names this process in an `X-Served-By` header on every answer: behind a load balancer it
- * tells which app server answered (how the cluster's tests see requests alternate). A header value, so only a short
- * name of letters, digits, '.', '_' and '-'.
+ * tells which app server answered (how the cluster's tests see requests alternate).
  */
-const SERVER_NAME = process.env.SERVER_NAME ?? '';
-if (SERVER_NAME && !/^[\w.-]{1,64}$/.test(SERVER_NAME)) {
-  logLine('error', `SERVER_NAME must be 1-64 letters, digits, '.', '_' or '-' (got ${JSON.stringify(SERVER_NAME)})`);
-  process.exit(1);
-}
+const SERVER_NAME = settings.SERVER_NAME;
 
 // Request lines are gathered and written once per turn of the event loop: one write for many requests instead of a
 // write (a system call, when stdout is a file or a pipe) per request. 'exit' flushes what is left.
@@ -175,10 +182,11 @@ async function shutdown(reason: string): Promise<void> {
 }
 
 /**
- * Logs one line once the response is done, with the bytes that went onto the socket for it (status line, headers and
- * body after compression). Reading the socket's counter instead of wrapping write/end keeps this off the hot path.
+ * Logs one line once the response is done, with the request's id (every other line about it carries the same one) and
+ * the bytes that went onto the socket for it (status line, headers and body after compression). Reading the socket's
+ * counter instead of wrapping write/end keeps this off the hot path.
  */
-function track(req: IncomingMessage, res: ServerResponse): void {
+function track(context: RequestContext, req: IncomingMessage, res: ServerResponse): void {
   const started = performance.now();
   const socket = req.socket;
   const before = socket.bytesWritten;
@@ -186,9 +194,10 @@ function track(req: IncomingMessage, res: ServerResponse): void {
   res.once('close', () => {
     inFlight.delete(res);
     logRequest({
+      requestId: context.id,
       method: req.method,
       // No query string (it may carry search words or tokens), and no typed text from the path (log-path.ts).
-      path: logPath(pathname(req)),
+      path: logPath(context.path),
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
       bytes: socket.bytesWritten - before,
@@ -251,7 +260,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const dataDir = path.resolve(process.env.DATA_DIR || 'data');
+  const dataDir = settings.DATA_DIR;
   // A MEDIA_STORE that does not parse stops the start here, with its reason, rather than at the first upload.
   const remoteMedia = isRemoteStore() ? mediaStore() : undefined;
   databaseStarting = startDatabase({
@@ -262,7 +271,7 @@ async function main(): Promise<void> {
   database = await databaseStarting;
   logLine('info', database.embedded ? `embedded PostgreSQL under ${dataDir}` : 'PostgreSQL from DATABASE_URL');
   if (shuttingDown) return;
-  process.env.DATABASE_URL = database.url;
+  useDatabaseUrl(database.url);
   readyPool = new pg.Pool({
     connectionString: database.url,
     max: 2,
@@ -278,10 +287,7 @@ async function main(): Promise<void> {
   const jobs = await startQueue(database.url);
   if (inProcessWorkers()) await startWorkers(jobs);
 
-  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-  // React (external to the build) picks its build from NODE_ENV when first imported; unset, every page rendered its
-  // islands with the development build (/ 22 → 17 ms, /video/{id} 33 → 25 ms median server time).
-  process.env.NODE_ENV ??= 'production';
+  prepareAstroEnvironment();
   const astro = (await import(pathToFileURL(ENTRY).href)) as { handler: Handler };
 
   const builtMedia = path.join(ROOT, 'dist', 'client', 'media');
@@ -305,11 +311,12 @@ async function main(): Promise<void> {
     brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_DYNAMIC_WINDOW } },
   }) as unknown as Middleware;
 
-  const route: Handler = (req, res) => {
-    const where = pathname(req);
+  const route = (context: RequestContext, req: IncomingMessage, res: ServerResponse): void => {
+    const where = context.path;
     if (where === '/healthz') return json(res, 200, { status: 'ok' });
     if (where === '/readyz') return void readiness(res);
-    if (where.startsWith('/media/')) return void media(req, res).catch((error: unknown) => fail(req, res, error));
+    if (where.startsWith('/media/'))
+      return void media(req, res, context).catch((error: unknown) => fail(req, res, error));
     // Static files and prerendered pages never reach the middleware's own check (page-door.ts).
     if (!isPageMethod(req.method)) {
       res.writeHead(405, {
@@ -354,27 +361,37 @@ async function main(): Promise<void> {
   const cap = capConnectionsPerAddress(server, limits.maxConnectionsPerIp);
   server.on('connection', () => (lastConnectionAt = Date.now()));
 
+  /**
+   * Every request: its context is read here, once (request-context.ts), and everything that answers it runs in its
+   * scope (request-scope.ts), so each log line about it carries its id.
+   */
   function handle(req: IncomingMessage, res: ServerResponse): void {
     lastRequestAt = Date.now();
-    track(req, res);
+    const context = contextOfNode(req);
+    inRequest(context, () => answer(context, req, res));
+  }
+
+  function answer(context: RequestContext, req: IncomingMessage, res: ServerResponse): void {
+    track(context, req, res);
     if (SERVER_NAME) res.setHeader('X-Served-By', SERVER_NAME);
-    applySecurityHeaders(req, res);
+    applySecurityHeaders(context, res);
     if (shuttingDown) return unavailable(req, res, 1, true);
     if (cap.isBeyondCap(req.socket)) return unavailable(req, res, 1, true);
     // The API router is framework-free and compresses its own answers: skipping Astro's page pipeline and the
     // compression middleware's stream wrapping is what lets a hot read come near a bare node:http (bench/api.mjs).
-    const where = pathname(req);
+    const where = context.path;
     // tus uploads stream request bodies of any size to disk; they skip the API router, which reads bodies whole.
-    if (isUploadPath(where)) return void serveUpload(req, res).catch((error: unknown) => fail(req, res, error));
-    if (isApiPath(where)) return void serveApi(req, res).catch((error: unknown) => fail(req, res, error));
+    if (isUploadPath(where))
+      return void serveUpload(req, res, context).catch((error: unknown) => fail(req, res, error));
+    if (isApiPath(where)) return void serveApi(req, res, context).catch((error: unknown) => fail(req, res, error));
     if (isLivePath(where)) return void serveLive(req, res, where).catch((error: unknown) => fail(req, res, error));
     // Hashed assets compressed at build time; pages from the shared cache when anonymous (page-answers.ts).
     if (where.startsWith(ASSETS_PREFIX) && assets.serve(req, res, where)) return;
-    if (isPageMethod(req.method) && isPage(where)) return pages.answer(req, res, renderPage);
+    if (isPageMethod(req.method) && isPage(where)) return pages.answer(context, req, res, renderPage);
     compress(req, res, (error) => {
       if (error) return fail(req, res, error);
       try {
-        route(req, res);
+        route(context, req, res);
       } catch (error) {
         fail(req, res, error);
       }

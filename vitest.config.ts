@@ -6,6 +6,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/hardening/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**', 'dist/**'],
     globalSetup: ['tests/setup/global-db.ts'],
+    setupFiles: ['tests/setup/env.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -3,7 +3,7 @@
  * HTTP, for running workers apart from web servers (start those with WORKERS=0). Same database settings as server.ts:
  * DATABASE_URL, or the embedded PostgreSQL under DATA_DIR when no other process holds it.
  */
-import path from 'node:path';
+import { ConfigError, loadProcessConfig, useDatabaseUrl } from './src/server/config.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
 import { startWorkers } from './src/server/jobs/worker.ts';
@@ -25,15 +25,22 @@ async function stop(reason: string): Promise<void> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
 
 try {
-  // A MEDIA_STORE that does not parse stops the start here, with its reason, rather than at the first job.
+  // A setting that does not parse stops the start here, naming the variable, rather than at the first job.
+  loadProcessConfig();
+} catch (error) {
+  if (error instanceof ConfigError) logLine('error', error.message);
+  else logLine('error', 'settings could not be read', { error });
+  process.exit(1);
+}
+
+try {
   mediaStore();
-  database = await startDatabase({ dataDir: path.resolve(process.env.DATA_DIR || 'data') });
-  process.env.DATABASE_URL = database.url;
-  const polling = Number(process.env.WORKER_POLL_SECONDS) || undefined;
-  await startWorkers(await startQueue(database.url), { pollingIntervalSeconds: polling });
+  database = await startDatabase();
+  useDatabaseUrl(database.url);
+  await startWorkers(await startQueue(database.url));
   logLine('info', 'worker ready');
 } catch (error) {
-  logLine('error', 'worker start-up failed', { error: error instanceof Error ? error.stack : String(error) });
+  logLine('error', 'worker start-up failed', { error });
   await database?.stop().catch(() => {});
   process.exit(1);
 }

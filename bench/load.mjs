@@ -31,11 +31,12 @@ function rssMiB(pid) {
 /** Sessions for the first `n` seeded users other than the demo account, opened through the sessions service. */
 async function openSessions(pgPort, n) {
   const { embeddedUrl } = await import('../src/server/db/embedded.ts');
-  process.env.DATABASE_URL = embeddedUrl(pgPort, 'shanying');
-  const { db, closeDb } = await import('../src/server/db/client.ts');
+  const { connect, useDb } = await import('../src/server/db/client.ts');
   const { createSession } = await import('../src/server/services/sessions.ts');
   const { sql } = await import('drizzle-orm');
-  const { rows } = await db().execute(sql`select id, sec_uid from users order by id offset 1 limit ${n}`);
+  const { db, pool } = connect(embeddedUrl(pgPort, 'shanying'), { max: 2 });
+  useDb(db);
+  const { rows } = await db.execute(sql`select id, sec_uid from users order by id offset 1 limit ${n}`);
   const users = [];
   for (const row of rows)
     users.push({
@@ -43,7 +44,7 @@ async function openSessions(pgPort, n) {
       secUid: row.sec_uid,
       token: (await createSession(Number(row.id), 'bench/load')).token,
     });
-  await closeDb();
+  await pool.end();
   return users;
 }
 

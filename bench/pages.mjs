@@ -17,7 +17,7 @@
  * BENCH_DURATION (s per row, default 3, split over BENCH_ROUNDS alternating runs of each, default 2), BENCH_WARMUP (s,
  * default 1), BENCH_CONNECTIONS (default 20), BENCH_MODES (comma list of cached,off,login; default all) and
  * BENCH_ROUTES (comma list of route names, e.g. /,/video/{id}) narrow it. BENCH_BASELINE=<another built checkout>
- * runs its server beside this one (cached and login modes) and measures each row on it in the same rounds, printing its
+ * runs its server beside this one in each mode and measures each row on it in the same rounds, printing its
  * req/s and p99 ("before") and this checkout's ratio to it. The search page's per-address limit is
  * raised (RATE_LIMIT_IP_FACTOR) so that its row measures the render, not the 429.
  */
@@ -206,14 +206,17 @@ async function seedIds(base) {
 /** A session for the seed's first user, opened through the sessions service on the server's database. */
 async function openSession(pgPort) {
   const { embeddedUrl } = await import('../src/server/db/embedded.ts');
-  process.env.DATABASE_URL = embeddedUrl(pgPort, 'shanying');
-  const { db, closeDb } = await import('../src/server/db/client.ts');
+  const { connect, useDb } = await import('../src/server/db/client.ts');
   const { createSession } = await import('../src/server/services/sessions.ts');
   const { sql } = await import('drizzle-orm');
-  const { rows } = await db().execute(sql`select id from users order by id limit 1`);
-  const { token } = await createSession(Number(rows[0].id), 'bench/pages');
-  await closeDb();
-  return token;
+  const { db, pool } = connect(embeddedUrl(pgPort, 'shanying'), { max: 2 });
+  useDb(db);
+  try {
+    const { rows } = await db.execute(sql`select id from users order by id limit 1`);
+    return (await createSession(Number(rows[0].id), 'bench/pages')).token;
+  } finally {
+    await pool.end();
+  }
 }
 
 /**
@@ -310,8 +313,15 @@ function summary(rows) {
     const ceiling = ceilings.length
       ? `; ceiling (compression alone) median ${(ceilings[Math.floor(ceilings.length / 2)] * 100).toFixed(1)}%`
       : '';
+    const vsBefore = mine
+      .filter((r) => r.before)
+      .map((r) => r.rps / r.before.rps)
+      .sort((a, b) => a - b);
+    const before = vsBefore.length
+      ? `; vs before min ${(vsBefore[0] * 100).toFixed(1)}%, median ${(vsBefore[Math.floor(vsBefore.length / 2)] * 100).toFixed(1)}%, max ${(vsBefore.at(-1) * 100).toFixed(1)}%`
+      : '';
     console.log(
-      `  ${pad(mode, 7)} ratio min ${(ratios[0] * 100).toFixed(1)}%, median ${(median * 100).toFixed(1)}%; p99 max ${Math.max(...mine.map((r) => r.p99))}; targets met on ${met}/${mine.length} routes${ceiling}`,
+      `  ${pad(mode, 7)} ratio min ${(ratios[0] * 100).toFixed(1)}%, median ${(median * 100).toFixed(1)}%; p99 max ${Math.max(...mine.map((r) => r.p99))}; targets met on ${met}/${mine.length} routes${ceiling}${before}`,
     );
   }
 }
@@ -372,10 +382,17 @@ async function main() {
   } else header();
   if (MODES.includes('off')) {
     const server = await startServer({ ...env, PAGE_CACHE: 'off' });
+    const baseline = BEFORE_ROOT
+      ? await startServer({ ...env, PAGE_CACHE: 'off' }, path.resolve(BEFORE_ROOT)).catch(
+          (error) => (server.close(), Promise.reject(error)),
+        )
+      : undefined;
     try {
-      rows.push(...(await measureMode('off', server.base, routes(await seedIds(server.base)), ENCODING)));
+      const before = baseline && { app: baseline.base, headers: ENCODING };
+      rows.push(...(await measureMode('off', server.base, routes(await seedIds(server.base)), ENCODING, before)));
     } finally {
       await server.close();
+      await baseline?.close();
     }
   }
   summary(rows);

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, copyFileSync, createWriteStream, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { useDatabaseUrl } from '../src/server/config.ts';
 import { closeDb, db } from '../src/server/db/client.ts';
 import { startDatabase } from '../src/server/db/lifecycle.ts';
 import { processUpload } from '../src/server/jobs/process-video.ts';
@@ -96,7 +97,7 @@ let database;
 let server;
 try {
   database = await startDatabase({ dataDir: dir, seed: false, log: () => {} });
-  process.env.DATABASE_URL = database.url;
+  useDatabaseUrl(database.url);
   await startQueue(database.url);
   // One creator, enough for both measurements.
   const { rows } = await db().execute(

@@ -6,15 +6,15 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { config } from '../src/server/config.ts';
 import { copyToStore } from '../src/server/media/copy-to-store.ts';
 import { mediaDir } from '../src/server/media/paths.ts';
 import { s3Store } from '../src/server/media/s3-store.ts';
-import { parseMediaStore } from '../src/server/media/store.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 try {
-  const target = parseMediaStore(process.env.MEDIA_STORE);
+  const target = config().MEDIA_STORE;
   if (target.kind !== 's3') throw new Error('MEDIA_STORE names no bucket: set it to s3://<bucket>[/<prefix>]');
   const where = `s3://${target.bucket}${target.prefix ? `/${target.prefix}` : ''}`;
   const counts = await copyToStore(s3Store(target), [path.join(ROOT, 'public', 'media'), mediaDir()]);

@@ -2,7 +2,9 @@
 
 declare namespace App {
   interface Locals {
-    /** The logged-in user of this request, from the Token header or the session cookie. */
+    /** What the request is (src/server/http/request-context.ts): its origin, session token, client address, id. */
+    request: import('./server/http/request-context.ts').RequestContext;
+    /** The logged-in user of this request, from the request's session token (the Token header, else the cookie). */
     viewer: import('./server/services/sessions.ts').Viewer | null;
   }
 }

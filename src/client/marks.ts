@@ -17,7 +17,7 @@ import { markedFollow, setMarks, type MarksData, type PageMarks } from '../store
 export const MEMBER_ATTR = 'data-member';
 /** The attribute the root carries once the viewer's marks are on the page. */
 export const MARKS_ATTR = 'data-marks';
-/** The session cookie's readable companion (server/http/session-cookie.ts MEMBER_HINT_COOKIE). */
+/** The session cookie's readable companion (server/http/request-context.ts MEMBER_HINT_COOKIE). */
 const MEMBER_HINT = /(^|;\s*)sy_member=1/;
 
 /** What a page's JSON block says of a video it shows (src/shared/video-item.ts). */

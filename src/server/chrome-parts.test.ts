@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { useFreshDb } from '../../tests/setup/test-db.ts';
+import { loadConfig } from './config.ts';
 import { saveEntry } from './content/store.ts';
 import { chromePartsUrl, chromePartsVersion } from './chrome-parts.ts';
 
@@ -7,9 +8,10 @@ useFreshDb(() => {});
 
 it('gives the chrome parts a new address when a setting they show changes, the same one otherwise', async () => {
   const base = { DESKTOP_CLIENT_URL: 'https://dl.example/client.exe' };
-  expect(chromePartsVersion({ ...base })).toBe(chromePartsVersion({ ...base, UNRELATED: 'x' }));
+  const version = (env: Record<string, string>) => chromePartsVersion(loadConfig(env));
+  expect(version({ ...base })).toBe(version({ ...base, SMTP_URL: 'smtp://mail.example' }));
   for (const name of ['DESKTOP_CLIENT_URL', 'BROWSER_EXTENSION_URL', 'ORDERS_URL', 'PAYMENT_CHECKOUT_URL']) {
-    expect(chromePartsVersion({ ...base, [name]: 'https://other.example/' }), name).not.toBe(chromePartsVersion(base));
+    expect(version({ ...base, [name]: 'https://other.example/' }), name).not.toBe(version(base));
   }
   expect(await chromePartsUrl()).toBe(`/chrome/parts?v=${chromePartsVersion()}`);
 });

@@ -4,32 +4,30 @@
  * them. The address changes with the build and with the settings the bodies show, so it may be cached as immutable.
  */
 import { createHash } from 'node:crypto';
+import { config, type Config } from './config.ts';
 import { contentStamp, listEntries } from './content/store.ts';
 import { EXTERNAL_LINKS } from './external-links.ts';
 
 /** Settings the bodies read: a deployment that sets one gets a new address. */
-const SETTINGS = [...Object.values(EXTERNAL_LINKS), 'PAYMENT_CHECKOUT_URL'];
+const SETTINGS = [...Object.values(EXTERNAL_LINKS), 'PAYMENT_CHECKOUT_URL'] as const;
 
 /** Editors' content the bodies show: a publication of it gets a new address too. */
 const CHROME_CONTENT = ['headerLinks', 'downloads', 'topupPackages'] as const;
 
-let version: { stamp: string; value: string } | undefined;
+const versions = new WeakMap<Config, { stamp: string; value: string }>();
 
-/** The version of the bodies this server sends: its build, its settings and the editors' content they show. */
-export function chromePartsVersion(
-  env: Record<string, string | undefined> = process.env,
-  stamp = contentStamp(CHROME_CONTENT),
-): string {
-  const make = () =>
-    createHash('sha256')
-      .update(typeof __SOURCE_HASH__ === 'string' ? __SOURCE_HASH__ : '')
-      .update(JSON.stringify(SETTINGS.map((name) => env[name] ?? '')))
-      .update(stamp)
-      .digest('base64url')
-      .slice(0, 12);
-  if (env !== process.env) return make();
-  if (version?.stamp !== stamp) version = { stamp, value: make() };
-  return version.value;
+/** The version of the bodies a configuration's server sends: its build, its settings and the editors' content they show. */
+export function chromePartsVersion(settings: Config = config(), stamp = contentStamp(CHROME_CONTENT)): string {
+  const kept = versions.get(settings);
+  if (kept?.stamp === stamp) return kept.value;
+  const value = createHash('sha256')
+    .update(typeof __SOURCE_HASH__ === 'string' ? __SOURCE_HASH__ : '')
+    .update(JSON.stringify(SETTINGS.map((name) => settings[name] ?? '')))
+    .update(stamp)
+    .digest('base64url')
+    .slice(0, 12);
+  versions.set(settings, { stamp, value });
+  return value;
 }
 
 /** Reads the editors' content the bodies show (kept per process), so that the version names what is published now. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorFields } from './error-fields.ts';
+import { asError, errorFields } from './error-fields.ts';
 
 /** A pg DatabaseError as node-postgres builds it, wrapped the way Drizzle wraps it. */
 function queryFailure(): Error {
@@ -57,5 +57,27 @@ describe('errorFields', () => {
       message: "Cannot read properties of undefined (reading 'id')",
     });
     expect(errorFields('thrown string')).toEqual({ error: 'string' });
+  });
+});
+
+describe('asError', () => {
+  it('makes a plain copy of a database error (as pg-boss emits one) an Error, judged as the original', () => {
+    const pg = (queryFailure() as Error & { cause: Error }).cause;
+    const copy = { ...pg, message: pg.message, stack: pg.stack, queue: 'video-process' };
+    const fields = errorFields(asError(copy));
+    expect(fields).toMatchObject({ error: 'Error', code: '22P02', severity: 'ERROR' });
+    expect(JSON.stringify(fields)).not.toMatch(/secret words|someone@example/);
+    // The copy as it was, a plain object, would have said nothing but its type.
+    expect(errorFields(copy)).toEqual({ error: 'object' });
+  });
+
+  it('keeps a programming error’s message, and leaves Errors and other values as they are', () => {
+    expect(errorFields(asError({ message: 'queue video-process does not exist' }))).toMatchObject({
+      message: 'queue video-process does not exist',
+    });
+    const error = new Error('x');
+    expect(asError(error)).toBe(error);
+    expect(asError('text')).toBe('text');
+    expect(asError(null)).toBe(null);
   });
 });

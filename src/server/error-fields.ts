@@ -51,3 +51,16 @@ export function errorFields(error: unknown): Record<string, unknown> {
   fields.stack = frames(error);
   return fields;
 }
+
+/**
+ * `value` as an Error: a plain copy of one (pg-boss emits its errors' fields spread into an object) becomes an Error with
+ * those fields again, so that errorFields judges it as the original (a database error's message is left out); anything
+ * else is returned as it is.
+ */
+export function asError(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Error) return value;
+  const copy = value as { message?: unknown; name?: unknown };
+  const error = Object.assign(new Error(typeof copy.message === 'string' ? copy.message : ''), value);
+  if (typeof copy.name === 'string') error.name = copy.name;
+  return error;
+}

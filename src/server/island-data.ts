@@ -1,7 +1,6 @@
 /** Server-side: service objects in the plain shapes the browser renders (island props, live chat lines), as the API answers them. */
 import { stateFor } from './api/shape.ts';
 import { mediaUrl } from './media-url.ts';
-import type { CommentView } from './services/comments.ts';
 import type { ChatMessage } from './services/live.ts';
 import { captionsOf, type CaptionRef } from './services/captions.ts';
 import { ladderOrFile, laddersOf, type Rendition as LadderStep } from './services/renditions.ts';
@@ -10,7 +9,6 @@ import { followStatusFor } from './services/users.ts';
 import type { AuthorRef, VideoCard } from './services/video-cards.ts';
 import type { ChatLine } from '../shared/chat-line.ts';
 import type { FollowStatus } from '../shared/api-shapes.ts';
-import type { CommentData } from '../shared/comment-data.ts';
 import { asGear, type Rendition, type VideoCardItem, type VideoItem } from '../shared/video-item.ts';
 
 /** A video card as the grid islands render it. */
@@ -86,23 +84,6 @@ export async function loadVideoItems(viewer: Viewer | null, cards: VideoCard[]):
       state.captions?.get(c.id),
     ),
   );
-}
-
-/** A comment as the comment islands render it; `liked` is the viewer's like. */
-export function toCommentData(c: CommentView, liked: boolean): CommentData {
-  return {
-    cid: String(c.id),
-    rootId: String(c.parentId ?? 0),
-    text: c.text,
-    createdAt: c.createdAt.getTime(),
-    diggCount: c.diggCount,
-    replyTotal: c.replyCount,
-    liked,
-    authorLiked: c.authorLiked,
-    isAuthor: c.isAuthor,
-    user: { secUid: c.user.secUid, nickname: c.user.nickname, avatar: mediaUrl(c.user.avatar) },
-    replyTo: c.replyTo,
-  };
 }
 
 /** A live chat line; also takes one that went through JSON (a hub event, where the date is a string). */

@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from './config.ts';
+import { contextOfRequest } from './http/request-context.ts';
+import { inRequest } from './http/request-scope.ts';
 import { formatLine, logLine } from './log.ts';
 
 const NOW = new Date('2025-03-04T05:06:07.089Z');
@@ -41,6 +44,20 @@ describe('logLine', () => {
       throw new Error('EPIPE');
     });
     expect(() => logLine('error', 'lost')).not.toThrow();
+  });
+});
+
+describe('the request a line was written for', () => {
+  it('is named by its id on every line written on its behalf, later ones too, and no field takes its place', async () => {
+    const context = contextOfRequest(new Request('http://shanying.test/api/x'), undefined, loadConfig({}));
+    const lines = await inRequest(context, async () => {
+      const first = parsed(formatLine('info', 'one', { requestId: 'forged' }, NOW));
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return [first, parsed(formatLine('warn', 'two', {}, NOW))];
+    });
+    expect(lines.map((line) => line.requestId)).toEqual([context.id, context.id]);
+    expect(Object.keys(lines[0]!).slice(0, 4)).toEqual(['t', 'level', 'msg', 'requestId']);
+    expect(parsed(formatLine('info', 'outside', {}, NOW))).not.toHaveProperty('requestId');
   });
 });
 

@@ -1,9 +1,11 @@
 /**
  * The one way a server module writes a log line: one JSON object a line on stderr, `t` (ISO time), `level`, `msg`,
- * then the fields. stderr carries every diagnostic line; stdout is left to the request log (server.ts), one line per
- * request, so a collector can tell the two apart without reading them.
+ * the id of the request it was written for (`requestId`, when there is one), then the fields. stderr carries every
+ * diagnostic line; stdout is left to the request log (server.ts), one line per request with the same `requestId`, so a
+ * collector can tell the two apart without reading them, and find every line of one request.
  */
 import { errorFields } from './error-fields.ts';
+import { currentRequest } from './http/request-scope.ts';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
@@ -11,7 +13,7 @@ export type LogFields = Record<string, unknown>;
 export type Log = (level: LogLevel, msg: string, fields?: LogFields) => void;
 
 /** Keys every line starts with, in this order; a field of the same name never replaces them. */
-const RESERVED = new Set(['t', 'level', 'msg']);
+const RESERVED = new Set(['t', 'level', 'msg', 'requestId']);
 
 /**
  * The line's object: an Error under `error` is described by errorFields (its kind, a message only when it cannot quote
@@ -21,6 +23,8 @@ const RESERVED = new Set(['t', 'level', 'msg']);
  */
 function record(level: LogLevel, msg: string, fields: LogFields, now: Date): Record<string, unknown> {
   const line: Record<string, unknown> = { t: now.toISOString(), level, msg };
+  const request = currentRequest();
+  if (request) line.requestId = request.id;
   for (const [key, value] of Object.entries(fields)) {
     if (RESERVED.has(key)) continue;
     if (key === 'error' && value !== undefined && typeof value !== 'string') {

@@ -1,10 +1,8 @@
 /** The one place media URLs are made, so a CDN or object store (MEDIA_BASE_URL) can replace local files. */
+import { config } from './config.ts';
 
-// Read per call through globalThis: this module is bundled into pages and must not import node-only modules.
-function mediaBase(): string {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return (env?.MEDIA_BASE_URL ?? '').replace(/\/+$/, '');
-}
+/** MEDIA_BASE_URL without its trailing slash, or '' for this server's own /media/. */
+const mediaBase = () => config().MEDIA_BASE_URL;
 
 // A path whose segments encodeURIComponent leaves as they are: the usual one, which skips the split and the encoding
 // (an aweme makes several URLs; a list of them spent a quarter of its shaping here).

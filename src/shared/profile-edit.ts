@@ -5,6 +5,7 @@
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { collapseBlankLines } from './blank-lines.ts';
 import { wallClock } from './wall-clock.ts';
+import { hasControlChar } from './text-chars.ts';
 
 /** Why a value is refused: the catalogue message and its placeholders. */
 export interface Problem {
@@ -37,10 +38,6 @@ export const COVER_HEIGHT = 500;
 /** Picture formats accepted (by content on the server; the file picker's filter only helps). */
 export const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp';
 
-// C0 and C1 controls (tabs and newlines included) and the line and paragraph separators; a bio may keep '\n'.
-const CONTROL = /[\p{Cc}\u2028\u2029]/u;
-const CONTROL_BUT_NEWLINE = /(?!\n)[\p{Cc}\u2028\u2029]/u;
-
 const length = (s: string) => [...s].length;
 
 /** A nickname as stored: outer whitespace trimmed. */
@@ -51,7 +48,7 @@ export function cleanNickname(raw: string): string {
 /** Why a (cleaned) nickname is refused, or null. */
 export function nicknameProblem(nickname: string): Problem | null {
   if (!nickname) return { key: 'error.nicknameEmpty' };
-  if (CONTROL.test(nickname)) return { key: 'error.nicknameInvalid' };
+  if (hasControlChar(nickname)) return { key: 'error.nicknameInvalid' };
   if (length(nickname) > NICKNAME_MAX) return { key: 'error.nicknameTooLong', vars: { max: NICKNAME_MAX } };
   return null;
 }
@@ -63,7 +60,8 @@ export function cleanSignature(raw: string): string {
 
 /** Why a (cleaned) bio is refused, or null; an empty bio is allowed. */
 export function signatureProblem(signature: string): Problem | null {
-  if (CONTROL_BUT_NEWLINE.test(signature)) return { key: 'error.signatureInvalid' };
+  // A bio may keep '\n'.
+  if (hasControlChar(signature, { newlines: true })) return { key: 'error.signatureInvalid' };
   if (length(signature) > SIGNATURE_MAX) return { key: 'error.signatureTooLong', vars: { max: SIGNATURE_MAX } };
   if (signature.split('\n').length > SIGNATURE_MAX_LINES)
     return { key: 'error.signatureTooManyLines', vars: { max: SIGNATURE_MAX_LINES } };

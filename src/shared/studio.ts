@@ -23,12 +23,6 @@ export const COVER_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const;
 export const VIDEO_ACCEPT = '.mp4,.mov,.webm,.mkv,video/mp4,video/quicktime,video/webm,video/x-matroska';
 export const COVER_ACCEPT = '.jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp';
 
-/** Whether a file name has one of the accepted video extensions (a first check before uploading). */
-export function hasVideoExtension(fileName: string): boolean {
-  const ext = fileName.toLowerCase().split('.').pop() ?? '';
-  return fileName.includes('.') && (VIDEO_EXTENSIONS as readonly string[]).includes(ext);
-}
-
 /**
  * An upload's state: 上传中 (bytes still coming), 处理中 (checked, being transcoded), ready (processed, waiting for
  * the publish form, or already published), 未通过 (refused by the checks or by processing; `reason` says why).

@@ -2,15 +2,16 @@
  * Calendar dates and clock times as the portal shows them: in the site's time zone (Asia/Shanghai unless `TZ` names
  * another), on the server and in every browser alike. A page rendered on a UTC server and hydrated in a browser at
  * UTC+8 would otherwise disagree on "11-23" versus "11-24" for eight hours a day, and React would throw the server's
- * markup away (and with it a click being replayed). The server reads `TZ`; a page carries the zone on <html data-tz>,
- * where the browser reads it, so both format with the same zone whatever the machine's own.
+ * markup away (and with it a click being replayed). The server's configuration (`TZ`) hands the zone in at start
+ * (useTimeZone); a page carries it on <html data-tz>, where the browser reads it, so both format with the same zone
+ * whatever the machine's own.
  */
 
 /** The zone when `TZ` names none (or none that Intl knows). */
 export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 
 /** Whether Intl knows `zone` as an IANA time zone. */
-function knownZone(zone: string | undefined): zone is string {
+export function knownTimeZone(zone: string | undefined): zone is string {
   if (!zone || !/^[A-Za-z_+\-/0-9]{1,64}$/.test(zone)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
@@ -20,12 +21,20 @@ function knownZone(zone: string | undefined): zone is string {
   }
 }
 
-/** The site's time zone: the page's data-tz in a browser, `TZ` on the server, else Asia/Shanghai. */
+// The zone the server was configured with, kept on globalThis so that every copy of this module in the process (the
+// server's and the Astro build's) sees the one handed in.
+const ZONE = Symbol.for('shanying.timeZone');
+const handed = globalThis as { [ZONE]?: string };
+
+/** Sets the site's time zone on the server (the configuration does, from `TZ`); one Intl does not know is ignored. */
+export function useTimeZone(zone: string | undefined): void {
+  handed[ZONE] = knownTimeZone(zone) ? zone : undefined;
+}
+
+/** The site's time zone: the page's data-tz in a browser, the configured one on the server, else Asia/Shanghai. */
 export function displayTimeZone(): string {
-  const fromPage = typeof document === 'undefined' ? undefined : document.documentElement.dataset.tz;
-  const fromEnv = typeof process === 'undefined' ? undefined : process.env.TZ;
-  const zone = fromPage ?? fromEnv;
-  return knownZone(zone) ? zone : DEFAULT_TIME_ZONE;
+  const zone = typeof document === 'undefined' ? handed[ZONE] : document.documentElement.dataset.tz;
+  return knownTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
 }
 
 export interface WallClock {

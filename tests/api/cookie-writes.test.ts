@@ -23,6 +23,7 @@ beforeAll(async () => {
 
 afterEach(() => {
   delete process.env.CORS_ORIGINS;
+  delete process.env.TRUST_PROXY;
 });
 
 let picks = 0;
@@ -71,9 +72,10 @@ describe('accepted: the cookie from a page of this site or of CORS_ORIGINS', () 
     expect(r.counted).toBe(1);
   });
 
-  it('behind a proxy: the Host (or X-Forwarded-Host) the browser addressed, not the upstream URL', async () => {
+  it('behind a proxy: the Host (or, under TRUST_PROXY, X-Forwarded-Host) the browser addressed, not the upstream URL', async () => {
     const viaHost = await like({ cookie, headers: { origin: 'https://shanying.example', host: 'shanying.example' } });
     expect(viaHost.stored).toBe(true);
+    process.env.TRUST_PROXY = '1';
     const viaForwarded = await like({
       cookie,
       headers: { origin: 'https://shanying.example', host: 'app:4321', 'x-forwarded-host': 'shanying.example' },
@@ -105,6 +107,10 @@ describe('refused: 401 and nothing stored', () => {
     [
       'a proxy that rewrote Host and forwarded no X-Forwarded-Host',
       { origin: 'https://shanying.example', host: 'app:4321' },
+    ],
+    [
+      "a client's own X-Forwarded-Host, without TRUST_PROXY",
+      { origin: 'https://evil.example', host: 'shanying.test', 'x-forwarded-host': 'evil.example' },
     ],
   ])('%s', async (_name, headers) => {
     const r = await like({ cookie, headers });

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { z } from 'zod';
 import { handleApi } from '../../src/server/api/router.ts';
-import { registeredRoutes } from '../../src/server/api/router.ts';
+import { routes } from '../../src/server/api/routes/index.ts';
 import type { Db } from '../../src/server/db/client.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
 import { freshDb } from '../setup/test-db.ts';
@@ -72,7 +72,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
 
 /** The registered response schema of a route. */
 export function responseSchema(method: string, path: string): z.ZodType {
-  const r = registeredRoutes().find((x) => x.method === method && x.path === path);
+  const r = routes.find((x) => x.method === method && x.path === path);
   if (!r) throw new Error(`no route ${method} ${path}`);
   return r.response;
 }

@@ -43,13 +43,21 @@ describe('serveApi', () => {
   it('makes share links on the origin the client asked at', async () => {
     const body = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=1`)).json();
     expect(body.aweme_list[0].share_url).toBe(`${base}/video/${body.aweme_list[0].aweme_id}`);
-    const proxied = await raw('/api/aweme/v1/web/tab/feed/?count=1', {
-      host: 'sy.example',
-      'x-forwarded-proto': 'https',
-    });
-    expect(JSON.parse(proxied.body.toString('utf8')).aweme_list[0].share_url).toMatch(
-      /^https:\/\/sy\.example\/video\/\d+$/,
+    const forwarded = { host: 'sy.example', 'x-forwarded-proto': 'https' };
+    // A client's X-Forwarded-Proto is not the proxy's: only TRUST_PROXY makes it count.
+    const claimed = await raw('/api/aweme/v1/web/tab/feed/?count=1', forwarded);
+    expect(JSON.parse(claimed.body.toString('utf8')).aweme_list[0].share_url).toMatch(
+      /^http:\/\/sy\.example\/video\/\d+$/,
     );
+    process.env.TRUST_PROXY = '1';
+    try {
+      const proxied = await raw('/api/aweme/v1/web/tab/feed/?count=1', forwarded);
+      expect(JSON.parse(proxied.body.toString('utf8')).aweme_list[0].share_url).toMatch(
+        /^https:\/\/sy\.example\/video\/\d+$/,
+      );
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
     const odd = await raw('/api/aweme/v1/web/tab/feed/?count=1', { host: 'a/b@c' });
     expect(JSON.parse(odd.body.toString('utf8')).aweme_list[0].share_url).toMatch(/^http:\/\/localhost\/video\/\d+$/);
   });

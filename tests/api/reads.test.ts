@@ -1,7 +1,7 @@
 /** Contract tests of every Family A read: each answer parses with its registered response schema. */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setFooterLinks } from '../../src/server/api/router.ts';
+import { setFooterLinks } from '../../src/server/services/footer-links.ts';
 import { aweme } from '../../src/server/api/schemas.ts';
 import { call, expectErrorA, ok, one, tokenFor, useApiDb } from './helpers.ts';
 

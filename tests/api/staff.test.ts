@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registeredRoutes } from '../../src/server/api/router.ts';
+import { routes } from '../../src/server/api/routes/index.ts';
 import { auditCount } from '../../src/server/staff/audit.ts';
 import { grantRole } from '../../src/server/staff/roles.ts';
 import { createSession } from '../../src/server/services/sessions.ts';
@@ -14,7 +14,7 @@ import { call, useApiDb } from './helpers.ts';
 
 const ctx = useApiDb();
 const ORIGIN = 'http://shanying.test';
-const staffRoutes = registeredRoutes().filter((r) => r.staff);
+const staffRoutes = routes.filter((r) => r.staff);
 
 let member: string;
 let admin: string;
@@ -70,7 +70,7 @@ function formFor(path: string): Record<string, string | number> {
 describe('staff routes are hidden', () => {
   it('there are staff routes under /api/admin, and all of them are', () => {
     expect(staffRoutes.length).toBeGreaterThan(20);
-    for (const r of registeredRoutes()) expect(Boolean(r.staff), r.path).toBe(r.path.startsWith('/admin/'));
+    for (const r of routes) expect(Boolean(r.staff), r.path).toBe(r.path.startsWith('/admin/'));
   });
 
   it.each(staffRoutes.map((r) => [r.method, r.path] as const))(

@@ -6,6 +6,7 @@
  * (tests, and the benchmark's uncached column).
  */
 import { endAfterWrite, onAnonymousContentChange } from '../cache/anonymous-content.ts';
+import { config } from '../config.ts';
 
 /** Query parameters that name the video an answer is about. */
 const VIDEO_PARAMS = ['aweme_id', 'item_id', 'vid', 'videoId'];
@@ -49,7 +50,7 @@ const utf8 = new TextEncoder();
  * it: answers carry share links made on the origin they were asked at.
  */
 export function anonCacheKey(method: string, url: URL): string | undefined {
-  return process.env.API_ANON_CACHE === 'off' ? undefined : `${method} ${url.origin}${url.pathname}${url.search}`;
+  return config().API_ANON_CACHE ? `${method} ${url.origin}${url.pathname}${url.search}` : undefined;
 }
 
 /** The live answer under `key`, if any; an expired one is dropped. */

@@ -1,29 +1,12 @@
 /** CORS for the origins listed in CORS_ORIGINS (comma-separated), with credentials; no origin is allowed by default. */
+import { config } from '../config.ts';
 
 const ALLOWED_HEADERS = 'Token, Content-Type';
 const MAX_AGE = '600';
 
-let cachedRaw: string | undefined;
-let cachedSet = new Set<string>();
-
-/** The allowed origins, re-read when the environment variable changes (tests set it per case). */
-function allowedOrigins(): Set<string> {
-  const raw = process.env.CORS_ORIGINS ?? '';
-  if (raw !== cachedRaw) {
-    cachedRaw = raw;
-    cachedSet = new Set(
-      raw
-        .split(',')
-        .map((o) => o.trim().replace(/\/+$/, ''))
-        .filter(Boolean),
-    );
-  }
-  return cachedSet;
-}
-
 /** Whether `origin` (scheme://host[:port]) is listed in CORS_ORIGINS. */
 export function isAllowedOrigin(origin: string): boolean {
-  return allowedOrigins().has(origin);
+  return config().CORS_ORIGINS.has(origin);
 }
 
 /** Headers that let `origin` read the response, or none when it is not listed. */

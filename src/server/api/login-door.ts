@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import type { AuthContext, LoginResult } from '../services/auth/login.ts';
 import { ServiceError } from '../services/errors.ts';
-import { memberHintHeader, readSessionCookie, sessionCookieHeader } from '../http/session-cookie.ts';
+import { memberHintHeader, sessionCookieHeader, type RequestContext } from '../http/request-context.ts';
 import { ApiError } from './envelope.ts';
+import type { RouteContext } from './registry.ts';
 
 // Door caps only: the auth services judge an address or a code and answer in Chinese (邮箱不能为空, 验证码格式不正确, ...).
 /** The e-mail field of a login form. */
@@ -14,31 +15,35 @@ export const passwordField = () => z.string().max(1000);
 export const codeField = () => z.string().max(20);
 
 /** The address and browser a login is made from (per-IP limits, the session's label) and the session it replaces. */
-export function authContext(request: Request, clientAddress: string): AuthContext {
+export function authContext({
+  request,
+  context,
+  clientAddress,
+}: Pick<RouteContext<unknown, unknown>, 'request' | 'context' | 'clientAddress'>): AuthContext {
   return {
     ip: clientAddress,
     userAgent: request.headers.get('user-agent') ?? undefined,
     // Any session the browser presents, header or cookie: logging in ends it.
-    previousToken: request.headers.get('token')?.trim() || readSessionCookie(request.headers),
+    previousToken: context.sessionToken,
   };
 }
 
 /** The HttpOnly session cookie that lets server-rendered pages know the user; Max-Age 0 clears it. */
-export function sessionCookie(request: Request, value: string, maxAge: number): string {
-  return sessionCookieHeader(request.headers, value, maxAge);
+export function sessionCookie(context: RequestContext, value: string, maxAge: number): string {
+  return sessionCookieHeader(context, value, maxAge);
 }
 
 /** Sets the session cookie of a successful login on the answer, and its member hint, living as long as its token. */
-export function setLoginCookie(request: Request, headers: Headers, r: LoginResult): void {
+export function setLoginCookie(context: RequestContext, headers: Headers, r: LoginResult): void {
   const maxAge = Math.max(0, Math.floor((r.expiresAt.getTime() - Date.now()) / 1000));
-  headers.append('set-cookie', sessionCookie(request, r.token, maxAge));
-  headers.append('set-cookie', memberHintHeader(request.headers, maxAge));
+  headers.append('set-cookie', sessionCookie(context, r.token, maxAge));
+  headers.append('set-cookie', memberHintHeader(context, maxAge));
 }
 
 /** Clears the session cookie and its member hint (a logout). */
-export function clearLoginCookies(request: Request, headers: Headers): void {
-  headers.append('set-cookie', sessionCookie(request, '', 0));
-  headers.append('set-cookie', memberHintHeader(request.headers, 0));
+export function clearLoginCookies(context: RequestContext, headers: Headers): void {
+  headers.append('set-cookie', sessionCookie(context, '', 0));
+  headers.append('set-cookie', memberHintHeader(context, 0));
 }
 
 /** Runs a login; a refusal is not an expired session, so its 401 keeps the service's message (the client shows it in the form). */

@@ -7,12 +7,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { t } from '../../i18n/t.ts';
-import { compressBody, pickEncoding } from '../http/encoding.ts';
+import { compressBody } from '../http/encoding.ts';
+import { contextOfNode, type RequestContext } from '../http/request-context.ts';
 import { cachedAnswerOf, type CachedAnswer } from './anon-cache.ts';
 import { errorBody } from './envelope.ts';
 import { answerTextOf } from './json-answer.ts';
 import { familyOfApiPath, handleApi } from './router.ts';
-import { clientAddress } from '../http/client-address.ts';
 
 /** Answers shorter than this go out as they are: compressing them saves less than it costs. */
 const COMPRESS_MIN = 1024;
@@ -34,39 +34,28 @@ function compressedOnce(entry: CachedAnswer, encoding: 'br' | 'gzip'): Promise<U
   return packed;
 }
 
-// A Host header that is a name or an address with an optional port; anything else is not used to make links.
-const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
-
 /**
- * The origin a client asked at (answers make share links on it): the Host header, https when the socket or the proxy
- * in front (X-Forwarded-Proto, as the session cookie reads it) says so; http://localhost without a usable Host.
+ * Answers one /api request on a Node response; never throws. The fetch Request handed to the router is addressed at the
+ * site's origin as the request context reads it (answers make share links on it).
  */
-export function requestOrigin(req: IncomingMessage): string {
-  const host = req.headers.host;
-  if (!host || !HOST.test(host)) return 'http://localhost';
-  const secure =
-    (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
-  return `${secure ? 'https' : 'http'}://${host}`;
-}
-
-/** Answers one /api request on a Node response; never throws. */
-export async function serveApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: RequestContext = contextOfNode(req),
+): Promise<void> {
   let response: Response;
   try {
     const method = req.method ?? 'GET';
     const headers = new Headers();
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
     const hasBody = method !== 'GET' && method !== 'HEAD';
-    const request = new Request(`${requestOrigin(req)}${req.url ?? '/'}`, {
+    const request = new Request(`${context.origin}${req.url ?? '/'}`, {
       method,
       headers,
       body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
       duplex: 'half',
     } as RequestInit);
-    response = await handleApi(request, {
-      clientAddress: clientAddress(req.socket.remoteAddress, headers.get('x-forwarded-for')),
-      jsonBodies: false,
-    });
+    response = await handleApi(request, { context, jsonBodies: false });
   } catch {
     // Only a request Node accepted but fetch's Request refuses (a method or header it forbids) gets here: answered in
     // the family of the route it names, as the router answers.
@@ -100,7 +89,7 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
   if (length >= COMPRESS_MIN && type.startsWith('application/json')) {
     const vary = res.getHeader('vary');
     res.setHeader('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
-    const encoding = pickEncoding(req.headers['accept-encoding']);
+    const encoding = context.encoding;
     if (encoding) {
       body = await (entry ? compressedOnce(entry, encoding) : compressBody(body, encoding));
       res.setHeader('content-encoding', encoding);

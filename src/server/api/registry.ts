@@ -1,5 +1,6 @@
 /** What a route declares: method, Douyin's (or Family B's) path, family, login, input and response schemas, handler. */
 import type { z } from 'zod';
+import type { RequestContext } from '../http/request-context.ts';
 import type { Viewer } from '../services/sessions.ts';
 import type { Family } from './envelope.ts';
 import type { StaffRole } from '../../shared/staff.ts';
@@ -18,8 +19,12 @@ export interface RouteContext<I, V> {
   request: Request;
   /** Headers to add to a successful answer (login routes set the session cookie here). */
   headers: Headers;
-  /** The client's address, for per-IP rate limits. */
+  /** The request's context (request-context.ts): its origin, session cookie's name, client address, id. */
+  context: RequestContext;
+  /** The client's address, for per-IP rate limits ('unknown' when the door could not tell). */
   clientAddress: string;
+  /** The session token `viewer` came from (the one a logout revokes), or undefined without a viewer. */
+  sessionToken: string | undefined;
 }
 
 export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends boolean> {

@@ -1,5 +1,6 @@
 /** The framework-free API door: one Request in, one Response out, for every route of the registry. */
 import { withReplicaReads } from '../db/read-scope.ts';
+import { contextOfRequest, fromSitePage, type RequestContext } from '../http/request-context.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { announceWrite } from '../cache/shared-writes.ts';
 import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer } from './anon-cache.ts';
@@ -8,12 +9,17 @@ import { ApiError, errorResponse, familyOfPath, JSON_HEADERS, zodFields, type Fa
 import { textResponse } from './json-answer.ts';
 import { bodyFields, MAX_BODY, queryFields, withoutEmptyOptionals } from './input.ts';
 import { enforceWriteLimits } from '../services/write-limits.ts';
-import { bodyCap, changesSharedContent, isWrite, pathKey, writtenVideos, type Route } from './registry.ts';
-import { sessionToken } from './session-token.ts';
+import {
+  bodyCap,
+  changesSharedContent,
+  isWrite,
+  pathKey,
+  writtenVideos,
+  type Route,
+  type RouteContext,
+} from './registry.ts';
 import { routes } from './routes/index.ts';
-import { isStaffPath, staffDoor } from '../staff/door.ts';
-
-export { setFooterLinks } from '../services/footer-links.ts';
+import { isStaffPath, staffDoor, staffRouteOf } from '../staff/door.ts';
 
 const table = new Map<string, Map<string, Route>>();
 for (const r of routes) {
@@ -24,11 +30,6 @@ for (const r of routes) {
   table.set(key, methods);
 }
 
-/** Every registered route (the OpenAPI test compares against it). */
-export function registeredRoutes(): readonly Route[] {
-  return routes;
-}
-
 /** The family an API path (with or without `/api`) answers in: its route's, or the one its prefix suggests when unknown. */
 export function familyOfApiPath(pathname: string): Family {
   const path = pathname.replace(/^\/api(?=\/|$)/, '') || '/';
@@ -36,7 +37,9 @@ export function familyOfApiPath(pathname: string): Family {
 }
 
 export interface ApiOptions {
-  /** The client's address, for logs. */
+  /** The request's context, as the door it came through read it; made from the Request itself when absent. */
+  context?: RequestContext;
+  /** Without a context: the socket's peer address (the Astro door, tests). */
   clientAddress?: string;
   /**
    * False when the caller writes successful JSON answers itself (node.ts), from `cachedAnswerOf(response).bytes` or
@@ -53,6 +56,7 @@ function allowOf(methods: Map<string, Route>): string[] {
 
 /** Answers one /api request. Never throws: every failure becomes the family's error envelope. */
 export async function handleApi(request: Request, options: ApiOptions = {}): Promise<Response> {
+  const context = options.context ?? contextOfRequest(request, options.clientAddress);
   const url = new URL(request.url);
   const method = request.method.toUpperCase();
   const path = url.pathname.replace(/^\/api(?=\/|$)/, '') || '/';
@@ -64,19 +68,19 @@ export async function handleApi(request: Request, options: ApiOptions = {}): Pro
   try {
     response = await dispatch(
       request,
+      context,
       url,
       method,
       path,
       origin,
       (f) => (family = f),
-      options.clientAddress ?? 'unknown',
       options.jsonBodies ?? true,
     );
   } catch (error) {
     response = errorResponse(family, error, {
       method,
       path,
-      ...(options.clientAddress ? { client: options.clientAddress } : {}),
+      ...(context.clientAddress ? { client: context.clientAddress } : {}),
     });
   }
   for (const k in cors) response.headers.set(k, cors[k]!);
@@ -84,21 +88,37 @@ export async function handleApi(request: Request, options: ApiOptions = {}): Pro
   return response;
 }
 
+/**
+ * The session a request to a route of `family` is made with. The Token header always counts. The session cookie counts
+ * for reads, and for Family A writes sent from a page of this site or of a CORS_ORIGINS origin: douyin.com's web client
+ * sends cookies, not a header, while a cross-site form carries the cookie too and must not write with it.
+ */
+function sessionFor(context: RequestContext, request: Request, method: string, family: Family): string | undefined {
+  const token = context.sessionToken;
+  if (!token || context.tokenFromHeader || method === 'GET' || method === 'HEAD') return token;
+  return family === 'A' && fromSitePage(context, request.headers) ? token : undefined;
+}
+
 async function dispatch(
   request: Request,
+  context: RequestContext,
   url: URL,
   method: string,
   path: string,
   origin: string | null,
   setFamily: (f: Family) => void,
-  clientAddress: string,
   jsonBodies: boolean,
 ): Promise<Response> {
+  const clientAddress = context.clientAddress ?? 'unknown';
   const methods = table.get(pathKey(path));
   if (!methods) throw new ApiError(404, 'error.apiNotFound');
   setFamily(methods.values().next().value!.family);
   // Staff paths are 404 to everyone but staff, whatever the method, before anything else could tell them apart.
-  if (isStaffPath(methods)) await staffDoor(request, method, methods, clientAddress);
+  if (isStaffPath(methods)) {
+    const staffRoute = staffRouteOf(methods, method);
+    const token = sessionFor(context, request, method, staffRoute.family);
+    await staffDoor(context, request.headers, method, staffRoute, token);
+  }
   const allow = allowOf(methods);
 
   if (method === 'OPTIONS') {
@@ -119,7 +139,7 @@ async function dispatch(
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (route.method === 'POST' && declared > maxBody) throw new ApiError(413, 'error.tooLarge');
 
-  const token = sessionToken(request, method, route.family);
+  const token = sessionFor(context, request, method, route.family);
   const viewer: Viewer | null = token ? await resolveSession(token) : null;
   if (route.auth && !viewer) throw new ApiError(401, 'error.unauthorized');
 
@@ -132,7 +152,8 @@ async function dispatch(
   // Counted once the request is well formed: a refused one costs the database nothing.
   if (isWrite(route)) await enforceWriteLimits(viewer?.id ?? null, clientAddress);
 
-  const run = () => answer(route, parsed.data, viewer, request, url, clientAddress, jsonBodies);
+  const parts = { request, context, clientAddress, sessionToken: viewer ? token : undefined };
+  const run = () => answer(route, parsed.data, viewer, parts, url, jsonBodies);
   return mayReadReplica(route, viewer) ? withReplicaReads(run) : run();
 }
 
@@ -145,13 +166,15 @@ function mayReadReplica(route: Route, viewer: Viewer | null): boolean {
   return !viewer && !isWrite(route) && !route.readsOwnWrites;
 }
 
+/** What a handler learns of the request besides its input and viewer. */
+type RequestParts = Pick<RouteContext<unknown, unknown>, 'request' | 'context' | 'clientAddress' | 'sessionToken'>;
+
 async function answer(
   route: Route,
   input: unknown,
   viewer: Viewer | null,
-  request: Request,
+  parts: RequestParts,
   url: URL,
-  clientAddress: string,
   jsonBodies: boolean,
 ): Promise<Response> {
   const cacheKey = !viewer && route.anonymousCacheMs ? anonCacheKey(route.method, url) : undefined;
@@ -162,7 +185,7 @@ async function answer(
     const mine: { headers?: Headers; stream?: Response } = {};
     const entry = await buildAnswerOnce(cacheKey, route.anonymousCacheMs!, async () => {
       mine.headers = new Headers(JSON_HEADERS);
-      const body = await route.handler({ input, viewer, request, headers: mine.headers, clientAddress });
+      const body = await route.handler({ ...parts, input, viewer, headers: mine.headers });
       if (!(body instanceof Response)) return JSON.stringify(body);
       mine.stream = body;
       return undefined;
@@ -173,7 +196,7 @@ async function answer(
   }
 
   const headers = new Headers(JSON_HEADERS);
-  const body = await route.handler({ input, viewer, request, headers, clientAddress });
+  const body = await route.handler({ ...parts, input, viewer, headers });
   // Event streams (routes/live-room.ts) answer a Response of their own.
   if (body instanceof Response) return body;
   if (changesSharedContent(route)) announceWrite(writtenVideos(input));

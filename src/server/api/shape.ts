@@ -91,9 +91,6 @@ const sized = (rel: string, width: number, height: number) => ({ ...image(rel), 
 export const asBit = (b: boolean): 0 | 1 => (b ? 1 : 0);
 const origin = (request: Request) => new URL(request.url).origin;
 
-/** 0 none, 1 following, 2 following each other. */
-export const followStatusOf = (following: boolean, mutual: boolean): 0 | 1 | 2 => (following ? (mutual ? 2 : 1) : 0);
-
 /** A user of the 私信 and 互动消息 answers, with the viewer's relation to them and theirs to the viewer. */
 export function imUser(
   u: { id: number; secUid: string; nickname: string; avatar: string },
@@ -105,7 +102,7 @@ export function imUser(
     sec_uid: u.secUid,
     nickname: u.nickname,
     avatar_thumb: { url_list: [mediaUrl(u.avatar)] },
-    follow_status: followStatusOf(following, followedBy),
+    follow_status: followStatusFor({ following, followedBy }),
     follower_status: asBit(followedBy),
   };
 }

@@ -6,15 +6,15 @@
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { CAPTION_MAX_BYTES } from '../../shared/captions.ts';
+import { config } from '../config.ts';
 import { runTool } from '../media/run.ts';
 
 /** How long one engine run may take before it is killed. */
 export const ENGINE_TIMEOUT_MS = 10 * 60_000;
 
 /** CAPTION_ENGINE as argv, or null when it is not set. */
-export function captionEngine(env: NodeJS.ProcessEnv = process.env): string[] | null {
-  const argv = (env.CAPTION_ENGINE ?? '').trim().split(/\s+/).filter(Boolean);
-  return argv.length > 0 ? argv : null;
+export function captionEngine(): string[] | null {
+  return config().CAPTION_ENGINE ?? null;
 }
 
 /** Writes the audio of `source` as 16 kHz mono 16-bit WAV (what speech engines such as whisper.cpp read) to `out`. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { CONTENT_COLLECTIONS, MARKDOWN_COLLECTIONS, type ContentCollection } from '../../shared/staff.ts';
+import { config } from '../config.ts';
 
 /** One entry as stored: its data (checked by its collection's schema) and, for Markdown collections, its body. */
 export interface ContentFileEntry {
@@ -34,7 +35,8 @@ const CHANNELS_HEADER = "# Channel metadata shown on /channel/{id}. The seed of 
 
 /** CONTENT_DIR, else src/content beside this source, else under the cwd (the built server's chunks sit elsewhere). */
 export function contentDir(): string {
-  if (process.env.CONTENT_DIR) return path.resolve(process.env.CONTENT_DIR);
+  const configured = config().CONTENT_DIR;
+  if (configured) return configured;
   const besideSource = fileURLToPath(new URL('../../content', import.meta.url));
   return existsSync(path.join(besideSource, 'channels.yaml')) ? besideSource : path.resolve('src/content');
 }

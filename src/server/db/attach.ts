@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { config } from '../config.ts';
 import { embeddedUrl } from './embedded.ts';
 import { startDatabase, type DatabaseHandle } from './lifecycle.ts';
 
@@ -24,8 +25,8 @@ function runningEmbedded(dataDir: string): string | null {
 
 /** Opens the site's database for a command; `stop()` leaves a running server's database running. */
 export async function attachDatabase(): Promise<DatabaseHandle> {
-  if (process.env.DATABASE_URL) return startDatabase({ seed: false });
-  const dataDir = path.resolve(process.env.DATA_DIR || 'data');
+  if (config().DATABASE_URL) return startDatabase({ seed: false });
+  const dataDir = config().DATA_DIR;
   const running = runningEmbedded(dataDir);
   if (running) return { url: running, embedded: true, stop: async () => {} };
   return startDatabase({ dataDir });

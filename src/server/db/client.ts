@@ -4,6 +4,7 @@
  */
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { config } from '../config.ts';
 import { logLine } from '../log.ts';
 import { ReplicaSet } from './replicas.ts';
 import { retryTransactions } from './retry.ts';
@@ -85,7 +86,7 @@ export function connect(
   const wrap = (p: pg.Pool) => (prepare ? preparePool(p) : p);
   const p = wrap(new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 }));
   // A fast shutdown of PostgreSQL terminates idle clients (57P01); unhandled, that would crash Node.
-  p.on('error', (err) => logLine('warn', 'pg pool error', { error: err.message }));
+  p.on('error', (error) => logLine('warn', 'pg pool error', { error }));
   let set: ReplicaSet | undefined;
   if (replicaUrls.length > 0) {
     set = new ReplicaSet(p, replicaUrls, {
@@ -113,7 +114,7 @@ export function db(): Db {
       pool,
       replicas,
     } = connect(settings.url, {
-      max: Number(process.env.PG_POOL_MAX ?? 10),
+      max: config().PG_POOL_MAX,
       prepare: settings.prepare,
       replicaUrls: settings.replicaUrls,
       maxLagMs: settings.maxLagMs,

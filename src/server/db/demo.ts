@@ -1,5 +1,6 @@
 /** The seeded demo account, whose credentials the login dialog's password tab pre-fills. */
 import { and, eq } from 'drizzle-orm';
+import { config } from '../config.ts';
 import type { Db } from './client.ts';
 import { users } from './schema.ts';
 
@@ -8,7 +9,7 @@ export const DEMO_NICKNAME = '闪映体验官';
 
 /** The demo password: DEMO_PASSWORD, else `shanying-demo`. */
 export function demoPassword(): string {
-  return process.env.DEMO_PASSWORD || 'shanying-demo';
+  return config().DEMO_PASSWORD;
 }
 
 /** Whether the seeded demo account exists, i.e. whether the login dialog should offer its credentials. */

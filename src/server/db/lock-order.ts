@@ -5,7 +5,7 @@
  * `select ... order by id for no key update` locks after sorting, so every writer takes the rows lowest id first.
  */
 import { inArray } from 'drizzle-orm';
-import type { DbOrTx } from './recount.ts';
+import type { DbOrTx } from './types.ts';
 import { users } from './schema.ts';
 
 /** Locks the users rows of `ids` lowest id first, as the update that follows in the same transaction would. */

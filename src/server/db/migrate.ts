@@ -5,13 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { config } from '../config.ts';
 
 // Any fixed 64-bit key; shared by every app server migrating the same database.
 const MIGRATION_LOCK = 7_364_021_001;
 
 /** MIGRATIONS_DIR, else ./drizzle beside this repo's src (works under Node and Vitest), else ./drizzle under the cwd. */
 function migrationsFolder(): string {
-  if (process.env.MIGRATIONS_DIR) return path.resolve(process.env.MIGRATIONS_DIR);
+  const configured = config().MIGRATIONS_DIR;
+  if (configured) return configured;
   const besideSource = fileURLToPath(new URL('../../../drizzle', import.meta.url));
   if (existsSync(path.join(besideSource, 'meta', '_journal.json'))) return besideSource;
   return path.resolve('drizzle');

@@ -1,9 +1,6 @@
 /** Recomputes every counter column from the rows behind it (the seed's last step; also a repair tool and the tests' oracle). */
 import { sql } from 'drizzle-orm';
-import type { Db } from './client.ts';
-
-/** A database handle or an open transaction. */
-export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+import type { DbOrTx } from './types.ts';
 
 // What each counter counts (services keep them equal in the same transaction as the row):
 //   users.following_count  follows with follower_id = user

@@ -19,6 +19,7 @@ import { migrateDb } from './migrate.ts';
 import { withReplicaReads } from './read-scope.ts';
 import { isPlainRead, type ReplicaSet } from './replicas.ts';
 import { seed } from './seed.ts';
+import { loadConfig } from '../config.ts';
 import { databaseSettings } from './settings.ts';
 
 const DATABASE = 'shanying';
@@ -302,11 +303,14 @@ describe('lag', () => {
 describe('behind PgBouncer in transaction mode', () => {
   it('refuses named statements there, which is why DATABASE_DIRECT_URL turns preparing off', async () => {
     expect(
-      databaseSettings({ DATABASE_URL: cluster.pgbouncer!.url(DATABASE), DATABASE_DIRECT_URL: primaryUrl }).prepare,
+      databaseSettings(loadConfig({ DATABASE_URL: cluster.pgbouncer!.url(DATABASE), DATABASE_DIRECT_URL: primaryUrl }))
+        .prepare,
     ).toBe(false);
-    expect(databaseSettings({ DATABASE_URL: primaryUrl }).prepare).toBe(true);
+    expect(databaseSettings(loadConfig({ DATABASE_URL: primaryUrl })).prepare).toBe(true);
     expect(
-      databaseSettings({ DATABASE_URL: primaryUrl, DATABASE_DIRECT_URL: primaryUrl, DATABASE_PREPARE: 'off' }).prepare,
+      databaseSettings(
+        loadConfig({ DATABASE_URL: primaryUrl, DATABASE_DIRECT_URL: primaryUrl, DATABASE_PREPARE: 'off' }),
+      ).prepare,
     ).toBe(false);
 
     // One client prepares its statement on a server connection; a transaction elsewhere then holds that connection
@@ -337,10 +341,12 @@ describe('behind PgBouncer in transaction mode', () => {
   });
 
   it('answers the app’s reads and writes through the pooler with preparing off', async () => {
-    const settings = databaseSettings({
-      DATABASE_URL: cluster.pgbouncer!.url(DATABASE),
-      DATABASE_DIRECT_URL: primaryUrl,
-    });
+    const settings = databaseSettings(
+      loadConfig({
+        DATABASE_URL: cluster.pgbouncer!.url(DATABASE),
+        DATABASE_DIRECT_URL: primaryUrl,
+      }),
+    );
     const { db, pool } = connect(settings.url!, { max: 8, prepare: settings.prepare });
     useDb(db);
     try {

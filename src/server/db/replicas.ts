@@ -167,7 +167,7 @@ export class ReplicaSet {
       const lag = this.#lagOf(parseLsn(row.replay));
       this.#set(m, lag <= this.#options.maxLagMs ? 'up' : 'lagging', lag);
     } catch (error) {
-      this.#set(m, 'down', undefined, error instanceof Error ? error.message : String(error));
+      this.#set(m, 'down', undefined, error);
     }
   }
 
@@ -183,7 +183,8 @@ export class ReplicaSet {
     return now - (this.#samples[0]?.at ?? now) + this.#options.maxLagMs + 1;
   }
 
-  #set(m: Member, state: ReplicaState, lagMs: number | undefined, reason?: string): void {
+  /** Records a replica's state; `cause` is why it went down: a reason of ours, or the error, logged by errorFields. */
+  #set(m: Member, state: ReplicaState, lagMs: number | undefined, cause?: unknown): void {
     const was = m.state;
     m.state = state;
     m.lagMs = lagMs;
@@ -191,7 +192,7 @@ export class ReplicaSet {
       this.#options.log?.(state === 'up' ? 'info' : 'warn', `db.replica.${state}`, {
         replica: m.name,
         lagMs,
-        ...(reason ? { reason } : {}),
+        ...(typeof cause === 'string' ? { reason: cause } : cause === undefined ? {} : { error: cause }),
       });
   }
 
@@ -240,8 +241,7 @@ export class ReplicaSet {
         // Whatever went wrong (gone, restarting, a query cancelled by replay, every connection busy), the primary
         // answers instead; only a replica that cannot be reached is taken out, until the timer finds it back. A busy one
         // stays in: taking it out at its peak would send the whole peak to the primary.
-        if (isDatabaseUnavailable(error) && !isPoolBusy(error))
-          this.#set(m, 'down', undefined, error instanceof Error ? error.message : String(error));
+        if (isDatabaseUnavailable(error) && !isPoolBusy(error)) this.#set(m, 'down', undefined, error);
         this.#primaryQueries++;
         return primaryQuery(config, ...rest);
       });

@@ -44,10 +44,7 @@ export function supervise(server: Pick<EmbeddedServer, 'onExit' | 'restart'>, op
           log('info', 'db.postgres.restarted', { attempt, downMs: Math.round(performance.now() - down) });
           return;
         } catch (error) {
-          log('warn', 'db.postgres.restart_failed', {
-            attempt,
-            error: error instanceof Error ? error.message : String(error),
-          });
+          log('warn', 'db.postgres.restart_failed', { attempt, error });
           delay = Math.min(delay * 2, maxDelayMs);
         }
       }

@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { t } from '../../i18n/t.ts';
 import { contentTypeFor, IMMUTABLE_CACHE } from '../media/content-type.ts';
 import { etagFor, type MediaStore } from '../media/store.ts';
+import type { RequestContext } from './request-context.ts';
 
 export { contentTypeFor, etagFor };
 
@@ -149,19 +150,19 @@ export interface MediaOptions {
   store?: MediaStore;
 }
 
-/** A handler for `GET|HEAD <prefix><path>`; the caller routes only matching URLs to it. */
+/** A handler for `GET|HEAD <prefix><path>`; the caller routes only matching URLs to it, with their context if it has one. */
 export function createMediaHandler(
   options: MediaOptions,
-): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+): (req: IncomingMessage, res: ServerResponse, context?: RequestContext) => Promise<void> {
   const prefix = options.prefix ?? '/media/';
   const roots = options.roots.map((r) => path.resolve(r));
 
-  return async function serveMedia(req, res) {
+  return async function serveMedia(req, res, context) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       plain(res, 405, t('error.methodNotAllowed'), { Allow: 'GET, HEAD' });
       return;
     }
-    const rawPath = (req.url ?? '').split('?')[0] ?? '';
+    const rawPath = context?.path ?? (req.url ?? '').split('?')[0] ?? '';
     const rel = rawPath.startsWith(prefix) ? safeRelativePath(rawPath.slice(prefix.length)) : null;
     if (rel === null) {
       plain(res, 400, t('error.mediaPath'));

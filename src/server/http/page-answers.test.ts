@@ -17,6 +17,7 @@ import {
   SHARED_PAGE_CACHE_CONTROL,
   type PageAnswers,
 } from './page-answers.ts';
+import { contextOfNode } from './request-context.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -67,8 +68,9 @@ let base: string;
 beforeAll(async () => {
   pages = createPageAnswers({ enabled: true, cache: new PageCache({ now: () => clock.now }), now: () => clock.now });
   server = http.createServer((req, res) => {
-    applySecurityHeaders(req, res);
-    pages.answer(req, res, (rq, rs, prepare) =>
+    const context = contextOfNode(req);
+    applySecurityHeaders(context, res);
+    pages.answer(context, req, res, (rq, rs, prepare) =>
       compress(rq, rs, () => {
         prepare(rs);
         fakeAstro(rq, rs);
@@ -316,7 +318,7 @@ describe('a page of public content asked for by a member', () => {
         path.startsWith('/video/') ? (asked.push(path), Promise.resolve(path === '/video/7')) : undefined,
     });
     const srv = http.createServer((req, res) =>
-      local.answer(req, res, (rq, rs, prepare) => {
+      local.answer(contextOfNode(req), req, res, (rq, rs, prepare) => {
         prepare(rs);
         fakeAstro(rq, rs);
       }),
@@ -344,7 +346,7 @@ describe('a page of public content asked for by a member', () => {
     let seen: string | undefined;
     const local = createPageAnswers({ enabled: true, cache: new PageCache() });
     const srv = http.createServer((req, res) =>
-      local.answer(req, res, (rq, rs, prepare) => {
+      local.answer(contextOfNode(req), req, res, (rq, rs, prepare) => {
         seen = rq.headers.cookie;
         prepare(rs);
         fakeAstro(rq, rs);
@@ -440,7 +442,9 @@ describe('PAGE_CACHE=off', () => {
   it('renders every anonymous visit, still with the shared headers and a working ETag', async () => {
     const off = createPageAnswers({ enabled: false, cache: new PageCache() });
     const local = http.createServer((req, res) =>
-      off.answer(req, res, (rq, rs, prepare) => compress(rq, rs, () => (prepare(rs), fakeAstro(rq, rs)))),
+      off.answer(contextOfNode(req), req, res, (rq, rs, prepare) =>
+        compress(rq, rs, () => (prepare(rs), fakeAstro(rq, rs))),
+      ),
     );
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
     const at = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;

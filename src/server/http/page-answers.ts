@@ -9,16 +9,19 @@
  * answered exactly as a GET, headers and revalidation alike (it renders for the cache as a GET would, and sends no
  * body). Every page answer says `text/html; charset=utf-8`.
  *
- * A session is read exactly as pages read it (pageSessionToken). A render is kept only if it is HTML, 200 or 404, sets
- * no cookie and does not forbid caching itself (the QR and settings pages, search results).
+ * A request carries a session when it has a session token, read once for pages and this door alike (the request
+ * context's `sessionToken`: the Token header, else the session cookie). A render is kept only if it is HTML, 200 or
+ * 404, sets no cookie and does not forbid caching itself (the QR and settings pages, search results).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { onAnonymousContentChange, REFRESH_MIN_MS } from '../cache/anonymous-content.ts';
+import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
 import { onContentPublished } from '../cache/content-published.ts';
 import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
-import { compressBody, pickEncoding } from './encoding.ts';
+import { config } from '../config.ts';
+import { compressBody } from './encoding.ts';
 import { isPersonalPage } from './personal-pages.ts';
-import { pageSessionToken, withoutSessionCookie, type HeaderSource } from './session-cookie.ts';
+import { withoutSessionCookie, type RequestContext } from './request-context.ts';
+import { inRequest } from './request-scope.ts';
 
 /** What a CDN in front (and this process) may do with an anonymous page: reuse it for PAGE_FRESH_MS, then briefly while refreshing. */
 export const SHARED_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_FRESH_MS / 1000}, stale-while-revalidate=${PAGE_STALE_MS / 1000}`;
@@ -62,19 +65,9 @@ export type PageRender = (req: IncomingMessage, res: ServerResponse, prepare: (r
 
 export interface PageAnswers {
   /** Answers one page request (GET or HEAD). */
-  answer(req: IncomingMessage, res: ServerResponse, render: PageRender): void;
+  answer(context: RequestContext, req: IncomingMessage, res: ServerResponse, render: PageRender): void;
   /** The cache behind it (tests). */
   readonly cache: PageCache;
-}
-
-/** Request headers as pages read them. */
-function headerSource(req: IncomingMessage): HeaderSource {
-  return {
-    get(name) {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
 }
 
 /** Pages that no cache keeps, whoever asks, a visitor included (`private, no-store`): the staff console. */
@@ -85,17 +78,16 @@ export function isNeverShared(url: string): boolean {
   return NEVER_SHARED.test(url);
 }
 
-/** Whether a request carries a session (valid or not): a page about the viewer is rendered for it alone. */
-export function carriesSession(req: IncomingMessage): boolean {
-  return Boolean(pageSessionToken(headerSource(req)));
-}
-
-/** Takes the session (the Token header, the session cookie) off a request, so that its render cannot see who asked. */
-export function forgetSession(req: IncomingMessage): void {
+/**
+ * Takes the session off a request, so that its render cannot see who asked: the context's token, and the Token header
+ * and the session cookie from the headers the render is handed (other cookies stay).
+ */
+export function forgetSession(context: RequestContext, req: IncomingMessage): RequestContext {
   delete req.headers.token;
   const cookie = withoutSessionCookie(req.headers.cookie);
   if (cookie === undefined) delete req.headers.cookie;
   else req.headers.cookie = cookie;
+  return context.sessionToken ? { ...context, sessionToken: undefined, tokenFromHeader: false } : context;
 }
 
 /**
@@ -230,7 +222,7 @@ function holdingWrites<H>(
  * logged-in /video/{id} spent about 13 % of its CPU in zlib and 12 % in socket writes). The page still goes out as
  * `personal` says; what is not HTML (a redirect) goes out as it comes.
  */
-function heldPersonal(req: IncomingMessage): (res: ServerResponse) => void {
+function heldPersonal(context: RequestContext): (res: ServerResponse) => void {
   return (target) => {
     const original = { writeHead: target.writeHead, write: target.write, end: target.end };
     const restore = () => Object.assign(target, original);
@@ -268,7 +260,7 @@ function heldPersonal(req: IncomingMessage): (res: ServerResponse) => void {
             else res.writeHead(status, message);
             res.end(bytes, callback);
           };
-          const encoding = body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
+          const encoding = body.byteLength >= COMPRESS_MIN ? context.encoding : undefined;
           if (!encoding) send(body);
           // Compression failed (out of memory): the page as it is.
           else
@@ -345,6 +337,7 @@ function capture(req: IncomingMessage, res: ServerResponse, render: PageRender):
 
 /** Writes a kept page: its own headers, the cache's, and the body in the encoding the client takes (304 when it has it). */
 function serve(
+  context: RequestContext,
   req: IncomingMessage,
   res: ServerResponse,
   cache: PageCache,
@@ -352,11 +345,11 @@ function serve(
   now: number,
   ifNoneMatch = req.headers['if-none-match'],
 ): void {
-  const encoding = entry.body.byteLength >= COMPRESS_MIN ? pickEncoding(req.headers['accept-encoding']) : undefined;
+  const encoding = entry.body.byteLength >= COMPRESS_MIN ? context.encoding : undefined;
   res.statusCode = entry.status;
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
   res.setHeader('cache-control', SHARED_PAGE_CACHE_CONTROL);
-  res.setHeader('vary', isPersonalPage(pathOf(req.url ?? '/')) ? VISITOR_PAGE_VARY : SHARED_PAGE_VARY);
+  res.setHeader('vary', isPersonalPage(context.path) ? VISITOR_PAGE_VARY : SHARED_PAGE_VARY);
   res.setHeader('etag', etagOf(entry.hash, encoding));
   res.setHeader('age', Math.max(0, Math.floor((now - entry.storedAt) / 1000)));
   if (entry.status === 200 && matchesEtag(ifNoneMatch, entry.hash)) {
@@ -379,30 +372,13 @@ function serve(
   });
 }
 
-/** A request target's path, without its query. */
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
-
-/** Whether PAGE_CACHE leaves the in-process cache on (anything but `off`). */
-export function pageCacheEnabled(value = process.env.PAGE_CACHE): boolean {
-  return value?.trim().toLowerCase() !== 'off';
-}
-
-/** PAGE_REFRESH_MIN_MS from the environment (a whole number of ms), or the default. */
-export function pageRefreshMinMs(value = process.env.PAGE_REFRESH_MIN_MS): number {
-  const ms = Number(value?.trim() || Number.NaN);
-  return Number.isSafeInteger(ms) && ms >= 0 ? ms : REFRESH_MIN_MS;
-}
-
 /**
  * The page door. With `enabled` false (PAGE_CACHE=off) nothing is kept or shared between requests: every anonymous
  * GET is rendered and compressed for itself, still with the shared headers and ETag (a CDN in front may keep it).
  */
 export function createPageAnswers({
-  enabled = pageCacheEnabled(),
-  cache = new PageCache({ refreshMinMs: pageRefreshMinMs() }),
+  enabled = config().PAGE_CACHE,
+  cache = new PageCache({ refreshMinMs: config().PAGE_REFRESH_MIN_MS }),
   now = Date.now,
   hidden = (() => undefined) as (path: string) => Promise<boolean> | undefined,
 } = {}): PageAnswers {
@@ -414,7 +390,13 @@ export function createPageAnswers({
    * Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it
    * went). A HEAD renders as the GET it stands for: the page is kept, and the response, a HEAD's, sends no body.
    */
-  function renderShared(req: IncomingMessage, res: ServerResponse, render: PageRender, key: string): void {
+  function renderShared(
+    context: RequestContext,
+    req: IncomingMessage,
+    res: ServerResponse,
+    render: PageRender,
+    key: string,
+  ): void {
     const ifNoneMatch = req.headers['if-none-match'];
     for (const name of CONDITIONAL) delete req.headers[name];
     const head = req.method === 'HEAD';
@@ -427,47 +409,46 @@ export function createPageAnswers({
         );
     void made.then((entry) => {
       if (head) req.method = 'HEAD';
-      if (entry && !res.headersSent && !res.destroyed) serve(req, res, cache, entry, now(), ifNoneMatch);
+      if (entry && !res.headersSent && !res.destroyed) serve(context, req, res, cache, entry, now(), ifNoneMatch);
     });
   }
 
-  /** Answers from the shared cache, or renders for this request alone when it still carries a session. */
-  function answerAs(req: IncomingMessage, res: ServerResponse, render: PageRender, url: string): void {
-    const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(url) : undefined;
-    if (!key || carriesSession(req) || isNeverShared(key))
-      return render(req, res, req.method === 'GET' ? heldPersonal(req) : personal);
-    if (!enabled) return renderShared(req, res, render, key);
+  function answer(context: RequestContext, req: IncomingMessage, res: ServerResponse, render: PageRender): void {
+    const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(req.url ?? '/') : undefined;
+    // A request with a session (valid or not), on a page about the viewer, is rendered for itself alone.
+    if (!key || context.sessionToken || isNeverShared(key))
+      return render(req, res, req.method === 'GET' ? heldPersonal(context) : personal);
+    if (!enabled) return renderShared(context, req, res, render, key);
     const found = cache.lookup(key);
-    if (found?.fresh) return serve(req, res, cache, found.entry, now());
+    if (found?.fresh) return serve(context, req, res, cache, found.entry, now());
     const pending = cache.pending(key);
     // Stale while one render refreshes it.
-    if (found && pending) return serve(req, res, cache, found.entry, now());
+    if (found && pending) return serve(context, req, res, cache, found.entry, now());
     if (pending) {
-      void pending.then((entry) => (entry ? serve(req, res, cache, entry, now()) : render(req, res, personal)));
+      void pending.then((entry) =>
+        entry ? serve(context, req, res, cache, entry, now()) : render(req, res, personal),
+      );
       return;
     }
-    renderShared(req, res, render, key);
+    renderShared(context, req, res, render, key);
   }
 
   return {
     cache,
-    answer(req, res, render) {
-      const url = req.url ?? '/';
-      const path = pathOf(url);
-      if (isPersonalPage(path)) return answerAs(req, res, render, url);
-      // A page of public content never sees who asked: the member gets the visitor's page, shared. The page of a work
-      // hidden from visitors is the exception: its author or a friend is shown it, on a page rendered for them.
-      const asked = carriesSession(req) ? hidden(path) : undefined;
-      if (!asked) {
-        forgetSession(req);
-        return answerAs(req, res, render, url);
-      }
-      void asked
-        .catch(() => false)
-        .then((personal) => {
-          if (!personal) forgetSession(req);
-          answerAs(req, res, render, url);
-        });
+    answer(context, req, res, render) {
+      if (isPersonalPage(context.path)) return answer(context, req, res, render);
+      // A page of public content never sees who asked: the member gets the visitor's page, shared. Its render runs on
+      // behalf of the request without the session (the page middleware reads the request from that scope).
+      const shared = () => {
+        const anonymous = forgetSession(context, req);
+        if (anonymous !== context) return inRequest(anonymous, () => answer(anonymous, req, res, render));
+        answer(context, req, res, render);
+      };
+      // The page of a work hidden from visitors is the exception: its author or a friend is shown it, on a page
+      // rendered for them.
+      const asked = context.sessionToken ? hidden(context.path) : undefined;
+      if (!asked) return shared();
+      void asked.catch(() => false).then((theirs) => (theirs ? answer(context, req, res, render) : shared()));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HSTS_MAX_AGE, mediaOrigin, securityHeaders, withMediaOrigin } from './security-headers.ts';
+import { loadConfig } from '../config.ts';
 
 describe('securityHeaders', () => {
   it.each([
@@ -36,9 +37,10 @@ describe('securityHeaders', () => {
 
 describe('media from another origin', () => {
   it('takes the origin of MEDIA_BASE_URL', () => {
-    expect(mediaOrigin('https://cdn.example.com/shanying/')).toBe('https://cdn.example.com');
-    expect(mediaOrigin('')).toBeUndefined();
-    expect(mediaOrigin('javascript:alert(1)')).toBeUndefined();
+    const base = (value: string) => loadConfig({ MEDIA_BASE_URL: value }).MEDIA_BASE_URL;
+    expect(mediaOrigin(base('https://cdn.example.com/shanying/'))).toBe('https://cdn.example.com');
+    expect(mediaOrigin(base(''))).toBeUndefined();
+    expect(() => base('javascript:alert(1)')).toThrow(/MEDIA_BASE_URL/);
   });
 
   it('adds it to img-src, media-src and connect-src only', () => {

@@ -4,8 +4,9 @@
  * 'self' plus the hashes of every inline script) and replaces the default set here; `withMediaOrigin` widens it when
  * media comes from another origin (MEDIA_BASE_URL).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { servedOverHttps } from './https.ts';
+import type { ServerResponse } from 'node:http';
+import { config } from '../config.ts';
+import type { RequestContext } from './request-context.ts';
 
 /** Two years, the preload list's minimum: a site served over HTTPS stays on HTTPS. */
 export const HSTS_MAX_AGE = 63_072_000;
@@ -42,7 +43,7 @@ function isData(pathname: string): boolean {
   );
 }
 
-/** The headers for an answer to `pathname`, reached over HTTPS or not (see https.ts). */
+/** The headers for an answer to `pathname`, reached over HTTPS or not (see request-context.ts). */
 export function securityHeaders(pathname: string, https: boolean): Record<string, string> {
   return {
     'Content-Security-Policy': isData(pathname) ? NOTHING_CSP : FRAME_CSP,
@@ -56,19 +57,14 @@ export function securityHeaders(pathname: string, https: boolean): Record<string
 }
 
 /** Sets the security headers on a Node response before a handler answers; a handler may still replace any of them. */
-export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse): void {
-  const pathname = (req.url ?? '/').split('?')[0] ?? '/';
-  const proto = req.headers['x-forwarded-proto'];
-  const headers = securityHeaders(pathname, servedOverHttps(Array.isArray(proto) ? proto[0] : proto));
+export function applySecurityHeaders(context: RequestContext, res: ServerResponse): void {
+  const headers = securityHeaders(context.path, context.https);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 
 /** The origin of MEDIA_BASE_URL when media comes from elsewhere, else undefined. */
-export function mediaOrigin(value = process.env.MEDIA_BASE_URL): string | undefined {
-  const text = value?.trim();
-  if (!text || !URL.canParse(text)) return undefined;
-  const url = new URL(text);
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+export function mediaOrigin(base = config().MEDIA_BASE_URL): string | undefined {
+  return base ? new URL(base).origin : undefined;
 }
 
 const MEDIA_DIRECTIVES = new Set(['img-src', 'media-src', 'connect-src']);

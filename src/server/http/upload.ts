@@ -2,7 +2,8 @@
  * The upload door: tus 1.0 (@tus/server with @tus/file-store) under /api/upload, files under UPLOADS_DIR (default
  * DATA_DIR/uploads), one directory that every app server and worker shares: a PATCH may reach another server than its
  * POST, and the worker reads the finished file.
- * In front of tus: the session (Token header or session cookie), the per-user limit on new uploads, the size cap on
+ * In front of tus: the session (the request context's: Token header, else session cookie), the per-user limit on new
+ * uploads, the size cap on
  * the declared Upload-Length (before a byte is stored; a deferred length is refused) and ownership of an existing
  * upload; refusals answer Family B's envelope, and so do tus's own (upload-refusals.ts). FileStore keeps each upload's
  * offset on disk, so a client resumes with HEAD + PATCH after a restart or a kill of the server.
@@ -18,7 +19,7 @@ import { uploadsDir } from '../media/paths.ts';
 import { hub, publish } from '../realtime/events.ts';
 import { ServiceError } from '../services/errors.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
-import { readSessionCookie } from './session-cookie.ts';
+import { contextOfNode, contextOfRequest, type RequestContext } from './request-context.ts';
 import { UploadLocker } from './upload-lock.ts';
 import { EnvelopeServer, fromServiceError, refusal, type Refusal } from './upload-refusals.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
@@ -76,7 +77,12 @@ const UPLOAD_METHODS = ['HEAD', 'PATCH', 'DELETE'];
  * Everything the door decides before tus sees a request: the method, the session, and for a new upload its kind,
  * declared length and the user's limit; for an existing one, that it is the user's. `{ viewer }` lets it through.
  */
-async function admit(method: string, url: string, headers: Headers): Promise<{ viewer: Viewer } | Refusal> {
+async function admit(
+  context: RequestContext,
+  method: string,
+  url: string,
+  headers: Headers,
+): Promise<{ viewer: Viewer } | Refusal> {
   const id = uploadIdOf(url);
   // What tus is here for: creation on the endpoint; HEAD, PATCH and DELETE on an upload. A POST to an upload would
   // have tus create a new one past the checks below, the others answer tus's plain-text 404.
@@ -88,7 +94,7 @@ async function admit(method: string, url: string, headers: Headers): Promise<{ v
   if (headers.get('tus-resumable') !== TUS_RESUMABLE)
     return refusal(412, 'error.tusVersion', undefined, { 'tus-version': TUS_VERSION.join(',') });
   if (method === 'PATCH' && headers.get('content-type') !== PATCH_TYPE) return refusal(415, 'error.unsupportedType');
-  const token = headers.get('token')?.trim() || readSessionCookie(headers);
+  const token = context.sessionToken;
   const viewer = token ? await resolveSession(token) : null;
   if (!viewer) return refusal(401, 'error.unauthorized');
   if (method === 'POST') {
@@ -196,13 +202,17 @@ function answer(res: ServerResponse, r: Refusal, origin: string | null): void {
 }
 
 /** Serves a tus request from node:http (server.ts routes isUploadPath() here). */
-export async function serveUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveUpload(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: RequestContext = contextOfNode(req),
+): Promise<void> {
   const method = req.method ?? 'GET';
   const origin = req.headers.origin ?? null;
   if (method !== 'OPTIONS') {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const admitted = await admit(method, req.url ?? '/', headers);
+    const admitted = await admit(context, method, req.url ?? '/', headers);
     if ('status_code' in admitted) {
       // The body of a refused PATCH is not read: closing keeps the client from sending it all.
       if (method === 'PATCH' || method === 'POST') res.setHeader('connection', 'close');
@@ -214,9 +224,12 @@ export async function serveUpload(req: IncomingMessage, res: ServerResponse): Pr
 }
 
 /** Serves a tus request as a fetch Request (the Astro door, under `astro dev`). */
-export async function handleUpload(request: Request): Promise<Response> {
+export async function handleUpload(
+  request: Request,
+  context: RequestContext = contextOfRequest(request),
+): Promise<Response> {
   if (request.method !== 'OPTIONS') {
-    const admitted = await admit(request.method, request.url, request.headers);
+    const admitted = await admit(context, request.method, request.url, request.headers);
     if ('status_code' in admitted) {
       return new Response(admitted.body, {
         status: admitted.status_code,

@@ -5,7 +5,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, PgBoss, type ConstructorOptions, type Queue } from 'pg-boss';
-import type { DbOrTx } from '../db/recount.ts';
+import { config } from '../config.ts';
+import type { DbOrTx } from '../db/types.ts';
+import { asError } from '../error-fields.ts';
 import { logLine } from '../log.ts';
 
 /** Queue names. */
@@ -60,22 +62,20 @@ let boss: PgBoss | undefined;
 let starting: Promise<PgBoss> | undefined;
 
 /** Starts pg-boss on `url` (DATABASE_URL by default) and makes sure the queues exist; later calls get the same instance. */
-export function startQueue(url = process.env.DATABASE_URL, options: Partial<ConstructorOptions> = {}): Promise<PgBoss> {
+export function startQueue(url = config().DATABASE_URL, options: Partial<ConstructorOptions> = {}): Promise<PgBoss> {
   if (boss) return Promise.resolve(boss);
   if (!url) return Promise.reject(new Error('DATABASE_URL is not set: the job queue needs the database'));
   starting ??= (async () => {
     const instance = new PgBoss({ connectionString: url, max: 4, application_name: 'shanying-jobs', ...options });
     instance.on('error', (error: unknown) => {
-      // pg-boss also emits plain objects (a failed maintenance run with its queue): their message, or all of them.
-      const message =
-        error instanceof Error
-          ? error.message
-          : typeof (error as { message?: unknown })?.message === 'string'
-            ? (error as { message: string }).message
-            : typeof error === 'object' && error !== null
-              ? JSON.stringify(error)
-              : String(error);
-      logLine('warn', 'jobs: pg-boss error', { error: message });
+      // pg-boss also emits plain copies of an error (its fields spread, with the queue and the worker): made an Error
+      // again, so that errorFields judges its message as any other's (a query's values never reach the log).
+      const { queue, worker } = (error ?? {}) as { queue?: unknown; worker?: unknown };
+      logLine('warn', 'jobs: pg-boss error', {
+        error: asError(error),
+        ...(typeof queue === 'string' ? { queue } : {}),
+        ...(typeof worker === 'string' ? { worker } : {}),
+      });
     });
     await instance.start();
     // Dead-letter queues must exist before the queues that name them.

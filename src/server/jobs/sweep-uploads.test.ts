@@ -212,7 +212,7 @@ describe('sweepUploads', () => {
     expect(await sweepUploads()).toEqual({ expired: 0, strays: 0 });
   });
 
-  it('reads UPLOAD_IDLE_MS per call, falling back to 24 hours', async () => {
+  it('follows UPLOAD_IDLE_MS, 24 hours when unset, and refuses one that is no whole number', async () => {
     expect(uploadIdleMs()).toBe(24 * HOUR);
     process.env.UPLOAD_IDLE_MS = String(HOUR);
     try {
@@ -222,7 +222,7 @@ describe('sweepUploads', () => {
       writeTusFiles(id, 2 * HOUR);
       expect(await sweepUploads()).toEqual({ expired: 1, strays: 0 });
       process.env.UPLOAD_IDLE_MS = 'soon';
-      expect(uploadIdleMs()).toBe(24 * HOUR);
+      expect(() => uploadIdleMs()).toThrow(/UPLOAD_IDLE_MS: expected a whole number/);
     } finally {
       delete process.env.UPLOAD_IDLE_MS;
     }

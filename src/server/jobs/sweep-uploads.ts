@@ -7,6 +7,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { config, defaultOf } from '../config.ts';
 import { db } from '../db/client.ts';
 import { uploads } from '../db/schema.ts';
 import { UPLOAD_LOCK_CLASS } from '../http/upload-lock.ts';
@@ -14,12 +15,11 @@ import { uploadsDir } from '../media/paths.ts';
 import { removeUploadFiles, uploadFiles } from '../services/uploads.ts';
 
 /** How long an upload may go without a byte before it is swept, when UPLOAD_IDLE_MS is unset: 24 hours. */
-export const DEFAULT_UPLOAD_IDLE_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_UPLOAD_IDLE_MS = defaultOf('UPLOAD_IDLE_MS');
 
-/** How long an upload may go without a byte before it is swept (UPLOAD_IDLE_MS, read per call). */
+/** How long an upload may go without a byte before it is swept (UPLOAD_IDLE_MS). */
 export function uploadIdleMs(): number {
-  const configured = Number(process.env.UPLOAD_IDLE_MS);
-  return Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_UPLOAD_IDLE_MS;
+  return config().UPLOAD_IDLE_MS;
 }
 
 // tus's own ids (16 random bytes in hex: upload.ts names no ids of its own); nothing else in the folder is a stray's.

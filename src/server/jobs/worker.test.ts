@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshDb } from '../../../tests/setup/test-db.ts';
+import { loadConfig } from '../config.ts';
 import { QUEUES, startQueue, stopQueue } from './queue.ts';
 import { inProcessWorkers, startWorkers, SWEEP_CRON } from './worker.ts';
 
@@ -19,7 +20,7 @@ describe('inProcessWorkers', () => {
     [{ WORKER: 'OFF' }, false],
     [{ WORKERS: '1', WORKER: 'off' }, false],
   ])('%o → %s', (env, expected) => {
-    expect(inProcessWorkers(env as NodeJS.ProcessEnv)).toBe(expected);
+    expect(inProcessWorkers(loadConfig(env))).toBe(expected);
   });
 });
 

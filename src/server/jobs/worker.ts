@@ -4,6 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
+import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { logLine } from '../log.ts';
 import { uploads } from '../db/schema.ts';
@@ -17,8 +18,6 @@ import { processUpload, type ProcessJob } from './process-video.ts';
 import { enqueue, EXPORT_RETRIES, QUEUES } from './queue.ts';
 import { sweepUploads } from './sweep-uploads.ts';
 
-/** Encodes running at once in one worker process (each one takes every core ffmpeg can use). */
-const PROCESS_CONCURRENCY = Math.max(1, Number(process.env.WORKER_CONCURRENCY) || 1);
 /** When abandoned uploads are swept: hourly, at minute 17 (UTC). */
 export const SWEEP_CRON = '17 * * * *';
 /** When expired data exports are deleted and overdue account deletions finished: hourly, at minute 41. */
@@ -31,15 +30,19 @@ interface RemoveJob {
 }
 
 /** Whether a web server works the job queue itself: not with WORKERS=0 (or WORKER=off), when `npm run worker` runs apart. */
-export function inProcessWorkers(env: NodeJS.ProcessEnv = process.env): boolean {
-  const off = (v: string | undefined) => v !== undefined && /^(0|off|false|no)$/i.test(v.trim());
-  return !off(env.WORKERS) && !off(env.WORKER);
+export function inProcessWorkers(settings = config()): boolean {
+  return settings.WORKERS && settings.WORKER;
 }
 
-/** Starts the workers on a started queue. */
+/**
+ * Starts the workers on a started queue, asking it for jobs every WORKER_POLL_SECONDS and encoding WORKER_CONCURRENCY
+ * uploads at once (each encode takes every core ffmpeg can use).
+ */
 export async function startWorkers(boss: PgBoss, options: { pollingIntervalSeconds?: number } = {}): Promise<void> {
-  const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 };
-  await boss.work<ProcessJob>(QUEUES.process, { ...polling, localConcurrency: PROCESS_CONCURRENCY }, async ([job]) => {
+  const settings = config();
+  const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? settings.WORKER_POLL_SECONDS };
+  const encoding = { ...polling, localConcurrency: settings.WORKER_CONCURRENCY };
+  await boss.work<ProcessJob>(QUEUES.process, encoding, async ([job]) => {
     const started = performance.now();
     const result = await processUpload(job!.data.uploadId, job!.signal);
     logLine('info', 'jobs.process', {

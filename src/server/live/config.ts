@@ -1,5 +1,5 @@
-/** Live streaming's settings, read once from the environment (README's settings table lists them). */
-import { logLine } from '../log.ts';
+/** Live streaming's settings, as the configuration (config.ts) read them, in the shape the live modules use. */
+import { config, type Config } from '../config.ts';
 
 export interface LiveConfig {
   /** RTMP ingest port; 0 turns ingest off (the site still plays what other app servers ingest). */
@@ -16,42 +16,23 @@ export interface LiveConfig {
   hls: boolean;
 }
 
-function int(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    logLine(
-      'error',
-      `${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)}); using ${fallback}`,
-    );
-    return fallback;
+const made = new WeakMap<Config, LiveConfig>();
+
+/** The live settings of this process's configuration. */
+export function liveConfig(settings: Config = config()): LiveConfig {
+  let live = made.get(settings);
+  if (!live) {
+    live = {
+      rtmpPort: settings.RTMP_PORT,
+      rtmpHost: settings.HOST,
+      maxKbps: settings.LIVE_MAX_KBPS,
+      internalUrl: settings.LIVE_INTERNAL_URL ?? `http://127.0.0.1:${settings.PORT}`,
+      publicRtmpUrl: settings.LIVE_RTMP_URL ?? null,
+      hls: settings.LIVE_HLS,
+    };
+    made.set(settings, live);
   }
-  return n;
-}
-
-let cached: LiveConfig | undefined;
-
-/** The settings, read on first use. */
-export function liveConfig(): LiveConfig {
-  if (cached) return cached;
-  const port = Number(process.env.PORT || 4321);
-  const internal = (process.env.LIVE_INTERNAL_URL ?? '').trim().replace(/\/+$/, '');
-  const rtmpUrl = (process.env.LIVE_RTMP_URL ?? '').trim().replace(/\/+$/, '');
-  cached = {
-    rtmpPort: int('RTMP_PORT', 1935, 0, 65535),
-    rtmpHost: process.env.HOST || '0.0.0.0',
-    maxKbps: int('LIVE_MAX_KBPS', 6000, 100, 1_000_000),
-    internalUrl: /^https?:\/\/[^/]+$/.test(internal) ? internal : `http://127.0.0.1:${port}`,
-    publicRtmpUrl: /^rtmps?:\/\/[^/]+(\/[\w-]+)?$/.test(rtmpUrl) ? rtmpUrl : null,
-    hls: !/^(0|off|false)$/i.test(process.env.LIVE_HLS ?? ''),
-  };
-  return cached;
-}
-
-/** Tests start servers with other settings in one process. */
-export function resetLiveConfig(): void {
-  cached = undefined;
+  return live;
 }
 
 /** The RTMP application every stream key is published under: rtmp://host:port/live, key = the stream name. */

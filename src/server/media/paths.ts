@@ -1,9 +1,10 @@
-/** Where local state lives: DATA_DIR (default ./data), read per call so tests and tools can point it elsewhere. */
+/** Where local state lives: DATA_DIR (default ./data) and the folders under it. */
 import path from 'node:path';
+import { config } from '../config.ts';
 
 /** DATA_DIR as an absolute path. */
 export function dataDir(): string {
-  return path.resolve(process.env.DATA_DIR || 'data');
+  return config().DATA_DIR;
 }
 
 /**
@@ -11,8 +12,7 @@ export function dataDir(): string {
  * DATA_DIR/uploads. Several app servers and separate workers must share it (one directory, or a network mount).
  */
 export function uploadsDir(): string {
-  const configured = process.env.UPLOADS_DIR?.trim();
-  return configured ? path.resolve(configured) : path.join(dataDir(), 'uploads');
+  return config().UPLOADS_DIR;
 }
 
 /** The folder under the media root that holds the works made in the studio, one subfolder per upload. */

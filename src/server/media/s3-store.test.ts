@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3, type TestS3 } from '../../../tests/setup/s3.ts';
 import { copyToStore } from './copy-to-store.ts';
 import { s3Store, type S3Store } from './s3-store.ts';
-import { mediaStore, parseMediaStore } from './store.ts';
+import { loadConfig } from '../config.ts';
+import { mediaStore } from './store.ts';
 
 let s3: TestS3;
 let dir: string;
@@ -44,18 +45,19 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 /** The object as a browser (or a CDN) fetches it from the bucket, without credentials. */
 const fromBucket = (key: string, init?: RequestInit) => fetch(`${s3.endpoint}/${s3.bucket}/${key}`, init);
 
-describe('parseMediaStore', () => {
+describe('MEDIA_STORE', () => {
+  const parse = (value: string | undefined) => loadConfig({ MEDIA_STORE: value }).MEDIA_STORE;
   it('reads local, a bucket and a bucket with a prefix', () => {
-    expect(parseMediaStore(undefined)).toEqual({ kind: 'local' });
-    expect(parseMediaStore('local')).toEqual({ kind: 'local' });
-    expect(parseMediaStore('s3://shanying')).toEqual({ kind: 's3', bucket: 'shanying', prefix: '' });
-    expect(parseMediaStore('s3://shanying/media/')).toEqual({ kind: 's3', bucket: 'shanying', prefix: 'media' });
-    expect(parseMediaStore('s3://my.bucket-1/a/b')).toEqual({ kind: 's3', bucket: 'my.bucket-1', prefix: 'a/b' });
+    expect(parse(undefined)).toEqual({ kind: 'local' });
+    expect(parse('local')).toEqual({ kind: 'local' });
+    expect(parse('s3://shanying')).toEqual({ kind: 's3', bucket: 'shanying', prefix: '' });
+    expect(parse('s3://shanying/media/')).toEqual({ kind: 's3', bucket: 'shanying', prefix: 'media' });
+    expect(parse('s3://my.bucket-1/a/b')).toEqual({ kind: 's3', bucket: 'my.bucket-1', prefix: 'a/b' });
   });
 
   it('refuses anything else with the reason', () => {
     for (const bad of ['s3', 'gs://bucket', 's3://', 's3://Upper', 's3://b', 's3://bucket/../x', 'file:///tmp']) {
-      expect(() => parseMediaStore(bad), bad).toThrow(/MEDIA_STORE|invalid media key/);
+      expect(() => parse(bad), bad).toThrow(/MEDIA_STORE: expected 'local' or s3:/);
     }
   });
 });
@@ -128,7 +130,7 @@ describe('the S3 media store', () => {
       } finally {
         process.env.MEDIA_STORE = s3.env.MEDIA_STORE;
       }
-    }).toThrow(/MEDIA_STORE=ftp:\/\/nope is not understood/);
+    }).toThrow(/MEDIA_STORE: expected 'local' or s3:/);
   });
 });
 

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { config } from '../config.ts';
 import { contentTypeFor, IMMUTABLE_CACHE } from './content-type.ts';
 import { checkKey, type MediaObject, type MediaStore } from './store-contract.ts';
 
@@ -40,14 +41,15 @@ type Sdk = typeof import('@aws-sdk/client-s3');
 let loading: Promise<Sdk> | undefined;
 const sdk = () => (loading ??= import('@aws-sdk/client-s3'));
 
-/** An S3 client from the environment: S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE and the SDK's credential chain. */
+/** An S3 client from the settings: S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE and the SDK's credential chain. */
 export async function s3ClientFromEnv(): Promise<S3Client> {
   const { S3Client } = await sdk();
   const agent = { keepAlive: true, maxSockets: 256 };
+  const settings = config();
   return new S3Client({
-    region: process.env.S3_REGION?.trim() || 'us-east-1',
-    endpoint: process.env.S3_ENDPOINT?.trim() || undefined,
-    forcePathStyle: /^(1|true)$/i.test(process.env.S3_FORCE_PATH_STYLE?.trim() ?? ''),
+    region: settings.S3_REGION,
+    endpoint: settings.S3_ENDPOINT,
+    forcePathStyle: settings.S3_FORCE_PATH_STYLE,
     // Checksums only where S3 requires them: the SDK's default (a trailing CRC32 on every upload, sent as an
     // aws-chunked body) is not understood by many S3-compatible servers, s3rver among them.
     requestChecksumCalculation: 'WHEN_REQUIRED',

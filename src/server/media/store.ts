@@ -6,8 +6,9 @@
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { config } from '../config.ts';
 import { mediaDir } from './paths.ts';
-import { s3Store, type S3Location } from './s3-store.ts';
+import { s3Store } from './s3-store.ts';
 import { checkKey, type MediaStore } from './store-contract.ts';
 
 export { checkKey, type MediaObject, type MediaStore } from './store-contract.ts';
@@ -55,35 +56,20 @@ export function localStore(root = mediaDir()): MediaStore {
   };
 }
 
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-
-/** Reads MEDIA_STORE: 'local' (or unset), or `s3://bucket[/prefix]`; anything else is a start-up error that says why. */
-export function parseMediaStore(value: string | undefined): { kind: 'local' } | ({ kind: 's3' } & S3Location) {
-  const setting = (value ?? '').trim();
-  if (setting === '' || setting === 'local') return { kind: 'local' };
-  const match = /^s3:\/\/([^/]+)\/*(.*)$/.exec(setting);
-  if (!match || !BUCKET.test(match[1]!)) {
-    throw new Error(`MEDIA_STORE=${setting} is not understood: use 'local' or s3://<bucket>[/<prefix>]`);
-  }
-  const prefix = match[2]!.replace(/\/+$/, '');
-  if (prefix) checkKey(prefix);
-  return { kind: 's3', bucket: match[1]!, prefix };
-}
-
 let cached: { setting: string; store: MediaStore } | undefined;
 
 /** The store MEDIA_STORE names ('local', the default, or s3://bucket[/prefix]). */
 export function mediaStore(): MediaStore {
-  const parsed = parseMediaStore(process.env.MEDIA_STORE);
-  if (parsed.kind === 'local') return localStore();
+  const settings = config();
+  const where = settings.MEDIA_STORE;
+  if (where.kind === 'local') return localStore();
   // One S3 client per setting: it holds the connection pool.
-  const { MEDIA_STORE, S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE } = process.env;
-  const setting = JSON.stringify([MEDIA_STORE, S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE]);
-  if (cached?.setting !== setting) cached = { setting, store: s3Store(parsed) };
+  const setting = JSON.stringify([where, settings.S3_ENDPOINT, settings.S3_REGION, settings.S3_FORCE_PATH_STYLE]);
+  if (cached?.setting !== setting) cached = { setting, store: s3Store(where) };
   return cached.store;
 }
 
 /** Whether media lives somewhere other than this machine's DATA_DIR (then /media/ falls back to the store). */
 export function isRemoteStore(): boolean {
-  return parseMediaStore(process.env.MEDIA_STORE).kind !== 'local';
+  return config().MEDIA_STORE.kind !== 'local';
 }

@@ -5,6 +5,7 @@
 import { accessSync, chmodSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { config } from '../config.ts';
 
 export type Tool = 'ffmpeg' | 'ffprobe';
 
@@ -22,8 +23,7 @@ function executable(file: string): boolean {
 }
 
 function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
+  for (const dir of config().PATH) {
     const file = path.join(dir, name);
     if (executable(file)) return file;
   }

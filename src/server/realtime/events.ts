@@ -8,7 +8,7 @@ import pg from 'pg';
 import { db } from '../db/client.ts';
 import { directUrl } from '../db/settings.ts';
 import { logLine } from '../log.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import type { Viewer } from '../services/sessions.ts';
 
 /** The one PostgreSQL notification channel of the portal. */
@@ -61,7 +61,8 @@ function parse(payload: string | undefined): HubEvent | null {
 }
 
 function warn(msg: string, error?: unknown): void {
-  logLine('warn', msg, error instanceof Error ? { error: error.message } : {});
+  // Through logLine's `error` field, so the error is described as errorFields allows (never a query's values).
+  logLine('warn', msg, error === undefined ? {} : { error });
 }
 
 /** One process's subscriptions, fed by one dedicated LISTEN connection (opened at the first subscribe, re-opened if lost). */

@@ -1,7 +1,7 @@
 /** Blocking (拉黑): one row per direction; either direction stops direct messages between the pair. */
 import { and, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { blocks, users } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
 import { IM_WRITE_LIMIT } from './im-limits.ts';

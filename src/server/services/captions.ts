@@ -10,7 +10,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CaptionTrack, Cue } from '../../shared/captions.ts';
 import { checkCueText, decodeCaptionFile, parseCaptions, toWebVTT } from '../captions/parse.ts';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { uploads, videoCaptions, videos } from '../db/schema.ts';
 import { enqueue, QUEUES } from '../jobs/queue.ts';
 import { isStudioMedia, uploadsDir, WORKS_DIR } from '../media/paths.ts';

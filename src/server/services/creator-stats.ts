@@ -10,7 +10,7 @@ import {
 } from '../../shared/creator-stats.ts';
 import { db } from '../db/client.ts';
 import { userDailyFollowers, videoDailyStats, videos } from '../db/schema.ts';
-import { TODAY } from './daily-stats.ts';
+import { today } from './daily-stats.ts';
 import { notFound } from './errors.ts';
 
 /** The creator's published works, newest first, titled as the studio's work list titles them. */
@@ -28,7 +28,7 @@ export async function creatorStats(userId: number, days: StatsRange, workId?: nu
   const works = await listStatsWorks(userId);
   if (workId !== undefined && !works.some((w) => w.id === workId)) throw notFound('error.workNotFound');
   const mine = workId === undefined ? sql`w.author_id = ${userId}` : sql`w.id = ${workId}`;
-  const first = sql`${TODAY} - ${days - 1}::int`;
+  const first = sql`${today()} - ${days - 1}::int`;
   // Days without a row still get a line: the chart's axis is the calendar, not the activity.
   const { rows } = await db().execute<{ day: string } & StatsFigures>(sql`
     with range as (select (${first} + k)::date as day from generate_series(0, ${days - 1}::int) k),

@@ -6,7 +6,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { COOLING_OFF_DAYS } from '../../shared/account.ts';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { users } from '../db/schema.ts';
 import { enqueue, QUEUES } from '../jobs/queue.ts';
 

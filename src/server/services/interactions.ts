@@ -2,7 +2,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { lockUsers } from '../db/lock-order.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import {
   collects,
   commentLikes,

@@ -6,7 +6,7 @@
  */
 import { and, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { liveHosts, livePresence, liveRooms, notifications, type LiveIngest } from '../db/schema.ts';
 import { publish, roomTopic, userTopic } from '../realtime/events.ts';
 import { ServiceError, notFound } from './errors.ts';

@@ -3,16 +3,16 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import { t } from '../../i18n/t.ts';
+import { config } from '../config.ts';
 import { logLine } from '../log.ts';
 
 const SUBJECT = t('mail.loginCode.subject');
-const DEFAULT_FROM = '闪映 <no-reply@shanying.dev>';
 
 let transport: { url: string; transporter: Transporter } | undefined;
 
-/** The outbox folder: `${DATA_DIR ?? './data'}/outbox`. */
+/** The outbox folder: DATA_DIR/outbox. */
 export function outboxDir(): string {
-  return path.resolve(process.env.DATA_DIR || './data', 'outbox');
+  return path.join(config().DATA_DIR, 'outbox');
 }
 
 function body(code: string, minutes: number): string {
@@ -51,11 +51,11 @@ async function writeOutbox(email: string, code: string, minutes: number): Promis
 
 /** Sends a login code to `email`, saying it is valid for `minutes`. The log line never carries the code. */
 export async function sendLoginCode(email: string, code: string, minutes: number): Promise<void> {
-  const url = process.env.SMTP_URL;
+  const { SMTP_URL: url, MAIL_FROM: from } = config();
   if (url) {
     const transporter = await smtp(url);
     await transporter.sendMail({
-      from: process.env.MAIL_FROM || DEFAULT_FROM,
+      from,
       to: email,
       subject: SUBJECT,
       text: body(code, minutes),

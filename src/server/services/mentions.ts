@@ -2,7 +2,7 @@
 import { asc, inArray } from 'drizzle-orm';
 import { mentionedNames } from '../../shared/mention-text.ts';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { users } from '../db/schema.ts';
 
 export const MAX_MENTIONS = 10;

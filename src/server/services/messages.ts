@@ -6,7 +6,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { MESSAGE_MAX } from '../../shared/messaging.ts';
 import { collapseBlankLines } from '../../shared/blank-lines.ts';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { publish, userTopic } from '../realtime/events.ts';
 import { blockStatus, type BlockStatus } from './blocks.ts';
 import { forbidden, invalid, notFound } from './errors.ts';

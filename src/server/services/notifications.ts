@@ -1,7 +1,7 @@
 /** Notifications (互动消息): written by the other services inside their transactions, read by the recipient. */
 import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { follows, notifications, users, videos } from '../db/schema.ts';
 import { notBlockedBy } from './blocks.ts';
 import { publish, userTopic } from '../realtime/events.ts';

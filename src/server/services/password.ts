@@ -1,7 +1,8 @@
 /** Password hashing with scrypt (N=2^17, r=8, p=1), stored as `scrypt$17$8$1$<salt b64>$<hash b64>`. */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { config } from '../config.ts';
 import { rateLimited } from './errors.ts';
 
 const LOG_N = 17;
@@ -18,14 +19,16 @@ const MAX_MEM = 256 * 1024 * 1024;
  * all of that, so hashes beyond this many wait their turn: it leaves two threads free, and it is no more than the cores
  * can run at once anyway, so logins lose no throughput.
  */
-const HASHES_AT_ONCE = Math.max(1, Math.min(availableParallelism(), (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 2));
-const hashing = pLimit(HASHES_AT_ONCE);
+let hashing: LimitFunction | undefined;
+const hashesAtOnce = () =>
+  (hashing ??= pLimit(Math.max(1, Math.min(availableParallelism(), config().UV_THREADPOOL_SIZE - 2))));
 /** Hashes that may wait at once; a login beyond them is told to retry (429) instead of holding its connection in line. */
 export const HASHES_WAITING_MAX = 32;
 
 function derive(plain: string, salt: Buffer, keyLen: number, options: ScryptOptions): Promise<Buffer> {
-  if (hashing.pendingCount >= HASHES_WAITING_MAX) return Promise.reject(rateLimited(2));
-  return hashing(
+  const limit = hashesAtOnce();
+  if (limit.pendingCount >= HASHES_WAITING_MAX) return Promise.reject(rateLimited(2));
+  return limit(
     () =>
       new Promise<Buffer>((resolve, reject) => {
         scrypt(plain.normalize('NFKC'), salt, keyLen, options, (err, key) => (err ? reject(err) : resolve(key)));

@@ -2,7 +2,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { lockUsers } from '../db/lock-order.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { follows, users } from '../db/schema.ts';
 import { addNewFollowers } from './daily-stats.ts';
 import { invalid, notFound } from './errors.ts';

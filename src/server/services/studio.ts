@@ -8,6 +8,7 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { hashtagNames } from '../../shared/hashtag-text.ts';
+import { replaceControlChars } from '../../shared/text-chars.ts';
 import {
   TITLE_MAX,
   type CreateWorkInput,
@@ -17,7 +18,7 @@ import {
   type StudioWorkPage,
 } from '../../shared/studio.ts';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { hashtags, uploads, users, videoHashtags, videoRenditions, videos, type UploadOutputs } from '../db/schema.ts';
 import { enqueue, QUEUES } from '../jobs/queue.ts';
 import { checkCover } from '../media/checks.ts';
@@ -45,11 +46,9 @@ const WORK_PAGE_MAX = 50;
 /** Where a work's files live under the media root: one folder per upload, removed whole when the work is deleted. */
 export const workPrefix = (uploadId: string) => `${WORKS_DIR}/${uploadId}`;
 
-// Control characters (NUL included, which PostgreSQL text refuses) never belong in a title.
-const CONTROL = /[\p{Cc}]/gu;
-
 function checkTitle(title: string): string {
-  const clean = title.replace(CONTROL, ' ').trim();
+  // Control characters (NUL included, which PostgreSQL text refuses) never belong in a title.
+  const clean = replaceControlChars(title, ' ').trim();
   if (clean === '') throw invalid('error.titleEmpty');
   if ([...clean].length > TITLE_MAX) throw invalid('error.titleTooLong', { max: TITLE_MAX });
   return clean;

@@ -8,6 +8,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import type { UploadKind, UploadView } from '../../shared/studio.ts';
+import { replaceControlChars } from '../../shared/text-chars.ts';
+import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { uploads } from '../db/schema.ts';
 import { enqueue, QUEUES } from '../jobs/queue.ts';
@@ -19,18 +21,15 @@ import { enforce } from './rate-limit.ts';
 
 /** New uploads a user may start per hour (each resumable upload counts once, however many requests it takes). */
 export const UPLOAD_RATE = { limit: 30, windowMs: 60 * 60 * 1000 };
-/** The video cap when UPLOAD_MAX_BYTES is unset: 500 MB. */
-export const DEFAULT_UPLOAD_MAX_BYTES = 500 * 1024 * 1024;
 /** Largest cover image. */
 export const COVER_MAX_BYTES = 10 * 1024 * 1024;
 /** Longest file name kept (the name is only shown back to its owner). */
 const FILE_NAME_MAX = 200;
 
-/** The largest upload of a kind, in bytes (videos: UPLOAD_MAX_BYTES, read per call). */
+/** The largest upload of a kind, in bytes (videos: UPLOAD_MAX_BYTES). */
 export function uploadCap(kind: UploadKind = 'video'): number {
   if (kind === 'cover') return COVER_MAX_BYTES;
-  const configured = Number(process.env.UPLOAD_MAX_BYTES);
-  return Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_UPLOAD_MAX_BYTES;
+  return config().UPLOAD_MAX_BYTES;
 }
 
 /** Counts one new upload against the user's hourly limit (429 past it). */
@@ -62,7 +61,7 @@ export async function registerUpload(u: {
   fileName: string;
   sizeBytes: number;
 }): Promise<void> {
-  const fileName = [...u.fileName.replace(/[\p{Cc}]/gu, '').trim()].slice(0, FILE_NAME_MAX).join('') || u.id;
+  const fileName = [...replaceControlChars(u.fileName, '').trim()].slice(0, FILE_NAME_MAX).join('') || u.id;
   await db().insert(uploads).values({ id: u.id, userId: u.userId, kind: u.kind, fileName, sizeBytes: u.sizeBytes });
 }
 

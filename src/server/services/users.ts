@@ -83,7 +83,7 @@ export async function relations(viewerId: number, userIds: number[]): Promise<Ma
   return out;
 }
 
-/** 0 not following, 1 following, 2 following each other. */
+/** Douyin's follow_status, the one rule for every answer: 0 not following, 1 following, 2 following each other. */
 export function followStatusFor(relation: Relation | undefined): 0 | 1 | 2 {
   return relation?.following ? (relation.followedBy ? 2 : 1) : 0;
 }

@@ -4,7 +4,7 @@
  * of those three asks here, so no change can leave a video findable by old words or not by new ones.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 
 /** Recomputes search_tokens of the videos `which` selects (their ids, or every video of one author). */
 export async function reindexVideoSearch(tx: DbOrTx, which: { ids: number[] } | { authorId: number }): Promise<void> {

@@ -6,7 +6,7 @@
 import { hasRole } from '../../shared/staff.ts';
 import { ApiError } from '../api/envelope.ts';
 import type { Route } from '../api/registry.ts';
-import { addressedHost, sessionToken } from '../api/session-token.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import { hit } from '../services/rate-limit.ts';
 import { staffSession } from './session.ts';
 
@@ -23,34 +23,44 @@ export function isStaffPath(methods: ReadonlyMap<string, Route>): boolean {
 }
 
 /**
- * Whether a request comes from a page of this very site: its Origin (else Referer) names the host the browser
- * addressed. Unlike the member API, no CORS_ORIGINS origin counts, and a request with neither is refused.
+ * Whether a request comes from a page of this very site: its Origin (else Referer) names the site's host (the request
+ * context's: PUBLIC_URL's, else the Host header's), the default port of the page's scheme left out. Unlike the member
+ * API, no CORS_ORIGINS origin counts, and a request with neither is refused.
  */
-export function sameOrigin(request: Request): boolean {
-  const site = request.headers.get('sec-fetch-site');
+export function sameOrigin(context: RequestContext, headers: Headers): boolean {
+  const site = headers.get('sec-fetch-site');
   if (site && site !== 'same-origin') return false;
-  const source = request.headers.get('origin') ?? request.headers.get('referer');
+  const source = headers.get('origin') ?? headers.get('referer');
   if (!source) return false;
   try {
     const url = new URL(source);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === addressedHost(request, url.protocol);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+    return url.host === new URL(`${url.protocol}//${context.host}`).host;
   } catch {
     return false;
   }
 }
 
-/** Throws what the router answers unless the request may go on to its staff route. */
+/** The staff route a request to a staff path by `method` is judged by (the first one when none takes the method). */
+export function staffRouteOf(methods: ReadonlyMap<string, Route>, method: string): Route {
+  return methods.get(method === 'HEAD' ? 'GET' : method) ?? methods.values().next().value!;
+}
+
+/**
+ * Throws what the router answers unless the request may go on to its staff route; `token` is the session the API's
+ * cookie rule lets the request use for that route.
+ */
 export async function staffDoor(
-  request: Request,
+  context: RequestContext,
+  headers: Headers,
   method: string,
-  methods: ReadonlyMap<string, Route>,
-  _clientAddress: string,
+  route: Route,
+  token: string | undefined,
 ): Promise<void> {
-  const route = methods.get(method === 'HEAD' ? 'GET' : method) ?? methods.values().next().value!;
-  const session = await staffSession(sessionToken(request, method, route.family));
+  const session = await staffSession(token);
   if (!session || !hasRole(session.roles, route.staff?.role ?? 'admin')) throw new ApiError(404, 'error.apiNotFound');
   if (method === 'POST') {
-    if (!sameOrigin(request)) throw new ApiError(403, 'staff.error.crossOrigin');
+    if (!sameOrigin(context, headers)) throw new ApiError(403, 'staff.error.crossOrigin');
     const counted = await hit(`staff:write:${session.userId}`, STAFF_WRITE_RATE.limit, STAFF_WRITE_RATE.windowMs);
     if (!counted.ok) throw new ApiError(429, 'error.rateLimited', undefined, { retryAfter: counted.retryAfter });
   }

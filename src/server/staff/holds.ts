@@ -3,7 +3,7 @@
  * moderator restores it or lifts the ban. The studio asks here before it makes a work public or friends-only.
  */
 import { and, eq, isNull } from 'drizzle-orm';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { removals } from '../db/schema.ts';
 import { ServiceError } from '../services/errors.ts';
 import { activeSanction } from './sanctions.ts';

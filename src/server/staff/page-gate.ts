@@ -4,14 +4,14 @@
  * get the re-authentication form (401) instead of the page. Every answer is personal and kept out of search engines.
  */
 import { hasRole, type StaffRole } from '../../shared/staff.ts';
-import { pageSessionToken } from '../http/session-cookie.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import { staffSession, type StaffSession } from './session.ts';
 
 export type StaffGate =
   { state: 'hidden' } | { state: 'reauth'; session: StaffSession } | { state: 'ok'; session: StaffSession };
 
 interface PageContext {
-  request: Request;
+  locals: { request: RequestContext };
   response: { status?: number; headers: Headers };
 }
 
@@ -19,7 +19,7 @@ interface PageContext {
 export async function staffPage(page: PageContext, role: StaffRole | 'any'): Promise<StaffGate> {
   page.response.headers.set('cache-control', 'private, no-store');
   page.response.headers.set('x-robots-tag', 'noindex, nofollow');
-  const session = await staffSession(pageSessionToken(page.request.headers));
+  const session = await staffSession(page.locals.request.sessionToken);
   if (!session || !hasRole(session.roles, role)) {
     page.response.status = 404;
     return { state: 'hidden' };

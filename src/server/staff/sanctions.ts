@@ -6,7 +6,7 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { MODERATION_REASON_MAX, MUTE_DAYS, type MuteDays } from '../../shared/staff.ts';
 import { db } from '../db/client.ts';
-import type { DbOrTx } from '../db/recount.ts';
+import type { DbOrTx } from '../db/types.ts';
 import { removals, sanctions, staffRoles, videos } from '../db/schema.ts';
 import { formatNoticeDate } from '../../i18n/t.ts';
 import { invalid, notFound, ServiceError } from '../services/errors.ts';

@@ -4,4 +4,4 @@ import { handleUpload } from '../../../server/http/upload.ts';
 
 export const prerender = false;
 
-export const ALL: APIRoute = ({ request }) => handleUpload(request);
+export const ALL: APIRoute = ({ request, locals }) => handleUpload(request, locals.request);

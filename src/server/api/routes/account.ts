@@ -92,8 +92,7 @@ export const accountRoutes = [
       'Mail a code to my own address, to confirm 注销账号 with (the login code’s limits apply); answers the masked address',
     input: z.object({}),
     response: bodyB(z.object({ email: z.string() })),
-    handler: async ({ viewer, request, clientAddress }) =>
-      okB(await sendDeletionCode(viewer.id, authContext(request, clientAddress))),
+    handler: async (ctx) => okB(await sendDeletionCode(ctx.viewer.id, authContext(ctx))),
   }),
   route({
     method: 'POST',
@@ -108,9 +107,10 @@ export const accountRoutes = [
       code: z.string().max(16).optional(),
     }),
     response: bodyB(z.object({ dueTime: n() })),
-    handler: async ({ input, viewer, request, headers, clientAddress }) => {
-      const due = await requestDeletion(viewer.id, input, authContext(request, clientAddress));
-      headers.append('set-cookie', sessionCookie(request, '', 0));
+    handler: async (ctx) => {
+      const { input, viewer, headers, context } = ctx;
+      const due = await requestDeletion(viewer.id, input, authContext(ctx));
+      headers.append('set-cookie', sessionCookie(context, '', 0));
       return okB({ dueTime: due.getTime() });
     },
   }),

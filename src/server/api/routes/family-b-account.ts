@@ -6,6 +6,7 @@ import { loginWithPassword } from '../../services/auth/password.ts';
 import { getById } from '../../services/users.ts';
 import { ApiError, okB } from '../envelope.ts';
 import { readRoute } from '../family-b-door.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { authContext, codeField, credentials, emailField, passwordField, setLoginCookie } from '../login-door.ts';
 import { id } from '../params.ts';
 import { route } from '../registry.ts';
@@ -13,8 +14,8 @@ import { bodyB, loginB, userB } from '../schemas.ts';
 import { loginB as shapeLoginB, userB as shapeUserB } from '../shape.ts';
 
 /** A login's answer: the token in data, the session cookie on the response. */
-function loginAnswer(request: Request, headers: Headers, r: LoginResult) {
-  setLoginCookie(request, headers, r);
+function loginAnswer(context: RequestContext, headers: Headers, r: LoginResult) {
+  setLoginCookie(context, headers, r);
   return okB(shapeLoginB(r));
 }
 
@@ -28,11 +29,11 @@ export const familyBAccountRoutes = [
       'Log in with e-mail and password (the limits of /passport/login/password); data has the token for the Token header, the session cookie is set too',
     input: z.object({ email: emailField(), password: passwordField() }),
     response: bodyB(loginB),
-    handler: async ({ input, request, headers, clientAddress }) =>
+    handler: async ({ input, headers, ...ctx }) =>
       loginAnswer(
-        request,
+        ctx.context,
         headers,
-        await credentials(() => loginWithPassword(input.email, input.password, authContext(request, clientAddress))),
+        await credentials(() => loginWithPassword(input.email, input.password, authContext(ctx))),
       ),
   }),
   route({
@@ -43,8 +44,7 @@ export const familyBAccountRoutes = [
     summary: 'E-mail a 6-digit login code (one per 60 s per address, as /passport/code/send); retryAfter is in seconds',
     input: z.object({ email: emailField() }),
     response: bodyB(z.object({ retryAfter: z.number().int() })),
-    handler: async ({ input, request, clientAddress }) =>
-      okB(await requestLoginCode(input.email, authContext(request, clientAddress))),
+    handler: async ({ input, ...ctx }) => okB(await requestLoginCode(input.email, authContext(ctx))),
   }),
   route({
     method: 'POST',
@@ -55,11 +55,11 @@ export const familyBAccountRoutes = [
       'Log in with an e-mailed code (as /passport/login/code); the first code login of an address creates its account (created)',
     input: z.object({ email: emailField(), code: codeField() }),
     response: bodyB(loginB),
-    handler: async ({ input, request, headers, clientAddress }) =>
+    handler: async ({ input, headers, ...ctx }) =>
       loginAnswer(
-        request,
+        ctx.context,
         headers,
-        await credentials(() => loginWithCode(input.email, input.code, authContext(request, clientAddress))),
+        await credentials(() => loginWithCode(input.email, input.code, authContext(ctx))),
       ),
   }),
   ...readRoute({

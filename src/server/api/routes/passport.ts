@@ -5,7 +5,6 @@ import { loginWithCode, requestLoginCode } from '../../services/auth/codes.ts';
 import { logout, logoutEverywhere, type LoginResult } from '../../services/auth/login.ts';
 import { changePassword, loginWithPassword } from '../../services/auth/password.ts';
 import { cancelQrTicket, confirmQrTicket, createQrTicket, qrStatus, scanQrTicket } from '../../services/auth/qr.ts';
-import { publicOrigin } from '../../http/public-origin.ts';
 import { mediaUrl } from '../../media-url.ts';
 import { okA } from '../envelope.ts';
 import {
@@ -18,8 +17,8 @@ import {
   setLoginCookie,
 } from '../login-door.ts';
 import { qrSvg } from '../qr-svg.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { route } from '../registry.ts';
-import { sessionToken } from '../session-token.ts';
 import { bodyA, urlList } from '../schemas.ts';
 
 const ticket = () =>
@@ -38,8 +37,8 @@ const loginBody = bodyA({
   user: loginUser,
 });
 
-function loginAnswer(request: Request, headers: Headers, r: LoginResult) {
-  setLoginCookie(request, headers, r);
+function loginAnswer(context: RequestContext, headers: Headers, r: LoginResult) {
+  setLoginCookie(context, headers, r);
   return okA({
     token: r.token,
     expires_at: Math.floor(r.expiresAt.getTime() / 1000),
@@ -54,11 +53,6 @@ function loginAnswer(request: Request, headers: Headers, r: LoginResult) {
   });
 }
 
-/** The token that authorised this request (the header, or the cookie of a page of this site): the one logout revokes. */
-function bearer(request: Request): string {
-  return sessionToken(request, request.method, 'A') ?? '';
-}
-
 export const passportRoutes = [
   route({
     method: 'POST',
@@ -68,11 +62,11 @@ export const passportRoutes = [
     summary: 'Log in with e-mail and password; answers a token and sets the session cookie',
     input: z.object({ email: emailField(), password: passwordField() }),
     response: loginBody,
-    handler: async ({ input, request, headers, clientAddress }) =>
+    handler: async ({ input, headers, ...ctx }) =>
       loginAnswer(
-        request,
+        ctx.context,
         headers,
-        await credentials(() => loginWithPassword(input.email, input.password, authContext(request, clientAddress))),
+        await credentials(() => loginWithPassword(input.email, input.password, authContext(ctx))),
       ),
   }),
   route({
@@ -83,8 +77,8 @@ export const passportRoutes = [
     summary: 'E-mail a 6-digit login code (one per 60 s per address)',
     input: z.object({ email: emailField() }),
     response: bodyA({ retry_after: z.number().int() }),
-    handler: async ({ input, request, clientAddress }) => {
-      const r = await requestLoginCode(input.email, authContext(request, clientAddress));
+    handler: async ({ input, ...ctx }) => {
+      const r = await requestLoginCode(input.email, authContext(ctx));
       return okA({ retry_after: r.retryAfter });
     },
   }),
@@ -96,11 +90,11 @@ export const passportRoutes = [
     summary: 'Log in with an e-mailed code; the first code login creates the account',
     input: z.object({ email: emailField(), code: codeField() }),
     response: loginBody,
-    handler: async ({ input, request, headers, clientAddress }) =>
+    handler: async ({ input, headers, ...ctx }) =>
       loginAnswer(
-        request,
+        ctx.context,
         headers,
-        await credentials(() => loginWithCode(input.email, input.code, authContext(request, clientAddress))),
+        await credentials(() => loginWithCode(input.email, input.code, authContext(ctx))),
       ),
   }),
   route({
@@ -111,10 +105,10 @@ export const passportRoutes = [
     summary: 'A one-time QR login ticket (2 minutes) with its QR code as SVG',
     input: z.object({}),
     response: bodyA({ ticket: z.string(), url: z.string(), svg: z.string(), expires_at: z.number().int() }),
-    handler: async ({ request, clientAddress }) => {
-      const t = await createQrTicket(authContext(request, clientAddress));
+    handler: async (ctx) => {
+      const t = await createQrTicket(authContext(ctx));
       // The phone that scans it must reach this server: PUBLIC_URL, else the host and port the dialog reached.
-      const url = `${publicOrigin(request)}/passport/qr?ticket=${t.ticket}`;
+      const url = `${ctx.context.publicUrl}/passport/qr?ticket=${t.ticket}`;
       return okA({ ticket: t.ticket, url, svg: qrSvg(url), expires_at: Math.floor(t.expiresAt.getTime() / 1000) });
     },
   }),
@@ -132,10 +126,10 @@ export const passportRoutes = [
       token: z.string().optional(),
       user: loginUser.optional(),
     }),
-    handler: async ({ input, request, headers, clientAddress }) => {
-      const r = await qrStatus(input.ticket, authContext(request, clientAddress));
+    handler: async ({ input, headers, ...ctx }) => {
+      const r = await qrStatus(input.ticket, authContext(ctx));
       if (!r.login) return okA({ status: r.status });
-      const answer = loginAnswer(request, headers, r.login);
+      const answer = loginAnswer(ctx.context, headers, r.login);
       return okA({ status: r.status, token: answer.token, user: answer.user });
     },
   }),
@@ -166,9 +160,9 @@ export const passportRoutes = [
     summary: 'Revoke the current token server-side and clear the session cookie',
     input: z.object({}),
     response: bodyA({}),
-    handler: async ({ request, headers }) => {
-      await logout(bearer(request));
-      clearLoginCookies(request, headers);
+    handler: async ({ context, sessionToken, headers }) => {
+      await logout(sessionToken ?? '');
+      clearLoginCookies(context, headers);
       return okA({});
     },
   }),
@@ -181,9 +175,9 @@ export const passportRoutes = [
     summary: '退出所有设备: revoke every session of the user, this one included, and clear the session cookie',
     input: z.object({}),
     response: bodyA({ revoked_sessions: z.number().int() }),
-    handler: async ({ viewer, request, headers }) => {
+    handler: async ({ viewer, context, headers }) => {
       const revoked = await logoutEverywhere(viewer.id);
-      clearLoginCookies(request, headers);
+      clearLoginCookies(context, headers);
       return okA({ revoked_sessions: revoked });
     },
   }),
@@ -196,11 +190,11 @@ export const passportRoutes = [
     summary: 'Set a first password or change it (other sessions are signed out on a change)',
     input: z.object({ current: passwordField().optional(), next: passwordField() }),
     response: bodyA({ revoked_sessions: z.number().int() }),
-    handler: async ({ input, viewer, request }) => {
+    handler: async ({ input, viewer, sessionToken }) => {
       const r = await changePassword(
         viewer.id,
         { current: input.current || undefined, next: input.next },
-        { token: bearer(request) },
+        { token: sessionToken ?? '' },
       );
       return okA({ revoked_sessions: r.revokedSessions });
     },

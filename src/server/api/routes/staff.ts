@@ -31,7 +31,6 @@ import { activeSanction, ban, lift, mute, sanctionsOf } from '../../staff/sancti
 import { reauthenticate, requestReauthCode, staffSession } from '../../staff/session.ts';
 import { addWatchedWord, listWatchedWords, removeWatchedWord } from '../../staff/watched-words.ts';
 import { isRemoved } from '../../staff/removals.ts';
-import { sessionToken } from '../session-token.ts';
 
 const editor: StaffRule = { role: 'editor' };
 const moderator: StaffRule = { role: 'moderator' };
@@ -43,8 +42,8 @@ const entryId = () => z.string().min(1).max(64);
 const reason = () => z.string().max(MODERATION_REASON_MAX * 4);
 
 /** The staff session of a request that passed the door (it resolved the same token). */
-async function sessionOf(request: Request, method: string) {
-  const session = await staffSession(sessionToken(request, method, 'B'));
+async function sessionOf(token: string | undefined) {
+  const session = await staffSession(token);
   if (!session) throw new ApiError(404, 'error.apiNotFound');
   return session;
 }
@@ -68,8 +67,8 @@ export const staffRoutes = [
     summary: 'The staff member: roles, and how long their last authentication still counts (ms)',
     input: z.object({}),
     response: data,
-    handler: async ({ request }) => {
-      const s = await sessionOf(request, 'GET');
+    handler: async ({ sessionToken }) => {
+      const s = await sessionOf(sessionToken);
       return okB({ roles: s.roles, recentMsLeft: s.recentMsLeft, nickname: s.nickname, email: s.email });
     },
   }),
@@ -82,8 +81,8 @@ export const staffRoutes = [
     summary: 'Re-authenticate for staff work with the password or an e-mailed code (one of them)',
     input: z.object({ password: z.string().max(256).optional(), code: z.string().max(16).optional() }),
     response: data,
-    handler: async ({ input, request, clientAddress }) => {
-      const s = await sessionOf(request, 'POST');
+    handler: async ({ input, sessionToken, clientAddress }) => {
+      const s = await sessionOf(sessionToken);
       const ctx = { ip: clientAddress };
       if (input.code) return okB(await reauthenticate(s, { code: input.code }, ctx));
       if (input.password) return okB(await reauthenticate(s, { password: input.password }, ctx));
@@ -99,8 +98,8 @@ export const staffRoutes = [
     summary: "Mail a code to the staff member's address for re-authentication",
     input: z.object({}),
     response: data,
-    handler: async ({ request, clientAddress }) =>
-      okB(await requestReauthCode(await sessionOf(request, 'POST'), { ip: clientAddress })),
+    handler: async ({ sessionToken, clientAddress }) =>
+      okB(await requestReauthCode(await sessionOf(sessionToken), { ip: clientAddress })),
   }),
   route({
     method: 'GET',
@@ -411,8 +410,8 @@ export const staffRoutes = [
     summary: 'The audit log, newest first: everyone’s for an admin, one’s own for other staff',
     input: z.object({ before: id().optional() }),
     response: data,
-    handler: async ({ input, request }) => {
-      const s = await sessionOf(request, 'GET');
+    handler: async ({ input, sessionToken }) => {
+      const s = await sessionOf(sessionToken);
       return okB(await listAudit({ actorId: hasRole(s.roles, 'admin') ? undefined : s.userId, before: input.before }));
     },
   }),

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { t } from '../../../i18n/t.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { LIVE_API, type LiveStudio } from '../../../shared/live.ts';
 import { liveConfig, RTMP_APP } from '../../live/config.ts';
 import { mediaStore } from '../../media/store.ts';
@@ -66,23 +67,26 @@ const studioB = z.object({
   refusal: z.object({ reason: z.string(), at: n() }).nullable(),
 }) satisfies z.ZodType<LiveStudio>;
 
-/** The RTMP server as the host's tool reaches it: LIVE_RTMP_URL, else this site's host name on RTMP_PORT. */
-export function rtmpServer(request: Request): string {
+/**
+ * The RTMP server as the host's tool reaches it: LIVE_RTMP_URL, else this site's host name (the request context's:
+ * PUBLIC_URL's, else the Host header's) on RTMP_PORT.
+ */
+export function rtmpServer(context: RequestContext): string {
   const { publicRtmpUrl, rtmpPort } = liveConfig();
   if (publicRtmpUrl)
     return publicRtmpUrl.includes('/', 'rtmp://'.length + 1) ? publicRtmpUrl : `${publicRtmpUrl}/${RTMP_APP}`;
-  const host = new URL(request.url).hostname;
-  return `rtmp://${host.includes(':') ? `[${host}]` : host}:${rtmpPort}/${RTMP_APP}`;
+  const host = new URL(context.origin).hostname;
+  return `rtmp://${host}:${rtmpPort}/${RTMP_APP}`;
 }
 
-async function studio(userId: number, request: Request): Promise<LiveStudio> {
+async function studio(userId: number, context: RequestContext): Promise<LiveStudio> {
   const [s, b] = await Promise.all([getSettings(userId), currentBroadcast(userId)]);
   return {
     title: s.title,
     channelId: s.channelId,
     record: s.record,
     cover: s.cover ? mediaUrl(s.cover) : null,
-    server: rtmpServer(request),
+    server: rtmpServer(context),
     hasKey: s.hasKey,
     keyCreatedAt: s.keyCreatedAt?.getTime() ?? null,
     maxKbps: liveConfig().maxKbps,
@@ -141,7 +145,7 @@ export const studioLiveRoutes = [
       'My 直播 studio: settings, the RTMP server, whether a key exists, the broadcast on air (state, bitrate, resolution, viewers) and the last refusal',
     input: z.object({}),
     response: bodyB(studioB),
-    handler: async ({ viewer, request }) => okB(await studio(viewer.id, request)),
+    handler: async ({ viewer, context }) => okB(await studio(viewer.id, context)),
   }),
   route({
     method: 'POST',
@@ -151,9 +155,9 @@ export const studioLiveRoutes = [
     summary: `A new stream key (the old one stops working); answered this once, stored hashed. ${LIVE_KEY_RATE.limit} per hour`,
     input: z.object({}),
     response: bodyB(z.object({ key: z.string(), server: z.string() })),
-    handler: async ({ viewer, request }) => {
+    handler: async ({ viewer, context }) => {
       await enforce(`live-key:${viewer.id}`, LIVE_KEY_RATE.limit, LIVE_KEY_RATE.windowMs);
-      return okB({ key: await issueKey(viewer.id), server: rtmpServer(request) });
+      return okB({ key: await issueKey(viewer.id), server: rtmpServer(context) });
     },
   }),
   route({
@@ -171,10 +175,10 @@ export const studioLiveRoutes = [
       record: bool().optional(),
     }),
     response: bodyB(studioB),
-    handler: async ({ input, viewer, request }) => {
+    handler: async ({ input, viewer, context }) => {
       await enforce(`live-settings:${viewer.id}`, LIVE_SETTINGS_RATE.limit, LIVE_SETTINGS_RATE.windowMs);
       await saveSettings(viewer.id, input);
-      return okB(await studio(viewer.id, request));
+      return okB(await studio(viewer.id, context));
     },
   }),
   route({
@@ -191,14 +195,14 @@ export const studioLiveRoutes = [
       fromFrame: flag().optional(),
     }),
     response: bodyB(studioB),
-    handler: async ({ input, viewer, request }) => {
+    handler: async ({ input, viewer, context }) => {
       await enforce(`live-settings:${viewer.id}`, LIVE_SETTINGS_RATE.limit, LIVE_SETTINGS_RATE.windowMs);
       let key: string;
       if (input.coverUploadId) key = await coverFromUpload(viewer.id, input.coverUploadId, `live/covers/${viewer.id}`);
       else if (input.fromFrame === 1) key = await coverFromFrame(viewer.id);
       else throw invalid('error.coverNotImage');
       await setCover(viewer.id, key);
-      return okB(await studio(viewer.id, request));
+      return okB(await studio(viewer.id, context));
     },
   }),
 ];

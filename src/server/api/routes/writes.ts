@@ -13,12 +13,13 @@ import {
   setWatchLater,
 } from '../../services/interactions.ts';
 import { setFollow } from '../../services/social.ts';
+import { followStatusFor } from '../../services/users.ts';
 import { byIds } from '../../services/videos.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { flag, id, int, INT4_MAX, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, comment, followStatus } from '../schemas.ts';
-import { asBit, commentList, followStatusOf } from '../shape.ts';
+import { asBit, commentList } from '../shape.ts';
 import { userIdOf, withUserRef } from '../user-ref.ts';
 
 const n = () => z.number().int();
@@ -115,7 +116,7 @@ export const writeRoutes = [
     handler: async ({ input, viewer }) => {
       const r = await setFollow(viewer.id, await userIdOf(input), input.type === 1);
       return okA({
-        follow_status: followStatusOf(r.following, r.mutual),
+        follow_status: followStatusFor({ following: r.following, followedBy: r.mutual }),
         follower_count: r.followerCount,
         following_count: r.followingCount,
       });

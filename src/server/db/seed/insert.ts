@@ -2,7 +2,7 @@
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
-import type { DbOrTx } from '../recount.ts';
+import type { DbOrTx } from '../types.ts';
 
 const CHUNK = 1000;
 const UNNEST_CHUNK = 5000;

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { config } from '../../config.ts';
 
 const clipSchema = z.object({
   video: z.string().min(1),
@@ -26,7 +27,8 @@ export type MediaManifest = z.infer<typeof manifestSchema>;
 
 /** MEDIA_MANIFEST, else media/manifest.json of this repo (beside src), else under the cwd. */
 export function manifestPath(): string {
-  if (process.env.MEDIA_MANIFEST) return path.resolve(process.env.MEDIA_MANIFEST);
+  const configured = config().MEDIA_MANIFEST;
+  if (configured) return configured;
   const besideSource = fileURLToPath(new URL('../../../../media/manifest.json', import.meta.url));
   return existsSync(besideSource) ? besideSource : path.resolve('media/manifest.json');
 }

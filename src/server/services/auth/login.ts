@@ -1,5 +1,6 @@
 /** What every way of logging in shares: the caller's context, the email rule, per-IP scaling, and the session a login opens or logout ends. */
 import { z } from 'zod';
+import { config } from '../../config.ts';
 import { users } from '../../db/schema.ts';
 import { cancelDeletion } from '../deletion-clock.ts';
 import { invalid } from '../errors.ts';
@@ -43,8 +44,7 @@ export function normalizeEmail(raw: unknown): string {
  * or the end-to-end suite's browsers on 127.0.0.1). Per-account limits never scale.
  */
 export function perIp(limit: number): number {
-  const factor = Number(process.env.RATE_LIMIT_IP_FACTOR ?? 1);
-  return Number.isFinite(factor) && factor >= 1 ? Math.floor(limit * factor) : limit;
+  return Math.floor(limit * config().RATE_LIMIT_IP_FACTOR);
 }
 
 /** The rate-limit key part for the caller's address. */
