@@ -8,14 +8,21 @@
  * chrome-launcher. The mobile preset simulates a slow phone, so its performance figures are a model, not a timing.
  *
  * PRESETS=mobile runs one preset only; ROUTES=/,/hot runs only those routes (/video/* every route under /video/); DETAILS=1 also prints the elements each
- * failed accessibility audit names.
+ * failed accessibility audit names, and the main-thread tasks of 50 ms and more (as the preset models them) with the
+ * script each is attributed to.
+ *
+ * BENCH_BASELINE=<another built checkout> runs its server beside this one, on its own Chromium, and audits every route
+ * on each in turn, so a shared machine's load falls on both alike; RUNS=n (default 1) repeats each audit and prints the
+ * median. The table then has a "before" row under each route, and the load average is printed beside it.
  */
 import { readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { ensureBuild, ROOT, startServer } from './lib.mjs';
+import { longTasks, pageNavigation } from './trace-tasks.mjs';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const PRESETS = (process.env.PRESETS ?? 'mobile,desktop').split(',');
@@ -24,6 +31,8 @@ const ONLY = process.env.ROUTES?.split(',');
 const asked = (route) =>
   !ONLY || ONLY.some((o) => (o.endsWith('*') ? route.startsWith(o.slice(0, -1)) : o === decodeURIComponent(route)));
 const DETAILS = Boolean(process.env.DETAILS);
+const BASELINE = process.env.BENCH_BASELINE;
+const RUNS = Math.max(1, Number(process.env.RUNS ?? 1));
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -131,6 +140,17 @@ async function audit(url, port, preset, loggedIn) {
       );
       console.log(`${preset} ${url} ${id}:\n  ${nodes.slice(0, 12).join('\n  ')}`);
     }
+    const tasks = (lhr.audits['long-tasks']?.details?.items ?? [])
+      .filter((t) => t.duration >= 50)
+      .map((t) => `${fmt(t.startTime)} ms +${fmt(t.duration)} ms ${String(t.url).replace(/^https?:\/\/[^/]+/, '')}`);
+    if (tasks.length) console.log(`${preset} ${url} long tasks (start +duration script):\n  ${tasks.join('\n  ')}`);
+    console.log(`  FCP ${fmt(value('first-contentful-paint'))} ms, TTI ${fmt(value('interactive'))} ms (simulated)`);
+    // What the model scaled: the tasks of the observed (unthrottled) run that it holds long, by wall time, × 4.
+    const events = result.artifacts?.Trace?.traceEvents ?? [];
+    const nav = pageNavigation(events);
+    if (nav && preset === 'mobile')
+      for (const t of longTasks(events, nav, { long: 50, scale: 4, wall: true }))
+        console.log(`  observed at ${fmt(t.start)} ms: ${fmt(t.wall)} ms as modelled (×4) [${t.top.join('; ')}]`);
   }
   return {
     scores: CATEGORIES.map(score),
@@ -144,30 +164,71 @@ async function audit(url, port, preset, loggedIn) {
 
 const fmt = (x, digits = 0) => (x === undefined ? '-' : x.toFixed(digits));
 
+/** The median of numbers (Lighthouse's scores as strings are turned to numbers); '-' when there is none. */
+function median(xs) {
+  const n = xs
+    .map(Number)
+    .filter((x) => Number.isFinite(x))
+    .sort((a, b) => a - b);
+  return n.length ? n[Math.floor((n.length - 1) / 2)] : undefined;
+}
+
+/** RUNS results of one audit folded into one: the median of each figure, every failed audit and error. */
+function fold(results) {
+  const ok = results.filter((r) => r?.scores);
+  if (!ok.length) return results[0] ?? null;
+  return {
+    scores: CATEGORIES.map((_, i) => fmt(median(ok.map((r) => r.scores[i])))),
+    lcp: median(ok.map((r) => r.lcp)),
+    cls: median(ok.map((r) => r.cls)),
+    tbt: median(ok.map((r) => r.tbt)),
+    tbts: ok.map((r) => r.tbt),
+    failed: [...new Set(ok.flatMap((r) => r.failed))],
+    error: [...new Set(results.map((r) => r?.error).filter(Boolean))].join(' ') || undefined,
+  };
+}
+
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+
 async function main() {
   ensureBuild();
   const server = await startServer();
-  const base = server.base;
+  const baseline = BASELINE
+    ? await startServer({}, path.resolve(BASELINE)).catch((error) => (server.close(), Promise.reject(error)))
+    : null;
   let chrome;
   try {
-    console.log(`server ready in ${server.seconds.toFixed(1)} s on ${base}`);
+    console.log(`load average ${loadavg()} (${os.cpus().length} CPUs)`);
+    console.log(
+      `server ready in ${server.seconds.toFixed(1)} s on ${server.base}${baseline ? `; baseline (${BASELINE}) on ${baseline.base}` : ''}`,
+    );
     chrome = await chromeLauncher.launch({
       chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       chromeFlags: CHROME_FLAGS,
     });
-    const routes = (await pageRoutes(base)).filter(asked);
-    // A member's visit to a shared page (the feed, a video page) is measured too: its marks come after first paint.
-    const sharedLoggedIn = routes.filter((r) => r.startsWith('/video/')).slice(0, 1);
-    const personal = [...PERSONAL, ...sharedLoggedIn].filter(asked);
-    // Logged-out runs first: each starts from cleared storage; logging in then keeps the session for the rest.
-    const runs = [
-      ...routes.map((route) => ({ route, loggedIn: false })),
-      ...personal.map((route) => ({ route, loggedIn: true })),
-    ];
+    // The same routes on each server, paired by position (the seed's ids may differ between them).
+    const targets = [];
+    for (const [name, s] of [['now', server], ...(baseline ? [['before', baseline]] : [])]) {
+      const routes = (await pageRoutes(s.base)).filter(asked);
+      // A member's visit to a shared page (the feed, a video page) is measured too: its marks come after first paint.
+      const sharedLoggedIn = routes.filter((r) => r.startsWith('/video/')).slice(0, 1);
+      const personal = [...PERSONAL, ...sharedLoggedIn].filter(asked);
+      // Logged-out runs first: each starts from cleared storage; logging in then keeps the session for the rest.
+      const runs = [
+        ...routes.map((route) => ({ route, loggedIn: false })),
+        ...personal.map((route) => ({ route, loggedIn: true })),
+      ];
+      targets.push({ name, base: s.base, runs, loggedIn: false });
+    }
     const header = [
       'preset',
       'route',
       'viewer',
+      ...(baseline ? ['build'] : []),
       'perf',
       'a11y',
       'best-pr.',
@@ -175,34 +236,67 @@ async function main() {
       'LCP ms',
       'CLS',
       'TBT ms',
+      ...(RUNS > 1 ? ['TBT of each run'] : []),
       'a11y audits failed',
     ];
     const rows = [];
     for (const preset of PRESETS) {
-      let loggedIn = false;
-      for (const run of runs) {
-        if (run.loggedIn && !loggedIn) {
-          await logIn(base, chrome.port);
-          loggedIn = true;
+      for (const t of targets) t.loggedIn = false;
+      for (let i = 0; i < targets[0].runs.length; i++) {
+        const results = targets.map(() => []);
+        // Interleaved: each repeat audits every server once, in turn.
+        for (let k = 0; k < RUNS; k++) {
+          for (const [j, t] of targets.entries()) {
+            const run = t.runs[i];
+            if (!run) continue;
+            if (run.loggedIn && !t.loggedIn) {
+              await logIn(t.base, chrome.port);
+              t.loggedIn = true;
+            }
+            results[j].push(
+              await audit(`${t.base}${run.route}`, chrome.port, preset, run.loggedIn).catch((error) => ({
+                error: error.message,
+              })),
+            );
+          }
         }
-        const r = await audit(`${base}${run.route}`, chrome.port, preset, run.loggedIn).catch((error) => ({
-          error: error.message,
-        }));
-        const row = [preset, decodeURIComponent(run.route), run.loggedIn ? 'in' : 'out'];
-        if (!r || !r.scores) row.push('-', '-', '-', '-', '-', '-', '-', `error: ${r?.error ?? 'no result'}`);
-        else
-          row.push(
-            ...r.scores,
-            fmt(r.lcp),
-            fmt(r.cls, 3),
-            fmt(r.tbt),
-            [r.error, ...r.failed].filter(Boolean).join(' ') || '',
-          );
-        rows.push(row);
-        process.stderr.write(`${row.slice(0, 8).join(' ')}\n`);
+        for (const [j, t] of targets.entries()) {
+          const run = t.runs[i];
+          if (!run) continue;
+          const r = fold(results[j]);
+          const row = [
+            preset,
+            decodeURIComponent(run.route),
+            run.loggedIn ? 'in' : 'out',
+            ...(baseline ? [t.name] : []),
+          ];
+          if (!r || !r.scores)
+            row.push(
+              '-',
+              '-',
+              '-',
+              '-',
+              '-',
+              '-',
+              '-',
+              ...(RUNS > 1 ? ['-'] : []),
+              `error: ${r?.error ?? 'no result'}`,
+            );
+          else
+            row.push(
+              ...r.scores,
+              fmt(r.lcp),
+              fmt(r.cls, 3),
+              fmt(r.tbt),
+              ...(RUNS > 1 ? [r.tbts.map((x) => fmt(x)).join(' ')] : []),
+              [r.error, ...r.failed].filter(Boolean).join(' ') || '',
+            );
+          rows.push(row);
+          process.stderr.write(`${row.join(' ')} (load ${loadavg()})\n`);
+        }
       }
       // The next preset starts logged out again.
-      if (loggedIn) {
+      if (targets.some((t) => t.loggedIn)) {
         await chrome.kill();
         chrome = await chromeLauncher.launch({
           chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -212,13 +306,19 @@ async function main() {
     }
     console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => ' --- ').join('|')}|`);
     for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-    const a11y = rows.map((r) => Number(r[4])).filter((x) => !Number.isNaN(x));
+    const a11yAt = header.indexOf('a11y');
+    const a11y = rows
+      .filter((r) => !baseline || r[3] === 'now')
+      .map((r) => Number(r[a11yAt]))
+      .filter((x) => !Number.isNaN(x));
     console.log(
       `\naccessibility: ${a11y.filter((x) => x === 100).length} of ${a11y.length} runs at 100, lowest ${Math.min(...a11y)}`,
     );
+    console.log(`load average ${loadavg()} at the end`);
   } finally {
     await chrome?.kill();
     await server.close();
+    await baseline?.close();
   }
 }
 
