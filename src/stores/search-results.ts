@@ -64,7 +64,8 @@ export function searchPages(kind: 'video' | 'user', keyword: string, cursor: num
   return pagedList<SearchHit>({
     keyOf: (hit) => (isVideoHit(hit) ? hit.id : hit.secUid),
     start: { cursor, hasMore: true },
+    // Search's cursor is an offset (its answer's `cursor` is the next one).
     fetchPage: (from) =>
-      kind === 'video' ? fetchVideoHits(keyword, from, count) : fetchUserHits(keyword, from, count),
+      kind === 'video' ? fetchVideoHits(keyword, Number(from), count) : fetchUserHits(keyword, Number(from), count),
   });
 }

@@ -4,7 +4,18 @@ import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../db/client.ts';
 import { blocks, commentLikes, comments, users, videos } from '../db/schema.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
-import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
+import { cursorKey, finite } from './list-cursor.ts';
+import {
+  emptyPage,
+  fromMicros,
+  keyedPage,
+  MAX_SKIP,
+  micros,
+  pageLimit,
+  skipOf,
+  type Page,
+  type Paged,
+} from './video-cards.ts';
 import { visibleWorks } from './visibility.ts';
 
 export interface CommentView {
@@ -27,6 +38,8 @@ const replyUser = alias(users, 'reply_user');
 function select() {
   return db()
     .select({
+      // The key of the comment lists: created_at to the microsecond.
+      at: micros(comments.createdAt),
       id: comments.id,
       videoId: comments.videoId,
       parentId: comments.parentId,
@@ -50,7 +63,7 @@ function select() {
 
 type Row = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
 
-function view({ replyToSecUid, replyToNickname, videoComments: _count, ...r }: Row): CommentView {
+function view({ replyToSecUid, replyToNickname, videoComments: _count, at: _at, ...r }: Row): CommentView {
   return {
     ...r,
     replyTo: replyToSecUid && replyToNickname ? { secUid: replyToSecUid, nickname: replyToNickname } : null,
@@ -72,32 +85,58 @@ function visibleComment(viewerId: number | null): SQL {
 }
 
 /**
- * Top-level comments of a video as `viewerId` sees them, most liked first. `total` is the video's comment_count read by
- * the same statement as the rows (so a comment on the page is in the count), or null on an empty page.
+ * Top-level comments of a video as `viewerId` sees them, most liked first, then newest; read down comments_top_idx from
+ * the cursor (likes, time, id of the last comment shown). `total` is the video's comment_count read by the same
+ * statement as the rows (so a comment on the page is in the count), or null on an empty page.
  */
 export async function list(
   videoId: number,
   page: Page,
   viewerId: number | null,
 ): Promise<Paged<CommentView> & { total: number | null }> {
-  const { offset, limit } = bounds(page, 20);
+  const limit = pageLimit(page, 20);
+  const key = cursorKey(page.cursor, 'cmt', 3);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return { ...emptyPage(page), total: null };
   const rows = await select()
-    .where(and(eq(comments.videoId, videoId), isNull(comments.parentId), visibleComment(viewerId)))
+    .where(
+      and(
+        eq(comments.videoId, videoId),
+        isNull(comments.parentId),
+        visibleComment(viewerId),
+        key
+          ? sql`(${comments.diggCount}, ${comments.createdAt}, ${comments.id}) < (${finite(key[0]!)}::int, ${fromMicros(key[1]!)}, ${finite(key[2]!)}::int)`
+          : undefined,
+      ),
+    )
     .orderBy(desc(comments.diggCount), desc(comments.createdAt), desc(comments.id))
     .limit(limit + 1)
-    .offset(offset);
-  return { ...toPage(rows.map(view), offset, limit), total: rows[0]?.videoComments ?? null };
+    .offset(skip);
+  const p = keyedPage(rows, limit, 'cmt', (r) => [r.diggCount, r.at, r.id], page);
+  return { ...p, items: p.items.map(view), total: rows[0]?.videoComments ?? null };
 }
 
-/** Replies under one top-level comment as `viewerId` sees them, oldest first. */
+/** Replies under one top-level comment as `viewerId` sees them, oldest first, from the cursor (time and id). */
 export async function replies(commentId: number, page: Page, viewerId: number | null): Promise<Paged<CommentView>> {
-  const { offset, limit } = bounds(page, 10);
+  const limit = pageLimit(page, 10);
+  const key = cursorKey(page.cursor, 'reply', 2);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return emptyPage(page);
   const rows = await select()
-    .where(and(eq(comments.parentId, commentId), visibleComment(viewerId)))
+    .where(
+      and(
+        eq(comments.parentId, commentId),
+        visibleComment(viewerId),
+        key
+          ? sql`(${comments.createdAt}, ${comments.id}) > (${fromMicros(key[0]!)}, ${finite(key[1]!)}::int)`
+          : undefined,
+      ),
+    )
     .orderBy(asc(comments.createdAt), asc(comments.id))
     .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows.map(view), offset, limit);
+    .offset(skip);
+  const p = keyedPage(rows, limit, 'reply', (r) => [r.at, r.id], page);
+  return { ...p, items: p.items.map(view) };
 }
 
 /** Which of `commentIds` the viewer has liked. */

@@ -13,10 +13,10 @@ afterAll(() => t.close());
 
 /** Pages through a whole list and returns every id seen. */
 async function drain(
-  fetch: (cursor: number) => Promise<{ items: { id: number }[]; cursor: number; hasMore: boolean }>,
+  fetch: (cursor: string) => Promise<{ items: { id: number }[]; cursor: string; hasMore: boolean }>,
 ) {
   const ids: number[] = [];
-  let cursor = 0;
+  let cursor = '0';
   for (let guard = 0; guard < 100; guard++) {
     const page = await fetch(cursor);
     ids.push(...page.items.map((x) => x.id));

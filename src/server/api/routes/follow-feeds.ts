@@ -5,7 +5,7 @@ import { followFeed } from '../../services/videos.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor } from '../params.ts';
 import { route } from '../registry.ts';
-import { aweme, bit, bodyA, liveRoom } from '../schemas.ts';
+import { aweme, bit, bodyA, liveRoom, nextCursor } from '../schemas.ts';
 import { asBit, awemeList, liveRoom as shapeRoom } from '../shape.ts';
 
 /** A row of douyin's followed-live list: our live room, with the room again under `room`, where douyin's clients read it. */
@@ -17,9 +17,9 @@ export const followFeedRoutes = [
     path: '/aweme/v1/web/follow/feed/',
     family: 'A',
     auth: true,
-    summary: '关注 feed: videos by the users the viewer follows, newest first; cursor is the next offset',
+    summary: '关注 feed: videos by the users the viewer follows, newest first; cursor is where the next page starts',
     input: z.object({ cursor: cursor(), count: count(18) }),
-    response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
+    response: bodyA({ aweme_list: z.array(aweme), cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const p = await followFeed(viewer.id, { cursor: input.cursor, count: input.count });
       return okA({
@@ -38,7 +38,7 @@ export const followFeedRoutes = [
       "Rooms on air whose host the viewer follows, latest start first, in douyin's webcast envelope (data.data); data.cursor is the next offset",
     input: z.object({ cursor: cursor(), count: count(20) }),
     response: bodyA({
-      data: z.object({ data: z.array(followedRoom), has_more: bit, cursor: z.number().int() }),
+      data: z.object({ data: z.array(followedRoom), has_more: bit, cursor: nextCursor }),
       extra: z.object({ now: z.number().int().describe('Unix milliseconds') }),
     }),
     handler: async ({ input, viewer }) => {

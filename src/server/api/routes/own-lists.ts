@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { t } from '../../../i18n/t.ts';
 import { mediaUrl } from '../../media-url.ts';
 import { collectFolder, collectFolderVideos, type CollectFolder } from '../../services/collect-folders.ts';
+import { bounds, toPage } from '../../services/video-cards.ts';
 import { privateWorks, profileTab } from '../../services/videos.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor, id } from '../params.ts';
 import { route } from '../registry.ts';
-import { aweme, bit, bodyA, urlList } from '../schemas.ts';
+import { aweme, bit, bodyA, nextCursor, urlList } from '../schemas.ts';
 import { asBit, awemeList, unix } from '../shape.ts';
 
 const n = () => z.number().int();
@@ -52,9 +53,9 @@ export const ownListRoutes = [
     path: '/aweme/v1/web/watchlater/list/',
     family: 'A',
     auth: true,
-    summary: "The viewer's 稍后再看, latest added first; offset is the next page",
+    summary: "The viewer's 稍后再看, latest added first; offset is where the next page starts (a cursor)",
     input: z.object({ offset: cursor(), count: count(20) }),
-    response: bodyA({ aweme_list: z.array(aweme), offset: n(), has_more: bit }),
+    response: bodyA({ aweme_list: z.array(aweme), offset: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const p = await profileTab(viewer.id, 'watch_later', { cursor: input.offset, count: input.count }, viewer.id);
       return okA({
@@ -71,14 +72,15 @@ export const ownListRoutes = [
     auth: true,
     summary: "The viewer's 收藏夹: one folder holding every video they collected (its collects_id is the viewer's uid)",
     input: z.object({ cursor: cursor(), count: count(10) }),
-    response: bodyA({ collects_list: z.array(collectsFolder), cursor: n(), has_more: bit, total_number: n() }),
+    response: bodyA({ collects_list: z.array(collectsFolder), cursor: nextCursor, has_more: bit, total_number: n() }),
     handler: async ({ input, viewer }) => {
       const folders = [await collectFolder(viewer.id, viewer.id)];
-      const page = folders.slice(input.cursor, input.cursor + input.count);
+      const { offset, limit } = bounds({ cursor: input.cursor, count: input.count });
+      const page = toPage(folders.slice(offset, offset + limit + 1), offset, limit);
       return okA({
-        collects_list: page.map(shapeFolder),
-        cursor: input.cursor + page.length,
-        has_more: asBit(input.cursor + page.length < folders.length),
+        collects_list: page.items.map(shapeFolder),
+        cursor: page.cursor,
+        has_more: asBit(page.hasMore),
         total_number: folders.length,
       });
     },
@@ -89,9 +91,9 @@ export const ownListRoutes = [
     family: 'A',
     auth: false,
     summary:
-      "A 收藏夹's videos, latest collect first (another user's folder only while they keep 收藏 public); cursor is the next offset",
+      "A 收藏夹's videos, latest collect first (another user's folder only while they keep 收藏 public); cursor is where the next page starts",
     input: z.object({ collects_id: id(), cursor: cursor(), count: count(20) }),
-    response: bodyA({ aweme_list: z.array(aweme), cursor: n(), has_more: bit }),
+    response: bodyA({ aweme_list: z.array(aweme), cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const p = await collectFolderVideos(input.collects_id, viewer?.id ?? null, {
         cursor: input.cursor,
@@ -110,15 +112,15 @@ export const ownListRoutes = [
     family: 'A',
     auth: true,
     summary:
-      "The viewer's works that only they may see (仅自己可见), newest first; max_cursor is the offset of the next page",
+      "The viewer's works that only they may see (仅自己可见), newest first; max_cursor is where the next page starts",
     input: z.object({ max_cursor: cursor(), count: count(18) }),
-    response: bodyA({ aweme_list: z.array(aweme), max_cursor: n(), min_cursor: n(), has_more: bit }),
+    response: bodyA({ aweme_list: z.array(aweme), max_cursor: nextCursor, min_cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const p = await privateWorks(viewer.id, { cursor: input.max_cursor, count: input.count });
       return okA({
         aweme_list: await awemeList({ viewer, request }, p.items),
         max_cursor: p.cursor,
-        min_cursor: input.max_cursor,
+        min_cursor: input.max_cursor ?? '0',
         has_more: asBit(p.hasMore),
       });
     },

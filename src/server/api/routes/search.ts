@@ -7,7 +7,7 @@ import { MAX_SUGGESTIONS, suggestByPrefix } from '../../services/suggest.ts';
 import { getBySecUid } from '../../services/users.ts';
 import type { Paged, VideoCard } from '../../services/video-cards.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { count, cursor, id, int, secUid, text } from '../params.ts';
+import { count, id, int, offset, secUid, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, searchUser } from '../schemas.ts';
 import { asBit, awemeList, userList, type Asker } from '../shape.ts';
@@ -30,7 +30,7 @@ async function videoResultsOf(
   const list = await awemeList(asker, page.items);
   return okA({
     data: list.map((a) => ({ type: 1 as const, aweme_info: a })),
-    cursor: page.hasMore ? page.cursor : offset + list.length,
+    cursor: offset + list.length,
     has_more: asBit(page.hasMore),
   });
 }
@@ -50,12 +50,12 @@ export const searchRoutes = [
     auth: false,
     summary:
       'Video search (type=general); offset pages the results and cursor is the next offset; the first page is logged for 热搜',
-    input: z.object({ keyword: keyword(), offset: cursor(), count: count(10) }),
+    input: z.object({ keyword: keyword(), offset: offset(), count: count(10) }),
     response: videoResults,
     handler: async ({ input, viewer, request, clientAddress }) => {
       const page = await searchVideos(
         input.keyword,
-        { cursor: input.offset, count: input.count },
+        { skip: input.offset, count: input.count },
         { log: { userId: viewer?.id ?? null, address: clientAddress } },
       );
       return videoResultsOf({ viewer, request }, page, input.offset);
@@ -70,7 +70,7 @@ export const searchRoutes = [
       "Video search of the web home (search_channel aweme_video_web); from_user (or sec_user_id) keeps one user's works, a profile's search box. Only a search of the whole site is logged for 热搜",
     input: z.object({
       keyword: keyword(),
-      offset: cursor(),
+      offset: offset(),
       count: count(10),
       from_user: secUid().optional(),
       sec_user_id: secUid().optional(),
@@ -86,7 +86,7 @@ export const searchRoutes = [
       }
       const page = await searchVideos(
         input.keyword,
-        { cursor: input.offset, count: input.count },
+        { skip: input.offset, count: input.count },
         authorId === undefined ? { log: { userId: viewer?.id ?? null, address: clientAddress } } : { authorId },
       );
       return videoResultsOf({ viewer, request }, page, input.offset);
@@ -98,7 +98,7 @@ export const searchRoutes = [
     family: 'A',
     auth: false,
     summary: 'User search (type=user) by nickname, with the viewer’s follow status; the first page is logged for 热搜',
-    input: z.object({ keyword: keyword(), type: z.enum(['user']).default('user'), offset: cursor(), count: count(10) }),
+    input: z.object({ keyword: keyword(), type: z.enum(['user']).default('user'), offset: offset(), count: count(10) }),
     response: bodyA({
       user_list: z.array(z.object({ user_info: searchUser })),
       cursor: z.number().int(),
@@ -107,13 +107,13 @@ export const searchRoutes = [
     handler: async ({ input, viewer, clientAddress }) => {
       const page = await searchUsers(
         input.keyword,
-        { cursor: input.offset, count: input.count },
+        { skip: input.offset, count: input.count },
         { log: { userId: viewer?.id ?? null, address: clientAddress } },
       );
       const list = await userList(viewer, page.items);
       return okA({
         user_list: list.map((u) => ({ user_info: u })),
-        cursor: page.hasMore ? page.cursor : input.offset + list.length,
+        cursor: input.offset + list.length,
         has_more: asBit(page.hasMore),
       });
     },
@@ -128,7 +128,7 @@ export const searchRoutes = [
     input: z.object({
       query: text(0, 100).optional(),
       from_group_id: id().optional(),
-      refresh_index: cursor(),
+      refresh_index: offset(),
       count: int(1, MAX_SUGGESTIONS).default(MAX_SUGGESTIONS).meta({ default: MAX_SUGGESTIONS }),
     }),
     response: bodyA({ data: z.array(z.object({ words: z.array(z.object({ id: z.string(), word: z.string() })) })) }),
