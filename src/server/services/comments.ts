@@ -84,9 +84,18 @@ function visibleComment(viewerId: number | null): SQL {
   )!;
 }
 
+/** On comments aliased `c`: not written by someone the viewer blocked. */
+function notBlocked(viewerId: number | null): SQL {
+  return viewerId === null
+    ? sql``
+    : sql`and not exists (select 1 from ${blocks} b where b.blocker_id = ${viewerId} and b.blocked_id = c.user_id)`;
+}
+
 /**
  * Top-level comments of a video as `viewerId` sees them, most liked first, then newest; read down comments_top_idx from
- * the cursor (likes, time, id of the last comment shown). `total` is the video's comment_count read by the same
+ * the cursor (likes, time, id of the last comment shown). The page's ids are picked first, on comments alone: what
+each row then reads (its author, whether the video's author liked it) is read for those rows only, however the
+planner would guess a whole video's comments. `total` is the video's comment_count read by the same
  * statement as the rows (so a comment on the page is in the count), or null on an empty page.
  */
 export async function list(
@@ -98,20 +107,13 @@ export async function list(
   const key = cursorKey(page.cursor, 'cmt', 3);
   const skip = key ? 0 : skipOf(page);
   if (skip > MAX_SKIP) return { ...emptyPage(page), total: null };
+  const ids = sql`(select c.id from comments c
+    where c.video_id = ${videoId} and c.parent_id is null and c.deleted_at is null ${notBlocked(viewerId)}
+      ${key ? sql`and (c.digg_count, c.created_at, c.id) < (${finite(key[0]!)}::int, ${fromMicros(key[1]!)}, ${finite(key[2]!)}::int)` : sql``}
+    order by c.digg_count desc, c.created_at desc, c.id desc limit ${limit + 1} offset ${skip})`;
   const rows = await select()
-    .where(
-      and(
-        eq(comments.videoId, videoId),
-        isNull(comments.parentId),
-        visibleComment(viewerId),
-        key
-          ? sql`(${comments.diggCount}, ${comments.createdAt}, ${comments.id}) < (${finite(key[0]!)}::int, ${fromMicros(key[1]!)}, ${finite(key[2]!)}::int)`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(comments.diggCount), desc(comments.createdAt), desc(comments.id))
-    .limit(limit + 1)
-    .offset(skip);
+    .where(and(sql`${comments.id} in ${ids}`, visibleComment(viewerId)))
+    .orderBy(desc(comments.diggCount), desc(comments.createdAt), desc(comments.id));
   const p = keyedPage(rows, limit, 'cmt', (r) => [r.diggCount, r.at, r.id], page);
   return { ...p, items: p.items.map(view), total: rows[0]?.videoComments ?? null };
 }
@@ -122,19 +124,13 @@ export async function replies(commentId: number, page: Page, viewerId: number | 
   const key = cursorKey(page.cursor, 'reply', 2);
   const skip = key ? 0 : skipOf(page);
   if (skip > MAX_SKIP) return emptyPage(page);
+  const ids = sql`(select c.id from comments c
+    where c.parent_id = ${commentId} and c.deleted_at is null ${notBlocked(viewerId)}
+      ${key ? sql`and (c.created_at, c.id) > (${fromMicros(key[0]!)}, ${finite(key[1]!)}::int)` : sql``}
+    order by c.created_at, c.id limit ${limit + 1} offset ${skip})`;
   const rows = await select()
-    .where(
-      and(
-        eq(comments.parentId, commentId),
-        visibleComment(viewerId),
-        key
-          ? sql`(${comments.createdAt}, ${comments.id}) > (${fromMicros(key[0]!)}, ${finite(key[1]!)}::int)`
-          : undefined,
-      ),
-    )
-    .orderBy(asc(comments.createdAt), asc(comments.id))
-    .limit(limit + 1)
-    .offset(skip);
+    .where(and(sql`${comments.id} in ${ids}`, visibleComment(viewerId)))
+    .orderBy(asc(comments.createdAt), asc(comments.id));
   const p = keyedPage(rows, limit, 'reply', (r) => [r.at, r.id], page);
   return { ...p, items: p.items.map(view) };
 }

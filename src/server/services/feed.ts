@@ -4,13 +4,13 @@
  * authors, affinity, fresh, popular, discovery), and each later window the next slice of the popular order that window
  * 0 did not hold, so scrolling goes on through everything while no request ranks more than a few hundred works.
  */
-import { inArray } from 'drizzle-orm';
+import { and, inArray } from 'drizzle-orm';
 import { videos } from '../db/schema.ts';
 import { spreadAuthors } from '../../shared/author-spread.ts';
 import type { FeedReason } from '../../shared/feed-reason.ts';
 import { CHANNEL_IDS } from './channel-ids.ts';
-import { gatherCandidates, popularSlice, viewerSignals, type RankKey } from './feed-candidates.ts';
-import { rankCandidates, rankedAfter, type Ranked } from './feed-ranker.ts';
+import { gatherCandidates, popularSlice, viewerFilter, viewerSignals, type RankKey } from './feed-candidates.ts';
+import { rankCandidates, rankedAfter, type Ranked, type ViewerSignals } from './feed-ranker.ts';
 import { invalid } from './errors.ts';
 import { cursorKey, encodeCursor, finite, score, type KeyPart } from './list-cursor.ts';
 import { popularCards } from './rankings.ts';
@@ -76,6 +76,27 @@ export async function recommend(viewerId: number | null, page: Page = {}): Promi
 
 type Placed = Ranked & { window: number; start: RankKey | null };
 
+/** How long a viewer's window 0 is kept for the pages that follow the first, and for how many viewers at most. */
+export const SESSION = { ttlMs: 5 * 60_000, viewers: 5_000 } as const;
+
+// Window 0 as the first page ranked it, per viewer: the pages after it (a cursor) read the same ranking, so a like or
+// a watch in between neither reshuffles the pages still to come nor costs the candidates' queries again. Per process:
+// a page that reaches another app server ranks afresh.
+const sessions = new Map<number, { at: number; signals: ViewerSignals; zero: Ranked[] }>();
+
+/** The viewer's signals and ranked window 0: kept from their first page while a cursor follows it, else read now. */
+async function windowZero(viewerId: number, following: boolean, nowMs: number) {
+  const kept = sessions.get(viewerId);
+  if (following && kept && nowMs - kept.at < SESSION.ttlMs) return kept;
+  const signals = await viewerSignals(viewerId);
+  const zero = rankCandidates(await gatherCandidates(viewerId, signals, CHANNEL_IDS, nowMs), signals, nowMs);
+  const session = { at: nowMs, signals, zero };
+  sessions.delete(viewerId);
+  sessions.set(viewerId, session);
+  if (sessions.size > SESSION.viewers) sessions.delete(sessions.keys().next().value!);
+  return session;
+}
+
 async function viewerFeed(viewerId: number, page: Page, limit: number): Promise<Paged<FeedCard>> {
   const from = decode(page.cursor);
   const skip = from ? 0 : skipOf(page);
@@ -83,8 +104,7 @@ async function viewerFeed(viewerId: number, page: Page, limit: number): Promise<
   const at = from ?? TOP;
   const want = skip + limit + 1;
   const nowMs = Date.now();
-  const signals = await viewerSignals(viewerId);
-  const zero = rankCandidates(await gatherCandidates(viewerId, signals, CHANNEL_IDS, nowMs), signals, nowMs);
+  const { signals, zero } = await windowZero(viewerId, from !== null, nowMs);
   const out: Placed[] = [];
   let window = at.window;
   let start = at.start;
@@ -134,7 +154,9 @@ async function viewerFeed(viewerId: number, page: Page, limit: number): Promise<
   };
 }
 
+/** The cards of `ids` the viewer may see and still wants (a 不感兴趣 since the ranking leaves a page). */
 async function cardsFor(viewerId: number, ids: number[]): Promise<Map<number, VideoCard>> {
   if (!ids.length) return new Map();
-  return new Map((await selectCards(viewerId, inArray(videos.id, ids))).map((c) => [c.id, c]));
+  const rows = await selectCards(viewerId, and(inArray(videos.id, ids), viewerFilter(viewerId)));
+  return new Map(rows.map((c) => [c.id, c]));
 }
