@@ -2,7 +2,7 @@
 import { apiGet } from '../client/api.ts';
 import type { Aweme, FollowStatus, SearchUser } from '../shared/api-shapes.ts';
 import { fromAweme, type VideoItem } from '../shared/video-item.ts';
-import { pagedList, type FetchedPage } from './paged-list.ts';
+import { pagedList, type FetchedPage, type ListCursor } from './paged-list.ts';
 
 /** A user row of the results page. */
 export interface UserHitView {
@@ -60,7 +60,7 @@ async function fetchUserHits(keyword: string, offset: number, count: number): Pr
 export const isVideoHit = (hit: SearchHit): hit is VideoItem => 'id' in hit;
 
 /** The results of `kind` for `keyword` after the server's first page (its keys to be given to `skip`), from offset `cursor`. */
-export function searchPages(kind: 'video' | 'user', keyword: string, cursor: number, count: number) {
+export function searchPages(kind: 'video' | 'user', keyword: string, cursor: ListCursor, count: number) {
   return pagedList<SearchHit>({
     keyOf: (hit) => (isVideoHit(hit) ? hit.id : hit.secUid),
     start: { cursor, hasMore: true },
