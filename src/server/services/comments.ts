@@ -109,7 +109,7 @@ export async function list(
   if (skip > MAX_SKIP) return { ...emptyPage(page), total: null };
   const ids = sql`(select c.id from comments c
     where c.video_id = ${videoId} and c.parent_id is null and c.deleted_at is null ${notBlocked(viewerId)}
-      ${key ? sql`and (c.digg_count, c.created_at, c.id) < (${finite(key[0]!)}::int, ${fromMicros(key[1]!)}, ${finite(key[2]!)}::int)` : sql``}
+      ${key ? sql`and (c.digg_count, c.created_at, c.id) < (${finite(key[0]!)}::bigint, ${fromMicros(key[1]!)}, ${finite(key[2]!)}::bigint)` : sql``}
     order by c.digg_count desc, c.created_at desc, c.id desc limit ${limit + 1} offset ${skip})`;
   const rows = await select()
     .where(and(sql`${comments.id} in ${ids}`, visibleComment(viewerId)))
@@ -126,7 +126,7 @@ export async function replies(commentId: number, page: Page, viewerId: number | 
   if (skip > MAX_SKIP) return emptyPage(page);
   const ids = sql`(select c.id from comments c
     where c.parent_id = ${commentId} and c.deleted_at is null ${notBlocked(viewerId)}
-      ${key ? sql`and (c.created_at, c.id) > (${fromMicros(key[0]!)}, ${finite(key[1]!)}::int)` : sql``}
+      ${key ? sql`and (c.created_at, c.id) > (${fromMicros(key[0]!)}, ${finite(key[1]!)}::bigint)` : sql``}
     order by c.created_at, c.id limit ${limit + 1} offset ${skip})`;
   const rows = await select()
     .where(and(sql`${comments.id} in ${ids}`, visibleComment(viewerId)))

@@ -49,7 +49,7 @@ export async function listFriendUsers(viewerId: number, page: Page = {}): Promis
         eq(follows.followerId, viewerId),
         followsBack(viewerId),
         key
-          ? sql`(${follows.createdAt}, ${follows.followeeId}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::int)`
+          ? sql`(${follows.createdAt}, ${follows.followeeId}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::bigint)`
           : undefined,
       ),
     )
@@ -80,7 +80,7 @@ export async function listMentionable(viewerId: number, page: Page = {}, keyword
         eq(follows.followerId, viewerId),
         word ? sql`position(${word} in lower(${users.nickname})) > 0` : undefined,
         key
-          ? sql`(${friend}, ${follows.createdAt}, ${follows.followeeId}) < (${finite(key[0]!)}::int, ${fromMicros(key[1]!)}, ${finite(key[2]!)}::int)`
+          ? sql`(${friend}, ${follows.createdAt}, ${follows.followeeId}) < (${finite(key[0]!)}::bigint, ${fromMicros(key[1]!)}, ${finite(key[2]!)}::bigint)`
           : undefined,
       ),
     )

@@ -33,3 +33,11 @@ describe('list cursors', () => {
     expect(parseCursor('not base64!')).toBeNull();
   });
 });
+
+describe('a forged cursor', () => {
+  it('with a fraction, a number past 2^53 or a NaN where a whole number goes is a 400, not a database error', async () => {
+    const { finite } = await import('./list-cursor.ts');
+    for (const bad of [1.5, 2 ** 60, NaN, Infinity, null]) expect(() => finite(bad)).toThrow(ServiceError);
+    expect(finite(1_795_000_000_123_456)).toBe(1_795_000_000_123_456);
+  });
+});

@@ -58,9 +58,9 @@ export function cursorKey(token: string | undefined, kind: string, size: number)
   return c.key;
 }
 
-/** A numeric part of a key that must be a finite number (an id, a time); a 400 otherwise. */
+/** A part of a key that must be a whole number (an id, a count, a time in microseconds); a 400 otherwise. */
 export function finite(x: KeyPart): number {
-  if (typeof x !== 'number' || !Number.isFinite(x)) throw invalid('error.badCursor');
+  if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw invalid('error.badCursor');
   return x;
 }
 

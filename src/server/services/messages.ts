@@ -468,7 +468,7 @@ export async function listConversations(
       select m.id, m.text, m.created_at, m.sender_id from messages m
       where m.conversation_id = mine.id and ${visible(me, sql`m`, sql`mine.cleared_at`)}
       order by m.id desc limit 1) lm
-    ${key ? sql`where (mine.pinned::int, lm.id) < (${finite(key[0]!)}::int, ${finite(key[1]!)}::int)` : sql``}
+    ${key ? sql`where (mine.pinned::int, lm.id) < (${finite(key[0]!)}::bigint, ${finite(key[1]!)}::bigint)` : sql``}
     order by mine.pinned desc, lm.id desc
     limit ${limit + 1} offset ${offset}`);
   const items = rows.slice(0, limit).map((r) => ({

@@ -59,7 +59,7 @@ export async function popularCards(page: Page, fallback: number, where?: SQL): P
       and(
         visibleWorks(null),
         where,
-        key ? sql`(${RANK_SCORE}, ${videos.id}) < (${score(key[0]!)}::float8, ${finite(key[1]!)}::int)` : undefined,
+        key ? sql`(${RANK_SCORE}, ${videos.id}) < (${score(key[0]!)}::float8, ${finite(key[1]!)}::bigint)` : undefined,
       ),
     )
     .orderBy(desc(RANK_SCORE), desc(videos.id))
@@ -131,7 +131,7 @@ export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
       and(
         visibleWorks(null),
         key
-          ? sql`(${videoHeat.score}, ${videoHeat.videoId}) < (${score(key[0]!)}::float8, ${finite(key[1]!)}::int)`
+          ? sql`(${videoHeat.score}, ${videoHeat.videoId}) < (${score(key[0]!)}::float8, ${finite(key[1]!)}::bigint)`
           : undefined,
       ),
     )

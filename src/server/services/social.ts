@@ -142,7 +142,7 @@ async function listSide(userId: number, side: 'following' | 'followers', page: P
     .where(
       and(
         eq(mine, userId),
-        key ? sql`(${follows.createdAt}, ${theirs}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::int)` : undefined,
+        key ? sql`(${follows.createdAt}, ${theirs}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::bigint)` : undefined,
       ),
     )
     .orderBy(desc(follows.createdAt), desc(theirs))

@@ -389,7 +389,7 @@ export async function listWorks(
   const rows = await selectWorks(
     userId,
     undefined,
-    key ? sql`(${videos.createdAt}, ${videos.id}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::int)` : undefined,
+    key ? sql`(${videos.createdAt}, ${videos.id}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::bigint)` : undefined,
   )
     .orderBy(desc(videos.createdAt), desc(videos.id))
     .limit(limit + 1);

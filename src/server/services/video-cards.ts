@@ -126,7 +126,7 @@ export function keyedPage<T>(rows: T[], limit: number, kind: string, keyOf: (row
  */
 export function bounds(page: Page, fallback = 20): { offset: number; limit: number } {
   const key = cursorKey(page.cursor, 'o', 1);
-  const offset = key ? Math.max(Math.trunc(finite(key[0]!)), 0) : skipOf(page);
+  const offset = key ? Math.min(Math.max(finite(key[0]!), 0), MAX_SKIP + 1) : skipOf(page);
   return { offset, limit: pageLimit(page, fallback) };
 }
 

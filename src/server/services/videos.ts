@@ -135,7 +135,7 @@ export async function related(
         sql`${videos.id} <> all (${`{${excluded.join(',')}}`}::int[])`,
         sql`(${videos.channelId} = ${base.channelId} or ${shared} > 0)`,
         key
-          ? sql`(${shared}, ${RANK_SCORE}, ${videos.id}) < (${finite(key[0]!)}::int, ${score(key[1]!)}::float8, ${finite(key[2]!)}::int)`
+          ? sql`(${shared}, ${RANK_SCORE}, ${videos.id}) < (${finite(key[0]!)}::bigint, ${score(key[1]!)}::float8, ${finite(key[2]!)}::bigint)`
           : undefined,
       ),
     )
@@ -148,7 +148,7 @@ export async function related(
 
 /** `(at, id)` strictly after a key of microseconds and id, in a newest-first list. */
 const olderThan = (at: SQL | typeof videos.createdAt, idCol: SQL | typeof videos.id, key: KeyPart[]) =>
-  sql`(${at}, ${idCol}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::int)`;
+  sql`(${at}, ${idCol}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::bigint)`;
 
 /**
  * Newest-first works by the authors that `followees` (a query of follows rows aliased `f`, with `f.followee_id`) names,
