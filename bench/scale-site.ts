@@ -506,11 +506,16 @@ export async function generateSite(client: pg.Client, size: ScaleSize, now: Date
 }
 
 /**
- * Recomputes what triggers keep (热度's hours and scores, the channels' counts) from the rows, for a site generated
- * with triggers off on a schema that has them.
+ * Recomputes what triggers keep (热度's hours and scores, the channels' counts, the creators' daily sums) from the rows,
+ * for a site generated with triggers off on a schema that has them.
  */
 export async function refreshDerived(client: pg.Client): Promise<void> {
-  await client.query(`TRUNCATE heat_hourly, video_heat, channel_counts`);
+  await client.query(`TRUNCATE heat_hourly, video_heat, channel_counts, author_daily_stats`);
+  await client.query(`
+    INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares)
+    SELECT v.author_id, s.day, sum(s.plays)::int, sum(s.likes)::int, sum(s.comments)::int, sum(s.shares)::int
+    FROM video_daily_stats s JOIN videos v ON v.id = s.video_id AND v.deleted_at IS NULL AND v.status = 'published'
+    GROUP BY 1, 2`);
   await client.query(`UPDATE heat_window SET start_hour = heat_hour(now() - interval '7 days')`);
   await client.query(`
     INSERT INTO heat_hourly (video_id, hour, weight, mass)

@@ -6,6 +6,18 @@ CREATE TABLE "heat_hourly" (
 	CONSTRAINT "heat_hourly_video_id_hour_pk" PRIMARY KEY("video_id","hour")
 );
 --> statement-breakpoint
+CREATE TABLE "author_daily_stats" (
+	"user_id" integer NOT NULL,
+	"day" date NOT NULL,
+	"plays" integer DEFAULT 0 NOT NULL,
+	"likes" integer DEFAULT 0 NOT NULL,
+	"comments" integer DEFAULT 0 NOT NULL,
+	"shares" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "author_daily_stats_user_id_day_pk" PRIMARY KEY("user_id","day")
+);
+--> statement-breakpoint
+ALTER TABLE "author_daily_stats" ADD CONSTRAINT "author_daily_stats_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
 CREATE TABLE "channel_counts" (
 	"channel_id" integer PRIMARY KEY NOT NULL,
 	"video_count" integer DEFAULT 0 NOT NULL
@@ -211,3 +223,74 @@ INSERT INTO channel_counts (channel_id, video_count)
 SELECT channel_id, count(*)::int FROM videos
 WHERE deleted_at IS NULL AND status = 'published' AND visibility = 'public'
 GROUP BY channel_id;
+--> statement-breakpoint
+-- 作品数据 per creator: video_daily_stats summed over each author's published works not deleted, kept as stats are
+-- added and as works are published, deleted or restored.
+CREATE OR REPLACE FUNCTION author_stats_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
+    SELECT v.author_id, d.day, sum(d.plays)::int, sum(d.likes)::int, sum(d.comments)::int, sum(d.shares)::int
+    FROM new_rows d JOIN videos v ON v.id = d.video_id AND v.deleted_at IS NULL AND v.status = 'published'
+    GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
+      comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
+  ELSIF TG_OP = 'UPDATE' THEN
+    INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
+    SELECT v.author_id, d.day, sum(d.plays)::int, sum(d.likes)::int, sum(d.comments)::int, sum(d.shares)::int
+    FROM (SELECT video_id, day, plays, likes, comments, shares FROM new_rows
+          UNION ALL SELECT video_id, day, -plays, -likes, -comments, -shares FROM old_rows) d
+    JOIN videos v ON v.id = d.video_id AND v.deleted_at IS NULL AND v.status = 'published'
+    GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
+      comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
+  ELSE
+    UPDATE author_daily_stats a SET plays = a.plays - d.plays, likes = a.likes - d.likes,
+      comments = a.comments - d.comments, shares = a.shares - d.shares
+    FROM (SELECT v.author_id, o.day, sum(o.plays)::int AS plays, sum(o.likes)::int AS likes,
+            sum(o.comments)::int AS comments, sum(o.shares)::int AS shares
+          FROM old_rows o JOIN videos v ON v.id = o.video_id AND v.deleted_at IS NULL AND v.status = 'published'
+          GROUP BY 1, 2) d
+    WHERE a.user_id = d.author_id AND a.day = d.day;
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- A work that starts or stops counting (published, deleted, restored, given to another author) brings or takes its days.
+CREATE OR REPLACE FUNCTION author_stats_work() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF OLD.deleted_at IS NULL AND OLD.status = 'published' THEN
+    UPDATE author_daily_stats a SET plays = a.plays - s.plays, likes = a.likes - s.likes,
+      comments = a.comments - s.comments, shares = a.shares - s.shares
+    FROM video_daily_stats s WHERE s.video_id = OLD.id AND a.user_id = OLD.author_id AND a.day = s.day;
+  END IF;
+  IF NEW.deleted_at IS NULL AND NEW.status = 'published' THEN
+    INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
+    SELECT NEW.author_id, s.day, s.plays, s.likes, s.comments, s.shares FROM video_daily_stats s WHERE s.video_id = NEW.id
+    ORDER BY s.day
+    ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
+      comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+LOCK TABLE video_daily_stats IN SHARE ROW EXCLUSIVE MODE;
+--> statement-breakpoint
+CREATE TRIGGER video_daily_stats_author_insert AFTER INSERT ON video_daily_stats REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION author_stats_keep();
+--> statement-breakpoint
+CREATE TRIGGER video_daily_stats_author_update AFTER UPDATE ON video_daily_stats
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION author_stats_keep();
+--> statement-breakpoint
+CREATE TRIGGER video_daily_stats_author_delete AFTER DELETE ON video_daily_stats REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION author_stats_keep();
+--> statement-breakpoint
+CREATE TRIGGER videos_author_stats AFTER UPDATE OF deleted_at, status, author_id ON videos FOR EACH ROW
+  WHEN ((OLD.deleted_at IS NULL AND OLD.status = 'published') IS DISTINCT FROM (NEW.deleted_at IS NULL AND NEW.status = 'published')
+    OR OLD.author_id <> NEW.author_id)
+  EXECUTE FUNCTION author_stats_work();
+--> statement-breakpoint
+INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares)
+SELECT v.author_id, s.day, sum(s.plays)::int, sum(s.likes)::int, sum(s.comments)::int, sum(s.shares)::int
+FROM video_daily_stats s JOIN videos v ON v.id = s.video_id AND v.deleted_at IS NULL AND v.status = 'published'
+GROUP BY 1, 2;

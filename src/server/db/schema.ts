@@ -282,6 +282,25 @@ export const videoDailyStats = pgTable(
   (t) => [primaryKey({ columns: [t.videoId, t.day] })],
 );
 
+/**
+ * A creator's counts of one day over their published works not deleted: video_daily_stats summed per author, kept by
+ * triggers on it and on videos (migration 0007), so 作品数据 of all works reads a month of rows, whatever the works.
+ */
+export const authorDailyStats = pgTable(
+  'author_daily_stats',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    plays: integer('plays').notNull().default(0),
+    likes: integer('likes').notNull().default(0),
+    comments: integer('comments').notNull().default(0),
+    shares: integer('shares').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
 /** New followers a user gained on one day (China's calendar). */
 export const userDailyFollowers = pgTable(
   'user_daily_followers',

@@ -9,7 +9,6 @@ import { db } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
 import type { FeedPool } from '../../shared/feed-reason.ts';
 import { RANK, type Candidate, type ViewerSignals } from './feed-ranker.ts';
-import { visibleWorks } from './visibility.ts';
 
 /** How many candidates each pool gives at most: window 0 holds a few hundred. */
 export const POOLS = {
@@ -31,24 +30,24 @@ export const POOLS = {
 } as const;
 
 /** How much of the viewer's history the signals read: their latest likes, collects and watches. */
-export const SIGNAL_ROWS = { likes: 500, collects: 300, watches: 500, notInterested: 500 } as const;
+export const SIGNAL_ROWS = { likes: 300, collects: 150, watches: 300, notInterested: 500 } as const;
 
 /** The ranking order key of `alias` (an index expression: videos_rank_idx, videos_channel_rank_idx). */
-const rankOf = (alias: string) =>
-  sql.raw(
-    `video_rank_score(${alias}.digg_count, ${alias}.comment_count, ${alias}.collect_count, ${alias}.share_count, ${alias}.play_count, ${alias}.created_at)`,
-  );
+const rankExpr = (alias: string) =>
+  `video_rank_score(${alias}.digg_count, ${alias}.comment_count, ${alias}.collect_count, ${alias}.share_count, ${alias}.play_count, ${alias}.created_at)`;
+const rankOf = (alias: string) => sql.raw(rankExpr(alias));
 
 /** Works everyone may see, as the ranking indexes' predicate spells it (visibility.ts's anonymous rule). */
 const listed = (alias: string) =>
   sql.raw(`${alias}.deleted_at is null and ${alias}.status = 'published' and ${alias}.visibility = 'public'`);
 
 /**
- * What a viewer never wants in the feed, on `videos`: what they marked 不感兴趣. Rules about muted authors, words and
+ * What a viewer never wants in the feed, on the video whose id is `videoId` (`videos.id` by default): what they marked
+ * 不感兴趣. Rules about muted authors, words and
  * hashtags belong here too, so that every pool and every later slice obeys them.
  */
-export function viewerFilter(viewerId: number): SQL {
-  return sql`not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${videos.id})`;
+export function viewerFilter(viewerId: number, videoId: SQL = sql`${videos.id}`): SQL {
+  return sql`not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${videoId})`;
 }
 
 /** The viewer's signals from their latest activity (SIGNAL_ROWS), in one round trip. */
@@ -109,13 +108,11 @@ function exploreChannels(channels: readonly number[], s: ViewerSignals, viewerId
     .slice(0, POOLS.exploreChannels);
 }
 
-/** The columns every candidate query returns, on the outer `videos`: what the ranker reads. */
-function candidateColumns(viewerId: number): SQL {
-  return sql`${videos.id} as id, ${videos.authorId} as author_id, ${videos.channelId} as channel_id,
-    ${rankOf('videos')} as score,
-    exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = ${videos.authorId}) as followed,
+/** What the ranker reads of the viewer about each candidate (`v`: a row with id and author_id). */
+function viewerMarks(viewerId: number, v: SQL): SQL {
+  return sql`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = ${v}.author_id) as followed,
     (select (extract(epoch from wh.watched_at) * 1000)::float8 from watch_history wh
-      where wh.user_id = ${viewerId} and wh.video_id = ${videos.id}) as watched_ms`;
+      where wh.user_id = ${viewerId} and wh.video_id = ${v}.id) as watched_ms`;
 }
 
 type CandidateRow = {
@@ -158,42 +155,46 @@ export function candidatesQuery(
     viewerId,
     nowMs,
   );
-  // Materialized: the pools are read once, then their videos by primary key (inlined, a poor estimate could read them
-  // once per video).
+  // Each pool reads what the ranker needs with its ids, and only works the viewer may see (the follow pool: a
+  // friends-only work when the author follows back), so nothing is read twice. Materialized, so the pools are read once.
+  const cols = (v: string) => sql.raw(`${v}.id, ${v}.author_id, ${v}.channel_id, ${rankExpr(v)} as score`);
   return sql`
-    with picks (id, pool) as materialized (
-      (select v.id, 'follow' from follows f
+    with picks (id, author_id, channel_id, score, pool) as materialized (
+      (select v.id, v.author_id, v.channel_id, v.score, 'follow' from follows f
         cross join lateral (
-          select v.id, v.created_at from videos v
+          select ${cols('v')}, v.created_at from videos v
           where v.author_id = f.followee_id and v.deleted_at is null and v.status = 'published'
+            and (v.visibility = 'public' or v.visibility = 'friends' and exists (
+              select 1 from follows b where b.follower_id = f.followee_id and b.followee_id = ${viewerId}))
           order by v.created_at desc, v.id desc limit ${POOLS.followPerAuthor}) v
         where f.follower_id = ${viewerId}
         order by v.created_at desc, v.id desc limit ${POOLS.follow})
       union all
-      (select v.id, 'own' from videos v
+      (select ${cols('v')}, 'own' from videos v
         where v.author_id = ${viewerId} and v.deleted_at is null and v.status = 'published'
         order by v.created_at desc, v.id desc limit ${POOLS.own})
       union all
-      select x.id, 'affinity' from unnest(${intArray(topChannels)}) c(ch)
-        cross join lateral (select v.id from videos v where v.channel_id = c.ch and ${listed('v')}
+      select x.*, 'affinity' from unnest(${intArray(topChannels)}) c(ch)
+        cross join lateral (select ${cols('v')} from videos v where v.channel_id = c.ch and ${listed('v')}
           order by ${rankOf('v')} desc, v.id desc limit ${POOLS.affinityPerChannel}) x
       union all
-      select x.id, 'affinity' from unnest(${intArray(topAuthors)}) a(au)
-        cross join lateral (select v.id from videos v where v.author_id = a.au and ${listed('v')}
+      select x.*, 'affinity' from unnest(${intArray(topAuthors)}) a(au)
+        cross join lateral (select ${cols('v')} from videos v where v.author_id = a.au and ${listed('v')}
           order by v.created_at desc, v.id desc limit ${POOLS.affinityPerAuthor}) x
       union all
-      (select v.id, 'fresh' from videos v where ${listed('v')} order by v.created_at desc, v.id desc limit ${POOLS.fresh})
+      (select ${cols('v')}, 'fresh' from videos v where ${listed('v')}
+        order by v.created_at desc, v.id desc limit ${POOLS.fresh})
       union all
-      (select v.id, 'popular' from videos v where ${listed('v')}
+      (select ${cols('v')}, 'popular' from videos v where ${listed('v')}
         order by ${rankOf('v')} desc, v.id desc limit ${POOLS.popular})
       union all
-      select x.id, 'explore' from unnest(${intArray(explore)}) c(ch)
-        cross join lateral (select v.id from videos v where v.channel_id = c.ch and ${listed('v')}
+      select x.*, 'explore' from unnest(${intArray(explore)}) c(ch)
+        cross join lateral (select ${cols('v')} from videos v where v.channel_id = c.ch and ${listed('v')}
           order by ${rankOf('v')} desc, v.id desc offset ${POOLS.exploreSkip} limit ${POOLS.explorePerChannel}) x
     )
-    select picks.pool, ${candidateColumns(viewerId)}
-    from picks join ${videos} on ${videos.id} = picks.id
-    where ${visibleWorks(viewerId)} and ${viewerFilter(viewerId)}`;
+    select p.pool, p.id, p.author_id, p.channel_id, p.score, ${viewerMarks(viewerId, sql`p`)}
+    from picks p
+    where ${viewerFilter(viewerId, sql`p.id`)}`;
 }
 
 /** Window 0 of a viewer's feed: every pool's candidates (a video may come from several), in one round trip. */
@@ -221,7 +222,8 @@ export async function popularSlice(
   exclude: number[],
 ): Promise<Candidate[]> {
   const { rows } = await db().execute<CandidateRow>(sql`
-    select ${candidateColumns(viewerId)} from ${videos}
+    select videos.id, videos.author_id, videos.channel_id, ${rankOf('videos')} as score, ${viewerMarks(viewerId, sql`videos`)}
+    from ${videos}
     where ${listed('videos')}
       ${after ? sql`and (${rankOf('videos')}, ${videos.id}) < (${after[0]}::float8, ${after[1]}::int)` : sql``}
       and ${videos.id} <> all (${intArray(exclude)})
