@@ -112,36 +112,38 @@ export async function related(
       : await db().select({ channelId: videos.channelId }).from(videos).where(eq(videos.id, id));
   if (!base) return emptyPage(page);
   const excluded = [id, ...(page.exclude ?? [])];
-  const candidates = sql`(
-    with tags as (select hashtag_id from video_hashtags where video_id = ${id})
-    select p.video_id from tags cross join lateral (
-      select video_id from video_hashtags p where p.hashtag_id = tags.hashtag_id
-      order by video_id desc limit ${RELATED.postingsPerTag}) p
-    union
-    (select v.id from videos v
-      where v.channel_id = ${base.channelId} and v.deleted_at is null and v.status = 'published' and v.visibility = 'public'
-      order by video_rank_score(v.digg_count, v.comment_count, v.collect_count, v.share_count, v.play_count, v.created_at) desc, v.id desc
-      limit ${RELATED.channelTop}))`;
-  const shared = sql<number>`(select count(*) from ${videoHashtags} s
-    where s.video_id = ${videos.id} and s.hashtag_id in (select hashtag_id from video_hashtags where video_id = ${id}))::int`;
-  const rows = await db()
-    .select({ ...cardColumns, shared: shared.mapWith(Number), rank: sql<number>`${RANK_SCORE}`.mapWith(Number) })
-    .from(videos)
-    .innerJoin(users, eq(users.id, videos.authorId))
-    .where(
-      and(
-        visibleWorks(null),
-        sql`${videos.id} in ${candidates}`,
-        sql`${videos.id} <> all (${`{${excluded.join(',')}}`}::int[])`,
-        sql`(${videos.channelId} = ${base.channelId} or ${shared} > 0)`,
-        key
-          ? sql`(${shared}, ${RANK_SCORE}, ${videos.id}) < (${finite(key[0]!)}::bigint, ${score(key[1]!)}::float8, ${finite(key[2]!)}::bigint)`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(shared), desc(RANK_SCORE), desc(videos.id))
-    .limit(limit + 1)
-    .offset(skip);
+  // The candidates, each with the hashtags it shares and its rank, ranked here; then the page's cards by id.
+  const { rows: ranked } = await db().execute<{ id: number; shared: number; rank: number }>(sql`
+    with tags as (select hashtag_id from video_hashtags where video_id = ${id}),
+    candidates as (
+      select p.video_id as id from tags cross join lateral (
+        select video_id from video_hashtags p where p.hashtag_id = tags.hashtag_id
+        order by video_id desc limit ${RELATED.postingsPerTag}) p
+      union
+      (select v.id from videos v
+        where v.channel_id = ${base.channelId} and v.deleted_at is null and v.status = 'published' and v.visibility = 'public'
+        order by video_rank_score(v.digg_count, v.comment_count, v.collect_count, v.share_count, v.play_count, v.created_at) desc, v.id desc
+        limit ${RELATED.channelTop})),
+    scored as (
+      select c.id, (select count(*) from video_hashtags s where s.video_id = c.id and s.hashtag_id in (select hashtag_id from tags))::int as shared
+      from candidates c where c.id <> all (${`{${excluded.join(',')}}`}::int[]))
+    select s.id, s.shared, ${RANK_SCORE} as rank from scored s join ${videos} on ${videos.id} = s.id
+    where ${visibleWorks(null)} and (${videos.channelId} = ${base.channelId} or s.shared > 0)
+      ${key ? sql`and (s.shared, ${RANK_SCORE}, s.id) < (${finite(key[0]!)}::bigint, ${score(key[1]!)}::float8, ${finite(key[2]!)}::bigint)` : sql``}
+    order by s.shared desc, rank desc, s.id desc
+    limit ${limit + 1} offset ${skip}`);
+  const cards = new Map(
+    (
+      await byIds(
+        ranked.map((r) => Number(r.id)),
+        null,
+      )
+    ).map((c) => [c.id, c]),
+  );
+  const rows = ranked.flatMap((r) => {
+    const card = cards.get(Number(r.id));
+    return card ? [{ ...card, shared: Number(r.shared), rank: Number(r.rank) }] : [];
+  });
   const p = keyedPage(rows, limit, 'rel', (r) => [r.shared, r.rank, r.id], page);
   return { ...p, items: p.items.map(({ shared: _s, rank: _r, ...card }) => card) };
 }
