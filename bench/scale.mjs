@@ -148,33 +148,63 @@ async function seedDb(url) {
   }
 }
 
-/** Applies the remaining migrations to `url` while a reader reads every 50 ms; how long it took and the longest read. */
+/**
+ * Applies the remaining migrations to `url` while a reader reads every 50 ms and a writer updates a video every 50 ms
+ * (rolled back): how long it took, the longest read and the longest write meanwhile, and the slowest statements.
+ */
 async function timedMigration(url) {
-  const reader = new pg.Client({ connectionString: url });
-  await reader.connect();
-  let reading = true;
-  let longest = 0;
-  let reads = 0;
-  const probe = (async () => {
-    while (reading) {
-      const t = performance.now();
-      await reader.query(
-        `SELECT v.id, (SELECT count(*) FROM (SELECT 1 FROM likes l WHERE l.video_id = v.id LIMIT 10) x)
-         FROM videos v ORDER BY v.id DESC LIMIT 5`,
-      );
-      longest = Math.max(longest, performance.now() - t);
-      reads += 1;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  })();
+  const probe = async (text, params) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const state = { going: true, longest: 0, n: 0 };
+    state.done = (async () => {
+      while (state.going) {
+        const t = performance.now();
+        await client.query(text, params);
+        state.longest = Math.max(state.longest, performance.now() - t);
+        state.n += 1;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await client.end();
+    })();
+    return state;
+  };
+  const reader = await probe(
+    `SELECT v.id, (SELECT count(*) FROM (SELECT 1 FROM likes l WHERE l.video_id = v.id LIMIT 10) x)
+     FROM videos v ORDER BY v.id DESC LIMIT 5`,
+  );
+  // A like's write to its video's counters, in a transaction of its own that is then undone.
+  const writer = await probe(
+    `DO $$ BEGIN
+       UPDATE videos SET digg_count = digg_count + 1 WHERE id = (SELECT max(id) FROM videos);
+       RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'undo';
+     EXCEPTION WHEN raise_exception THEN NULL; END $$`,
+  );
+  const statements = [];
+  const perMigration = {};
+  const timer = (tag, statement, took) => {
+    perMigration[tag] = (perMigration[tag] ?? 0) + took / 1000;
+    statements.push({ tag, statement: statement.replace(/\s+/g, ' ').trim().slice(0, 110), seconds: took / 1000 });
+  };
   const t = performance.now();
-  await migrateDb(url);
+  await migrateDb(url, { timer });
   const ms = performance.now() - t;
-  reading = false;
-  await probe;
-  await reader.end();
-  return { seconds: ms / 1000, longestReadMs: longest, reads };
+  reader.going = writer.going = false;
+  await Promise.all([reader.done, writer.done]);
+  const slowest = statements.sort((a, b) => b.seconds - a.seconds).slice(0, 8);
+  return {
+    seconds: ms / 1000,
+    longestReadMs: reader.longest,
+    reads: reader.n,
+    longestWriteMs: writer.longest,
+    writes: writer.n,
+    perMigration,
+    slowest,
+  };
 }
+
+/** The hashes of the migrations in the journal, in order (a kept site migrated with other files is made again). */
+const migrationHashes = () => readMigrations().map((m) => m.hash);
 
 /** The large site: kept from an earlier run when it is recent and of this scale and generator, else made now. */
 async function largeSite() {
@@ -183,13 +213,18 @@ async function largeSite() {
     manifest &&
     manifest.scale === SCALE &&
     manifest.generator === GENERATOR_VERSION &&
+    Array.isArray(manifest.migrations) &&
+    manifest.migrations.every((hash, k) => migrationHashes()[k] === hash) &&
     Date.now() - manifest.generatedAt < REUSE_HOURS * 3_600_000 &&
     process.env.BENCH_SCALE_REGENERATE !== '1';
   if (fresh) {
     log(`reusing the large site in ${DIR} (generated ${new Date(manifest.generatedAt).toISOString()})`);
     return manifest;
   }
-  if (manifest) log(`generating the large site again in ${DIR} (the kept one is older, or of another scale)`);
+  if (manifest)
+    log(
+      `generating the large site again in ${DIR} (the kept one is older, of another scale, or migrated by other files)`,
+    );
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true, mode: 0o755 });
   const started = performance.now();
@@ -220,8 +255,11 @@ async function largeSite() {
     log(`applying ${until ?? 'the scale migration'} and what follows to the large site, reads going on`);
     migration = await timedMigration(url);
     log(
-      `  migrated in ${migration.seconds.toFixed(1)} s; the longest read meanwhile took ${migration.longestReadMs.toFixed(0)} ms`,
+      `  migrated in ${migration.seconds.toFixed(1)} s; meanwhile the longest read took ${migration.longestReadMs.toFixed(0)} ms, ` +
+        `the longest write ${migration.longestWriteMs.toFixed(0)} ms`,
     );
+    for (const [tag, secs] of Object.entries(migration.perMigration)) log(`  ${tag}: ${secs.toFixed(1)} s`);
+    for (const st of migration.slowest) log(`    ${st.seconds.toFixed(1)} s  ${st.statement}`);
   } finally {
     await server.stop();
   }
@@ -232,6 +270,7 @@ async function largeSite() {
     generationSeconds,
     size,
     migration,
+    migrations: migrationHashes(),
   };
   writeFileSync(MANIFEST, `${JSON.stringify(kept, null, 2)}\n`);
   return kept;
@@ -478,7 +517,12 @@ function report(seedRun, largeRun, site) {
   log(
     `large site: ${largeRun.size.videos} videos, ${largeRun.size.users} users, ${largeRun.size.likes} likes, ${largeRun.size.comments} comments; ` +
       `database ${mb(largeRun.size.db)} (seed: ${mb(seedRun.size.db)}); generated in ${site.generationSeconds.toFixed(0)} s; ` +
-      `scale migration ${site.migration.seconds.toFixed(1)} s, longest read meanwhile ${site.migration.longestReadMs.toFixed(0)} ms`,
+      `scale migration ${site.migration.seconds.toFixed(1)} s, longest read meanwhile ${site.migration.longestReadMs.toFixed(0)} ms` +
+      (site.migration.longestWriteMs === undefined
+        ? ''
+        : `, longest write ${site.migration.longestWriteMs.toFixed(0)} ms (${Object.entries(site.migration.perMigration)
+            .map(([tag, secs]) => `${tag} ${secs.toFixed(1)} s`)
+            .join(', ')})`),
   );
   log('');
   log(
@@ -516,6 +560,8 @@ async function main() {
   const site = await largeSite();
   const server = await startCluster(RUN_FLAGS);
   try {
+    // Migrations added since the site was kept (by then all of its own were applied) come first.
+    await migrateDb(dbUrl(server, LARGE_DB));
     const seedUrl = dbUrl(server, SEED_DB);
     await withClient(server.adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${SEED_DB} WITH (FORCE)`));
     await ensureDatabase(server.adminUrl, SEED_DB);
