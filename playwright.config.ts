@@ -38,7 +38,16 @@ export default defineConfig({
     command: `"${process.execPath}" server.ts`,
     url: `${BASE_URL}/readyz`,
     // Every spec logs in from 127.0.0.1: per-IP login limits scale up here; the limits themselves are unit-tested.
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR, RATE_LIMIT_IP_FACTOR: '100' },
+    // The caption engine is a stand-in script that "hears" two lines in any audio (tests/fixtures).
+    // RTMP ingest beside it, in the run's own port range (the live tests read the address from the studio).
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR,
+      RATE_LIMIT_IP_FACTOR: '100',
+      CAPTION_ENGINE: `${process.execPath} ${path.resolve('tests/fixtures/fake-caption-engine.mjs')}`,
+      RTMP_PORT: process.env.E2E_RTMP_PORT ?? String(PORT + 50),
+    },
     timeout: 120_000,
     reuseExistingServer: false,
     // SIGTERM to the process group: server.ts drains and stops PostgreSQL; postgres itself only starts a smart shutdown.

@@ -32,7 +32,9 @@ import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './src/server/d
 import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
 import { inProcessWorkers, startWorkers } from './src/server/jobs/worker.ts';
 import { followOtherServers } from './src/server/cache/shared-writes.ts';
+import { followContentPublications } from './src/server/content/publish.ts';
 import { hub } from './src/server/realtime/events.ts';
+import { isLivePath, serveLive, startLive, stopLive } from './src/server/live/index.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 // The compression package is typed for Express; it only needs Node's own request and response.
@@ -123,6 +125,8 @@ async function shutdown(reason: string): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   logLine('info', `shutting down (${reason})`);
+  // Live streams never finish on their own: end them (and the RTMP ingest) before draining.
+  await stopLive().catch((error: unknown) => logLine('warn', 'live stop failed', { error }));
   if (server) {
     for (const res of inFlight) {
       // Event streams never finish on their own; end them now so the drain is about real requests.
@@ -292,6 +296,9 @@ async function main(): Promise<void> {
   const pages = createPageAnswers();
   // Writes taken by the other app servers on this database make the copies here stale too.
   followOtherServers();
+  // Editors' content published through any app server drops the copies here too.
+  followContentPublications();
+  await startLive();
   const compress = compression({
     filter: shouldCompress as never,
     brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: BROTLI_DYNAMIC_WINDOW } },
@@ -359,6 +366,7 @@ async function main(): Promise<void> {
     // tus uploads stream request bodies of any size to disk; they skip the API router, which reads bodies whole.
     if (isUploadPath(where)) return void serveUpload(req, res).catch((error: unknown) => fail(req, res, error));
     if (isApiPath(where)) return void serveApi(req, res).catch((error: unknown) => fail(req, res, error));
+    if (isLivePath(where)) return void serveLive(req, res, where).catch((error: unknown) => fail(req, res, error));
     // Hashed assets compressed at build time; pages from the shared cache when anonymous (page-answers.ts).
     if (where.startsWith(ASSETS_PREFIX) && assets.serve(req, res, where)) return;
     if (isPageMethod(req.method) && isPage(where)) return pages.answer(req, res, renderPage);

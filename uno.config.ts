@@ -44,6 +44,15 @@ export default defineConfig({
     'pop-box': 'm-0 rounded-xl bg-surface text-primary shadow-xl border border-line outline-none',
     // The phone's strip of sections and its bottom tab bar (components/phone/).
     'strip-link': 'focus-ring flex h-11 items-center whitespace-nowrap rounded-lg px-2.5 text-[15px]',
+    // A row of the 热点榜 (HotRow in InfiniteGrid.tsx): the page repeats it fifty times.
+    'hot-row': 'focus-ring flex items-center gap-4 rounded-xl p-2 hover:bg-hover',
+    'hot-rank': 'w-8 shrink-0 text-center text-lg font-bold',
+    'hot-poster': 'relative h-24 w-18 shrink-0 overflow-hidden rounded-lg bg-raised',
+    'hot-img': 'h-24 w-18 object-cover',
+    'hot-dur': 'absolute bottom-1 right-1 text-[10px] text-white drop-shadow',
+    'hot-title': 'line-clamp-2 text-sm text-primary',
+    'hot-by': 'mt-1 block text-xs text-muted',
+    'hot-heat': 'shrink-0 text-sm text-secondary',
     'tab-link': 'focus-ring flex flex-1 items-center justify-center min-w-11 h-full text-[15px] whitespace-nowrap',
     // A video card (VideoCard.astro and its React twin VideoCardView.tsx): a grid page repeats it two dozen times.
     'card-poster': 'focus-ring relative block overflow-hidden rounded-xl bg-raised aspect-[3/4]',

@@ -17,6 +17,11 @@
  *   Each of these visits also notes whether the island had hydrated by the first input, the longest main-thread task
  *   between the first frame and that input (longtask entries, ≥ 50 ms; 0 when none), and the layout shift of the visit.
  *
+ * - member marks shown: a logged-in fresh context on a video page the member liked, from the first paint to the frame
+ *   in which ♥ shows 已赞 (aria-pressed="true") and the header shows the member's avatar: a page every viewer shares
+ *   gets them from the marks call after first paint (target p50 ≤ 150 ms); a page rendered for the member has them
+ *   at first paint (0). The cold rows are measured for a member too (a saved login and the session cookie).
+ *
  * BENCH_BASELINE=<another built checkout> runs its server beside this one and interleaves every cold visit with it
  * (one visit to each in turn), adding its p50 and p95 ("before") and this checkout's ratio to it. COLD_RUNS (default 20),
  * FIRST_RUNS (fresh visits per first-input row, default 10) and SWIPES (default 24) set the counts.
@@ -24,6 +29,7 @@
  * It starts the built server the way bench/first-load.mjs does (a temporary DATA_DIR, the embedded database, a free
  * port) and drives headless Chromium.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { ensureBuild, startServer } from './lib.mjs';
@@ -36,6 +42,7 @@ const BASELINE = process.env.BENCH_BASELINE;
 const TARGET_PRELOADED_P50 = 100;
 const TARGET_COLD_P95 = 400;
 const TARGET_FIRST_P50 = 100;
+const TARGET_MARKS_P50 = 150;
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -144,11 +151,62 @@ async function visit(browser, url, session, watch = true) {
   return { context, page, frame };
 }
 
-/** Navigation → first frame in a fresh context. */
-async function cold(browser, url) {
-  const { context, frame } = await visit(browser, url, undefined, false);
+/** Navigation → first frame in a fresh context (logged in as `session`, if given). */
+async function cold(browser, url, session) {
+  const { context, frame } = await visit(browser, url, session, false);
   await context.close();
   return frame;
+}
+
+// Runs in the page before its scripts: the first paint, and the first frame in which ♥ (the video page's) is pressed
+// and the header shows the member's avatar, both in ms since navigation start.
+function watchMarks([actions, like]) {
+  const state = { paint: undefined, marks: undefined };
+  window.__marks = state;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.name === 'first-paint') state.paint ??= entry.startTime;
+  }).observe({ type: 'paint', buffered: true });
+  const shown = () => {
+    const button = [...(document.querySelector(`ul[aria-label="${actions}"]`)?.querySelectorAll('button') ?? [])].find(
+      (b) => b.querySelector('.sr-only')?.textContent === like,
+    );
+    const avatar = [...document.querySelectorAll('header button[aria-label$="的账号菜单"] img')].find(
+      (img) => img.getAttribute('src') && img.offsetParent !== null,
+    );
+    return button?.getAttribute('aria-pressed') === 'true' && !!avatar;
+  };
+  const observer = new MutationObserver(() => {
+    if (state.marks !== undefined || !shown()) return;
+    observer.disconnect();
+    requestAnimationFrame(() => (state.marks = performance.now()));
+  });
+  observer.observe(document, { childList: true, subtree: true, attributes: true });
+}
+
+/** A fresh logged-in visit to `url`, whose video the member liked: first paint → marks shown (ms, 0 when at first paint). */
+async function marksShown(browser, url, session) {
+  const context = await browser.newContext(CONTEXT);
+  await context.addCookies([{ name: 'sy_session', value: session.token, url }]);
+  await context.addInitScript(
+    ([token, user]) => localStorage.setItem('sy.user', JSON.stringify({ token, userInfo: user })),
+    [session.token, session.user],
+  );
+  const page = await context.newPage();
+  await page.addInitScript(watchMarks, [ACTIONS, LIKE]);
+  try {
+    await page.goto(url, { waitUntil: 'commit' });
+    const done = await until(
+      page,
+      () => window.__marks.marks !== undefined && window.__marks.paint !== undefined,
+      undefined,
+      10_000,
+    );
+    if (!done) return undefined;
+    const { paint, marks } = await page.evaluate(() => window.__marks);
+    return Math.max(0, marks - paint);
+  } finally {
+    await context.close();
+  }
 }
 
 /** Waits until REACTION_MS after the first frame (`frame`). */
@@ -314,6 +372,9 @@ function collector() {
   return {
     coldFeed: [],
     coldVideo: [],
+    coldMemberFeed: [],
+    coldMemberVideo: [],
+    marks: [],
     first: { swipe: [], likeFeed: [], likeVideo: [] },
     later: { swipe: [], likeFeed: [], likeVideo: [] },
     visits: { swipe: [], likeFeed: [], likeVideo: [] },
@@ -321,11 +382,21 @@ function collector() {
 }
 
 async function prepare(base) {
-  const feed = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=1`)).json();
+  const feed = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=2`)).json();
+  const session = await demoSession(base);
+  // Another video than the one the like rows toggle: the member likes it once, for the marks row.
+  const marked = feed.aweme_list[1].aweme_id;
+  const liked = await fetch(`${base}/api/aweme/v1/web/commit/item/digg/`, {
+    method: 'POST',
+    headers: { token: session.token },
+    body: new URLSearchParams({ aweme_id: marked, type: '1' }),
+  });
+  if (!liked.ok) throw new Error(`like for the marks row: ${liked.status}`);
   return {
     base,
     videoRoute: `/video/${feed.aweme_list[0].aweme_id}`,
-    session: await demoSession(base),
+    marksRoute: `/video/${marked}`,
+    session,
     out: collector(),
   };
 }
@@ -337,6 +408,9 @@ async function round(browser, t, i) {
   if (i < COLD_RUNS) {
     push(t.out.coldFeed, await cold(browser, `${t.base}/`));
     push(t.out.coldVideo, await cold(browser, `${t.base}${t.videoRoute}`));
+    push(t.out.coldMemberFeed, await cold(browser, `${t.base}/`, t.session));
+    push(t.out.coldMemberVideo, await cold(browser, `${t.base}${t.videoRoute}`, t.session));
+    push(t.out.marks, await marksShown(browser, `${t.base}${t.marksRoute}`, t.session));
   }
   if (i >= FIRST_RUNS) return;
   const kinds = [
@@ -404,6 +478,12 @@ async function main() {
   let browser;
   try {
     console.log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')} (${os.cpus().length} CPUs)`,
+    );
+    console.log(
       `server ready in ${server.seconds.toFixed(1)} s on ${server.base}${baseline ? `; baseline (${BASELINE}) on ${baseline.base}` : ''}`,
     );
     browser = await chromium.launch({
@@ -464,6 +544,27 @@ async function main() {
           quantile(now.coldVideo, 0.95) <= TARGET_COLD_P95,
           was?.coldVideo,
         ],
+        [
+          'navigation → first frame, cold, member: /',
+          now.coldMemberFeed,
+          `p95 ≤ ${TARGET_COLD_P95} ms`,
+          quantile(now.coldMemberFeed, 0.95) <= TARGET_COLD_P95,
+          was?.coldMemberFeed,
+        ],
+        [
+          `navigation → first frame, cold, member: ${videoRoute}`,
+          now.coldMemberVideo,
+          `p95 ≤ ${TARGET_COLD_P95} ms`,
+          quantile(now.coldMemberVideo, 0.95) <= TARGET_COLD_P95,
+          was?.coldMemberVideo,
+        ],
+        [
+          'member marks shown (first paint → ♥ pressed and avatar)',
+          now.marks,
+          `p50 ≤ ${TARGET_MARKS_P50} ms`,
+          quantile(now.marks, 0.5) <= TARGET_MARKS_P50,
+          was?.marks,
+        ],
       ],
       !!was,
     );
@@ -488,6 +589,12 @@ async function main() {
       ])
         console.log(`  ${visitsNote(name, t.visits[kind])}`);
     }
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')} at the end`,
+    );
   } finally {
     await browser?.close();
     await server.close();

@@ -7,7 +7,7 @@
  * port) and runs Lighthouse from npm against Debian's Chromium (CHROMIUM_PATH, default /usr/bin/chromium) through
  * chrome-launcher. The mobile preset simulates a slow phone, so its performance figures are a model, not a timing.
  *
- * PRESETS=mobile runs one preset only; ROUTES=/,/hot runs only those routes; DETAILS=1 also prints the elements each
+ * PRESETS=mobile runs one preset only; ROUTES=/,/hot runs only those routes (/video/* every route under /video/); DETAILS=1 also prints the elements each
  * failed accessibility audit names.
  */
 import { readdirSync } from 'node:fs';
@@ -20,6 +20,9 @@ import { ensureBuild, ROOT, startServer } from './lib.mjs';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const PRESETS = (process.env.PRESETS ?? 'mobile,desktop').split(',');
 const ONLY = process.env.ROUTES?.split(',');
+/** Whether ROUTES asks for `route` (an entry ending in * takes every route it begins, e.g. /video/*). */
+const asked = (route) =>
+  !ONLY || ONLY.some((o) => (o.endsWith('*') ? route.startsWith(o.slice(0, -1)) : o === decodeURIComponent(route)));
 const DETAILS = Boolean(process.env.DETAILS);
 const CHROME_FLAGS = [
   '--headless=new',
@@ -30,7 +33,8 @@ const CHROME_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-// Personal pages, measured again logged in as the demo account (logged out they show a login prompt).
+// Personal pages, measured again logged in as the demo account (logged out they show a login prompt), with the feed and
+// a video page, which a member gets as the shared copy with their own marks after first paint.
 const PERSONAL = ['/', '/follow', '/friend', '/user/self', '/settings', '/post', '/post/manage', '/post/data'];
 
 /** Every page route of src/pages, its dynamic segments filled with ids of the seeded data. */
@@ -151,8 +155,10 @@ async function main() {
       chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       chromeFlags: CHROME_FLAGS,
     });
-    const routes = (await pageRoutes(base)).filter((r) => !ONLY || ONLY.includes(decodeURIComponent(r)));
-    const personal = PERSONAL.filter((r) => !ONLY || ONLY.includes(r));
+    const routes = (await pageRoutes(base)).filter(asked);
+    // A member's visit to a shared page (the feed, a video page) is measured too: its marks come after first paint.
+    const sharedLoggedIn = routes.filter((r) => r.startsWith('/video/')).slice(0, 1);
+    const personal = [...PERSONAL, ...sharedLoggedIn].filter(asked);
     // Logged-out runs first: each starts from cleared storage; logging in then keeps the session for the rest.
     const runs = [
       ...routes.map((route) => ({ route, loggedIn: false })),

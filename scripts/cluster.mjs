@@ -1,12 +1,12 @@
 /**
- * `npm run cluster`: 闪映 as a cluster on this machine (scripts/cluster/index.mjs): HAProxy in front of two app
- * servers, a PostgreSQL primary with a streaming replica, PgBouncer, an S3-compatible store and a media worker. Prints
+ * `npm run cluster`: 闪映 as a cluster on this machine (scripts/cluster/index.mjs): nginx's shared cache in front of
+ * HAProxy in front of two app servers, a PostgreSQL primary with a streaming replica, PgBouncer, an S3-compatible store and a media worker. Prints
  * the address to open and runs until Ctrl-C (SIGINT) or SIGTERM, then stops everything it started.
  *
- *   CLUSTER_PORT  HAProxy's port (default 8080)
+ *   CLUSTER_PORT  nginx's port, where browsers connect (default 8080)
  *   CLUSTER_DIR   where its data and logs go (default .cluster/dev; wiped at each start)
  *
- * Needs Debian's haproxy, pgbouncer and postgresql packages; builds the site first when the build is missing or old.
+ * Needs Debian's nginx, haproxy, pgbouncer and postgresql packages; builds the site first when the build is missing or old.
  */
 import path from 'node:path';
 import { buildIfNeeded } from './build-if-needed.mjs';
@@ -37,6 +37,8 @@ if (stopping) await new Promise(() => {});
 const info = cluster.describe();
 console.log(`
 闪映 cluster: ${info.url}
+  shared cache nginx ${info.url} (X-Cache-Status says whether it answered from its copy)
+  balancer     HAProxy ${info.balancer}
   app servers  ${info.webs.map((w) => `${w.name} ${w.url}`).join(', ')} (HAProxy alternates; X-Served-By says which answered)
   PostgreSQL   primary :${cluster.ports.primary}, streaming replica :${cluster.ports.replica}, PgBouncer :${cluster.ports.pgbouncer}
   S3 store     ${cluster.store.env.S3_ENDPOINT} (bucket ${cluster.store.bucket}; HAProxy sends /media/ there)

@@ -7,14 +7,20 @@ export interface WebServer {
   name: string;
   port: number;
   url: string;
+  rtmpPort: number;
   service: Service;
 }
 
 export interface ClusterDescription {
+  /** nginx, the shared cache: where browsers connect. */
   url: string;
+  /** HAProxy behind it. */
+  balancer: string;
   dataDir: string;
   logDir: string;
-  webs: { name: string; url: string; pid: number | undefined }[];
+  webs: { name: string; url: string; pid: number | undefined; rtmpPort: number }[];
+  /** HAProxy's RTMP front door (publishers land on either app server). */
+  rtmpUrl: string;
   worker: { pid: number | undefined };
   database: { primary: string; replica: string; app: string };
   s3: Record<string, string>;
@@ -23,9 +29,20 @@ export interface ClusterDescription {
 export interface Cluster {
   dir: string;
   url: string;
+  balancer: string;
   dataDir: string;
   logDir: string;
-  ports: { lb: number; primary: number; replica: number; pgbouncer: number; s3: number; web: number[] };
+  ports: {
+    edge: number;
+    lb: number;
+    primary: number;
+    replica: number;
+    pgbouncer: number;
+    s3: number;
+    web: number[];
+    rtmp: number[];
+    rtmpLb: number;
+  };
   env: Record<string, string | undefined>;
   webs: WebServer[];
   worker: Service;

@@ -1,10 +1,11 @@
 /**
  * 闪映 as a cluster on one machine, from Debian's packages and the project's own processes:
  *
- *   HAProxy (deploy/haproxy.cfg) ─┬─ web1: node server.ts ─┬─ PgBouncer (deploy/pgbouncer.ini) ── PostgreSQL primary
- *                                 ├─ web2: node server.ts ─┤   LISTEN, migrations, job queue ────┘        │ streaming
- *                                 │                        └─ anonymous reads ── PostgreSQL replica ◀─────┘
- *                                 └─ /media/ ── S3-compatible store ◀── worker: node worker.ts (transcodes uploads)
+ *   nginx, the shared cache (deploy/nginx.conf)
+ *    └─ HAProxy (deploy/haproxy.cfg) ─┬─ web1: node server.ts ─┬─ PgBouncer (deploy/pgbouncer.ini) ── PostgreSQL primary
+ *                                     ├─ web2: node server.ts ─┤   LISTEN, migrations, job queue ────┘        │ streaming
+ *                                     │                        └─ anonymous reads ── PostgreSQL replica ◀─────┘
+ *                                     └─ /media/ ── S3-compatible store ◀── worker: node worker.ts (transcodes uploads)
  *
  * `startCluster()` starts it all as child processes (logs under <dir>/logs) and answers a handle to stop it, kill or
  * restart an app server, take one out of HAProxy's rotation, and make the replica lag or stop. `npm run cluster`
@@ -16,6 +17,7 @@ import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startNginx } from './nginx.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
 import { startPostgres } from './postgres.mjs';
 import { startObjectStore } from './s3.mjs';
@@ -63,14 +65,18 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
 
   try {
     const ports = {
-      lb: port || (await freePort()),
+      edge: port || (await freePort()),
+      lb: await freePort(),
       primary: await freePort(),
       replica: await freePort(),
       pgbouncer: await freePort(),
       s3: await freePort(),
       web: [await freePort(), await freePort()],
+      // Each app server's RTMP ingest, and HAProxy's RTMP front door that spreads publishers over them.
+      rtmp: [await freePort(), await freePort()],
+      rtmpLb: await freePort(),
     };
-    if (await isListening(ports.lb)) throw new Error(`port ${ports.lb} is taken: choose another (CLUSTER_PORT)`);
+    if (await isListening(ports.edge)) throw new Error(`port ${ports.edge} is taken: choose another (CLUSTER_PORT)`);
     const passwords = { postgres: secret(), replicator: secret(), app: secret() };
 
     step(`PostgreSQL primary on ${ports.primary}, streaming replica on ${ports.replica}`);
@@ -124,8 +130,17 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
         name,
         port: webPort,
         url: `http://127.0.0.1:${webPort}`,
+        rtmpPort: ports.rtmp[i],
         service: new Service(name, process.execPath, ['--max-semi-space-size=16', 'server.ts'], {
-          env: { ...env, PORT: String(webPort), SERVER_NAME: name },
+          // A stream ingested by one server is relayed by the others from LIVE_INTERNAL_URL.
+          env: {
+            ...env,
+            PORT: String(webPort),
+            SERVER_NAME: name,
+            RTMP_PORT: String(ports.rtmp[i]),
+            LIVE_INTERNAL_URL: `http://127.0.0.1:${webPort}`,
+            LIVE_RTMP_URL: `rtmp://127.0.0.1:${ports.rtmpLb}/live`,
+          },
           cwd: ROOT,
           logFile: path.join(logDir, `${name}.log`),
         }),
@@ -165,6 +180,9 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
         WEB1: `127.0.0.1:${webs[0].port}`,
         WEB2: `127.0.0.1:${webs[1].port}`,
         S3_ADDR: `127.0.0.1:${ports.s3}`,
+        RTMP_BIND: `127.0.0.1:${ports.rtmpLb}`,
+        RTMP1: `127.0.0.1:${ports.rtmp[0]}`,
+        RTMP2: `127.0.0.1:${ports.rtmp[1]}`,
         MEDIA_S3_PATH: store.mediaPath,
         HAPROXY_ADMIN_SOCKET: adminSocket,
       },
@@ -175,7 +193,7 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       graceMs: 5_000,
     });
     services.push(haproxy.start());
-    const url = `http://127.0.0.1:${ports.lb}`;
+    const balancer = `http://127.0.0.1:${ports.lb}`;
     const up = async (name) =>
       (await haproxyCommand(adminSocket, 'show stat'))
         .split('\n')
@@ -188,9 +206,21 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       },
     );
 
+    step(`nginx, the shared cache, on ${ports.edge}`);
+    const nginx = await startNginx({
+      root: ROOT,
+      dir: path.join(dir, 'nginx'),
+      logDir,
+      port: ports.edge,
+      balancerPort: ports.lb,
+    });
+    services.push(nginx);
+    const url = `http://127.0.0.1:${ports.edge}`;
+
     const cluster = {
       dir,
       url,
+      balancer,
       dataDir,
       logDir,
       ports,
@@ -200,6 +230,7 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       db,
       store,
       haproxy,
+      nginx,
       adminSocket,
       /** Whether HAProxy currently counts `name` (web1, web2) as up. */
       isUp: up,
@@ -224,9 +255,16 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       describe() {
         return {
           url,
+          balancer,
           dataDir,
           logDir,
-          webs: webs.map(({ name, url: webUrl, service }) => ({ name, url: webUrl, pid: service.pid })),
+          webs: webs.map(({ name, url: webUrl, service, rtmpPort }) => ({
+            name,
+            url: webUrl,
+            pid: service.pid,
+            rtmpPort,
+          })),
+          rtmpUrl: `rtmp://127.0.0.1:${ports.rtmpLb}/live`,
           worker: { pid: worker.pid },
           database: {
             primary: db.superuserUrl(ports.primary),

@@ -5,6 +5,7 @@
  */
 import { CHAT_MAX, type ChatLine } from '../shared/chat-line.ts';
 import { formatCountWith } from '../shared/format-count.ts';
+import { LIVE_EVENT } from './live-events.ts';
 
 /** Lines kept on screen; older ones scroll away for good. */
 const KEEP = 200;
@@ -55,6 +56,13 @@ export function startLiveRoom(root: HTMLElement): void {
       if (viewers) viewers.textContent = fill(root.dataset.viewersTemplate ?? '{count}', formatCountWith(count, units));
       root.dataset.stream = 'open';
     });
+    // The player and the hearts follow the room's state and 点赞 from the same stream.
+    for (const type of ['state', 'like']) {
+      source.addEventListener(type, (e) => {
+        const data = JSON.parse((e as MessageEvent<string>).data) as unknown;
+        document.dispatchEvent(new CustomEvent(LIVE_EVENT, { detail: { type, data } }));
+      });
+    }
     source.addEventListener('open', () => dropped?.classList.add('hidden'));
     source.addEventListener('error', () => {
       if (source.readyState === EventSource.OPEN) return;

@@ -56,6 +56,10 @@ describe('which key means what', () => {
       [key('_', { shiftKey: true }), 'volDown'],
       [key('=', { shiftKey: true }), 'volUp'],
       [key('-', { shiftKey: true, code: 'Minus' }), 'volDown'],
+      [key('<', { shiftKey: true }), 'slower'],
+      [key('>', { shiftKey: true }), 'faster'],
+      [key('，', { shiftKey: true, code: 'Comma' }), 'slower'],
+      [key('。', { shiftKey: true, code: 'Period' }), 'faster'],
       [key('?', { shiftKey: true }), 'help'],
       [key('Escape'), 'escape'],
       [key('n'), 'related'],
@@ -75,8 +79,8 @@ describe('which key means what', () => {
     expect(s.commandFor(key('-'))).toBeNull();
   });
 
-  it('the dialog lists 22 rows in order', () => {
-    expect(s.SHORTCUTS).toHaveLength(22);
+  it('the dialog lists the 22 rows of the spec in order, and 倍速 after 音量', () => {
+    expect(s.SHORTCUTS).toHaveLength(23);
     expect(s.SHORTCUTS.map((r) => r.keys)).toEqual([
       'Z',
       'X',
@@ -97,6 +101,7 @@ describe('which key means what', () => {
       'H',
       'L',
       'Shift+/Shift-',
+      '</>',
       '?',
       'Esc',
       'N',
@@ -146,6 +151,7 @@ describe('running a shortcut', () => {
     liked: false,
     collected: false,
     renditions: [],
+    captions: null,
   };
   const video = { currentTime: 2, duration: 8, paused: false, play: vi.fn(async () => {}), pause: vi.fn() };
   const host = {

@@ -6,11 +6,11 @@ import { markNotInterested, share, toggleCollect, toggleLike, toggleWatchLater }
 import {
   $host,
   $panel,
-  $prefs,
   $shortcutsOpen,
   $webFull,
   openShortcuts,
   seekBy,
+  stepRate,
   stepVolume,
   toggleAutoNext,
   toggleClear,
@@ -43,11 +43,13 @@ export type Command =
   | 'later'
   | 'volUp'
   | 'volDown'
+  | 'slower'
+  | 'faster'
   | 'help'
   | 'escape'
   | 'related';
 
-/** The 22 rows of the 快捷键 dialog, in order: the key as shown (or its catalogue key) and what it does. */
+/** The rows of the 快捷键 dialog, in order: the key as shown (or its catalogue key) and what it does. */
 export const SHORTCUTS: readonly { keys: string | MessageKey; label: MessageKey; note?: MessageKey }[] = [
   { keys: 'Z', label: 'shortcuts.like', note: 'shortcuts.likeNote' },
   { keys: 'X', label: 'shortcuts.comments' },
@@ -68,6 +70,7 @@ export const SHORTCUTS: readonly { keys: string | MessageKey; label: MessageKey;
   { keys: 'H', label: 'shortcuts.full' },
   { keys: 'L', label: 'shortcuts.later' },
   { keys: 'Shift+/Shift-', label: 'shortcuts.volume' },
+  { keys: '</>', label: 'shortcuts.speed' },
   { keys: '?', label: 'shortcuts.open' },
   { keys: 'Esc', label: 'shortcuts.closeList' },
   { keys: 'N', label: 'shortcuts.related' },
@@ -99,6 +102,8 @@ const KEYS: Record<string, Command> = {
   '?': 'help',
   '+': 'volUp',
   _: 'volDown',
+  '<': 'slower',
+  '>': 'faster',
   Escape: 'escape',
 };
 
@@ -112,6 +117,9 @@ export function commandFor(e: KeyLike): Command | null {
   // Shift+'=' and Shift+'-' where the layout does not report '+' and '_'.
   if (e.shiftKey && (e.key === '=' || e.code === 'Equal')) return 'volUp';
   if (e.shiftKey && (e.key === '-' || e.code === 'Minus')) return 'volDown';
+  // Shift+',' and Shift+'.' where the layout does not report '<' and '>'.
+  if (e.shiftKey && e.code === 'Comma') return 'slower';
+  if (e.shiftKey && e.code === 'Period') return 'faster';
   // Letters by key (the layout's letter); by physical key when an input method reports something else.
   const letter =
     e.key.length === 1 ? e.key.toLowerCase() : /^Key[A-Z]$/.test(e.code) ? e.code.slice(3).toLowerCase() : '';
@@ -152,11 +160,6 @@ export interface ShortcutPage {
 const DOUBLE_SPACE_MS = 320;
 let lastSpace = 0;
 
-async function notice(key: MessageKey): Promise<void> {
-  const [{ t }, { toast }] = await Promise.all([import('../i18n/t.ts'), import('./toast.ts')]);
-  toast(t(key));
-}
-
 /** Shift+Q: closes what is open on top of the video; with nothing open, leaves the page. */
 export function closeTop(): void {
   if ($panel.get()) return $panel.set(null);
@@ -169,10 +172,11 @@ export function closeTop(): void {
   else location.assign('/');
 }
 
+/** The header's search box (Shift+F). */
+const SEARCH_INPUT_ID = 'header-search-input';
+
 function focusSearch(): void {
-  const box = document.querySelector<HTMLInputElement>(
-    '#header-search-input, [role="searchbox"], input[type="search"]',
-  );
+  const box = document.querySelector<HTMLInputElement>(`#${SEARCH_INPUT_ID}, [role="searchbox"], input[type="search"]`);
   box?.focus();
   box?.select();
 }
@@ -219,8 +223,7 @@ export function run(command: Command, page: ShortcutPage, now = performance.now(
     case 'clear':
       return toggleClear();
     case 'autoNext':
-      toggleAutoNext();
-      return void notice($prefs.get().autoNext ? 'player.autoNextOn' : 'player.autoNextOff');
+      return toggleAutoNext(true);
     case 'webFull':
       return toggleWebFull();
     case 'full':
@@ -234,6 +237,9 @@ export function run(command: Command, page: ShortcutPage, now = performance.now(
     case 'volUp':
     case 'volDown':
       return stepVolume(command === 'volUp' ? 1 : -1);
+    case 'slower':
+    case 'faster':
+      return stepRate(command === 'faster' ? 1 : -1);
     case 'search':
       return focusSearch();
     case 'close':
@@ -273,6 +279,11 @@ export function bindShortcuts(page: ShortcutPage): () => void {
   // After this commit's effects, so the current video is known.
   const replay = early ? setTimeout(() => run(early, page), 0) : undefined;
   const onKey = (e: KeyboardEvent) => {
+    // Esc leaves the header's search box (Shift+F put the focus there), even before its island has woken.
+    if (e.key === 'Escape' && (e.target as Element | null)?.id === SEARCH_INPUT_ID && !e.isComposing) {
+      (e.target as HTMLElement).blur();
+      return;
+    }
     // Held keys repeat only where repeating means something (seeking).
     if (
       e.defaultPrevented ||

@@ -15,6 +15,7 @@ export function ChatMenu({ onClose }: { onClose: () => void }) {
   const chat = useStore($chat);
   const [view, setView] = useState<View>('menu');
   const [reason, setReason] = useState<ReportReason>(REPORT_REASONS[0]);
+  const [alsoBlock, setAlsoBlock] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const state = chat.state!;
   const exists = state.conversation_id !== '0';
@@ -110,7 +111,12 @@ export function ChatMenu({ onClose }: { onClose: () => void }) {
           aria-labelledby="dm-report-title"
           onSubmit={(e) => {
             e.preventDefault();
-            void reportChat(reason).then((ok) => done(ok, t('dm.reported')));
+            void reportChat(reason, alsoBlock && !iBlocked).then((ok) =>
+              done(
+                ok,
+                alsoBlock && !iBlocked ? t('report.doneBlocked', { name: state.peer.nickname }) : t('dm.reported'),
+              ),
+            );
           }}
         >
           <fieldset>
@@ -131,6 +137,17 @@ export function ChatMenu({ onClose }: { onClose: () => void }) {
               </label>
             ))}
           </fieldset>
+          {!iBlocked && (
+            <label className="mt-1 flex cursor-pointer items-start gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={alsoBlock}
+                onChange={(e) => setAlsoBlock(e.currentTarget.checked)}
+                className="mt-1 accent-[var(--c-accent)]"
+              />
+              {t('report.alsoBlock', { name: state.peer.nickname })}
+            </label>
+          )}
           <div className="mt-2 flex justify-end gap-2">
             <button type="button" className="btn-ghost !h-7 text-xs" onClick={onClose}>
               {t('dm.cancel')}

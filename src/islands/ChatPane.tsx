@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { formatMessageTime, t } from '../i18n/t.ts';
+import { EMOJI } from '../shared/emoji.ts';
 import { MESSAGE_MAX, type ImMessage } from '../shared/messaging.ts';
 import {
   riArrowLeftSLine,
@@ -33,32 +34,6 @@ const PANE_WIDTH = 240;
 const LIST_HEIGHT = 300;
 /** A time label goes above a message sent this long after the one before it. */
 const TIME_GAP_MS = 5 * 60_000;
-const EMOJI = [
-  '😀',
-  '😂',
-  '🥰',
-  '😍',
-  '😎',
-  '🤔',
-  '😭',
-  '😡',
-  '👍',
-  '👏',
-  '🙏',
-  '💪',
-  '🎉',
-  '❤️',
-  '🔥',
-  '🌹',
-  '😅',
-  '😴',
-  '🤣',
-  '😘',
-  '👌',
-  '✌️',
-  '🙌',
-  '💯',
-];
 
 const clock = (ms: number) => formatMessageTime(new Date(ms));
 

@@ -1,8 +1,9 @@
 import { useStore } from '@nanostores/react';
+import { $marks } from '../stores/marks.ts';
 import { useEffect, useRef, useState } from 'react';
 import { formatCount, t } from '../i18n/t.ts';
 import { riArrowDownSLine, riArrowUpSLine, riChatSmile2Line, riCloseLine } from '../shared/icons.ts';
-import { $auth, $sessionEnded } from '../stores/auth.ts';
+import { $auth, $sessionEnded, requireLogin } from '../stores/auth.ts';
 import {
   $comments,
   cancelReply,
@@ -75,8 +76,11 @@ export function Comments({
   const links = mentions ? { ...mentions, ...storeLinks } : storeLinks;
   const ended = useStore($sessionEnded);
   // The page's viewer (its session cookie) counts until that session ends, with or without a token saved here.
-  const pageViewer = mounted && ended ? null : viewerSecUid;
-  const loggedIn = mounted ? user.token !== null || pageViewer !== null : viewerSecUid !== null;
+  // On a page every viewer shares, the marks that arrived after first paint name the viewer (a cookie-only session too).
+  const marked = useStore($marks)?.viewer.secUid ?? null;
+  const pageViewer = mounted && ended ? null : (viewerSecUid ?? marked);
+  // Before mounting, a page that names no viewer may be anyone's: the composer draws both of its states.
+  const loggedIn = mounted ? user.token !== null || pageViewer !== null : viewerSecUid !== null || 'unknown';
   const me = mounted ? (user.userInfo?.sec_uid ?? pageViewer) : viewerSecUid;
 
   const stored = useStore($comments)[awemeId];
@@ -147,6 +151,21 @@ export function Comments({
     onReply: (c: CommentData) => startReply(awemeId, c),
     onDelete: remove,
   };
+  // Others' comments may be reported; 同时拉黑 reloads the list, which then leaves the writer's comments out.
+  const reportOf = (c: CommentData) =>
+    c.user.secUid === me
+      ? undefined
+      : () => {
+          if (!requireLogin()) return;
+          void import('./report.ts').then(({ report }) =>
+            report({
+              target: 'comment',
+              id: c.cid,
+              person: { secUid: c.user.secUid, nickname: c.user.nickname },
+              onDone: (blocked) => blocked && void loadComments(awemeId, true),
+            }),
+          );
+        };
 
   const replies = (root: CommentData) => {
     const th = threads[root.cid] ?? EMPTY_THREAD;
@@ -158,7 +177,7 @@ export function Comments({
           <ul aria-label={t('comment.list')}>
             {list.map((r) => (
               <li key={r.cid}>
-                <CommentsItem comment={r} canDelete={canDelete(r)} {...itemProps} />
+                <CommentsItem comment={r} canDelete={canDelete(r)} onReport={reportOf(r)} {...itemProps} />
               </li>
             ))}
           </ul>
@@ -252,7 +271,7 @@ export function Comments({
           >
             {items.map((c) => (
               <li key={c.cid}>
-                <CommentsItem comment={c} canDelete={canDelete(c)} {...itemProps}>
+                <CommentsItem comment={c} canDelete={canDelete(c)} onReport={reportOf(c)} {...itemProps}>
                   {replies(c)}
                 </CommentsItem>
               </li>

@@ -14,6 +14,8 @@ interface Props {
   onLike: (c: CommentData) => void;
   onReply: (c: CommentData) => void;
   onDelete: (c: CommentData) => Promise<void>;
+  /** 举报 (others' comments): opens the report dialog, which offers 同时拉黑 the writer. */
+  onReport?: (c: CommentData) => void;
   /** The replies area under a top-level comment. */
   children?: ReactNode;
 }
@@ -44,7 +46,17 @@ export function CommentText({ text, links }: { text: string; links: Record<strin
 }
 
 /** One comment or reply: author, 作者 tag, text, time, like, reply and (own) delete with a confirmation. */
-export function CommentsItem({ comment: c, links, now, canDelete, onLike, onReply, onDelete, children }: Props) {
+export function CommentsItem({
+  comment: c,
+  links,
+  now,
+  canDelete,
+  onLike,
+  onReply,
+  onDelete,
+  onReport,
+  children,
+}: Props) {
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -127,6 +139,16 @@ export function CommentsItem({ comment: c, links, now, canDelete, onLike, onRepl
               className="focus-ring tap-target rounded hover:text-primary"
             >
               {t('comment.delete')}
+            </button>
+          )}
+          {onReport && !confirming && (
+            <button
+              type="button"
+              onClick={() => onReport(c)}
+              className="focus-ring tap-target rounded hover:text-primary"
+              aria-label={`${t('comment.report')} ${c.user.nickname}`}
+            >
+              {t('comment.report')}
             </button>
           )}
         </div>

@@ -6,6 +6,7 @@ import { riArrowDownSLine, riArrowUpSLine, riHeart3Fill } from '../shared/icons.
 import { readPageData, type PageData } from '../shared/page-data.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { feedPages } from '../stores/feed-pages.ts';
+import { CaptionLayer } from './CaptionLayer.tsx';
 import { $clear, $host, $panel, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
 import { markNotInterested, toggleLike } from '../stores/video-actions.ts';
 import { Icon } from './Icon.tsx';
@@ -97,6 +98,14 @@ export function Feed({ data, count }: Props) {
       setIndex((i) => Math.min(i, Math.max(0, state.current.items.length - 2)));
     },
     [feed],
+  );
+
+  /** 同时拉黑 from a 举报: the blocked author's works leave the feed at once, the one in front included. */
+  const dropAuthor = useCallback(
+    (secUid: string) => {
+      for (const v of state.current.items) if (v.author.secUid === secUid) remove(v.id);
+    },
+    [remove],
   );
 
   /** X and the comment button: the side panel with the current video's comments, or closes it. */
@@ -364,6 +373,7 @@ export function Feed({ data, count }: Props) {
                       onComment={openComments}
                       onNotInterested={notInterested}
                       onLiked={() => burst()}
+                      onBlocked={dropAuthor}
                     />
                   </div>
                   {active && prefs.danmaku && (
@@ -371,8 +381,9 @@ export function Feed({ data, count }: Props) {
                       <DanmakuLayer video={video} item={v} />
                     </Suspense>
                   )}
+                  {active && prefs.captions && v.captions && <CaptionLayer video={video} captions={v.captions} />}
                   {active && (
-                    <PlayerControls video={video} item={v} text={text} feed>
+                    <PlayerControls video={video} item={v} text={text} feed autoNext>
                       {prefs.danmaku && (
                         <Suspense fallback={null}>
                           <DanmakuInput video={video} item={v} />

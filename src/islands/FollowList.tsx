@@ -66,14 +66,31 @@ export function FollowList({ kind, secUid, title, titleId, viewerSecUid, onClose
         <ul aria-labelledby={titleId}>
           {users.map((u) => (
             <li key={u.sec_uid} className="flex items-center gap-3 rounded-lg px-3 py-2 hover:bg-hover">
-              <img
-                src={u.avatar_thumb.url_list[0]}
-                alt=""
-                width={48}
-                height={48}
-                loading="lazy"
-                className="h-12 w-12 shrink-0 rounded-full object-cover"
-              />
+              {u.room_id > 0 ? (
+                <a
+                  href={`/live/${u.room_id}`}
+                  className="live-ring focus-ring shrink-0"
+                  aria-label={`${u.nickname} ${t('live.ring')}`}
+                >
+                  <img
+                    src={u.avatar_thumb.url_list[0]}
+                    alt=""
+                    width={44}
+                    height={44}
+                    loading="lazy"
+                    className="block h-11 w-11 rounded-full object-cover"
+                  />
+                </a>
+              ) : (
+                <img
+                  src={u.avatar_thumb.url_list[0]}
+                  alt=""
+                  width={48}
+                  height={48}
+                  loading="lazy"
+                  className="h-12 w-12 shrink-0 rounded-full object-cover"
+                />
+              )}
               <div className="min-w-0 flex-1">
                 <a
                   href={`/user/${u.sec_uid}`}

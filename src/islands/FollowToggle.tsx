@@ -1,6 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { followButtonClass, joinLabels } from '../shared/follow-look.ts';
 import { FollowBadge } from './FollowBadge.tsx';
+import { $marks, markedFollow } from '../stores/marks.ts';
 import { $followPending, $followStatus, seedFollowStatus, toggleFollow, type FollowStatus } from '../stores/follow.ts';
 
 /** The three labels, by status: 关注, 已关注, 互相关注. */
@@ -22,7 +24,8 @@ export interface FollowToggleProps {
 export function FollowToggle({ secUid, status: rendered, labels, size = 'md' }: FollowToggleProps) {
   const statuses = useStore($followStatus, { keys: [secUid] });
   const pending = useStore($followPending, { keys: [secUid] })[secUid] ?? false;
-  const status = statuses[secUid] ?? rendered;
+  const marks = useStore($marks);
+  const status = statuses[secUid] ?? markedFollow(marks, secUid, rendered);
   useEffect(() => seedFollowStatus(secUid, rendered), [secUid, rendered]);
 
   if (size === 'badge')
@@ -32,19 +35,21 @@ export function FollowToggle({ secUid, status: rendered, labels, size = 'md' }: 
         pending={pending}
         label={labels[status]}
         onClick={() => void toggleFollow(secUid, status)}
+        secUid={secUid}
+        labels={labels}
       />
     );
-  const box = size === 'md' ? 'h-9 min-w-24 px-6' : 'h-8 min-w-20 px-4';
   return (
     <button
       type="button"
+      data-follow-for={secUid}
       aria-busy={pending || undefined}
       onClick={() => void toggleFollow(secUid, status)}
-      className={
-        status !== 0
-          ? `focus-ring inline-flex shrink-0 items-center justify-center rounded-md bg-raised text-sm text-secondary hover:bg-hover ${box}`
-          : `btn-accent shrink-0 ${box}`
-      }
+      className={followButtonClass(status, size)}
+      data-mark="follow"
+      data-user={secUid}
+      data-labels={joinLabels(labels)}
+      data-size={size}
     >
       {labels[status]}
     </button>

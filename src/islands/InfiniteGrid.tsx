@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { formatCount, formatDuration, t } from '../i18n/t.ts';
+import { formatDuration, t } from '../i18n/t.ts';
+import { formatHeatWith } from '../shared/format-count.ts';
 import type { VideoCardItem } from '../shared/video-item.ts';
 import { videoPages, type VideoSource } from '../stores/video-pages.ts';
 import { ListEnd } from './ListEnd.tsx';
@@ -33,32 +34,22 @@ export function HotRow({
   eager?: boolean;
 }) {
   return (
-    <a href={`/video/${video.id}`} className="focus-ring flex items-center gap-4 rounded-xl p-2 hover:bg-hover">
-      <span
-        className={`w-8 shrink-0 text-center text-lg font-bold ${rank <= 3 ? 'text-accent-text' : 'text-muted'}`}
-        data-rank={rank}
-      >
+    // Shortcut classes (uno.config.ts): the 热点榜 repeats this row fifty times in its HTML.
+    <a href={`/video/${video.id}`} className="hot-row">
+      <span className={`hot-rank ${rank <= 3 ? 'text-accent-text' : 'text-muted'}`} data-rank={rank}>
         {rank}
       </span>
-      <span className="relative h-24 w-18 shrink-0 overflow-hidden rounded-lg bg-raised">
-        <img
-          src={video.poster}
-          alt=""
-          width={72}
-          height={96}
-          loading={eager ? 'eager' : 'lazy'}
-          decoding="async"
-          className="h-24 w-18 object-cover"
-        />
-        <span className="absolute bottom-1 right-1 text-[10px] text-white drop-shadow">
-          {formatDuration(video.duration)}
-        </span>
+      <span className="hot-poster">
+        <img src={video.poster} alt="" width={72} height={96} loading={eager ? 'eager' : 'lazy'} className="hot-img" />
+        <span className="hot-dur">{formatDuration(video.duration)}</span>
       </span>
       <span className="min-w-0 flex-1">
-        <span className="line-clamp-2 text-sm text-primary">{video.desc}</span>
-        <span className="mt-1 block text-xs text-muted">@{video.author.nickname}</span>
+        <span className="hot-title">{video.desc}</span>
+        <span className="hot-by">@{video.author.nickname}</span>
       </span>
-      <span className="shrink-0 text-sm text-secondary">{t('hot.heat', { value: formatCount(video.heat ?? 0) })}</span>
+      <span className="hot-heat">
+        {t('hot.heat', { value: formatHeatWith(video.heat ?? 0, t('count.tenThousand')) })}
+      </span>
     </a>
   );
 }

@@ -82,7 +82,8 @@ export function LoginButton({ variant = 'header', label, pop: text }: Props) {
     <button
       ref={loginButton}
       type="button"
-      className={variant === 'header' ? 'btn-accent h-9 px-5 lt-tablet:h-11' : 'btn-accent h-10 px-8 lt-tablet:h-11'}
+      // Never two lines (登 / 录) when a narrow row squeezes it: the text beside it wraps instead.
+      className={`btn-accent shrink-0 whitespace-nowrap ${variant === 'header' ? 'h-9 px-5 lt-tablet:h-11' : 'h-10 px-8 lt-tablet:(h-11 px-6)'}`}
       aria-haspopup="dialog"
       onClick={() => {
         setPop(false);

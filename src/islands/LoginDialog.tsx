@@ -133,20 +133,22 @@ export function LoginDialog() {
               </button>
             ))}
           </div>
-          <Panel id={`${baseId}-panel-qr`} tabId={`${baseId}-tab-qr`} hidden={tab !== 'qr'}>
-            {open && tab === 'qr' && <LoginQrPanel />}
-          </Panel>
-          <Panel id={`${baseId}-panel-code`} tabId={`${baseId}-tab-code`} hidden={tab !== 'code'}>
-            <LoginCodePanel email={email} setEmail={setEmail} idPrefix={`${baseId}-code`} />
-          </Panel>
-          <Panel id={`${baseId}-panel-password`} tabId={`${baseId}-tab-password`} hidden={tab !== 'password'}>
-            <LoginPasswordPanel
-              email={email}
-              setEmail={setEmail}
-              demoPassword={demoPassword}
-              idPrefix={`${baseId}-pw`}
-            />
-          </Panel>
+          <div className="grid">
+            <Panel id={`${baseId}-panel-qr`} tabId={`${baseId}-tab-qr`} hidden={tab !== 'qr'}>
+              {open && tab === 'qr' && <LoginQrPanel />}
+            </Panel>
+            <Panel id={`${baseId}-panel-code`} tabId={`${baseId}-tab-code`} hidden={tab !== 'code'}>
+              <LoginCodePanel email={email} setEmail={setEmail} idPrefix={`${baseId}-code`} />
+            </Panel>
+            <Panel id={`${baseId}-panel-password`} tabId={`${baseId}-tab-password`} hidden={tab !== 'password'}>
+              <LoginPasswordPanel
+                email={email}
+                setEmail={setEmail}
+                demoPassword={demoPassword}
+                idPrefix={`${baseId}-pw`}
+              />
+            </Panel>
+          </div>
         </section>
 
         <button
@@ -164,7 +166,7 @@ export function LoginDialog() {
 
 /** Focus goes to the first empty field of the shown panel, else its first enabled button, else the selected tab. */
 function focusFirst(root: HTMLElement): void {
-  const panel = root.querySelector<HTMLElement>('[role="tabpanel"]:not([hidden])');
+  const panel = root.querySelector<HTMLElement>('[role="tabpanel"][data-shown]');
   const empty = [...(panel?.querySelectorAll<HTMLInputElement>('input') ?? [])].find((i) => !i.value);
   const target =
     empty ??
@@ -173,9 +175,20 @@ function focusFirst(root: HTMLElement): void {
   target?.focus();
 }
 
+/**
+ * A tab's panel. The three share one grid cell and a hidden one stays laid out (invisible and inert), so the dialog is
+ * as tall as its tallest panel and keeps its height from tab to tab.
+ */
 function Panel({ id, tabId, hidden, children }: { id: string; tabId: string; hidden: boolean; children: ReactNode }) {
   return (
-    <div id={id} role="tabpanel" aria-labelledby={tabId} hidden={hidden}>
+    <div
+      id={id}
+      role="tabpanel"
+      aria-labelledby={tabId}
+      data-shown={hidden ? undefined : ''}
+      inert={hidden}
+      className={`[grid-area:1/1] ${hidden ? 'invisible' : ''}`}
+    >
       {children}
     </div>
   );

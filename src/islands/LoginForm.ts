@@ -1,7 +1,8 @@
 /** What the login panels share besides their fields: the input look, the error text of a failure, and the end of a login. */
 import { t } from '../i18n/t.ts';
 import { closeLogin } from '../stores/auth.ts';
-import { reloadPage } from '../stores/user.ts';
+import { setFlash } from '../client/flash.ts';
+import { reloadPage, takeDeletionCancelled } from '../stores/user.ts';
 
 /** The class of every text input of the login dialog. */
 export const fieldClass =
@@ -10,8 +11,12 @@ export const fieldClass =
 /** The message to show for a failed request: the server's, else the generic one. */
 export const errorOf = (e: unknown) => (e instanceof Error && e.message) || t('toast.failed');
 
-/** Logged in: the dialog closes itself and the page reloads so its server-rendered parts show the user. */
+/**
+ * Logged in: the dialog closes itself and the page reloads so its server-rendered parts show the user. A login that
+ * took back a pending 注销 says so on the reloaded page.
+ */
 export function finishLogin(): void {
+  if (takeDeletionCancelled()) setFlash(t('account.deleteCancelled'));
   closeLogin();
   reloadPage();
 }

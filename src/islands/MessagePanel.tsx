@@ -57,7 +57,11 @@ export function MessagePanel({ popoverId }: Props) {
   }, [popoverId]);
 
   return (
-    <div className="flex h-[460px] max-h-[calc(100vh-var(--header-h)-24px)] max-w-[calc(100vw-16px)]" data-dm-panel>
+    // On a phone the panel is as tall as what it holds (a few conversations made a tall, mostly empty box).
+    <div
+      className={`flex max-h-[calc(100vh-var(--header-h)-24px)] max-w-[calc(100vw-16px)] ${narrow ? '' : 'h-[460px]'}`}
+      data-dm-panel
+    >
       <ConversationList
         expanded={expanded}
         width={narrow && expanded ? undefined : expanded ? panel.widthPx : LIST_WIDTH.collapsed}

@@ -168,7 +168,25 @@ function NoticeItem({ n }: { n: Notice }) {
             <span className="ml-1 inline-block h-1.5 w-1.5 rounded-full bg-accent align-middle" aria-hidden="true" />
           )}
         </p>
-        {n.content && <p className="mt-1 line-clamp-2 break-words text-primary">{n.content}</p>}
+        {n.content && n.room_id ? (
+          <a
+            href={`/live/${n.room_id}`}
+            className="focus-ring mt-1 line-clamp-2 break-words text-primary hover:text-accent-text"
+          >
+            {n.content}
+          </a>
+        ) : (
+          n.content && <p className="mt-1 line-clamp-2 break-words text-primary">{n.content}</p>
+        )}
+        {n.download_url && (
+          <a
+            href={n.download_url}
+            download
+            className="btn-accent mt-2 inline-flex h-8 items-center px-3 text-xs lt-tablet:h-11"
+          >
+            {t('notice.exportDownload')}
+          </a>
+        )}
         <p className="mt-1 text-xs text-secondary">
           <time dateTime={new Date(n.create_time).toISOString()}>{formatNoticeDate(new Date(n.create_time))}</time>
         </p>

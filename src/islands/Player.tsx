@@ -4,8 +4,9 @@ import { bindShortcuts } from '../client/shortcuts.ts';
 import { riCloseLine, riHeart3Fill } from '../shared/icons.ts';
 import { readPageData, type PageData } from '../shared/page-data.ts';
 import type { VideoItem } from '../shared/video-item.ts';
-import { $host, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
+import { $clear, $host, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
 import { toggleLike } from '../stores/video-actions.ts';
+import { CaptionLayer } from './CaptionLayer.tsx';
 import { Icon } from './Icon.tsx';
 import { PlayerControls } from './PlayerControls.tsx';
 import type { PlayerText } from './PlayerText.ts';
@@ -17,6 +18,8 @@ const DanmakuInput = lazy(() => import('./DanmakuLayer.tsx').then((m) => ({ defa
 const DOUBLE_CLICK_MS = 260;
 /** Wakes the islands rendered with client:interact="player" (src/client/directives/interact.ts). */
 const WAKE_EVENT = 'sy:hydrate-player';
+/** Where the mini player floats: a phone's screen has no room beside the comments for it (it covered them). */
+const MINI_PLAYER_MEDIA = '(min-width: 768px)';
 /** The related videos beside the player. */
 const RELATED = '#related, main aside';
 
@@ -47,6 +50,8 @@ interface Props {
   data: PageData<PlayerData>;
   /** Loop instead of ending (a page that plays the next video at the end, like a theatre series, leaves it off). */
   loop?: boolean;
+  /** A 合集 episode: the 连播 switch decides between looping and moving on (the page moves on at the end). */
+  series?: boolean;
   /** A live room's stream: playback only (no likes, 弹幕 or watch history for it). */
   live?: boolean;
 }
@@ -55,7 +60,7 @@ interface Props {
  * The video page's player: controls, 弹幕, shortcuts, and a mini player in the corner that keeps playing while the
  * video is scrolled out of view (the same element moves, so playback never restarts).
  */
-export function Player({ data, loop = false, live = false }: Props) {
+export function Player({ data, loop = false, series = false, live = false }: Props) {
   const [{ item, text }] = useState(() => readPageData(data));
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [mini, setMini] = useState(false);
@@ -65,6 +70,8 @@ export function Player({ data, loop = false, live = false }: Props) {
   const closed = useRef(false);
   const prefs = useStore($prefs);
   const webFull = useStore($webFull);
+  // J (清屏): only the video and its progress stay.
+  const clear = useStore($clear);
   const dialog = useStore($shortcutsOpen);
 
   const burst = (x?: number, y?: number) => {
@@ -114,7 +121,7 @@ export function Player({ data, loop = false, live = false }: Props) {
       if (inView) {
         closed.current = false;
         setMini(false);
-      } else if (!userPaused && !closed.current) {
+      } else if (!userPaused && !closed.current && matchMedia(MINI_PLAYER_MEDIA).matches) {
         setMini(true);
         void video.play().catch(() => {});
       }
@@ -167,16 +174,17 @@ export function Player({ data, loop = false, live = false }: Props) {
           preload="auto"
           autoPlay
           muted
-          loop={loop}
+          loop={series ? !prefs.autoNext : loop}
           playsInline
           aria-label={item.desc}
           onClick={onClick}
         />
-        {prefs.danmaku && !mini && !live && (
+        {prefs.danmaku && !mini && !live && !clear && (
           <Suspense fallback={null}>
             <DanmakuLayer video={video} item={item} />
           </Suspense>
         )}
+        {prefs.captions && item.captions && !mini && !live && <CaptionLayer video={video} captions={item.captions} />}
         {bursts.map((b) => (
           <Icon
             key={b.key}
@@ -199,7 +207,7 @@ export function Player({ data, loop = false, live = false }: Props) {
             <Icon svg={riCloseLine} className="text-lg" />
           </button>
         ) : (
-          <PlayerControls video={video} item={item} text={text} live={live}>
+          <PlayerControls video={video} item={item} text={text} live={live} autoNext={series} cleared={clear}>
             {prefs.danmaku && !live && (
               <Suspense fallback={null}>
                 <DanmakuInput video={video} item={item} />

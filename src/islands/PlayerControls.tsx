@@ -23,6 +23,7 @@ import {
   setRate,
   setVolume,
   toggleAutoNext,
+  toggleCaptions,
   toggleClear,
   toggleDanmaku,
   toggleFullscreen,
@@ -32,6 +33,8 @@ import {
 } from '../stores/player.ts';
 import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
+import { ChoiceMenu } from './ChoiceMenu.tsx';
+import { PlayerNote } from './PlayerNote.tsx';
 import { QualityMenu } from './QualityMenu.tsx';
 import { useRendition } from './useRendition.ts';
 
@@ -82,13 +85,15 @@ function useMedia(video: HTMLVideoElement | null, fallback: number): Media {
 export function usePlayback(video: HTMLVideoElement | null, item: VideoItem, live = false): void {
   const { volume, rate } = useStore($prefs);
   const muted = useStore($muted);
+  // A live room plays at its own pace: 倍速 is for videos.
+  const speed = live ? 1 : rate;
   useEffect(() => {
     if (!video) return;
     video.volume = volume;
     video.muted = muted;
-    video.defaultPlaybackRate = rate;
-    video.playbackRate = rate;
-  }, [video, volume, muted, rate]);
+    video.defaultPlaybackRate = speed;
+    video.playbackRate = speed;
+  }, [video, volume, muted, speed]);
 
   useEffect(() => {
     if (!video || live) return;
@@ -111,6 +116,8 @@ export function usePlayback(video: HTMLVideoElement | null, item: VideoItem, liv
   }, [video, item.id, live]);
 }
 
+const rateLabel = (r: number) => `${r}x`;
+
 const pct = (part: number, whole: number) => `${whole > 0 ? Math.min(100, (part / whole) * 100) : 0}%`;
 
 // A phone's thumb needs 44 px targets.
@@ -119,16 +126,19 @@ const ICON_BTN =
 
 interface SwitchProps {
   label: string;
+  /** The accessible name, when longer than the label shown (it holds the label). */
+  name?: string;
   on: boolean;
   onClick: () => void;
 }
 
-function Switch({ label, on, onClick }: SwitchProps) {
+function Switch({ label, name, on, onClick }: SwitchProps) {
   return (
     <button
       type="button"
       role="switch"
       aria-checked={on}
+      aria-label={name}
       onClick={onClick}
       className="focus-ring flex h-8 items-center gap-1.5 whitespace-nowrap rounded px-1 text-xs hover:bg-white/15 lt-tablet:h-11"
     >
@@ -149,8 +159,12 @@ interface Props {
   video: HTMLVideoElement | null;
   item: VideoItem;
   text: PlayerText;
-  /** The feed adds 自动连播 and 清屏. */
+  /** The feed adds 清屏 (and places 取消静音 below its phone header). */
   feed?: boolean;
+  /** The 连播 switch: where a video's end can move on to the next (the feed, a 合集). */
+  autoNext?: boolean;
+  /** 清屏 on a single video's page: the bar hides until the pointer or focus comes to it, and 取消静音 stays away. */
+  cleared?: boolean;
   /** A live stream: no 弹幕 switch (the room has its chat) and no watch history. */
   live?: boolean;
   /** Shown in the middle of the bar (the danmaku input). */
@@ -158,7 +172,16 @@ interface Props {
 }
 
 /** The control bar over a video (play, progress with buffered range, time, 弹幕, speed, 清晰度, volume, fullscreen) and the 取消静音 button. */
-export function PlayerControls({ video, item, text, feed = false, live = false, children }: Props) {
+export function PlayerControls({
+  video,
+  item,
+  text,
+  feed = false,
+  autoNext = false,
+  cleared = false,
+  live = false,
+  children,
+}: Props) {
   const { time, duration, buffered, paused } = useMedia(video, item.duration / 1000);
   const prefs = useStore($prefs);
   const muted = useStore($muted);
@@ -182,7 +205,8 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
 
   return (
     <>
-      {muted && (
+      <PlayerNote text={text} />
+      {muted && !cleared && (
         <button
           type="button"
           onClick={toggleMute}
@@ -196,7 +220,8 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
       <div
         role="group"
         aria-label={text.controls}
-        className="player-bar absolute inset-x-0 bottom-0 z-20 bg-gradient-to-t from-black/65 to-transparent px-3 pb-1.5 pt-8 text-white"
+        data-cleared={cleared || undefined}
+        className={`player-bar absolute inset-x-0 bottom-0 z-20 bg-gradient-to-t from-black/65 to-transparent px-3 pb-1.5 pt-8 text-white transition-opacity ${cleared ? 'opacity-0 hover:opacity-100 focus-within:opacity-100' : ''}`}
       >
         {/* The line stays slim; on a phone the range around it is a thumb's height. */}
         <div className="group/p relative flex h-4 items-center rounded focus-within:(outline-2 outline-solid outline-accent) lt-tablet:h-8">
@@ -243,33 +268,29 @@ export function PlayerControls({ video, item, text, feed = false, live = false, 
             }
           >
             {!live && <Switch label={text.danmaku} on={prefs.danmaku} onClick={toggleDanmaku} />}
-            {feed && <Switch label={text.autoNext} on={prefs.autoNext} onClick={toggleAutoNext} />}
+            {!live && item.captions && <Switch label={text.captions} on={prefs.captions} onClick={toggleCaptions} />}
             {feed && (
               <button type="button" aria-pressed={clear} onClick={toggleClear} className={`${ICON_BTN} text-xs`}>
                 {text.clear}
               </button>
             )}
-            <div className="group/s relative">
-              <button type="button" aria-haspopup="true" className={`${ICON_BTN} text-xs`}>
-                {prefs.rate === 1 ? text.speed : `${prefs.rate}x`}
-              </button>
-              <div className="absolute bottom-full left-1/2 hidden -translate-x-1/2 pb-2 group-hover/s:block group-focus-within/s:block">
-                <ul className="flex flex-col rounded-lg bg-black/80 py-1" aria-label={text.speed}>
-                  {RATES.map((r) => (
-                    <li key={r}>
-                      <button
-                        type="button"
-                        aria-pressed={prefs.rate === r}
-                        onClick={() => setRate(r)}
-                        className={`focus-ring block w-16 py-1 text-xs hover:bg-white/15 ${prefs.rate === r ? 'text-accent' : ''}`}
-                      >
-                        {r}x
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            </div>
+            {!live && (
+              <ChoiceMenu
+                name={text.speed}
+                current={prefs.rate === 1 ? text.speed : rateLabel(prefs.rate)}
+                entries={RATES.map((r) => ({ value: r, label: rateLabel(r) }))}
+                checked={prefs.rate}
+                onPick={setRate}
+              />
+            )}
+            {autoNext && (
+              <Switch
+                label={text.autoNextShort}
+                name={text.autoNext}
+                on={prefs.autoNext}
+                onClick={() => toggleAutoNext()}
+              />
+            )}
             {item.renditions.length > 0 && (
               <QualityMenu renditions={item.renditions} quality={quality} playing={playing} text={text} />
             )}

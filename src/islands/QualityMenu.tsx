@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Rendition } from '../shared/video-item.ts';
 import { QUALITIES, setQuality, type Quality } from '../stores/quality.ts';
+import { ChoiceMenu } from './ChoiceMenu.tsx';
 import type { PlayerText } from './PlayerText.ts';
 
 interface Props {
@@ -12,120 +12,18 @@ interface Props {
   text: Pick<PlayerText, 'quality' | 'qualityAuto' | 'gears'>;
 }
 
-/** How the menu was opened: hover follows the pointer; a click or a key keeps it open until dismissed. */
-type Via = 'hover' | 'press' | null;
-
-/**
- * The 清晰度 menu of the control bar: 智能 and the gears this work has. A menu button (hover, click or keys open it;
- * arrows, Home and End move, Esc closes) with the entries as radio items.
- */
+/** The 清晰度 menu of the control bar: 智能 and the gears this work has. */
 export function QualityMenu({ renditions, quality, playing, text }: Props) {
-  const [via, setVia] = useState<Via>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const menu = useRef<HTMLUListElement>(null);
-  const focusIn = useRef(false);
-  const id = useId();
-  const open = via !== null;
   const entries = QUALITIES.filter((q) => q === 'auto' || renditions.some((r) => r.gear === q));
   const checked: Quality = quality === 'auto' ? 'auto' : (playing?.gear ?? quality);
   const label = (q: Quality) => (q === 'auto' ? text.qualityAuto : text.gears[q]);
-  const items = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitemradio"]') ?? [])];
-
-  // After the menu shows (or a hover-opened one is taken over by a key): focus to the checked entry.
-  useEffect(() => {
-    if (!via || !focusIn.current) return;
-    focusIn.current = false;
-    (items().find((el) => el.getAttribute('aria-checked') === 'true') ?? items()[0])?.focus();
-  }, [via]);
-
-  const close = (refocus: boolean) => {
-    setVia(null);
-    if (refocus) button.current?.focus();
-  };
-  const pick = (q: Quality) => {
-    setQuality(q);
-    close(true);
-  };
-  const onButtonKey = (e: KeyboardEvent) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    e.preventDefault();
-    focusIn.current = true;
-    setVia('press');
-  };
-  const onMenuKey = (e: KeyboardEvent) => {
-    const all = items();
-    const at = all.indexOf(document.activeElement as HTMLElement);
-    // A row on a phone, a column above: either pair of arrows moves.
-    const go = {
-      ArrowDown: at + 1,
-      ArrowRight: at + 1,
-      ArrowUp: at - 1,
-      ArrowLeft: at - 1,
-      Home: 0,
-      End: all.length - 1,
-    }[e.key];
-    if (go !== undefined) all[(go + all.length) % all.length]?.focus();
-    else if (e.key === 'Escape') close(true);
-    else if (e.key === 'Tab') setVia(null);
-    else return;
-    // Keeps the page's shortcuts (↑/↓ page the feed, ←/→ seek, Esc leaves web fullscreen) out of the menu.
-    if (e.key !== 'Tab') e.preventDefault();
-  };
-
   return (
-    <div
-      // On a phone the menu is placed by the control bar (the nearest positioned box), so its row fits in the player.
-      className="sm:relative"
-      onPointerEnter={(e) => e.pointerType === 'mouse' && setVia((v) => v ?? 'hover')}
-      onPointerLeave={(e) => e.pointerType === 'mouse' && setVia((v) => (v === 'hover' ? null : v))}
-      onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setVia((v) => (v === 'press' ? null : v))}
-    >
-      <button
-        ref={button}
-        type="button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={id}
-        aria-label={`${text.quality} ${label(checked)}`}
-        onClick={(e) => {
-          // A click on a menu the pointer opened keeps it open; Enter or Space (detail 0) also moves focus in.
-          focusIn.current = e.detail === 0;
-          setVia((v) => (v === 'press' ? null : 'press'));
-        }}
-        onKeyDown={onButtonKey}
-        // As wide as the bar's other buttons; on a phone its touch area reaches 44 px beyond its box.
-        className="focus-ring relative flex h-8 min-w-8 items-center justify-center rounded px-1 text-xs hover:bg-white/15 before:(absolute content-[''] -inset-1.5) sm:before:hidden"
-      >
-        {label(checked)}
-      </button>
-      {/* A phone's player is too short for a column of 44 px entries above the bar: there they make a row. */}
-      <div
-        className={`absolute bottom-full right-2 pb-2 sm:(right-auto left-1/2 -translate-x-1/2) ${open ? '' : 'hidden'}`}
-      >
-        <ul
-          ref={menu}
-          id={id}
-          role="menu"
-          aria-label={text.quality}
-          onKeyDown={onMenuKey}
-          className="flex rounded-lg bg-black/80 sm:(flex-col py-1)"
-        >
-          {entries.map((q) => (
-            <li key={q} role="none">
-              <button
-                type="button"
-                role="menuitemradio"
-                aria-checked={checked === q}
-                tabIndex={-1}
-                onClick={() => pick(q)}
-                className={`focus-ring block h-11 w-16 text-xs hover:bg-white/15 sm:(h-auto py-1) ${checked === q ? 'text-accent' : ''}`}
-              >
-                {label(q)}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </div>
+    <ChoiceMenu
+      name={text.quality}
+      current={label(checked)}
+      entries={entries.map((q) => ({ value: q, label: label(q) }))}
+      checked={checked}
+      onPick={setQuality}
+    />
   );
 }

@@ -103,6 +103,11 @@ export function SearchBox({ mode = 'header', initial = '', inputId, text }: Prop
           onKeyDown={(ev) => {
             // The open popup handles the keyboard itself; closed, an arrow opens it.
             if (!open && (ev.key === 'ArrowDown' || ev.key === 'ArrowUp')) setOpen(true);
+            // Esc leaves the box (after Shift+F the page's keys work again); the popup closes with it.
+            if (ev.key === 'Escape' && !ev.nativeEvent.isComposing) {
+              setOpen(false);
+              ev.currentTarget.blur();
+            }
           }}
           className="min-w-0 flex-1 bg-transparent px-4 text-sm text-primary outline-none placeholder:text-muted"
         />

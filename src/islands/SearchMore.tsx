@@ -15,11 +15,13 @@ interface Props {
   /** Id of the server-rendered list (its items carry data-key) that new items are appended to. */
   listId: string;
   pageSize?: number;
+  /** 筛选 of the video results, as the address names them (`[['sort_type', '2']]`). */
+  filters?: [string, string][];
 }
 
 /** Infinite scroll of search results: further pages append to the server-rendered list as its end nears, or on 加载更多. */
-export function SearchMore({ kind, keyword, cursor, listId, pageSize = 24 }: Props) {
-  const [pages] = useState(() => searchPages(kind, keyword, cursor, pageSize));
+export function SearchMore({ kind, keyword, cursor, listId, pageSize = 24, filters = [] }: Props) {
+  const [pages] = useState(() => searchPages(kind, keyword, cursor, pageSize, filters));
   const { list, items, phase, sentinel, load } = useInfiniteList({
     pages,
     findList: () => document.getElementById(listId),

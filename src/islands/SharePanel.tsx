@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { openDm } from '../client/open-dm.ts';
 import { t } from '../i18n/t.ts';
 import { riLink } from '../shared/icons.ts';
+import { qrPath } from '../shared/qr.ts';
 import { hasSession, openLogin } from '../stores/auth.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { share, shareUrl } from '../stores/video-actions.ts';
@@ -63,6 +64,28 @@ export function SharePanel({ item }: { item: VideoItem }) {
         <Icon svg={riLink} className="text-base" />
         {t('share.copyLink')}
       </button>
+      <ShareQr url={shareUrl(item)} />
     </div>
+  );
+}
+
+/** The video's address as a QR code, to open it on a phone: dark on white in either theme, as scanners expect. */
+function ShareQr({ url }: { url: string }) {
+  const [{ size, d }] = useState(() => qrPath(url));
+  return (
+    <figure className="mt-2 flex items-center gap-3 border-t border-line pt-3">
+      <svg
+        viewBox={`0 0 ${size} ${size}`}
+        role="img"
+        aria-label={t('share.qr', { url })}
+        shapeRendering="crispEdges"
+        data-share-qr={url}
+        className="h-24 w-24 shrink-0 rounded-md"
+      >
+        <rect width={size} height={size} fill="#fff" />
+        <path fill="#161823" d={d} />
+      </svg>
+      <figcaption className="text-xs leading-5 text-secondary">{t('share.qrHint')}</figcaption>
+    </figure>
   );
 }

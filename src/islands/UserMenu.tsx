@@ -2,7 +2,8 @@ import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
 import { useEffect, useId, useRef, useState } from 'react';
 import { riFileList3Line, riLogoutBoxRLine } from '../shared/icons.ts';
-import { $auth, $sessionEnded } from '../stores/auth.ts';
+import { $auth, $sessionEnded, savedLogin } from '../stores/auth.ts';
+import { $marks } from '../stores/marks.ts';
 import { Icon } from './Icon.tsx';
 import { LoginButton, LoginHost, type LoginPopText } from './LoginButton.tsx';
 
@@ -19,15 +20,22 @@ export interface UserMenuText {
   orders?: { label: string; href: string };
   logout: string;
   saveLoginInfo: string;
-  /** The 登录 button and its popover, shown instead once the session has ended. */
-  login: string;
-  loginPop: LoginPopText;
+  /**
+   * The 登录 button and its popover, shown instead once the session has ended; left out on a page every viewer shares,
+   * whose own 登录 shows again then (the header's visitor part).
+   */
+  login?: string;
+  loginPop?: LoginPopText;
 }
 
 interface Props {
-  /** The server's view of the viewer, shown until the API says more. */
+  /**
+   * The server's view of the viewer, shown until the API says more; empty on a page every viewer shares, where the
+   * saved login names them (as the header's inline script drew it before first paint), then the marks call.
+   */
   nickname: string;
   avatar: string;
+  /** `account` may hold `{nickname}`, filled in here. */
   text: UserMenuText;
 }
 
@@ -38,7 +46,11 @@ const NO_USER = atom<{ userInfo: null }>({ userInfo: null });
 const SAVE_DEFAULT = atom(true);
 
 /** The header's avatar popover: who is logged in, their counts, their tabs, and logout. */
-export function UserMenu({ nickname, avatar, text }: Props) {
+export function UserMenu({ nickname: rendered, avatar: renderedAvatar, text }: Props) {
+  const [saved] = useState(() => (rendered ? null : savedLogin()));
+  const marked = useStore($marks)?.viewer;
+  const nickname = marked?.nickname ?? (rendered || saved?.nickname || '');
+  const avatar = marked?.avatar ?? (renderedAvatar || saved?.avatar || '');
   const [stores, setStores] = useState<UserStores | null>(null);
   const [open, setOpen] = useState(false);
   const pinned = useRef(false);
@@ -88,7 +100,7 @@ export function UserMenu({ nickname, avatar, text }: Props) {
     if (returnFocus) button.current?.focus();
   }
 
-  if (ended) return <LoginButton variant="header" label={text.login} pop={text.loginPop} />;
+  if (ended) return text.login ? <LoginButton variant="header" label={text.login} pop={text.loginPop} /> : null;
 
   // The dialog host sits outside the menu's root, so events inside the login dialog never count as inside the menu.
   return (
@@ -122,14 +134,21 @@ export function UserMenu({ nickname, avatar, text }: Props) {
           type="button"
           // A thumb's 44 px on a phone around the 36 px avatar.
           className="focus-ring block rounded-full lt-tablet:p-1"
-          aria-label={text.account}
+          // Unnamed on the server, it keeps `{nickname}` for the header's inline script to fill before first paint.
+          aria-label={nickname ? text.account.replace('{nickname}', nickname) : text.account}
           aria-haspopup="dialog"
           aria-expanded={open}
           aria-controls={open ? panelId : undefined}
           // Enter or Space (detail 0) moves focus into the menu; a mouse click leaves it on the avatar.
           onClick={(e) => (open && pinned.current ? close(false) : show(true, e.detail === 0))}
         >
-          <img src={avatar} alt="" width={36} height={36} className="block h-9 w-9 rounded-full object-cover" />
+          <img
+            src={avatar || undefined}
+            alt=""
+            width={36}
+            height={36}
+            className="block h-9 w-9 rounded-full bg-raised object-cover"
+          />
         </button>
         {open && (
           <Panel id={panelId} panelRef={panel} stores={stores} nickname={nickname} avatar={avatar} text={text} />

@@ -4,6 +4,7 @@ import { formatCountWith } from '../shared/format-count.ts';
 import {
   riChat3Fill,
   riEmotionUnhappyLine,
+  riFlag2Line,
   riHeart3Fill,
   riMoreFill,
   riShareForwardFill,
@@ -13,9 +14,12 @@ import {
 } from '../shared/icons.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import type { FollowToggle as FollowToggleType } from './FollowToggle.tsx';
-import { $sessionEnded } from '../stores/auth.ts';
+import { followButtonClass, joinLabels } from '../shared/follow-look.ts';
+import { $sessionEnded, requireLogin } from '../stores/auth.ts';
 import { $commentCounts } from '../stores/comment-counts.ts';
+import { $followStatus } from '../stores/follow.ts';
 import { $followLoaded, loadFollow } from '../stores/follow-loader.ts';
+import { $marks, markedFollow } from '../stores/marks.ts';
 import { share, toggleCollect, toggleLike, toggleWatchLater } from '../stores/video-actions.ts';
 import { $stats, statsOf, withoutMarks } from '../stores/video-stats.ts';
 import { FollowBadge } from './FollowBadge.tsx';
@@ -34,8 +38,16 @@ interface FollowProps {
   className?: string;
 }
 
-/** 关注 for the video's author: a look-alike until the viewer points at it, then the shared follow button (FollowToggle). */
-export function Follow({ item, labels, size = 'sm', className = '' }: FollowProps) {
+/**
+ * 关注 for the video's author: a look-alike until the viewer points at it, then the shared follow button (FollowToggle).
+ * The relation comes with the viewer's marks after first paint; beside the viewer's own name it keeps its place,
+ * unseen and out of reach (src/client/own-follow.ts), so that nothing moves.
+ */
+export function Follow({ item: rendered, labels, size = 'sm', className = '' }: FollowProps) {
+  const marks = useStore($marks);
+  const known = useStore($followStatus, { keys: [rendered.author.secUid] })[rendered.author.secUid];
+  const follow = known ?? markedFollow(marks, rendered.author.secUid, rendered.author.follow);
+  const item = follow === rendered.author.follow ? rendered : { ...rendered, author: { ...rendered.author, follow } };
   // The shared button is swapped in only once its module has loaded: one swap, with no loading state in between.
   const [Toggle, setToggle] = useState<typeof FollowToggleType | null>(null);
   const want = () => void import('./FollowToggle.tsx').then((m) => setToggle(() => m.FollowToggle));
@@ -56,16 +68,23 @@ export function Follow({ item, labels, size = 'sm', className = '' }: FollowProp
   };
   const fallback =
     size === 'badge' ? (
-      <FollowBadge status={item.author.follow} label={labels[item.author.follow]} onClick={wake} />
+      <FollowBadge
+        status={item.author.follow}
+        label={labels[item.author.follow]}
+        onClick={wake}
+        secUid={item.author.secUid}
+        labels={labels}
+      />
     ) : (
       <button
         type="button"
-        className={
-          item.author.follow
-            ? 'focus-ring h-8 min-w-20 rounded-md bg-raised px-4 text-sm text-secondary'
-            : 'btn-accent h-8 min-w-20 px-4'
-        }
+        data-follow-for={item.author.secUid}
+        className={followButtonClass(item.author.follow, 'sm')}
         onClick={wake}
+        data-mark="follow"
+        data-user={item.author.secUid}
+        data-labels={joinLabels(labels)}
+        data-size="sm"
       >
         {labels[item.author.follow]}
       </button>
@@ -86,6 +105,7 @@ export function Follow({ item, labels, size = 'sm', className = '' }: FollowProp
         });
       }}
       className={`inline-flex ${className}`}
+      data-follow-slot=""
     >
       {Toggle ? (
         <Toggle secUid={item.author.secUid} status={item.author.follow} labels={labels} size={size} />
@@ -135,14 +155,37 @@ interface Props {
   onNotInterested?: () => void;
   /** Called after a like from this column (the feed shows its heart burst). */
   onLiked?: () => void;
+  /** Called when the viewer blocked the author from the 举报 dialog (the feed drops their works at once). */
+  onBlocked?: (secUid: string) => void;
+}
+
+/** 举报 the work (logged in), offering 同时拉黑 its author. */
+function reportWork(item: VideoItem, onBlocked?: (secUid: string) => void): void {
+  if (!requireLogin()) return;
+  void import('./report.ts').then(({ report }) =>
+    report({
+      target: 'video',
+      id: item.id,
+      person: { secUid: item.author.secUid, nickname: item.author.nickname },
+      onDone: (blocked) => blocked && onBlocked?.(item.author.secUid),
+    }),
+  );
 }
 
 /** Like, comment, collect, share, 稍后再看 and (on the feed) 不感兴趣, with live counts. */
-export function VideoActions({ item: viewed, text, variant, onComment = toComments, onNotInterested, onLiked }: Props) {
+export function VideoActions({
+  item: viewed,
+  text,
+  variant,
+  onComment = toComments,
+  onNotInterested,
+  onLiked,
+  onBlocked,
+}: Props) {
   // Hydrates with the marks the server drew, then drops them if the session has ended.
   const ended = useStore($sessionEnded, { ssr: 'initial' });
   const item = ended ? { ...viewed, author: { ...viewed.author, follow: 0 as const } } : viewed;
-  const stats = statsOf(item, useStore($stats, { keys: [item.id] }));
+  const stats = statsOf(item, useStore($stats, { keys: [item.id] }), useStore($marks));
   const s = ended ? withoutMarks(stats) : stats;
   // Hydrates with the count the server drew: a comment posted while this island was waking (an Enter or a click on
   // 发送 that the comment island replays as it hydrates) announces a new count before it has.
@@ -154,6 +197,7 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
     : 'focus-ring flex h-9 items-center gap-1.5 rounded-full bg-raised px-4 text-sm text-secondary hover:bg-hover lt-tablet:h-11';
   const icon = column ? 'text-[34px]' : 'text-lg';
   const [shareWanted, setShareWanted] = useState(false);
+  // `mark`: which of the viewer's marks the button shows, so that the marks arriving before hydration can press it.
   const action = (
     label: string,
     svg: string,
@@ -161,8 +205,17 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
     count?: number,
     pressed?: boolean,
     tint = 'text-accent',
+    mark?: 'like' | 'collect' | 'later',
   ) => (
-    <button type="button" className={btn} aria-pressed={pressed} onClick={onClick}>
+    <button
+      type="button"
+      className={btn}
+      aria-pressed={pressed}
+      onClick={onClick}
+      data-mark={mark}
+      data-video={mark && item.id}
+      data-tint={mark && tint}
+    >
       <Icon svg={svg} className={`${icon} ${pressed ? tint : ''}`} />
       {count === undefined ? (
         <span>{label}</span>
@@ -185,9 +238,25 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
           <Follow item={item} labels={text.follow} />
         </li>
       )}
-      {entry(text.like, riHeart3Fill, () => void toggleLike(item).then((ok) => ok && onLiked?.()), s.digg, s.liked)}
+      {entry(
+        text.like,
+        riHeart3Fill,
+        () => void toggleLike(item).then((ok) => ok && onLiked?.()),
+        s.digg,
+        s.liked,
+        'text-accent',
+        'like',
+      )}
       {entry(text.comment, riChat3Fill, onComment, comments)}
-      {entry(text.collect, riStarFill, () => void toggleCollect(item), s.collect, s.collected, 'text-yellow-400')}
+      {entry(
+        text.collect,
+        riStarFill,
+        () => void toggleCollect(item),
+        s.collect,
+        s.collected,
+        'text-yellow-400',
+        'collect',
+      )}
       <li className="group/s relative" onPointerEnter={() => setShareWanted(true)} onFocus={() => setShareWanted(true)}>
         {action(text.share, riShareForwardFill, () => void share(item), s.share)}
         {shareWanted && (
@@ -217,11 +286,23 @@ export function VideoActions({ item: viewed, text, variant, onComment = toCommen
               {onNotInterested && (
                 <MenuEntry label={text.notInterested} icon={riEmotionUnhappyLine} onClick={onNotInterested} />
               )}
+              <MenuEntry label={text.report} icon={riFlag2Line} onClick={() => reportWork(item, onBlocked)} />
             </li>
           </ul>
         </li>
       ) : (
-        entry(text.later, riTimeFill, () => void toggleWatchLater(item), undefined, s.later, 'text-sky-400')
+        <>
+          {entry(
+            text.later,
+            riTimeFill,
+            () => void toggleWatchLater(item),
+            undefined,
+            s.later,
+            'text-sky-400',
+            'later',
+          )}
+          {entry(text.report, riFlag2Line, () => reportWork(item, onBlocked))}
+        </>
       )}
     </ul>
   );

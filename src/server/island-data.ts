@@ -3,6 +3,7 @@ import { stateFor } from './api/shape.ts';
 import { mediaUrl } from './media-url.ts';
 import type { CommentView } from './services/comments.ts';
 import type { ChatMessage } from './services/live.ts';
+import { captionsOf, type CaptionRef } from './services/captions.ts';
 import { ladderOrFile, laddersOf, type Rendition as LadderStep } from './services/renditions.ts';
 import type { Viewer } from './services/sessions.ts';
 import { followStatusFor } from './services/users.ts';
@@ -38,8 +39,8 @@ function toRenditions(v: PlayerCard, ladder: LadderStep[] | undefined): Renditio
   });
 }
 
-/** A video as the players render it, with the viewer's marks and its renditions (`ladder`, from laddersOf). */
-export function toVideoItem(v: PlayerCard, mark: Mark, ladder?: LadderStep[]): VideoItem {
+/** A video as the players render it, with the viewer's marks, its renditions (`ladder`, from laddersOf) and captions. */
+export function toVideoItem(v: PlayerCard, mark: Mark, ladder?: LadderStep[], caption?: CaptionRef): VideoItem {
   return {
     id: String(v.id),
     desc: v.desc,
@@ -60,12 +61,14 @@ export function toVideoItem(v: PlayerCard, mark: Mark, ladder?: LadderStep[]): V
     liked: !!mark.liked,
     collected: !!mark.collected,
     renditions: toRenditions(v, ladder),
+    captions: caption ? { url: caption.url, lang: caption.lang } : null,
   };
 }
 
-/** One video for a player, its renditions loaded: what a page hands the player island. */
+/** One video for a player, its renditions and captions loaded: what a page hands the player island. */
 export async function loadVideoItem(v: PlayerCard, mark: Mark): Promise<VideoItem> {
-  return toVideoItem(v, mark, (await laddersOf([v.id])).get(v.id));
+  const [ladders, captions] = await Promise.all([laddersOf([v.id]), captionsOf([v.id])]);
+  return toVideoItem(v, mark, ladders.get(v.id), captions.get(v.id));
 }
 
 /** Videos for a player (the feed's first page) with the viewer's marks and every video's renditions. */
@@ -80,6 +83,7 @@ export async function loadVideoItems(viewer: Viewer | null, cards: VideoCard[]):
         follow: followStatusFor(state.relations.get(c.author.id)),
       },
       state.ladders?.get(c.id),
+      state.captions?.get(c.id),
     ),
   );
 }

@@ -17,7 +17,7 @@ export const urlList = z.object({ url_list: z.array(z.string()) });
 /** A file as Douyin names one: `uri` (its path under the media root) and the addresses that serve it. */
 export const mediaRef = urlList.extend({ uri: z.string() });
 /** A picture or a video file with its size in pixels. */
-const sized = mediaRef.extend({ width: n(), height: n() });
+export const sized = mediaRef.extend({ width: n(), height: n() });
 /** A video file: its size in pixels and in bytes. */
 const playAddr = sized.extend({ data_size: n() });
 
@@ -71,7 +71,7 @@ export const user = z.object({
 });
 
 /** The sound of a video: its original sound (Douyin's '@nickname创作的原声'), which is the video file's audio track. */
-const music = z.object({
+export const music = z.object({
   id: n(),
   id_str: z.string(),
   mid: z.string(),
@@ -174,6 +174,20 @@ export const aweme = z.object({
     /** The quality of the short side, as Douyin names it. */
     ratio: z.enum(['540p', '720p', '1080p']),
     format: z.literal('mp4'),
+    /** The work's captions (字幕) as WebVTT files, as Douyin's and TikTok's clients read them; empty when it has none. */
+    caption_infos: z.array(
+      z.object({
+        /** BCP 47, e.g. zh-CN. */
+        language_code: z.string(),
+        lang: z.string(),
+        caption_format: z.literal('webvtt'),
+        url: z.string(),
+        url_list: z.array(z.string()),
+        /** 1 when written by the caption engine, 0 when the author's. */
+        is_auto_generated: bit,
+        sub_id: z.string(),
+      }),
+    ),
   }),
 });
 
@@ -204,6 +218,8 @@ export const videoB = z.object({
 export const followUser = user.extend({
   /** When the follow in this list was made (unix seconds). */
   follow_time: n(),
+  /** The room of the broadcast this user is on air with, 0 when not live (douyin's room_id). */
+  room_id: n(),
 });
 
 /** A user result of the search. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { NOTICE_GROUPS, NOTICE_KINDS } from './messaging.ts';
+import { INTERACTION_KINDS, NOTICE_GROUPS, NOTICE_KINDS } from './messaging.ts';
 
 describe('NOTICE_GROUPS', () => {
-  it('covers every kind once across the five filters besides 全部消息', () => {
+  it('shows every kind under 全部消息, and every interaction once across the five other filters', () => {
     const { all, ...rest } = NOTICE_GROUPS;
     expect([...all].sort()).toEqual([...NOTICE_KINDS].sort());
-    expect(Object.values(rest).flat().sort()).toEqual([...NOTICE_KINDS].sort());
+    expect(Object.values(rest).flat().sort()).toEqual([...INTERACTION_KINDS].sort());
   });
 });

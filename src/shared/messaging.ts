@@ -10,12 +10,27 @@ export const MESSAGE_MAX = 500;
 export const REPORT_REASONS = ['spam', 'abuse', 'porn', 'fraud', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
-/** What a report is about. */
-export const REPORT_TARGETS = ['user', 'message', 'conversation'] as const;
+/** What a report is about: a chat, a user, and (from their pages) a work, a comment or a live room. */
+export const REPORT_TARGETS = ['user', 'message', 'conversation', 'video', 'comment', 'live'] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
-/** Every kind of notification a service writes. */
-export const NOTICE_KINDS = ['like_video', 'like_comment', 'comment', 'reply', 'follow', 'mention', 'danmaku'] as const;
+/** The notifications another member's action on the recipient's things writes: each one belongs to exactly one 互动消息 filter below. */
+export const INTERACTION_KINDS = [
+  'like_video',
+  'like_comment',
+  'comment',
+  'reply',
+  'follow',
+  'mention',
+  'danmaku',
+] as const;
+
+/**
+ * Every kind of notification a service writes: the interactions, and announcements that only 全部消息 shows:
+ * `live` (开播了: someone the recipient follows went live), `moderation` (a moderator removed or restored the
+ * recipient's content; the text says what and why) and `export_ready` (the member's data export can be downloaded).
+ */
+export const NOTICE_KINDS = [...INTERACTION_KINDS, 'live', 'moderation', 'export_ready'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /** The 互动消息 filter (全部消息, 粉丝, @我的, 评论, 赞, 弹幕) and the kinds each one shows. */
@@ -105,6 +120,10 @@ export interface Notice {
   content: string | null;
   /** The work it is about, with its cover. */
   aweme: { aweme_id: string; cover: { url_list: string[] } } | null;
+  /** export_ready: where the member downloads their data; null for every other kind. */
+  download_url: string | null;
+  /** The broadcast a 开播了 notice is about (its room is /live/{room_id}). */
+  room_id: string | null;
 }
 
 /** Server-Sent Events of `/api/events` for the logged-in user. */

@@ -3,6 +3,7 @@
  * may be, and the picture limits. Each check answers the catalogue message of its refusal, or null when the value passes.
  */
 import type { MessageKey } from '../i18n/zh-CN.ts';
+import { collapseBlankLines } from './blank-lines.ts';
 import { wallClock } from './wall-clock.ts';
 
 /** Why a value is refused: the catalogue message and its placeholders. */
@@ -55,9 +56,9 @@ export function nicknameProblem(nickname: string): Problem | null {
   return null;
 }
 
-/** A bio as stored: Windows line ends made '\n', outer whitespace trimmed. */
+/** A bio as stored: blank lines collapsed (blank-lines.ts), outer whitespace trimmed. */
 export function cleanSignature(raw: string): string {
-  return raw.replace(/\r\n?/g, '\n').trim();
+  return collapseBlankLines(raw).trim();
 }
 
 /** Why a (cleaned) bio is refused, or null; an empty bio is allowed. */

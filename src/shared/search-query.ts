@@ -12,10 +12,11 @@ export function normalizeQuery(raw: string): string {
   return [...raw.trim()].slice(0, MAX_QUERY).join('').trim();
 }
 
-/** The results page of a keyword, e.g. `/search/%E7%BE%8E%E9%A3%9F?type=user`. */
-export function searchPath(keyword: string, type: SearchType = 'general'): string {
+/** The results page of a keyword, e.g. `/search/%E7%BE%8E%E9%A3%9F?type=video&sort_type=2` (filters: search-filters.ts). */
+export function searchPath(keyword: string, type: SearchType = 'general', filters: [string, string][] = []): string {
   const path = `/search/${encodeURIComponent(keyword)}`;
-  return type === 'general' ? path : `${path}?type=${type}`;
+  const query = new URLSearchParams([...(type === 'general' ? [] : [['type', type]]), ...filters]).toString();
+  return query ? `${path}?${query}` : path;
 }
 
 /** A `type` query value as a tab; anything unknown is the default tab. */

@@ -17,6 +17,7 @@ const item = {
   liked: true,
   collected: false,
   renditions: [{ gear: 540, width: 540, height: 960, bitRate: 400_000, url: '/media/clips/c01.mp4' }],
+  captions: null,
 };
 
 describe('videos as the browser holds them', () => {

@@ -31,6 +31,8 @@ export interface VideoItem {
   collected: boolean;
   /** What the 清晰度 menu offers, highest gear first; empty when the source did not say (Family B), and `src` plays. */
   renditions: Rendition[];
+  /** The work's captions (a WebVTT file), or null: the player shows its CC button only when there are some. */
+  captions: { url: string; lang: string } | null;
 }
 
 /** What a video card shows (VideoCard.astro, VideoCardView): pages pass no more than this as island props. */
@@ -60,6 +62,13 @@ export function renditionsOf(bitRates: Aweme['video']['bit_rate']): Rendition[] 
   return out.sort((a, b) => b.gear - a.gear);
 }
 
+/** An aweme's first caption track (older answers carry no caption_infos at all). */
+function captionOf(infos: Aweme['video']['caption_infos'] | undefined): VideoItem['captions'] {
+  const first = infos?.[0];
+  const url = first?.url_list[0] ?? first?.url;
+  return first && url ? { url, lang: first.language_code } : null;
+}
+
 /** A Family A aweme. */
 export function fromAweme(a: Aweme): VideoItem {
   return {
@@ -82,6 +91,7 @@ export function fromAweme(a: Aweme): VideoItem {
     liked: a.user_digged === 1,
     collected: a.collect_stat === 1,
     renditions: renditionsOf(a.video.bit_rate),
+    captions: captionOf(a.video.caption_infos),
   };
 }
 
@@ -102,5 +112,6 @@ export function fromVideoB(v: VideoB): VideoItem {
     liked: v.isLiked,
     collected: v.isCollected,
     renditions: [],
+    captions: null,
   };
 }

@@ -1,9 +1,32 @@
 /**
- * Calendar dates and clock times as the portal shows them: in China's time zone, on the server and in every browser
- * alike. A page rendered on a UTC server and hydrated in a browser at UTC+8 would otherwise disagree on "11-23" versus
- * "11-24" for eight hours a day, and React would throw the server's markup away (and with it a click being replayed).
+ * Calendar dates and clock times as the portal shows them: in the site's time zone (Asia/Shanghai unless `TZ` names
+ * another), on the server and in every browser alike. A page rendered on a UTC server and hydrated in a browser at
+ * UTC+8 would otherwise disagree on "11-23" versus "11-24" for eight hours a day, and React would throw the server's
+ * markup away (and with it a click being replayed). The server reads `TZ`; a page carries the zone on <html data-tz>,
+ * where the browser reads it, so both format with the same zone whatever the machine's own.
  */
-export const DISPLAY_TIME_ZONE = 'Asia/Shanghai';
+
+/** The zone when `TZ` names none (or none that Intl knows). */
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
+
+/** Whether Intl knows `zone` as an IANA time zone. */
+function knownZone(zone: string | undefined): zone is string {
+  if (!zone || !/^[A-Za-z_+\-/0-9]{1,64}$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The site's time zone: the page's data-tz in a browser, `TZ` on the server, else Asia/Shanghai. */
+export function displayTimeZone(): string {
+  const fromPage = typeof document === 'undefined' ? undefined : document.documentElement.dataset.tz;
+  const fromEnv = typeof process === 'undefined' ? undefined : process.env.TZ;
+  const zone = fromPage ?? fromEnv;
+  return knownZone(zone) ? zone : DEFAULT_TIME_ZONE;
+}
 
 export interface WallClock {
   year: number;
@@ -17,24 +40,33 @@ export interface WallClock {
   minute: string;
 }
 
-const format = new Intl.DateTimeFormat('en-US', {
-  timeZone: DISPLAY_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** The date and time `date` shows on a clock in China. */
-export function wallClock(date: Date): WallClock {
+function formatIn(zone: string): Intl.DateTimeFormat {
+  let format = formats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formats.set(zone, format);
+  }
+  return format;
+}
+
+/** The date and time `date` shows on a clock of the site's zone (or of `zone`). */
+export function wallClock(date: Date, zone = displayTimeZone()): WallClock {
   const parts: Record<string, string> = {};
-  for (const p of format.formatToParts(date)) parts[p.type] = p.value;
+  for (const p of formatIn(zone).formatToParts(date)) parts[p.type] = p.value;
   return { year: Number(parts.year), month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute! };
 }
 
-/** Whether two instants fall on the same calendar day in China. */
+/** Whether two instants fall on the same calendar day of the site's zone. */
 export function sameDay(a: WallClock, b: WallClock): boolean {
   return a.year === b.year && a.month === b.month && a.day === b.day;
 }
@@ -42,4 +74,10 @@ export function sameDay(a: WallClock, b: WallClock): boolean {
 /** MM-DD within `now`'s year, YYYY-MM-DD before. */
 export function calendarDate(date: WallClock, now: WallClock): string {
   return date.year === now.year ? `${date.month}-${date.day}` : `${date.year}-${date.month}-${date.day}`;
+}
+
+/** YYYY-MM-DD of `date` in the site's zone (发布时间). */
+export function isoDay(date: Date, zone = displayTimeZone()): string {
+  const c = wallClock(date, zone);
+  return `${c.year}-${c.month}-${c.day}`;
 }

@@ -29,18 +29,45 @@ export function savedToken(): string | null {
   }
 }
 
+/** The name and avatar of the saved login, read from storage without the user store (the header draws them before the API answers). */
+export function savedLogin(): { nickname: string; avatar: string } | null {
+  try {
+    const saved = JSON.parse(globalThis.localStorage?.getItem(USER_KEY) ?? 'null') as {
+      token?: unknown;
+      userInfo?: {
+        nickname?: unknown;
+        avatar_thumb?: { url_list?: unknown[] };
+        avatar_300x300?: { url_list?: unknown[] };
+      } | null;
+    } | null;
+    if (typeof saved?.token !== 'string') return null;
+    const info = saved.userInfo ?? {};
+    const avatar = (info.avatar_thumb ?? info.avatar_300x300)?.url_list?.[0];
+    return {
+      nickname: typeof info.nickname === 'string' ? info.nickname : '',
+      avatar: typeof avatar === 'string' ? avatar : '',
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** Whether this browser holds a saved session token. */
 export function hasSavedToken(): boolean {
   return savedToken() !== null;
 }
 
 /**
- * Whether this browser holds a session: a saved token, or the session cookie this page was rendered for, while that
- * session lasts. The cookie alone is enough for the API (same-origin requests carry it), and it is all a browser has
+ * Whether this browser holds a session: a saved token, or the session cookie this page was rendered for (or, on a page
+ * every viewer shares, the cookie's hint), while that session lasts. The cookie alone is enough for the API (same-origin requests carry it), and it is all a browser has
  * whose storage was cleared, evicted or blocked since the login; such a page's header shows the viewer, not 登录.
  */
 export function hasSession(): boolean {
-  return hasSavedToken() || (!$sessionEnded.get() && globalThis.document?.body?.hasAttribute('data-viewer') === true);
+  const doc = globalThis.document;
+  // data-member: a page every viewer shares found a session before first paint (the saved token, or the cookie's hint).
+  const page =
+    doc?.body?.hasAttribute('data-viewer') === true || doc?.documentElement?.hasAttribute('data-member') === true;
+  return hasSavedToken() || (!$sessionEnded.get() && page);
 }
 
 /** Asks for the login dialog (the header's login host hydrates on `sy:hydrate-login`, then lazy-loads and shows it). */
@@ -73,6 +100,8 @@ export function endSession(): void {
   $auth.set({ isLogin: false, routerKey: routerKey + 1 });
   if ($sessionEnded.get()) return;
   $sessionEnded.set(true);
+  // A page every viewer shares shows the visitor's parts again.
+  globalThis.document?.documentElement?.removeAttribute('data-member');
   if (globalThis.document?.body?.hasAttribute('data-viewer')) globalThis.dispatchEvent(new Event(SESSION_ENDED_EVENT));
 }
 

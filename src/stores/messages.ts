@@ -231,7 +231,11 @@ async function refreshState(secUid: string): Promise<void> {
       { sec_user_id: secUid },
       { quiet: true },
     );
-    if ($chat.get().peer === secUid) $chat.setKey('state', conversation);
+    const c = $chat.get();
+    if (c.peer !== secUid) return;
+    // The rule lifted (the peer replied or followed): a refusal under it says nothing true any more.
+    const lifted = c.state?.restricted === 1 && conversation.restricted === 0;
+    $chat.set({ ...c, state: conversation, error: lifted ? null : c.error });
   } catch {
     // Keeps what it had.
   }
@@ -308,8 +312,8 @@ export async function clearChat(): Promise<boolean> {
   }
 }
 
-/** 举报 the chat with one of the listed reasons. */
-export async function reportChat(reason: ReportReason): Promise<boolean> {
+/** 举报 the chat with one of the listed reasons; with `block`, 同时拉黑 the peer in the same call. */
+export async function reportChat(reason: ReportReason, block = false): Promise<boolean> {
   const c = $chat.get();
   if (!c.state) return false;
   const byConversation = c.state.conversation_id !== '0';
@@ -318,7 +322,9 @@ export async function reportChat(reason: ReportReason): Promise<boolean> {
       object_type: byConversation ? 'conversation' : 'user',
       object_id: byConversation ? c.state.conversation_id : c.state.peer.uid,
       reason,
+      block: block ? 1 : 0,
     });
+    if (block && c.peer) await refreshState(c.peer);
     return true;
   } catch {
     return false;

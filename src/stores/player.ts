@@ -2,23 +2,28 @@
 import { atom, map } from 'nanostores';
 import type { VideoItem } from '../shared/video-item.ts';
 
-/** Playback speeds the speed menu offers (spec: 0.75 to 3x). */
-export const RATES = [0.75, 1, 1.25, 1.5, 2, 3] as const;
+/** Playback speeds the 倍速 menu and the < and > keys offer, as douyin.com's player does. */
+export const RATES = [0.75, 1, 1.25, 1.5, 2] as const;
 
 export interface PlayerPrefs {
   /** 0..1. */
   volume: number;
+  /** 倍速 of videos (never of a live room). */
   rate: number;
-  /** 自动连播: at the end of a video the feed moves to the next one instead of looping. */
+  /** 连播: at the end of a video the feed (or a 合集) moves to the next one instead of looping. */
   autoNext: boolean;
   /** 弹幕 shown. */
   danmaku: boolean;
+  /** 字幕 shown on works that have captions. */
+  captions: boolean;
 }
 
 /** localStorage key of the remembered preferences. */
 export const PREFS_KEY = 'sy.player';
 // 弹幕 start off: the layer and its list load only for viewers who turn them on (B), keeping the first load small.
-const DEFAULTS: PlayerPrefs = { volume: 0.7, rate: 1, autoNext: false, danmaku: false };
+// 连播 starts on, as in douyin.com's feed. 字幕 start off as 弹幕 do; a viewer's choice is remembered, and a work without
+// captions shows no CC button at all.
+const DEFAULTS: PlayerPrefs = { volume: 0.7, rate: 1, autoNext: true, danmaku: false, captions: false };
 
 /** Player preferences; defaults until `restorePrefs()` reads the saved ones (after hydration, so server and client render alike). */
 export const $prefs = map<PlayerPrefs>({ ...DEFAULTS });
@@ -50,6 +55,26 @@ export interface PlayerHost {
 /** The current video's host, set by the island that shows it. */
 export const $host = atom<PlayerHost | null>(null);
 
+/** What a change of 倍速 or 连播 says over the video for a moment (the player shows it); null when nothing. */
+export interface PlayerNote {
+  kind: 'rate' | 'autoNext';
+  /** The rate set, or 1/0 for 连播 on/off. */
+  value: number;
+  /** Tells two equal notes in a row apart, so the second shows again. */
+  at: number;
+}
+
+export const $note = atom<PlayerNote | null>(null);
+/** How long a note stays. */
+export const NOTE_MS = 2000;
+let noteTimer: ReturnType<typeof setTimeout> | undefined;
+
+function showNote(kind: PlayerNote['kind'], value: number): void {
+  clearTimeout(noteTimer);
+  $note.set({ kind, value, at: Date.now() });
+  noteTimer = setTimeout(() => $note.set(null), NOTE_MS);
+}
+
 /** Clamps and rounds a volume to 0..1 in steps of 0.01. */
 export function clampVolume(v: number): number {
   return Math.round(Math.min(1, Math.max(0, Number.isFinite(v) ? v : DEFAULTS.volume)) * 100) / 100;
@@ -74,6 +99,7 @@ export function parsePrefs(raw: string | null): PlayerPrefs {
     rate: validRate(saved.rate),
     autoNext: typeof saved.autoNext === 'boolean' ? saved.autoNext : DEFAULTS.autoNext,
     danmaku: typeof saved.danmaku === 'boolean' ? saved.danmaku : DEFAULTS.danmaku,
+    captions: typeof saved.captions === 'boolean' ? saved.captions : DEFAULTS.captions,
   };
 }
 
@@ -121,16 +147,33 @@ export function toggleMute(): void {
   $muted.set(muted);
 }
 
+/** Sets the 倍速 (one of RATES, else 1) and says so over the video. */
 export function setRate(rate: number): void {
-  $prefs.setKey('rate', validRate(rate));
+  const next = validRate(rate);
+  $prefs.setKey('rate', next);
+  showNote('rate', next);
 }
 
-export function toggleAutoNext(): void {
-  $prefs.setKey('autoNext', !$prefs.get().autoNext);
+/** The < and > keys: one step down or up RATES, staying at the ends; only for a video, never a live room. */
+export function stepRate(step: 1 | -1): void {
+  if (!$host.get()?.item) return;
+  const at = RATES.indexOf($prefs.get().rate as (typeof RATES)[number]);
+  setRate(RATES[Math.min(Math.max((at < 0 ? 1 : at) + step, 0), RATES.length - 1)]!);
+}
+
+/** K and the 连播 switch; K's change is said over the video. */
+export function toggleAutoNext(announce = false): void {
+  const on = !$prefs.get().autoNext;
+  $prefs.setKey('autoNext', on);
+  if (announce) showNote('autoNext', on ? 1 : 0);
 }
 
 export function toggleDanmaku(): void {
   $prefs.setKey('danmaku', !$prefs.get().danmaku);
+}
+
+export function toggleCaptions(): void {
+  $prefs.setKey('captions', !$prefs.get().captions);
 }
 
 export function toggleClear(): void {

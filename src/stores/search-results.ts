@@ -23,10 +23,15 @@ type SearchHit = VideoItem | UserHitView;
 const W = '/aweme/v1/web';
 
 /** A further page of video results (errors are toasted: the visitor asked for it by scrolling). */
-async function fetchVideoHits(keyword: string, offset: number, count: number): Promise<HitPage<VideoItem>> {
+async function fetchVideoHits(
+  keyword: string,
+  offset: number,
+  count: number,
+  filters: [string, string][],
+): Promise<HitPage<VideoItem>> {
   const body = await apiGet<{ data: { aweme_info: Aweme }[]; cursor: number; has_more: 0 | 1 }>(
     `${W}/general/search/single/`,
-    { keyword, offset, count },
+    { keyword, offset, count, ...Object.fromEntries(filters) },
   );
   return {
     items: body.data.map(({ aweme_info }) => fromAweme(aweme_info)),
@@ -59,13 +64,24 @@ async function fetchUserHits(keyword: string, offset: number, count: number): Pr
 /** Whether a hit is a video (users are keyed by sec_uid). */
 export const isVideoHit = (hit: SearchHit): hit is VideoItem => 'id' in hit;
 
-/** The results of `kind` for `keyword` after the server's first page (its keys to be given to `skip`), from offset `cursor`. */
-export function searchPages(kind: 'video' | 'user', keyword: string, cursor: ListCursor, count: number) {
+/**
+ * The results of `kind` for `keyword` after the server's first page (its keys to be given to `skip`), from offset
+ * `cursor`; videos under the page's 筛选 (`filters`, as its address names them).
+ */
+export function searchPages(
+  kind: 'video' | 'user',
+  keyword: string,
+  cursor: ListCursor,
+  count: number,
+  filters: [string, string][] = [],
+) {
   return pagedList<SearchHit>({
     keyOf: (hit) => (isVideoHit(hit) ? hit.id : hit.secUid),
     start: { cursor, hasMore: true },
     // Search's cursor is an offset (its answer's `cursor` is the next one).
     fetchPage: (from) =>
-      kind === 'video' ? fetchVideoHits(keyword, Number(from), count) : fetchUserHits(keyword, Number(from), count),
+      kind === 'video'
+        ? fetchVideoHits(keyword, Number(from), count, filters)
+        : fetchUserHits(keyword, Number(from), count),
   });
 }

@@ -1,5 +1,6 @@
 /** The session this browser holds, apart from the API client: client/api.ts reads and clears it without importing the user actions. */
 import { map } from 'nanostores';
+import { hideOwnFollow } from '../client/own-follow.ts';
 import type { ProfileUser } from '../shared/api-shapes.ts';
 import { endSession, USER_KEY } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';
@@ -29,6 +30,8 @@ const DEVICE_KEYS = ['theme'];
 /** The spec's user store: token and userInfo, persisted in localStorage. */
 export const $user = withId(USER_KEY, map<UserState>({ token: null, userInfo: null }));
 persist($user, { storage: browserStorage('local'), paths: ['token', 'userInfo'] });
+// A login or logout made on the page shows or hides 关注 on the viewer's own things at once.
+$user.subscribe((u) => hideOwnFollow(u.userInfo?.sec_uid));
 
 /** The email the login form pre-fills, if one is remembered. */
 export function rememberedEmail(): string | null {

@@ -1,5 +1,6 @@
 import { atom } from 'nanostores';
 import { apiGet, apiPost, type ApiFailure } from '../client/api.ts';
+import { setFlash } from '../client/flash.ts';
 import { $auth, setLoggedIn, startCodeCountdown } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';
 import {
@@ -36,6 +37,17 @@ interface ProfileSelf {
 interface LoginAnswer {
   token: string;
   user: UserInfo;
+  /** This login took back the account's pending 注销. */
+  deletion_cancelled?: boolean;
+}
+
+let deletionCancelled = false;
+
+/** Whether the last login cancelled a pending 注销 (asked once, by the login dialog as it finishes). */
+export function takeDeletionCancelled(): boolean {
+  const was = deletionCancelled;
+  deletionCancelled = false;
+  return was;
 }
 
 /** The avatar URL to show for a user (thumb first). */
@@ -88,6 +100,7 @@ export function loginSucceeded(token: string, userInfo: UserInfo): void {
 
 function completeLogin(answer: LoginAnswer, email?: string): UserInfo {
   loginSucceeded(answer.token, answer.user);
+  deletionCancelled = answer.deletion_cancelled === true;
   if (email && $saveLoginInfo.get()) rememberEmail(email.trim());
   return answer.user;
 }
@@ -178,6 +191,17 @@ export async function logout({
   await apiPost('/passport/logout', {}, { quiet: true }).catch(() => {});
   clearLocalSession({ keepEmail: email });
   reloadPage();
+}
+
+/**
+ * 注销账号 was asked for: the server has ended every session of the account already; this browser forgets it as a
+ * logout does (the remembered email stays, so logging in again to take it back is one step) and opens the home page.
+ */
+export function leaveAfterDeletion(message: string): void {
+  clearLocalSession({ keepEmail: rememberedEmail() });
+  // After the clearing, which empties session storage too.
+  setFlash(message);
+  globalThis.location?.assign('/');
 }
 
 /**

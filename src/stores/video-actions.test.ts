@@ -8,6 +8,8 @@ const { apiPost } = await import('../client/api.ts');
 const f = await import('./video-actions.ts');
 const { $stats, statsOf } = await import('./video-stats.ts');
 const { $loginOpen } = await import('./auth.ts');
+const { setMarks, $marks } = await import('./marks.ts');
+const { recordIntent } = await import('./early-clicks.ts');
 const { testAweme } = await import('../../tests/unit/aweme.ts');
 const { fromAweme } = await import('../shared/video-item.ts');
 const post = vi.mocked(apiPost);
@@ -19,7 +21,48 @@ beforeEach(() => {
   local.clear();
   $stats.set({});
   $loginOpen.set(false);
+  $marks.set(null);
   vi.clearAllMocks();
+});
+
+describe('the viewer’s marks, arriving after first paint', () => {
+  const viewer = { uid: '7', secUid: 'me', nickname: '我', avatar: '/a.webp' };
+  const marksFor = (liked: string[]) =>
+    setMarks({
+      viewer,
+      liked,
+      collected: [],
+      later: [],
+      following: {},
+      unread: { notice: 0, message: 0 },
+      resume: null,
+    });
+
+  it('show over what a shared page was rendered with, until the viewer acts', async () => {
+    login();
+    const shared = { ...item, liked: false };
+    marksFor([shared.id]);
+    expect(statsOf(shared).liked).toBe(true);
+    post.mockResolvedValueOnce({ user_digged: 0, digg_count: 9 });
+    // Judged against the marks: the click takes the like back.
+    expect(await f.toggleLike(shared)).toBe(true);
+    expect(post).toHaveBeenCalledWith('/aweme/v1/web/commit/item/digg/', { aweme_id: '42', type: 0 });
+    marksFor([shared.id]);
+    expect(statsOf(shared).liked).toBe(false);
+  });
+
+  it('never turn a click made before they came the wrong way: it does what the button showed then', async () => {
+    login();
+    const shared = { ...item, liked: false };
+    // The click came while the page showed ♥ unpressed; the marks (liked already) arrived before its replay.
+    recordIntent('like', shared.id, true);
+    marksFor([shared.id]);
+    post.mockResolvedValueOnce({ user_digged: 1, digg_count: 10 });
+    expect(await f.toggleLike(shared)).toBe(true);
+    expect(post).toHaveBeenCalledWith('/aweme/v1/web/commit/item/digg/', { aweme_id: '42', type: 1 });
+    // Liked already: the count does not move.
+    expect(statsOf(shared)).toMatchObject({ liked: true, digg: 10 });
+  });
 });
 
 describe('actions', () => {

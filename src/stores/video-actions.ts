@@ -5,6 +5,7 @@
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { hasSession, requireLogin } from './auth.ts';
+import { takeIntent } from './early-clicks.ts';
 import { patchStats as patch, statsOf, type VideoStats } from './video-stats.ts';
 import { enqueueWrite } from './write-queue.ts';
 
@@ -37,14 +38,21 @@ function write<T>(
 }
 
 /** Likes or unlikes; `onlyLike` (double-click, double space) never takes a like back. */
+/** The count after turning a mark from `was` to `now`: unchanged when the click found it so already. */
+function counted(count: number, was: boolean, now: boolean): number {
+  return Math.max(0, count + (was === now ? 0 : now ? 1 : -1));
+}
+
 export function toggleLike(item: VideoItem, onlyLike = false): Promise<boolean> {
   const s = statsOf(item);
+  // A click made before hydration meant what the button showed then (early-clicks.ts).
+  const early = takeIntent('like', item.id);
   if (onlyLike && s.liked) return Promise.resolve(requireLogin());
-  const liked = !s.liked;
+  const liked = early ?? !s.liked;
   return write(
     `like:${item.id}`,
     item,
-    { liked, digg: Math.max(0, s.digg + (liked ? 1 : -1)) },
+    { liked, digg: counted(s.digg, s.liked, liked) },
     async () =>
       (await api()).apiPost<{ user_digged: 0 | 1; digg_count: number }>('/aweme/v1/web/commit/item/digg/', {
         aweme_id: item.id,
@@ -56,11 +64,11 @@ export function toggleLike(item: VideoItem, onlyLike = false): Promise<boolean> 
 
 export function toggleCollect(item: VideoItem): Promise<boolean> {
   const s = statsOf(item);
-  const collected = !s.collected;
+  const collected = takeIntent('collect', item.id) ?? !s.collected;
   return write(
     `collect:${item.id}`,
     item,
-    { collected, collect: Math.max(0, s.collect + (collected ? 1 : -1)) },
+    { collected, collect: counted(s.collect, s.collected, collected) },
     async () =>
       (await api()).apiPost<{ collect_stat: 0 | 1; collect_count: number }>('/aweme/v1/web/aweme/collect/', {
         aweme_id: item.id,
@@ -72,7 +80,7 @@ export function toggleCollect(item: VideoItem): Promise<boolean> {
 
 /** L: adds to 稍后再看, or takes it out again; says which. */
 export async function toggleWatchLater(item: VideoItem): Promise<void> {
-  const later = !statsOf(item).later;
+  const later = takeIntent('later', item.id) ?? !statsOf(item).later;
   const ok = await write(
     `later:${item.id}`,
     item,

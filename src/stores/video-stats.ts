@@ -1,6 +1,7 @@
 /** The viewer's live counts and marks on each video (likes, collects, shares, comments, 稍后再看). */
 import { map } from 'nanostores';
 import type { VideoItem } from '../shared/video-item.ts';
+import { $marks, type PageMarks } from './marks.ts';
 
 /** The parts of a video that change while it is on screen. */
 export interface VideoStats {
@@ -14,20 +15,28 @@ export interface VideoStats {
   later: boolean;
 }
 
-/** Live counts and marks by video id; a video not in here shows what it was rendered with. */
+/** Live counts and marks by video id, once the viewer acted on it here; a video not in here shows what it was rendered with and the viewer's marks. */
 export const $stats = map<Record<string, VideoStats>>({});
 
-/** The current counts and marks of `item`. */
-export function statsOf(item: VideoItem, all: Record<string, VideoStats> = $stats.get()): VideoStats {
+/**
+ * The current counts and marks of `item`: what the viewer did here, else what it was rendered with and the marks that
+ * arrived after first paint (a shared page is rendered with none). A click made before the marks arrived stays what it
+ * was: it named its end state, which the marks, read before the write perhaps, cannot take back.
+ */
+export function statsOf(
+  item: VideoItem,
+  all: Record<string, VideoStats> = $stats.get(),
+  marks: PageMarks | null = $marks.get(),
+): VideoStats {
   return (
     all[item.id] ?? {
-      liked: item.liked,
+      liked: item.liked || !!marks?.liked.has(item.id),
       digg: item.digg,
-      collected: item.collected,
+      collected: item.collected || !!marks?.collected.has(item.id),
       collect: item.collect,
       share: item.share,
       comment: item.comment,
-      later: false,
+      later: !!marks?.later.has(item.id),
     }
   );
 }

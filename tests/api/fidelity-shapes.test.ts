@@ -62,6 +62,7 @@ const SAMPLES: Record<string, Sample> = {
   [`${W}/mix/list/`]: { query: (f) => ({ sec_user_id: f.author.secUid }), meets: ['user'] },
   [`${W}/mix/detail/`]: { query: (f) => ({ mix_id: f.mix }), meets: ['user'] },
   [`${W}/mix/aweme/`]: { query: (f) => ({ mix_id: f.mix, count: 6 }), meets: ['aweme', 'user'] },
+  [`${W}/mix/progress/`]: { query: (f) => ({ mix_id: f.mix }) },
   [`${W}/notice/`]: { query: () => ({ count: 10 }) },
   [`${W}/notice/count/`]: { query: () => ({}) },
   [`${W}/seo/inner/link/`]: { query: () => ({}) },
@@ -81,6 +82,8 @@ const SAMPLES: Record<string, Sample> = {
   [`${W}/im/spotlight/relation/`]: { query: () => ({ count: 10 }), meets: ['user'] },
   [`${W}/familiar/atlist/`]: { query: () => ({ count: 10 }), meets: ['user'] },
   [`${W}/home/search/item/`]: { query: (f) => ({ keyword: f.word, count: 6 }), meets: ['aweme', 'user'] },
+  [`${W}/music/listcollection/`]: { query: () => ({ count: 6 }) },
+  [`${W}/view/user/visited/list/`]: { query: () => ({ count: 6 }) },
   '/passport/qr/status': { query: (f) => ({ ticket: f.ticket }) },
   '/passport/demo': { query: () => ({}) },
 };

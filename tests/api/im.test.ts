@@ -317,7 +317,8 @@ describe('doors that refuse', () => {
     expectMsg(await post(b, `${IM}/conversation/delete/`, { conversation_id: '\u0000' }), 400);
     expectMsg(await post(b, '/aweme/v1/web/user/block/', { sec_user_id: a.sec, block: 5 }), 400);
     expectMsg(await post(b, '/aweme/v1/web/user/block/', { sec_user_id: b.sec, block: 1 }), 400);
-    expectMsg(await post(b, '/aweme/v1/web/report/', { object_type: 'video', object_id: 1, reason: 'spam' }), 400);
+    // Works, comments and live rooms are reportable too; a series is not.
+    expectMsg(await post(b, '/aweme/v1/web/report/', { object_type: 'mix', object_id: 1, reason: 'spam' }), 400);
     expectMsg(await post(b, '/aweme/v1/web/report/', { object_type: 'user', object_id: a.id, reason: 'meh' }), 400);
     expectMsg(await post(b, '/aweme/v1/web/report/', { object_type: 'user', object_id: 999_999, reason: 'spam' }), 404);
   });

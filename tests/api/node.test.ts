@@ -29,6 +29,17 @@ describe('serveApi', () => {
     expect((await res.json()).aweme_list).toHaveLength(2);
   });
 
+  it('sends each cookie an answer sets as its own Set-Cookie line: a login sets the session and its member hint', async () => {
+    const demo = await (await fetch(`${base}/api/passport/demo`)).json();
+    const login = await fetch(`${base}/api/passport/login/password`, {
+      method: 'POST',
+      body: new URLSearchParams({ email: demo.email, password: demo.password }),
+    });
+    expect(login.status).toBe(200);
+    const names = login.headers.getSetCookie().map((c) => c.slice(0, c.indexOf('=')));
+    expect(names).toEqual(['sy_session', 'sy_member']);
+  });
+
   it('makes share links on the origin the client asked at', async () => {
     const body = await (await fetch(`${base}/api/aweme/v1/web/tab/feed/?count=1`)).json();
     expect(body.aweme_list[0].share_url).toBe(`${base}/video/${body.aweme_list[0].aweme_id}`);

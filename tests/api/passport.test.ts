@@ -36,6 +36,9 @@ describe('passport API', () => {
     expect(responseSchema('POST', '/passport/login/password').safeParse(res.body).success).toBe(true);
     const cookie = res.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^sy_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+/);
+    // Beside it, the readable hint a page every viewer shares looks for (nothing but 1, gone with the session).
+    const hint = res.headers.getSetCookie().find((c) => c.startsWith('sy_member='));
+    expect(hint).toMatch(/^sy_member=1; Path=\/; SameSite=Lax; Max-Age=\d+$/);
     const token = res.body.token as string;
     const self = await ok('GET', '/aweme/v1/web/user/profile/self/', { token });
     expect(self.user.sec_uid).toBe(res.body.user.sec_uid);
@@ -44,6 +47,7 @@ describe('passport API', () => {
     const out = await post('/passport/logout', {}, '10.0.0.1', token);
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/^sy_session=; .*Max-Age=0/);
+    expect(out.headers.getSetCookie()).toContain('sy_member=; Path=/; SameSite=Lax; Max-Age=0');
     expect((await call('GET', '/api/aweme/v1/web/user/profile/self/', { token })).body.status_code).toBe(8);
     expectErrorA(await call('GET', '/api/aweme/v1/web/history/read/', { token }), 401, 8);
   });

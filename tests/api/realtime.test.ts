@@ -27,7 +27,11 @@ beforeAll(async () => {
   ctx.db = testDb.db;
   hub = new EventHub(testDb.url);
   previous = useHub(hub);
-  room = await one(ctx, sql`select id, viewer_count from live_rooms where status = 'live' order by id limit 1`);
+  // The seed's rooms are past broadcasts: one goes on air again, as a publisher would put it.
+  room = await one(
+    ctx,
+    sql`update live_rooms set status = 'live', ended_at = null where id = (select min(id) from live_rooms) returning id, viewer_count`,
+  );
   ended = await one(ctx, sql`select id from live_rooms where status = 'ended' order by id limit 1`);
   const users = await testDb.db.execute<{ id: number }>(
     sql`select id from users where not is_demo order by id limit 2 offset 5`,
@@ -101,6 +105,19 @@ describe('live room chat', () => {
     await second.close();
     await expect.poll(() => viewers(room.id)).toBe(room.viewer_count);
     expect(hub.listeners()).toBe(0);
+  });
+
+  it('keeps a member who opens a room on air in their 观看历史 → 直播 (webcast/feed); an ended room is no watch', async () => {
+    const stream = await open(`/live/room/events?room_id=${room.id}`, { token: alice.token });
+    await stream.until(/event: viewers/);
+    await stream.close();
+    const over = await open(`/live/room/events?room_id=${ended.id}`, { token: bob.token });
+    await over.until(/event: viewers/);
+    await over.close();
+    const watched = await ok('GET', `${W}/webcast/feed/`, { token: alice.token });
+    expect(watched.data.map((r: { rid: string }) => r.rid)).toEqual([String(room.id)]);
+    expect(watched.data[0].latest_watch_time).toBeGreaterThan(Date.now() - 60_000);
+    expect((await ok('GET', `${W}/webcast/feed/`, { token: bob.token })).data).toEqual([]);
   });
 
   it('replays what a reconnecting client missed after its Last-Event-ID', async () => {

@@ -38,7 +38,12 @@ test('a viewer whose browser kept the session cookie but lost its stored token (
   request,
 }) => {
   const who = await newAccount(request, 'cookieonly');
-  await context.addCookies([{ name: 'sy_session', value: who.token, url: test.info().project.use.baseURL! }]);
+  // What a login leaves in the browser's cookies: the session and its readable member hint.
+  const url = test.info().project.use.baseURL!;
+  await context.addCookies([
+    { name: 'sy_session', value: who.token, url },
+    { name: 'sy_member', value: '1', url },
+  ]);
   const feed = await (await request.get('/api/aweme/v1/web/tab/feed/', { params: { count: 1 } })).json();
   const awemeId: string = feed.aweme_list[0].aweme_id;
 

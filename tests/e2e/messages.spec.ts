@@ -92,6 +92,9 @@ test('A writes once, is held to one message, B hears it live and replies; then b
   await send(pageB, '你好 A，我是 B');
   await expect(bubble(pageA, '你好 A，我是 B')).toBeVisible({ timeout: 2_000 });
   await expect(log(pageA)).not.toContainText(HINT);
+  // The refusal of the second message goes with the rule, before A sends again.
+  await expect(pane(pageA).getByRole('alert')).toHaveCount(0);
+  await expect(pane(pageA)).not.toContainText(HINT);
   await send(pageA, '现在可以随便聊了');
   await expect(bubble(pageA, '现在可以随便聊了')).toBeVisible();
   await expect(bubble(pageB, '现在可以随便聊了')).toBeVisible({ timeout: 2_000 });

@@ -28,12 +28,16 @@ export async function routeUrls(api: APIRequestContext): Promise<Map<string, str
   const idOf = async (listPath: string, pattern: RegExp) =>
     (await (await api.get(listPath)).text()).match(pattern)?.[1];
   const ids: Record<string, string | undefined> = {
+    // Staff pages: the site's 404 to everyone these specs log in as.
+    '/admin/content/[collection]/[id]': '/admin/content/channels/300204',
+    '/admin/reports/[type]/[id]': `/admin/reports/video/${aweme.aweme_id}`,
     '/channel/[id]': '/channel/300204',
     '/live/[id]': `/live/${await idOf('/live', /href="\/live\/(\d+)"/)}`,
     '/search/[keyword]': '/search/美食',
     '/user/[id]': `/user/${aweme.author.sec_uid}`,
     '/video/[id]': `/video/${aweme.aweme_id}`,
     '/vs/[id]': `/vs/${await idOf('/vs', /href="\/vs\/(\d+)"/)}`,
+    '/collection/[id]': `/collection/${await idOf('/vs', /href="\/collection\/(\d+)"/)}`,
   };
   const urls = new Map<string, string>();
   for (const route of routePatterns()) {

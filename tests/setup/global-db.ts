@@ -10,6 +10,7 @@ import { connect } from '../../src/server/db/client.ts';
 import { startEmbedded, type EmbeddedServer } from '../../src/server/db/embedded.ts';
 import { migrateDb } from '../../src/server/db/migrate.ts';
 import { seed } from '../../src/server/db/seed.ts';
+import { seedContentIfEmpty } from '../../src/server/content/store.ts';
 import { ensureBuild } from './build.ts';
 import { createEmptyDatabase, dropDatabase, withClient, withDatabase } from './pg-admin.ts';
 
@@ -93,6 +94,7 @@ export async function setup(project: TestProject): Promise<void> {
   const { db, pool } = connect(url, 2);
   try {
     await seed(db, { now: new Date(SEED_NOW) });
+    await seedContentIfEmpty(db);
   } finally {
     await pool.end();
   }

@@ -147,6 +147,7 @@ export function testAweme(over: Partial<Aweme> & { secUid?: string } = {}): Awem
       height: 960,
       ratio: '540p',
       format: 'mp4',
+      caption_infos: [],
     },
     ...rest,
   };

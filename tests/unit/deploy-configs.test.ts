@@ -29,6 +29,9 @@ describe('deploy/haproxy.cfg', () => {
       WEB2: '127.0.0.1:18082',
       S3_ADDR: '127.0.0.1:18083',
       MEDIA_S3_PATH: '/b/media',
+      RTMP_BIND: '127.0.0.1:18084',
+      RTMP1: '127.0.0.1:18085',
+      RTMP2: '127.0.0.1:18086',
     });
     expect(`${result.stdout}${result.stderr}`).toContain('Configuration file is valid');
     expect(result.status).toBe(0);

@@ -46,6 +46,10 @@ export function initFeedback(dialog: HTMLDialogElement): void {
         { content: content.value.trim(), contact: contact.value.trim() || undefined },
         { quiet: true },
       );
+      // A reply through the contact left is promised only when one was left.
+      const left = contact.value.trim() !== '';
+      thanks.querySelector<HTMLElement>('[data-thanks-contact]')!.hidden = !left;
+      thanks.querySelector<HTMLElement>('[data-thanks-anonymous]')!.hidden = left;
       form.hidden = true;
       thanks.hidden = false;
       thanks.querySelector<HTMLElement>('[data-thanks-title]')?.focus();

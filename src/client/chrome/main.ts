@@ -4,6 +4,8 @@
  * and the feedback form load their code on first use.
  */
 import { showBadge, watchBadges } from '../badge.ts';
+import { showFlash } from '../flash.ts';
+import { loadMarks, MEMBER_ATTR, watchEarlyClicks } from '../marks.ts';
 import { initPopovers } from '../popover.ts';
 import { $sessionEnded } from '../../stores/auth.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
@@ -90,12 +92,16 @@ function inbox(): void {
     button.addEventListener('click', () => void import('../open-dm.ts').then((m) => m.openDm(button.dataset.openDm!)));
   }
   const hosts = document.querySelectorAll<HTMLElement>('[data-inbox-host]');
-  if (!hosts.length) return;
+  // A page every viewer shares carries the panels for a member; a visitor's popovers show their login prompt.
+  const member = document.documentElement.hasAttribute(MEMBER_ATTR) || document.body.hasAttribute('data-viewer');
+  if (!hosts.length || !member) return;
   // The session ended: the popovers say what they say to anyone (log in to see 通知, 私信).
   const off = $sessionEnded.listen((ended) => {
     if (!ended) return;
     off();
     for (const host of hosts) {
+      // A page every viewer shares has the visitor's prompt beside it, shown again once data-member goes.
+      if (host.hasAttribute('data-member-only')) continue;
       const prompt = document.createElement('p');
       prompt.className = 'text-secondary';
       prompt.textContent = host.dataset.loggedOut ?? '';
@@ -131,12 +137,36 @@ function wireControls(): void {
   lazyParts();
 }
 
+/**
+ * 举报 on a profile (ProfileHeader.astro): the report dialog, offering 同时拉黑. The profile is a page every viewer shares,
+ * so it stays as it is; the block takes the member's works, comments and danmaku out of the blocker's feeds and lists.
+ */
+function reportButtons(): void {
+  for (const button of document.querySelectorAll<HTMLElement>('[data-report-user]')) {
+    button.addEventListener('click', async () => {
+      const { requireLogin } = await import('../../stores/auth.ts');
+      if (!requireLogin()) return;
+      const { report } = await import('../../islands/report.ts');
+      const { reportUser = '', reportSec = '', reportName = '' } = button.dataset;
+      await report({
+        target: 'user',
+        id: reportUser,
+        person: { secUid: reportSec, nickname: reportName },
+      });
+    });
+  }
+}
+
 /** Wires everything of the chrome that is on this page. */
 export function initChrome(): void {
+  watchEarlyClicks();
+  void loadMarks();
   wireControls();
   watchParts(wireControls);
   watchBadges();
   inbox();
+  reportButtons();
+  showFlash();
   watchInstall();
   registerServiceWorker();
 }

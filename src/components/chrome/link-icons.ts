@@ -14,6 +14,7 @@ export const LINK_ICONS: Record<string, string> = {
   publish: riUploadCloud2Line,
   manage: riFolderVideoLine,
   data: riLineChartLine,
+  live: riBroadcastLine,
   'live-data': riLiveLine,
   learn: riBookOpenLine,
   service: riCustomerService2Line,

@@ -35,7 +35,11 @@ export function DropZone({ accept, error }: Props) {
           <Icon svg={riUploadCloud2Line} className="text-4xl md:text-5xl" />
         </span>
         <span className="text-base font-semibold text-primary md:text-lg">
-          <span className="studio-zone-idle">{t('studio.upload.drop')}</span>
+          {/* A phone has nothing to drag a file from: there the zone just says to tap it. */}
+          <span className="studio-zone-idle">
+            <span className="lt-tablet:hidden">{t('studio.upload.drop')}</span>
+            <span className="tablet:hidden">{t('studio.upload.tap')}</span>
+          </span>
           <span className="studio-zone-over">{t('studio.upload.dropActive')}</span>
         </span>
         <span id={hintId} className="max-w-md text-xs leading-5 text-secondary md:text-sm">

@@ -79,16 +79,25 @@ export function PublishStudio({ children }: { children?: ReactNode }) {
     return null;
   };
 
+  // A video refused by its content goes back to the zone, which says why: no form for a work that cannot be.
+  const refused = video?.phase === 'rejected' ? (video.error ?? t('studio.upload.refused')) : null;
+  useEffect(() => {
+    if (refused === null) return;
+    setZoneError(refused);
+    setFile(null);
+    void dropVideo().then(resetDraft);
+  }, [refused]);
+
   const onPublished = (work: StudioWork) => {
     resetDraft();
     location.assign(`${AFTER_PUBLISH}?published=${work.id}`);
   };
 
-  if (!video || !config) {
+  if (!video || !config || refused !== null) {
     return (
       <div className={`${CARD} flex flex-col gap-6`}>
         <h1 className="text-xl font-bold">{t('post.publish')}</h1>
-        <DropZone accept={VIDEO_ACCEPT} error={zoneError} />
+        <DropZone accept={VIDEO_ACCEPT} error={zoneError ?? refused} />
         {configFailed && (
           <p role="alert" className="flex items-center gap-3 text-sm text-accent-text">
             {t('studio.upload.rulesFailed')}

@@ -8,6 +8,7 @@ import type { CoverChoice } from '../../stores/studio-publish.ts';
 import { $uploads, cancelUpload } from '../../stores/studio-uploads.ts';
 import { saveWork } from '../../stores/studio-works.ts';
 import { TAP } from './classes.ts';
+import { CaptionsEditor } from './CaptionsEditor.tsx';
 import { CoverPicker } from './CoverPicker.tsx';
 import { TitleField } from './TitleField.tsx';
 import { WorkChoices, type Choices } from './WorkChoices.tsx';
@@ -106,13 +107,16 @@ export function WorkEditDialog({ work, config, titleId, onDone }: Props) {
           value={choices}
           onChange={(c) => setChoices((before) => ({ ...before, ...c }))}
         />
+        {/* Saved as they are made, apart from the form's 保存: a file is checked at once and its errors shown here. */}
+        <CaptionsEditor workId={work.id} ready={work.status !== 'rejected' && work.durationMs > 0} />
+      </div>
+      {/* Beside the buttons, in the sticky bar: a refusal stays in sight however far the form is scrolled. */}
+      <div className="sticky bottom-0 flex flex-wrap items-center justify-end gap-2 border-t border-line bg-surface px-5 py-3 md:px-6">
         {(error || problem) && (
-          <p id={errorId} role="alert" className="text-sm text-accent-text">
+          <p id={errorId} role="alert" className="mr-auto basis-full text-sm text-accent-text">
             {error ?? (problem && t(problem.key, problem.vars))}
           </p>
         )}
-      </div>
-      <div className="sticky bottom-0 flex justify-end gap-2 border-t border-line bg-surface px-5 py-3 md:px-6">
         <button type="button" className={`btn-ghost ${TAP} border border-line px-5`} onClick={close}>
           {t('studio.manage.cancel')}
         </button>

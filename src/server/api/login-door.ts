@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AuthContext, LoginResult } from '../services/auth/login.ts';
 import { ServiceError } from '../services/errors.ts';
-import { readSessionCookie, sessionCookieHeader } from '../http/session-cookie.ts';
+import { memberHintHeader, readSessionCookie, sessionCookieHeader } from '../http/session-cookie.ts';
 import { ApiError } from './envelope.ts';
 
 // Door caps only: the auth services judge an address or a code and answer in Chinese (邮箱不能为空, 验证码格式不正确, ...).
@@ -28,10 +28,17 @@ export function sessionCookie(request: Request, value: string, maxAge: number): 
   return sessionCookieHeader(request.headers, value, maxAge);
 }
 
-/** Sets the session cookie of a successful login on the answer, living as long as its token. */
+/** Sets the session cookie of a successful login on the answer, and its member hint, living as long as its token. */
 export function setLoginCookie(request: Request, headers: Headers, r: LoginResult): void {
   const maxAge = Math.max(0, Math.floor((r.expiresAt.getTime() - Date.now()) / 1000));
   headers.append('set-cookie', sessionCookie(request, r.token, maxAge));
+  headers.append('set-cookie', memberHintHeader(request.headers, maxAge));
+}
+
+/** Clears the session cookie and its member hint (a logout). */
+export function clearLoginCookies(request: Request, headers: Headers): void {
+  headers.append('set-cookie', sessionCookie(request, '', 0));
+  headers.append('set-cookie', memberHintHeader(request.headers, 0));
 }
 
 /** Runs a login; a refusal is not an expired session, so its 401 keeps the service's message (the client shows it in the form). */

@@ -77,7 +77,11 @@ export async function serveApi(req: IncomingMessage, res: ServerResponse): Promi
     });
   }
   res.statusCode = response.status;
-  response.headers.forEach((value, key) => res.setHeader(key, value));
+  // Each Set-Cookie stays its own header line (a login sets the session cookie and its hint): setHeader per value would
+  // keep only the last.
+  response.headers.forEach((value, key) => key !== 'set-cookie' && res.setHeader(key, value));
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader('set-cookie', cookies);
   // An answer given before the body was read (a 413 by its declared length, a 401, 404 or 405) leaves the rest of the
   // body on the connection, paused: a keep-alive client's next request on it would wait behind it, or meet a reset.
   // Closing after this answer tells the client to send its next request on a new connection.

@@ -2,6 +2,13 @@
 import type { z } from 'zod';
 import type { Viewer } from '../services/sessions.ts';
 import type { Family } from './envelope.ts';
+import type { StaffRole } from '../../shared/staff.ts';
+
+/** Who may use a staff route, and whether it skips the recent-authentication check (the re-authentication itself). */
+export interface StaffRule {
+  role: StaffRole | 'any';
+  fresh?: false;
+}
 
 export type Method = 'GET' | 'POST';
 
@@ -41,6 +48,8 @@ export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends bo
    * of anonymous pages and answers alone. A play that watch progress counts shows when those entries expire.
    */
   ownOnly?: boolean;
+  /** A staff route: 404 to everyone without the role, its writes fenced (staff/door.ts). */
+  staff?: StaffRule;
 }
 
 /** A route with its types erased, as the router and the OpenAPI builder see it. */
@@ -58,6 +67,7 @@ export interface Route {
   readOnly?: boolean;
   readsOwnWrites?: boolean;
   ownOnly?: boolean;
+  staff?: StaffRule;
 }
 
 /** Whether a successful call may change what anonymous visitors see, and so must clear their caches. */

@@ -11,6 +11,7 @@ import { enforceWriteLimits } from '../services/write-limits.ts';
 import { bodyCap, changesSharedContent, isWrite, pathKey, writtenVideos, type Route } from './registry.ts';
 import { sessionToken } from './session-token.ts';
 import { routes } from './routes/index.ts';
+import { isStaffPath, staffDoor } from '../staff/door.ts';
 
 export { setFooterLinks } from '../services/footer-links.ts';
 
@@ -96,6 +97,8 @@ async function dispatch(
   const methods = table.get(pathKey(path));
   if (!methods) throw new ApiError(404, 'error.apiNotFound');
   setFamily(methods.values().next().value!.family);
+  // Staff paths are 404 to everyone but staff, whatever the method, before anything else could tell them apart.
+  if (isStaffPath(methods)) await staffDoor(request, method, methods, clientAddress);
   const allow = allowOf(methods);
 
   if (method === 'OPTIONS') {

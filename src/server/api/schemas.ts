@@ -9,12 +9,14 @@ export {
   comment,
   followStatus,
   followUser,
+  music,
   profileUser,
   searchUser,
   selfUser,
   urlList,
   user,
   videoB,
+  sized as mediaRefSized,
 } from '../../shared/api-shapes.ts';
 
 const n = () => z.number().int();
@@ -36,6 +38,8 @@ export const mixInfo = z.object({
   statis: z.object({ updated_to_episode: n() }),
   first_aweme_id: z.string().nullable(),
   author: user,
+  /** Where the series plays on this site: a 合集's page (/collection/{mix_id}), a drama's (/vs/{id}). */
+  share_info: z.object({ share_url: z.string(), share_title: z.string() }),
 });
 
 export const liveRoom = z.object({

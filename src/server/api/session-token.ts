@@ -8,7 +8,7 @@ import { isAllowedOrigin } from './cors.ts';
 import type { Family } from './envelope.ts';
 
 /** The host the browser addressed, with `scheme`'s default port left out: a proxy's X-Forwarded-Host, else Host, else the URL's. */
-function addressedHost(request: Request, scheme: string): string | undefined {
+export function addressedHost(request: Request, scheme: string): string | undefined {
   const forwarded = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
   const host = forwarded || request.headers.get('host')?.trim() || new URL(request.url).host;
   try {

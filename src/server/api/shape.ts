@@ -9,13 +9,15 @@ import { gearName, gearOf } from '../media/ladder.ts';
 import { isStudioMedia } from '../media/paths.ts';
 import { mediaUrl } from '../media-url.ts';
 import type { LoginResult } from '../services/auth/login.ts';
+import { liveHostsAmong } from '../services/live.ts';
 import type { Channel } from '../services/channels.ts';
 import { likedCommentIds, type CommentView } from '../services/comments.ts';
 import type { LiveRoomCard } from '../services/live.ts';
 import { usersByNickname } from '../services/mention-links.ts';
 import type { MentionedUser } from '../services/mentions.ts';
+import { captionsOf, type CaptionRef } from '../services/captions.ts';
 import { ladderOrFile, laddersOf, type Rendition } from '../services/renditions.ts';
-import type { SeriesInfo } from '../services/series.ts';
+import { seriesPath, type SeriesInfo } from '../services/series.ts';
 import type { Viewer } from '../services/sessions.ts';
 import type { FollowUser } from '../services/social.ts';
 import type { UserCard } from '../services/user-cards.ts';
@@ -43,6 +45,8 @@ export interface ViewerState {
   ladders?: Map<number, Rendition[]>;
   /** Users the descriptions @mention, by nickname. */
   mentioned?: Map<string, MentionedUser>;
+  /** Each video's caption file (videos without captions are missing). */
+  captions?: Map<number, CaptionRef>;
 }
 
 const EMPTY: ViewerState = { liked: new Set(), collected: new Set(), relations: new Map() };
@@ -65,7 +69,7 @@ export async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promi
   const ids = cards.map((c) => c.id);
   // Only studio works have a ladder to look up: a list of seeded clips costs no query (ladderOrFile answers their file).
   const laddered = cards.filter((c) => isStudioMedia(c.media)).map((c) => c.id);
-  const [videos, rel, ladders, mentioned] = await Promise.all([
+  const [videos, rel, ladders, mentioned, captions] = await Promise.all([
     viewer ? viewerVideoStates(viewer.id, ids) : EMPTY,
     relationsOf(
       viewer,
@@ -73,8 +77,9 @@ export async function stateFor(viewer: Viewer | null, cards: VideoCard[]): Promi
     ),
     laddersOf(laddered),
     mentionedIn(cards.map((c) => c.desc)),
+    captionsOf(ids),
   ]);
-  return { liked: videos.liked, collected: videos.collected, relations: rel, ladders, mentioned };
+  return { liked: videos.liked, collected: videos.collected, relations: rel, ladders, mentioned, captions };
 }
 
 export const unix = (d: Date): number => Math.floor(d.getTime() / 1000);
@@ -196,6 +201,27 @@ function originalSound(card: VideoCard, author: ApiUser, file: ReturnType<typeof
   };
 }
 
+/** Douyin's `video.caption_infos[]`: the work's one caption track, or none. */
+function captionInfos(videoId: number, ref: CaptionRef | undefined): Aweme['video']['caption_infos'] {
+  if (!ref) return [];
+  return [
+    {
+      language_code: ref.lang,
+      lang: ref.lang.split('-')[0]!,
+      caption_format: 'webvtt',
+      url: ref.url,
+      url_list: [ref.url],
+      is_auto_generated: asBit(ref.source === 'auto'),
+      sub_id: String(videoId),
+    },
+  ];
+}
+
+/** The sound of a work, as its aweme's music (收藏 → 音乐 lists these). */
+export function soundOf(card: VideoCard): Aweme['music'] {
+  return originalSound(card, user(card.author), image(card.media));
+}
+
 /** A video as Douyin's aweme; `origin` is the site's, for its share links. */
 export function aweme(card: VideoCard, state: ViewerState, origin: string): Aweme {
   const url = `${origin}/video/${card.id}`;
@@ -265,6 +291,7 @@ export function aweme(card: VideoCard, state: ViewerState, origin: string): Awem
       height: card.height,
       ratio: `${gearOf(card.width, card.height)}p`,
       format: 'mp4',
+      caption_infos: captionInfos(card.id, state.captions?.get(card.id)),
     },
   };
 }
@@ -315,11 +342,13 @@ export async function userList(viewer: Viewer | null, list: UserCard[]): Promise
 
 /** A following or follower list with the viewer's relation to each. */
 export async function followUsers(viewer: Viewer | null, list: FollowUser[]): Promise<z.input<typeof s.followUser>[]> {
-  const rel = await relationsOf(
-    viewer,
-    list.map((u) => u.id),
-  );
-  return list.map((u) => ({ ...user(u, rel.get(u.id)), follow_time: unix(u.followedAt) }));
+  const ids = list.map((u) => u.id);
+  const [rel, live] = await Promise.all([relationsOf(viewer, ids), liveHostsAmong(ids)]);
+  return list.map((u) => ({
+    ...user(u, rel.get(u.id)),
+    follow_time: unix(u.followedAt),
+    room_id: live.get(u.id) ?? 0,
+  }));
 }
 
 /** A comment as Douyin's comment object; `mentioned` holds the users its text may @mention. */
@@ -368,8 +397,8 @@ export async function commentList(viewer: Viewer | null, items: CommentView[]): 
   return items.map((c) => comment(c, liked.has(c.id), rel.get(c.user.id), mentioned));
 }
 
-/** A series as Douyin's mix_info, with the viewer's relation to its author. */
-export function mixInfo(x: SeriesInfo, relation?: Relation): z.input<typeof s.mixInfo> {
+/** A series as Douyin's mix_info, with the viewer's relation to its author; `origin` is the site's, for its page's address. */
+export function mixInfo(x: SeriesInfo, origin: string, relation?: Relation): z.input<typeof s.mixInfo> {
   return {
     mix_id: String(x.id),
     mix_name: x.title,
@@ -380,16 +409,18 @@ export function mixInfo(x: SeriesInfo, relation?: Relation): z.input<typeof s.mi
     statis: { updated_to_episode: x.itemCount },
     first_aweme_id: x.firstVideoId === null ? null : String(x.firstVideoId),
     author: user(x.author, relation),
+    share_info: { share_url: `${origin}${seriesPath(x)}`, share_title: x.title },
   };
 }
 
 /** Series with the viewer's relation to their authors. */
-export async function mixList(viewer: Viewer | null, list: SeriesInfo[]): Promise<z.input<typeof s.mixInfo>[]> {
+export async function mixList(asker: Asker, list: SeriesInfo[]): Promise<z.input<typeof s.mixInfo>[]> {
   const rel = await relationsOf(
-    viewer,
+    asker.viewer,
     list.map((x) => x.author.id),
   );
-  return list.map((x) => mixInfo(x, rel.get(x.author.id)));
+  const at = origin(asker.request);
+  return list.map((x) => mixInfo(x, at, rel.get(x.author.id)));
 }
 
 /** A live room as an entry of webcast/feed. */

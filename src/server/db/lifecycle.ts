@@ -8,6 +8,7 @@ import { embeddedUrl, ensureDatabase, startEmbedded } from './embedded.ts';
 import { migrateDb, withLock } from './migrate.ts';
 import * as schema from './schema.ts';
 import { seed } from './seed.ts';
+import { seedContentIfEmpty } from '../content/store.ts';
 import { supervise } from './supervisor.ts';
 
 export interface StartOptions {
@@ -93,7 +94,10 @@ export async function startDatabase(opts: StartOptions = {}): Promise<DatabaseHa
       const summary = await withLock(direct, SEED_LOCK, async (client) => {
         const db = drizzle(client, { schema });
         const [row] = await db.select({ n: count() }).from(schema.users);
-        return row && row.n > 0 ? undefined : seed(db, { artwork: mediaStore() });
+        const made = row && row.n > 0 ? undefined : await seed(db, { artwork: mediaStore() });
+        // The editors' content, on a new site and on one that predates it (seeded from src/content once).
+        await seedContentIfEmpty(db);
+        return made;
       });
       if (summary) log('info', 'db.seed', { ms: since(t), rows: summary });
     }

@@ -18,6 +18,14 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { UPLOAD_KINDS, UPLOAD_STATUSES, VISIBILITIES, WORK_STATUSES, type Gear } from '../../shared/studio.ts';
+import { NOTICE_KINDS } from '../../shared/messaging.ts';
+import {
+  MODERATION_TARGETS,
+  REMOVABLE_TARGETS,
+  REPORT_SOURCES,
+  REPORT_STATES,
+  STAFF_ROLES,
+} from '../../shared/staff.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
@@ -63,10 +71,16 @@ export const users = pgTable(
       .array()
       .notNull()
       .generatedAlwaysAs(sql`search_tokens_of(nickname)`),
+    /** 注销账号: when the member asked for the account to be deleted, and when the cooling-off ends (null: not asked). */
+    deletionRequestedAt: timestamp('deletion_requested_at', { withTimezone: true }),
+    deletionDueAt: timestamp('deletion_due_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('users_sec_uid_idx').on(t.secUid),
+    index('users_deletion_due_idx')
+      .on(t.deletionDueAt)
+      .where(sql`${t.deletionDueAt} is not null`),
     uniqueIndex('users_email_idx').on(t.email),
     index('users_search_tokens_idx').using('gin', t.searchTokens),
     check('users_gender_check', sql`${t.gender} in (0, 1, 2)`),
@@ -86,6 +100,8 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     userAgent: text('user_agent'),
+    /** When the holder last proved who they are (the login, or a password or code entered again for staff work). */
+    authenticatedAt: timestamp('authenticated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('sessions_token_hash_idx').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
@@ -265,6 +281,23 @@ export const uploads = pgTable(
     check('uploads_size_check', sql`${t.sizeBytes} >= 0`),
   ],
 );
+
+/** A work's captions (字幕): one track of checked cues, uploaded by its author or written by the caption engine. */
+export const videoCaptions = pgTable('video_captions', {
+  videoId: integer('video_id')
+    .primaryKey()
+    .references(() => videos.id, { onDelete: 'cascade' }),
+  /** 'upload' (the author's file, or edited by the author) or 'auto' (the caption engine's, untouched). */
+  source: text('source', { enum: ['upload', 'auto'] }).notNull(),
+  /** BCP 47 language of the cues. */
+  lang: text('lang').notNull().default('zh-CN'),
+  /** The cues in time order: start and end in ms, plain text (lines joined by \n). */
+  cues: jsonb('cues').$type<{ start: number; end: number; text: string }[]>().notNull(),
+  /** The WebVTT file made from the cues, under the media root (a new key on every change). */
+  file: text('file').notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Per-video counts of one day (China's calendar), for 作品数据. */
 export const videoDailyStats = pgTable(
@@ -552,9 +585,65 @@ export const liveRooms = pgTable(
       .default('live'),
     viewerCount: integer('viewer_count').notNull().default(0),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the broadcast ended (null while on air). */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** Set while the host's publisher is gone and may come back (主播暂时离开); cleared when it does. */
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
+    /** 点赞 taps, counted. */
+    likeCount: integer('like_count').notNull().default(0),
+    /** The work this broadcast was published as (回放), once its recording is processed. */
+    replayVideoId: integer('replay_video_id').references(() => videos.id, { onDelete: 'set null' }),
+    /** Whether this broadcast is being recorded for a 回放 (the host's switch when it went live). */
+    recording: boolean('recording').notNull().default(false),
+    /** The internal address of the app server holding the stream, for the others to relay (null: none now). */
+    origin: text('origin'),
+    /** What the publisher sends, as the holding server last measured it. */
+    ingest: jsonb('ingest').$type<LiveIngest>(),
+    /** The latest frame of the stream as a picture (a media key), refreshed every few seconds while on air. */
+    thumb: text('thumb'),
   },
-  (t) => [index('live_rooms_status_idx').on(t.status, t.startedAt)],
+  (t) => [
+    index('live_rooms_status_idx').on(t.status, t.startedAt),
+    index('live_rooms_host_idx').on(t.hostId, t.startedAt),
+    // One broadcast on air per host: a second publish continues it or is refused.
+    uniqueIndex('live_rooms_one_live_idx')
+      .on(t.hostId)
+      .where(sql`${t.status} = 'live'`),
+  ],
 );
+
+/** Incoming stream figures of a broadcast (codec names as FLV gives them, kbps over the last few seconds). */
+export interface LiveIngest {
+  width: number;
+  height: number;
+  fps: number;
+  kbps: number;
+  videoCodec: string;
+  audioCodec: string;
+  /** When the ingesting server measured them (ms): its heartbeat. */
+  at: number;
+}
+
+/**
+ * A member's live studio (直播): the stream key (stored as a SHA-256 hash only; the key itself is shown once), the
+ * next broadcast's title, cover and channel, whether it is recorded, and the last refused publish with its reason.
+ */
+export const liveHosts = pgTable('live_hosts', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  keyHash: text('key_hash'),
+  keyCreatedAt: timestamp('key_created_at', { withTimezone: true }),
+  title: text('title').notNull().default(''),
+  /** A media key; '' uses the stream's own frame. */
+  cover: text('cover').notNull().default(''),
+  channelId: integer('channel_id').notNull().default(300201),
+  record: boolean('record').notNull().default(false),
+  /** Catalogue key (live.refused.*) of the last refused publish, with its values and time. */
+  refusal: text('refusal'),
+  refusalVars: jsonb('refusal_vars').$type<Record<string, string | number>>(),
+  refusedAt: timestamp('refused_at', { withTimezone: true }),
+});
 
 /**
  * Who each server process counts in a room's viewer_count, so that a process that died without closing its streams
@@ -671,16 +760,28 @@ export const blocks = pgTable(
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] })],
 );
 
-export const reports = pgTable('reports', {
-  id: id(),
-  reporterId: integer('reporter_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  targetType: text('target_type', { enum: ['user', 'video', 'comment', 'message', 'conversation'] }).notNull(),
-  targetId: integer('target_id').notNull(),
-  reason: text('reason').notNull(),
-  createdAt: createdAt(),
-});
+export const reports = pgTable(
+  'reports',
+  {
+    id: id(),
+    /** Who filed it; null when a watched word flagged the target. */
+    reporterId: integer('reporter_id').references(() => users.id, { onDelete: 'cascade' }),
+    targetType: text('target_type', { enum: MODERATION_TARGETS }).notNull(),
+    targetId: integer('target_id').notNull(),
+    reason: text('reason').notNull(),
+    /** 'member' (a 举报) or 'watched_word' (flagged automatically; `detail` names the word). */
+    source: text('source', { enum: REPORT_SOURCES }).notNull().default('member'),
+    detail: text('detail'),
+    status: text('status', { enum: REPORT_STATES }).notNull().default('open'),
+    resolvedBy: integer('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('reports_status_idx').on(t.status, t.createdAt),
+    index('reports_target_idx').on(t.targetType, t.targetId),
+  ],
+);
 
 export const notifications = pgTable(
   'notifications',
@@ -693,11 +794,15 @@ export const notifications = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', {
-      enum: ['like_video', 'like_comment', 'comment', 'reply', 'follow', 'mention', 'danmaku'],
+      enum: NOTICE_KINDS,
     }).notNull(),
     videoId: integer('video_id').references(() => videos.id, { onDelete: 'cascade' }),
+    /** The broadcast a 开播了 notification is about. */
+    roomId: integer('room_id').references(() => liveRooms.id, { onDelete: 'cascade' }),
     commentId: integer('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
     text: text('text'),
+    /** The data export a notification of kind export_ready announces. */
+    exportId: integer('export_id').references(() => dataExports.id, { onDelete: 'cascade' }),
     readAt: timestamp('read_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -734,9 +839,195 @@ export const feedback = pgTable('feedback', {
   createdAt: createdAt(),
 });
 
+/** 下载我的数据: one ZIP of a member's data, built by a job, downloadable by its owner until it expires. */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'ready', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** The ZIP's file name under the exports folder, once built. */
+    file: text('file'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    createdAt: createdAt(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [index('data_exports_user_idx').on(t.userId, t.createdAt)],
+);
+
 /** Fixed-window counters for rate limits, shared by every app server through the database. */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   count: integer('count').notNull(),
   resetAt: bigint('reset_at', { mode: 'number' }).notNull(),
 });
+
+/** Staff roles held by members (editor, moderator, admin); granted by an admin, or from the shell (`npm run staff`). */
+export const staffRoles = pgTable(
+  'staff_roles',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: STAFF_ROLES }).notNull(),
+    /** Null when granted from the shell. */
+    grantedBy: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.role] })],
+);
+
+/**
+ * Every staff action, append-only (a trigger refuses UPDATE and DELETE, migration 0007): who, when, what, and the state
+ * before and after. `actor_id` is null for the shell; the actor's id is kept even if the account goes.
+ */
+export const staffAudit = pgTable(
+  'staff_audit',
+  {
+    id: id(),
+    actorId: integer('actor_id'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('staff_audit_created_idx').on(t.createdAt), index('staff_audit_actor_idx').on(t.actorId, t.createdAt)],
+);
+
+/** The editors' content (what src/content seeds): one row per entry, its current version. */
+export const contentEntries = pgTable(
+  'content_entries',
+  {
+    collection: text('collection').notNull(),
+    entryId: text('entry_id').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    /** The Markdown body of FAQ answers and pages; null for data-only collections. */
+    body: text('body'),
+    version: integer('version').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [primaryKey({ columns: [t.collection, t.entryId] })],
+);
+
+/** Every version of every entry, the seed's first; `data` null marks a deletion. */
+export const contentVersions = pgTable(
+  'content_versions',
+  {
+    id: id(),
+    collection: text('collection').notNull(),
+    entryId: text('entry_id').notNull(),
+    version: integer('version').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    body: text('body'),
+    /** Null for the seed and for `npm run content:import`. */
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    /** 'seed', 'edit', 'restore', 'delete' or 'import'. */
+    kind: text('kind').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('content_versions_entry_idx').on(t.collection, t.entryId, t.version)],
+);
+
+/** Words moderators watch: new comments, titles, bios and messages containing one are flagged into the queue. */
+export const watchedWords = pgTable(
+  'watched_words',
+  {
+    id: id(),
+    /** Stored lower-cased; matched as a substring of the lower-cased text. */
+    word: text('word').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('watched_words_word_idx').on(t.word)],
+);
+
+/** Mutes and bans. A mute ends at `ends_at`; a ban lasts until lifted. Lifting keeps the row (the history stays). */
+export const sanctions = pgTable(
+  'sanctions',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['mute', 'ban'] }).notNull(),
+    reason: text('reason').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull().defaultNow(),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    /** The works a ban made private, with the visibility each had, which lifting the ban gives back. */
+    hiddenWorks: jsonb('hidden_works').$type<{ id: number; visibility: string }[]>().notNull().default([]),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    liftedAt: timestamp('lifted_at', { withTimezone: true }),
+    liftedBy: integer('lifted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sanctions_user_idx').on(t.userId, t.kind)],
+);
+
+/** Content a moderator removed, with what the removal took along, so that restoring puts back exactly that. */
+export const removals = pgTable(
+  'removals',
+  {
+    id: id(),
+    targetType: text('target_type', { enum: REMOVABLE_TARGETS }).notNull(),
+    targetId: integer('target_id').notNull(),
+    /** The author told of it. */
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** Rows hidden by it (a comment's replies come along with it). */
+    hiddenIds: integer('hidden_ids').array().notNull(),
+    /** What restoring puts back besides (a work's visibility, a live room's status). */
+    previous: jsonb('previous').$type<Record<string, unknown>>(),
+    reason: text('reason').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    restoredAt: timestamp('restored_at', { withTimezone: true }),
+    restoredBy: integer('restored_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('removals_target_idx').on(t.targetType, t.targetId)],
+);
+
+/** 收藏 → 音乐: the sounds a user collected. A sound here is a work's original sound, so its id is the work's. */
+export const musicCollects = pairTable('music_collects', 'video_id');
+
+/** 观看历史 → 用户: the profiles a user visited, the latest visit kept. */
+export const profileVisits = pgTable(
+  'profile_visits',
+  {
+    viewerId: integer('viewer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    visitedAt: timestamp('visited_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.viewerId, t.userId] }),
+    index('profile_visits_viewer_idx').on(t.viewerId, t.visitedAt),
+  ],
+);
+
+/** 观看历史 → 直播: the live rooms a user watched, the latest visit kept. */
+export const liveWatchHistory = pgTable(
+  'live_watch_history',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => liveRooms.id, { onDelete: 'cascade' }),
+    watchedAt: timestamp('watched_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.roomId] }),
+    index('live_watch_history_user_idx').on(t.userId, t.watchedAt),
+  ],
+);

@@ -185,6 +185,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
         status: r.status,
         viewerCount: r.viewerCount,
         startedAt: at(r.startedAt),
+        endedAt: at(r.endedAt),
       })),
       true,
     );

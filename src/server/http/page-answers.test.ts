@@ -31,19 +31,21 @@ let delayMs = 0;
 function fakeAstro(req: IncomingMessage, res: ServerResponse): void {
   renders++;
   const url = new URL(req.url ?? '/', 'http://x');
+  // Under /post (a page about the viewer), the same stand-ins as at the top.
+  const page = url.pathname.replace(/^\/post(?=\/)/, '');
   const viewer = req.headers.token || /sy_session=/.test(req.headers.cookie ?? '') ? 'someone' : 'anonymous';
   const headers: Record<string, string> = { 'content-type': 'text/html', 'content-security-policy': PAGE_CSP };
   let status = 200;
-  if (url.pathname === '/sets-cookie') headers['set-cookie'] = 'x=1; Path=/';
-  if (url.pathname === '/private') headers['cache-control'] = 'private, no-store';
-  if (url.pathname === '/immutable') headers['cache-control'] = 'public, max-age=31536000, immutable';
-  if (url.pathname === '/broken') status = 500;
-  if (url.pathname === '/missing') status = 404;
-  if (url.pathname === '/moved') {
+  if (page === '/sets-cookie') headers['set-cookie'] = 'x=1; Path=/';
+  if (page === '/private') headers['cache-control'] = 'private, no-store';
+  if (page === '/immutable') headers['cache-control'] = 'public, max-age=31536000, immutable';
+  if (page === '/broken') status = 500;
+  if (page === '/missing') status = 404;
+  if (page === '/moved') {
     res.writeHead(302, { location: '/' });
     return void res.end();
   }
-  if (url.pathname === '/style.css') {
+  if (page === '/style.css') {
     res.writeHead(200, { 'content-type': 'text/css' });
     return void res.end('body{}'.repeat(300));
   }
@@ -115,7 +117,7 @@ describe('an anonymous page', () => {
       expect(got.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(got.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
       expect(got.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/);
-      expect(got.headers.vary).toBe('Accept-Encoding, Cookie, Token');
+      expect(got.headers.vary).toBe('Accept-Encoding');
       expect(got.headers.etag).toMatch(/^"[\w-]{27}"$/);
       // The page's own policy, and the door's headers on every answer.
       expect(got.headers['content-security-policy']).toBe(PAGE_CSP);
@@ -165,16 +167,32 @@ describe('an anonymous page', () => {
     expect(renders).toBe(2);
   });
 
-  it('answers HEAD from the kept page, without a body', async () => {
-    const head0 = await get('/hot', {}, 'HEAD');
-    expect(head0.headers['cache-control']).toBe(PERSONAL_PAGE_CACHE_CONTROL);
-    const page = await get('/hot');
-    const head = await get('/hot', {}, 'HEAD');
+  it('answers HEAD exactly as GET: a miss renders the page for the cache, and the GET after it is that copy', async () => {
+    const head = await get('/hot', { 'accept-encoding': 'br' }, 'HEAD');
+    const page = await get('/hot', { 'accept-encoding': 'br' });
+    expect(renders).toBe(1);
     expect(head.status).toBe(200);
     expect(head.body.byteLength).toBe(0);
-    expect(head.headers.etag).toBe(page.headers.etag);
-    expect(head.headers['content-length']).toBe(page.headers['content-length']);
+    for (const name of ['cache-control', 'etag', 'vary', 'content-type', 'content-encoding', 'content-length']) {
+      expect(head.headers[name], name).toBe(page.headers[name]);
+    }
+    expect(head.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+    const conditional = await get('/hot', { 'accept-encoding': 'br', 'if-none-match': page.headers.etag! }, 'HEAD');
+    expect(conditional.status).toBe(304);
+  });
+
+  it('revalidates on a HEAD as on a GET once stale: the HEAD renders the new copy, and its ETag is the next GET', async () => {
+    const old = await get('/hot/stale');
+    version = 'v2';
+    clock.now += 6_000;
+    const head = await get('/hot/stale', {}, 'HEAD');
     expect(renders).toBe(2);
+    const page = await get('/hot/stale');
+    expect(renders).toBe(2);
+    expect(page.body.toString()).toContain('v2');
+    expect(head.headers.etag).toBe(page.headers.etag);
+    expect(head.headers.etag).not.toBe(old.headers.etag);
+    expect(head.headers['cache-control']).toBe(page.headers['cache-control']);
   });
 
   it('is rendered once for many visitors arriving together', async () => {
@@ -266,7 +284,52 @@ describe('an anonymous page', () => {
   });
 });
 
-describe('a page for a request with a session', () => {
+describe('a page of public content asked for by a member', () => {
+  it.each([
+    ['the session cookie', { cookie: 'theme=dark; sy_session=abc' }],
+    ['the HTTPS session cookie', { cookie: '__Host-sy_session=abc; theme=dark' }],
+    ['the Token header', { token: 'abc' }],
+  ])('with %s is the visitor page from the shared cache: its render never sees the session', async (_, headers) => {
+    const member = await get('/video/7', headers);
+    const visitor = await get('/video/7');
+    expect(renders).toBe(1);
+    for (const got of [member, visitor]) {
+      expect(got.body.toString()).toContain('anonymous v1');
+      expect(got.body.toString()).not.toContain('someone');
+      expect(got.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+      expect(got.headers.vary).toBe('Accept-Encoding');
+    }
+    expect(member.headers.etag).toBe(visitor.headers.etag);
+    // The other way round: a visitor's copy answers the member.
+    await get('/discover');
+    const later = await get('/discover', headers);
+    expect(renders).toBe(2);
+    expect(later.body.toString()).toContain('anonymous');
+  });
+
+  it('keeps the cookies that are not the session for its render', async () => {
+    let seen: string | undefined;
+    const local = createPageAnswers({ enabled: true, cache: new PageCache() });
+    const srv = http.createServer((req, res) =>
+      local.answer(req, res, (rq, rs, prepare) => {
+        seen = rq.headers.cookie;
+        prepare(rs);
+        fakeAstro(rq, rs);
+      }),
+    );
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+    try {
+      await fetch(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/vs`, {
+        headers: { cookie: 'theme=dark; sy_session=abc; a=b', token: 't' },
+      });
+      expect(seen).toBe('theme=dark; a=b');
+    } finally {
+      await new Promise((resolve) => srv.close(resolve));
+    }
+  });
+});
+
+describe('a page about the viewer for a request with a session', () => {
   it.each([
     ['the session cookie', { cookie: 'theme=dark; sy_session=abc' }],
     ['the Token header', { token: 'abc' }],
@@ -285,6 +348,8 @@ describe('a page for a request with a session', () => {
     expect(anonymous.body.toString()).toContain('anonymous');
     expect(anonymous.body.toString()).not.toContain('someone');
     expect(anonymous.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+    // The visitor's copy of a page about the viewer is not for a member: a cache in front keeps them apart.
+    expect(anonymous.headers.vary).toBe('Accept-Encoding, Cookie, Token');
     expect(pages.cache.stats().entries).toBe(1);
   });
 
@@ -302,13 +367,13 @@ describe('a page for a request with a session', () => {
   });
 
   it('keeps its own status, and a redirect or a file goes out as it comes', async () => {
-    const missing = await get('/missing', { cookie: 'sy_session=abc', 'accept-encoding': 'br' });
+    const missing = await get('/post/missing', { cookie: 'sy_session=abc', 'accept-encoding': 'br' });
     expect(missing.status).toBe(404);
     expect(brotliDecompressSync(missing.body).toString()).toContain('someone');
-    const moved = await get('/moved', { cookie: 'sy_session=abc' });
+    const moved = await get('/post/moved', { cookie: 'sy_session=abc' });
     expect(moved.status).toBe(302);
     expect(moved.headers.location).toBe('/');
-    const css = await get('/style.css', { cookie: 'sy_session=abc', 'accept-encoding': 'br' });
+    const css = await get('/post/style.css', { cookie: 'sy_session=abc', 'accept-encoding': 'br' });
     expect(css.headers['content-type']).toBe('text/css');
     expect(css.headers['content-encoding']).toBe('br');
     expect(css.headers['content-length']).toBeUndefined();
@@ -319,6 +384,15 @@ describe('a page for a request with a session', () => {
     const mine = await get('/friend', { cookie: 'sy_session=abc' });
     expect(mine.body.toString()).toContain('someone');
     expect(renders).toBe(2);
+  });
+
+  it('answers a HEAD with the headers its GET gets', async () => {
+    const head = await get('/user/self', { cookie: 'sy_session=abc' }, 'HEAD');
+    const page = await get('/user/self', { cookie: 'sy_session=abc' });
+    expect(head.body.byteLength).toBe(0);
+    expect(head.headers['cache-control']).toBe(page.headers['cache-control']);
+    expect(head.headers.etag).toBeUndefined();
+    expect(page.headers.etag).toBeUndefined();
   });
 
   it('other cookies alone leave a request anonymous', async () => {
@@ -340,9 +414,12 @@ describe('PAGE_CACHE=off', () => {
     try {
       const one = await fetch(`${at}/discover`);
       const two = await fetch(`${at}/discover`, { headers: { 'if-none-match': one.headers.get('etag')! } });
-      expect(renders).toBe(2);
+      const head = await fetch(`${at}/discover`, { method: 'HEAD' });
+      expect(renders).toBe(3);
       expect(one.headers.get('cache-control')).toBe(SHARED_PAGE_CACHE_CONTROL);
       expect(two.status).toBe(304);
+      expect(head.headers.get('cache-control')).toBe(SHARED_PAGE_CACHE_CONTROL);
+      expect(head.headers.get('etag')).toBe(one.headers.get('etag'));
       expect(off.cache.stats().entries).toBe(0);
     } finally {
       await new Promise((resolve) => local.close(resolve));

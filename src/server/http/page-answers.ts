@@ -1,27 +1,33 @@
 /**
- * How server.ts answers a page request: an anonymous GET from the shared page cache (cache/page-cache.ts), rendered
- * once for everyone and compressed once per encoding, with `Cache-Control: public, s-maxage, stale-while-revalidate`
- * and a strong ETag (304 on If-None-Match), so a CDN or a browser in front reuses it too; anything rendered for a
- * request that carries a session (the Token header or the session cookie, valid or not) with `private, no-store`,
- * and never kept. Every page answer says `text/html; charset=utf-8`.
+ * How server.ts answers a page request. A page of public content (every page but those about the viewer,
+ * personal-pages.ts) is one HTML for every viewer: its render is handed the request without the session, so a member's
+ * visit is answered exactly as a visitor's, from the shared page cache (cache/page-cache.ts), rendered once for
+ * everyone and compressed once per encoding, with `Cache-Control: public, s-maxage, stale-while-revalidate`, a strong
+ * ETag (304 on If-None-Match) and no Vary on the session, so a CDN or nginx in front keeps one copy for all. A page
+ * about the viewer is rendered for a request that carries a session (the Token header or the session cookie, valid or
+ * not), `private, no-store`, and never kept; its anonymous copy is shared but varies on Cookie and Token. A HEAD is
+ * answered exactly as a GET, headers and revalidation alike (it renders for the cache as a GET would, and sends no
+ * body). Every page answer says `text/html; charset=utf-8`.
  *
- * A request is anonymous when it carries no session token, read exactly as pages read it (pageSessionToken): one with a
- * stale cookie is rendered for itself (its page is the anonymous one, but it is never stored, so it cannot put
- * anything into the cache either). A render is kept only if it is HTML, 200 or 404, sets no cookie and does not forbid
- * caching itself (the QR and settings pages, search results).
+ * A session is read exactly as pages read it (pageSessionToken). A render is kept only if it is HTML, 200 or 404, sets
+ * no cookie and does not forbid caching itself (the QR and settings pages, search results).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { onAnonymousContentChange, REFRESH_MIN_MS } from '../cache/anonymous-content.ts';
+import { onContentPublished } from '../cache/content-published.ts';
 import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
 import { compressBody, pickEncoding } from './encoding.ts';
-import { pageSessionToken, type HeaderSource } from './session-cookie.ts';
+import { isPersonalPage } from './personal-pages.ts';
+import { pageSessionToken, withoutSessionCookie, type HeaderSource } from './session-cookie.ts';
 
 /** What a CDN in front (and this process) may do with an anonymous page: reuse it for PAGE_FRESH_MS, then briefly while refreshing. */
 export const SHARED_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_FRESH_MS / 1000}, stale-while-revalidate=${PAGE_STALE_MS / 1000}`;
 /** What nobody may keep: pages rendered for a request with a session, and anything the shared cache does not hold. */
 export const PERSONAL_PAGE_CACHE_CONTROL = 'private, no-store';
-/** A shared page differs by encoding, and is only the anonymous answer: a request with a cookie or a token may get another. */
-export const SHARED_PAGE_VARY = 'Accept-Encoding, Cookie, Token';
+/** A page of public content differs only by encoding: a member is answered the same copy as a visitor. */
+export const SHARED_PAGE_VARY = 'Accept-Encoding';
+/** The anonymous copy of a page about the viewer: a request with a cookie or a token may get another. */
+export const VISITOR_PAGE_VARY = 'Accept-Encoding, Cookie, Token';
 const HTML_TYPE = 'text/html; charset=utf-8';
 /** Statuses whose pages are kept: a page, and the page of something missing. Redirects, 429 and 5xx never are. */
 const KEPT_STATUSES = new Set([200, 404]);
@@ -71,9 +77,25 @@ function headerSource(req: IncomingMessage): HeaderSource {
   };
 }
 
-/** Whether a request carries a session (valid or not): its page is rendered for it alone. */
+/** Pages that no cache keeps, whoever asks, a visitor included (`private, no-store`): the staff console. */
+const NEVER_SHARED = /^\/admin(?:[/?#]|$)/;
+
+/** Whether a request target is a page that no cache keeps. */
+export function isNeverShared(url: string): boolean {
+  return NEVER_SHARED.test(url);
+}
+
+/** Whether a request carries a session (valid or not): a page about the viewer is rendered for it alone. */
 export function carriesSession(req: IncomingMessage): boolean {
   return Boolean(pageSessionToken(headerSource(req)));
+}
+
+/** Takes the session (the Token header, the session cookie) off a request, so that its render cannot see who asked. */
+export function forgetSession(req: IncomingMessage): void {
+  delete req.headers.token;
+  const cookie = withoutSessionCookie(req.headers.cookie);
+  if (cookie === undefined) delete req.headers.cookie;
+  else req.headers.cookie = cookie;
 }
 
 /**
@@ -334,7 +356,7 @@ function serve(
   res.statusCode = entry.status;
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
   res.setHeader('cache-control', SHARED_PAGE_CACHE_CONTROL);
-  res.setHeader('vary', SHARED_PAGE_VARY);
+  res.setHeader('vary', isPersonalPage(pathOf(req.url ?? '/')) ? VISITOR_PAGE_VARY : SHARED_PAGE_VARY);
   res.setHeader('etag', etagOf(entry.hash, encoding));
   res.setHeader('age', Math.max(0, Math.floor((now - entry.storedAt) / 1000)));
   if (entry.status === 200 && matchesEtag(ifNoneMatch, entry.hash)) {
@@ -345,7 +367,8 @@ function serve(
   const send = (body: Buffer) => {
     if (encoding) res.setHeader('content-encoding', encoding);
     res.setHeader('content-length', body.byteLength);
-    res.end(req.method === 'HEAD' ? undefined : body);
+    // A HEAD's response sends no body whatever is handed to it (node:http knows its request's method).
+    res.end(body);
   };
   if (!encoding) return send(entry.body);
   cache.encodedBody(entry, encoding).then(send, () => {
@@ -354,6 +377,12 @@ function serve(
     res.setHeader('etag', etagOf(entry.hash, undefined));
     send(entry.body);
   });
+}
+
+/** A request target's path, without its query. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
 }
 
 /** Whether PAGE_CACHE leaves the in-process cache on (anything but `off`). */
@@ -377,11 +406,18 @@ export function createPageAnswers({
   now = Date.now,
 } = {}): PageAnswers {
   onAnonymousContentChange((videos) => cache.invalidate(videos.map((id) => `/video/${id}`)));
+  // Editors' content shows on its own pages, or on every page (the chrome): those go at once (content/publish.ts).
+  onContentPublished((paths) => (paths === 'all' ? cache.clear() : cache.invalidate(paths)));
 
-  /** Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it went). */
+  /**
+   * Renders the page for the cache on this request's own response, which then gets the entry (or the answer as it
+   * went). A HEAD renders as the GET it stands for: the page is kept, and the response, a HEAD's, sends no body.
+   */
   function renderShared(req: IncomingMessage, res: ServerResponse, render: PageRender, key: string): void {
     const ifNoneMatch = req.headers['if-none-match'];
     for (const name of CONDITIONAL) delete req.headers[name];
+    const head = req.method === 'HEAD';
+    if (head) req.method = 'GET';
     const made = enabled
       ? cache.fill(key, () => capture(req, res, render))
       : capture(req, res, render).then(
@@ -389,6 +425,7 @@ export function createPageAnswers({
           () => undefined,
         );
     void made.then((entry) => {
+      if (head) req.method = 'HEAD';
       if (entry && !res.headersSent && !res.destroyed) serve(req, res, cache, entry, now(), ifNoneMatch);
     });
   }
@@ -396,19 +433,22 @@ export function createPageAnswers({
   return {
     cache,
     answer(req, res, render) {
-      const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(req.url ?? '/') : undefined;
-      if (!key || carriesSession(req)) return render(req, res, req.method === 'GET' ? heldPersonal(req) : personal);
-      if (!enabled) return req.method === 'GET' ? renderShared(req, res, render, key) : render(req, res, personal);
+      const url = req.url ?? '/';
+      // A page of public content never sees who asked: the member gets the visitor's page, shared.
+      if (!isPersonalPage(pathOf(url))) forgetSession(req);
+      const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(url) : undefined;
+      if (!key || carriesSession(req) || isNeverShared(key))
+        return render(req, res, req.method === 'GET' ? heldPersonal(req) : personal);
+      if (!enabled) return renderShared(req, res, render, key);
       const found = cache.lookup(key);
       if (found?.fresh) return serve(req, res, cache, found.entry, now());
       const pending = cache.pending(key);
-      // Stale while one render refreshes it; a HEAD never renders for the cache (it has no body to keep).
-      if (found && (pending || req.method === 'HEAD')) return serve(req, res, cache, found.entry, now());
+      // Stale while one render refreshes it.
+      if (found && pending) return serve(req, res, cache, found.entry, now());
       if (pending) {
         void pending.then((entry) => (entry ? serve(req, res, cache, entry, now()) : render(req, res, personal)));
         return;
       }
-      if (req.method === 'HEAD') return render(req, res, personal);
       renderShared(req, res, render, key);
     },
   };

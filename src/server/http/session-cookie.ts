@@ -49,3 +49,30 @@ export function sessionCookieHeader(headers: HeaderSource, value: string, maxAge
   const secure = name.startsWith(HOST_PREFIX) ? '; Secure' : '';
   return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}${secure}`;
 }
+
+/** A Cookie header without the session cookie (under either name), or undefined when nothing else is left. */
+export function withoutSessionCookie(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const kept = header
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => {
+      const name = part.slice(0, part.indexOf('=') === -1 ? part.length : part.indexOf('=')).trim();
+      return part && name !== NAME && name !== `${HOST_PREFIX}${NAME}`;
+    });
+  return kept.length ? kept.join('; ') : undefined;
+}
+
+/**
+ * The member hint: a cookie beside the session's that scripts may read, holding nothing but `1`. A page every viewer
+ * shares cannot name its viewer, and the session cookie is HttpOnly: a browser whose saved login was cleared (storage
+ * wiped, blocked) still knows from the hint that it holds a session, so the page asks for the member's marks and shows
+ * their parts instead of 登录 (src/client/marks.ts). It lives and is cleared with the session cookie.
+ */
+export const MEMBER_HINT_COOKIE = 'sy_member';
+
+/** A Set-Cookie value for the member hint: readable by scripts, SameSite=Lax, Path=/, Secure over HTTPS; Max-Age 0 clears it. */
+export function memberHintHeader(headers: HeaderSource, maxAgeSeconds: number): string {
+  const secure = servedOverHttps(headers.get('x-forwarded-proto')) ? '; Secure' : '';
+  return `${MEMBER_HINT_COOKIE}=${maxAgeSeconds > 0 ? '1' : ''}; Path=/; SameSite=Lax; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}${secure}`;
+}

@@ -20,8 +20,19 @@ export const QUEUES = {
   sweepUploads: 'upload-sweep',
   /** Move the 热度 window past the hour that left it (services/rankings.ts), on a schedule: no data. */
   heatWindow: 'heat-window',
+  /** Write a published work's captions with CAPTION_ENGINE (auto-captions.ts): `{ videoId }`. */
+  autoCaptions: 'video-captions',
+  /** Build a member's data export ZIP (data-export.ts): `{ exportId }`. */
+  dataExport: 'data-export',
+  /** Delete an account whose cooling-off has ended, sent to start at its due time: `{ userId }`. */
+  accountDelete: 'account-delete',
+  /** Hourly: delete expired data exports and any account deletion whose job was lost. No data. */
+  accountSweep: 'account-sweep',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Retries of a data export before it is marked failed. */
+export const EXPORT_RETRIES = 2;
 
 /**
  * Transcoding retries three times with exponential backoff from 10 s; a worker that dies mid-job stops its heartbeat,
@@ -43,6 +54,10 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
   [QUEUES.sweepUploads]: { retryLimit: 1, retryDelay: 60, expireInSeconds: 900 },
   // Every minute; a missed run is the next minute's.
   [QUEUES.heatWindow]: { retryLimit: 0, expireInSeconds: 120 },
+  [QUEUES.autoCaptions]: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
+  [QUEUES.dataExport]: { retryLimit: EXPORT_RETRIES, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
+  [QUEUES.accountDelete]: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 900 },
+  [QUEUES.accountSweep]: { retryLimit: 1, retryDelay: 60, expireInSeconds: 900 },
 };
 
 let boss: PgBoss | undefined;
@@ -88,17 +103,19 @@ export function queue(): Promise<PgBoss> {
 
 /**
  * Sends a job; with `tx`, inside that transaction (it exists only if the transaction commits). With `key`, the job's
- * id is derived from it, so sending the same key again while the job is kept is a no-op.
+ * id is derived from it, so sending the same key again while the job is kept is a no-op. With `startAfter`, no worker
+ * takes it before then.
  */
 export async function enqueue(
   name: QueueName,
   data: object,
-  options: { tx?: DbOrTx; key?: string } = {},
+  options: { tx?: DbOrTx; key?: string; startAfter?: Date } = {},
 ): Promise<void> {
   const b = await queue();
   await b.send(name, data, {
     ...(options.tx ? { db: fromDrizzle(options.tx, sql) } : {}),
     ...(options.key ? { id: keyedId(`${name}:${options.key}`) } : {}),
+    ...(options.startAfter ? { startAfter: options.startAfter } : {}),
   });
 }
 

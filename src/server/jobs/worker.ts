@@ -1,4 +1,7 @@
-/** The workers of the job queue: media processing, its dead letters, media removal, and the hourly upload sweep. */
+/**
+ * The workers of the job queue: media processing, its dead letters, media removal, the hourly upload sweep, automatic
+ * captions, data exports and account deletions.
+ */
 import { eq } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
 import { db } from '../db/client.ts';
@@ -8,8 +11,11 @@ import { mediaStore } from '../media/store.ts';
 import { failUpload } from '../services/studio.ts';
 import { expireHeat } from '../services/rankings.ts';
 import { removeUploadFiles } from '../services/uploads.ts';
+import { finishDeletion, finishDueDeletions } from '../services/account-deletion.ts';
+import { buildExport, failExport, sweepExports } from '../services/data-export.ts';
+import { captionVideo, type CaptionJob } from './auto-captions.ts';
 import { processUpload, type ProcessJob } from './process-video.ts';
-import { enqueue, QUEUES } from './queue.ts';
+import { enqueue, EXPORT_RETRIES, QUEUES } from './queue.ts';
 import { sweepUploads } from './sweep-uploads.ts';
 
 /** Encodes running at once in one worker process (each one takes every core ffmpeg can use). */
@@ -18,6 +24,8 @@ const PROCESS_CONCURRENCY = Math.max(1, Number(process.env.WORKER_CONCURRENCY) |
 export const SWEEP_CRON = '17 * * * *';
 /** When the 热度 window is moved: every minute, so an hour that leaves it is gone within a minute (pg-boss's finest cron). */
 export const HEAT_WINDOW_CRON = '* * * * *';
+/** When expired data exports are deleted and overdue account deletions finished: hourly, at minute 41. */
+export const ACCOUNT_SWEEP_CRON = '41 * * * *';
 
 interface RemoveJob {
   keys?: string[];
@@ -66,6 +74,40 @@ export async function startWorkers(boss: PgBoss, options: { pollingIntervalSecon
     if (rescored > 0) logLine('info', 'jobs.heat-window', { rescored });
   });
   await boss.schedule(QUEUES.heatWindow, HEAT_WINDOW_CRON);
+  await boss.work<CaptionJob>(QUEUES.autoCaptions, polling, async ([job]) => {
+    const started = performance.now();
+    const result = await captionVideo(job!.data.videoId, job!.signal);
+    logLine('info', 'jobs.captions', {
+      videoId: job!.data.videoId,
+      result: typeof result === 'string' ? result : 'refused',
+      ...(typeof result === 'string' ? {} : { reason: result.refused }),
+      ms: Math.round(performance.now() - started),
+    });
+  });
+  await boss.work<{ exportId: number }>(QUEUES.dataExport, polling, async ([job]) => {
+    const started = performance.now();
+    try {
+      const result = await buildExport(job!.data.exportId);
+      logLine('info', 'jobs.export', {
+        exportId: job!.data.exportId,
+        result,
+        ms: Math.round(performance.now() - started),
+      });
+    } catch (error) {
+      // The last try: the member sees 打包失败 and may ask again.
+      if (job!.retryCount >= EXPORT_RETRIES) await failExport(job!.data.exportId);
+      throw error;
+    }
+  });
+  await boss.work<{ userId: number }>(QUEUES.accountDelete, polling, async ([job]) => {
+    const result = await finishDeletion(job!.data.userId);
+    logLine('info', 'jobs.account-delete', { userId: job!.data.userId, result });
+  });
+  await boss.work(QUEUES.accountSweep, polling, async () => {
+    const [exports, accounts] = [await sweepExports(), await finishDueDeletions()];
+    logLine('info', 'jobs.account-sweep', { exports, accounts });
+  });
+  await boss.schedule(QUEUES.accountSweep, ACCOUNT_SWEEP_CRON);
   await requeueOrphans();
 }
 

@@ -63,8 +63,11 @@ export async function probe(file: string): Promise<Probe | null> {
   };
 }
 
-/** Accepts an MP4, MOV, WebM or MKV file with a video stream lasting 1 s to 15 min; returns what ffprobe saw. */
-export async function checkVideo(file: string): Promise<Probe> {
+/**
+ * Accepts an MP4, MOV, WebM or MKV file with a video stream lasting 1 s to 15 min (`maxSec` for a live recording);
+ * returns what ffprobe saw.
+ */
+export async function checkVideo(file: string, maxSec = MAX_DURATION_SEC): Promise<Probe> {
   const type = await fileTypeFromFile(file).catch(() => undefined);
   if (!type || !VIDEO_CONTAINERS.has(type.ext)) {
     // An audio file (m4a, mp3, ...) is a video without a picture, which says more than "wrong format".
@@ -73,7 +76,7 @@ export async function checkVideo(file: string): Promise<Probe> {
   const info = await probe(file);
   if (!info) throw invalid('error.uploadNoVideo');
   if (info.durationMs < MIN_DURATION_SEC * 1000) throw invalid('error.uploadTooShort', { min: MIN_DURATION_SEC });
-  if (info.durationMs > MAX_DURATION_SEC * 1000) throw invalid('error.uploadTooLong', { max: MAX_DURATION_SEC / 60 });
+  if (info.durationMs > maxSec * 1000) throw invalid('error.uploadTooLong', { max: Math.round(maxSec / 60) });
   return info;
 }
 

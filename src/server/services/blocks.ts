@@ -1,11 +1,21 @@
 /** Blocking (拉黑): one row per direction; either direction stops direct messages between the pair. */
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { blocks, users } from '../db/schema.ts';
 import { invalid, notFound } from './errors.ts';
 import { IM_WRITE_LIMIT } from './im-limits.ts';
 import { enforce } from './rate-limit.ts';
+
+/**
+ * The one rule of what a block hides: rows whose writer (`writer`, a user id column: a work's author, a comment's or a
+ * danmaku's sender) the viewer has blocked are kept out of everything read for that viewer, from the moment the block
+ * is stored. Anonymous viewers block nobody (undefined: no condition). Read paths AND it into their condition.
+ */
+export function notBlockedBy(viewerId: number | null, writer: AnyColumn | SQL): SQL | undefined {
+  if (viewerId === null) return undefined;
+  return sql`not exists (select 1 from ${blocks} b where b.blocker_id = ${viewerId} and b.blocked_id = ${writer})`;
+}
 
 /** 0 none, 1 the viewer blocked the peer, 2 the peer blocked the viewer, 3 both. */
 export type BlockStatus = 0 | 1 | 2 | 3;

@@ -132,12 +132,12 @@ describe('publishComment', () => {
     expect(c.text).toBe(html);
   });
 
-  it('notifies mentioned users that exist, once each, and no one else', async () => {
+  it('notifies mentioned users that exist, once each, and no one else; the author @-named counts as a mention', async () => {
     const { videoId, author, alice, bob } = await scene();
     const [authorName, bobName] = [await nickname(author), await nickname(bob)];
     const c = await publishComment(alice, videoId, `@${bobName} @${bobName} @${authorName} @不存在的人xyz 快来看`);
     const expected = [
-      { user_id: author, kind: 'comment' },
+      { user_id: author, kind: 'mention' },
       { user_id: bob, kind: 'mention' },
     ].sort((x, y) => x.user_id - y.user_id);
     expect(await notesFor(c.id)).toEqual(expected);

@@ -1,5 +1,6 @@
 /** Writing comments: publish a comment or reply (with its notifications) and delete one. */
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { collapseBlankLines } from '../../shared/blank-lines.ts';
 import { COMMENT_MAX, commentLength } from '../../shared/comment-text.ts';
 import { db } from '../db/client.ts';
 import { comments, users, videos } from '../db/schema.ts';
@@ -11,6 +12,8 @@ import { visibleWorks } from './visibility.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify, retractAboutComments, type NotificationKind } from './notifications.ts';
 import { userCardColumns } from './user-cards.ts';
+import { assertCanSpeak } from '../staff/sanctions.ts';
+import { flagWatched } from '../staff/watched-words.ts';
 
 /** Comments and replies one account may publish (every write also counts against write-limits.ts, per address too). */
 export const COMMENT_RATE = { limit: 30, windowMs: 60_000 };
@@ -19,9 +22,12 @@ export const COMMENT_RATE = { limit: 30, windowMs: 60_000 };
 // Holding the root while replying means a concurrent delete of the thread either sees the new reply or
 // makes the reply fail, never leaves a live reply under a deleted root.
 
-/** The trimmed text, or invalid when empty or longer than COMMENT_MAX code points. Stored as given: rendering escapes. */
+/**
+ * The text as stored (blank lines collapsed, trimmed), or invalid when empty or longer than COMMENT_MAX code points.
+ * Otherwise stored as given: rendering escapes.
+ */
 function checkText(text: string): string {
-  const trimmed = text.trim();
+  const trimmed = collapseBlankLines(text).trim();
   if (trimmed === '') throw invalid('error.commentEmpty');
   if (commentLength(trimmed) > COMMENT_MAX) throw invalid('comment.tooLong', { max: COMMENT_MAX });
   return trimmed;
@@ -35,8 +41,9 @@ export async function publishComment(
   replyToCommentId?: number,
 ): Promise<CommentView> {
   const body = checkText(text);
+  await assertCanSpeak(userId);
   await enforce(`comment:${userId}`, COMMENT_RATE.limit, COMMENT_RATE.windowMs);
-  return db().transaction(async (tx) => {
+  const published = await db().transaction(async (tx) => {
     const [video] = await tx
       .select({ authorId: videos.authorId, allowComments: videos.allowComments })
       .from(videos)
@@ -74,16 +81,17 @@ export async function publishComment(
     if (!row || !bumped) throw notFound('error.videoNotFound');
     await addVideoStat(videoId, 'comments', 1, tx);
 
-    // One notification per user per comment: a reply or comment notice outranks a mention of the same user.
+    // One notification per user per comment: a mention outranks the comment or reply notice of the same user, so
+    // @-naming the author (or the one replied to) lands under their @我的 as well as in 全部消息.
     const told = new Set<number>([userId]);
     const tell = async (recipient: number, kind: NotificationKind) => {
       if (told.has(recipient)) return;
       if (await notify(tx, { userId: recipient, actorId: userId, kind, videoId, commentId: row.id, text: body }))
         told.add(recipient);
     };
+    for (const m of await resolveMentions(extractMentions(body), tx)) await tell(m.id, 'mention');
     if (repliedAuthor !== null) await tell(repliedAuthor, 'reply');
     else await tell(video.authorId, 'comment');
-    for (const m of await resolveMentions(extractMentions(body), tx)) await tell(m.id, 'mention');
 
     const people = await tx
       .select(userCardColumns)
@@ -107,6 +115,8 @@ export async function publishComment(
       isAuthor: userId === video.authorId,
     };
   });
+  await flagWatched('comment', published.id, body);
+  return published;
 }
 
 /** Soft-deletes a comment (a root takes its replies along); its author or the video's author may. */

@@ -2,7 +2,8 @@
 import { and, desc, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { db } from '../db/client.ts';
-import { blocks, commentLikes, comments, users, videos } from '../db/schema.ts';
+import { commentLikes, comments, users, videos } from '../db/schema.ts';
+import { notBlockedBy } from './blocks.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
 import { cursorKey, finite } from './list-cursor.ts';
 import {
@@ -75,20 +76,13 @@ function view({ replyToSecUid, replyToNickname, videoComments: _count, at: _at, 
  * (anonymous viewers see all).
  */
 function visibleComment(viewerId: number | null): SQL {
-  return and(
-    visibleWorks(viewerId),
-    isNull(comments.deletedAt),
-    viewerId === null
-      ? undefined
-      : sql`not exists (select 1 from ${blocks} b where b.blocker_id = ${viewerId} and b.blocked_id = ${comments.userId})`,
-  )!;
+  return and(visibleWorks(viewerId), isNull(comments.deletedAt), notBlockedBy(viewerId, comments.userId))!;
 }
 
-/** On comments aliased `c`: not written by someone the viewer blocked. */
+/** On comments aliased `c`: not written by someone the viewer blocked (blocks.ts's rule, picked with the ids). */
 function notBlocked(viewerId: number | null): SQL {
-  return viewerId === null
-    ? sql``
-    : sql`and not exists (select 1 from ${blocks} b where b.blocker_id = ${viewerId} and b.blocked_id = c.user_id)`;
+  const rule = notBlockedBy(viewerId, sql`c.user_id`);
+  return rule ? sql`and ${rule}` : sql``;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** 作品数据: per-day counters (China's calendar) kept beside the totals; callers add to today's row in their transaction. */
 import { sql } from 'drizzle-orm';
-import { DISPLAY_TIME_ZONE } from '../../shared/wall-clock.ts';
+import { displayTimeZone } from '../../shared/wall-clock.ts';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { userDailyFollowers, videoDailyStats } from '../db/schema.ts';
@@ -8,7 +8,7 @@ import { userDailyFollowers, videoDailyStats } from '../db/schema.ts';
 export type VideoStat = 'plays' | 'likes' | 'comments' | 'shares';
 
 /** Today in China by the database's clock, whatever the server's time zone: creators read their numbers by their own calendar. */
-export const TODAY = sql`(now() at time zone ${DISPLAY_TIME_ZONE})::date`;
+export const TODAY = sql`(now() at time zone ${displayTimeZone()})::date`;
 
 /** Adds `n` (negative to take back, e.g. an unlike) to a video's counter of today. */
 export async function addVideoStat(videoId: number, stat: VideoStat, n = 1, q: DbOrTx = db()): Promise<void> {

@@ -1,11 +1,13 @@
 /** 弹幕: timed bullet comments over a video, listed in time order and sent at a point of the video. */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { blocks, danmaku, videos } from '../db/schema.ts';
+import { danmaku, videos } from '../db/schema.ts';
+import { notBlockedBy } from './blocks.ts';
 import { invalid, notFound } from './errors.ts';
 import { visibleWorks } from './visibility.ts';
 import { notify } from './notifications.ts';
 import { enforce } from './rate-limit.ts';
+import { assertCanSpeak } from '../staff/sanctions.ts';
 
 /** Longest danmaku, in characters (code points). */
 export const MAX_DANMAKU = 50;
@@ -42,14 +44,10 @@ export async function listDanmaku(videoId: number, viewerId: number | null): Pro
     .from(videos)
     .where(and(eq(videos.id, videoId), visibleWorks(viewerId)));
   if (!video) return null;
-  const unblocked =
-    viewerId === null
-      ? undefined
-      : sql`not exists (select 1 from ${blocks} b where b.blocker_id = ${viewerId} and b.blocked_id = ${danmaku.userId})`;
   return db()
     .select(columns)
     .from(danmaku)
-    .where(and(eq(danmaku.videoId, videoId), unblocked))
+    .where(and(eq(danmaku.videoId, videoId), notBlockedBy(viewerId, danmaku.userId)))
     .orderBy(asc(danmaku.offsetMs), asc(danmaku.id))
     .limit(LIST_LIMIT);
 }
@@ -71,6 +69,7 @@ export async function sendDanmaku(
 ): Promise<DanmakuView> {
   const body = cleanText(text);
   if (!body) throw invalid('error.danmakuEmpty');
+  await assertCanSpeak(userId);
   if ([...body].length > MAX_DANMAKU) throw invalid('error.danmakuTooLong', { max: MAX_DANMAKU });
   if (!Number.isFinite(offsetMs)) throw invalid('error.danmakuOffset');
   await enforce(`danmaku:${userId}`, DANMAKU_RATE.limit, DANMAKU_RATE.windowMs);

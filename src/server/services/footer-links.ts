@@ -1,24 +1,13 @@
 /**
- * The footer's link blocks, from the editors' src/content/footer-links.json, as douyin.com's seo/inner/link
- * `link_data` entries: the pages' Footer and the API read this one answer, so they never disagree.
+ * The footer's link blocks, from the editors' `footerLinks` content (seeded from src/content/footer-links.json), as
+ * douyin.com's seo/inner/link `link_data` entries: the pages' Footer and the API read this one answer, so they never
+ * disagree.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import { listEntries } from '../content/store.ts';
+import type { ContentData } from '../content/schemas.ts';
 
-const footerFile = z.array(
-  z.object({
-    id: z.string().min(1),
-    title: z.string().min(1),
-    order: z.number().int(),
-    links: z.array(z.object({ title: z.string().min(1), href: z.string().min(1) })).min(1),
-  }),
-);
-
-/** One block of the editors' file. */
-export type FooterBlock = z.infer<typeof footerFile>[number];
+/** One block of the editors' content. */
+export type FooterBlock = { id: string } & ContentData<'footerLinks'>;
 
 /** One block as douyin.com names it: its links in `link_list`, each an `anchor` (the text) and a `url`. */
 export interface LinkData {
@@ -27,20 +16,12 @@ export interface LinkData {
   link_list: { anchor: string; url: string }[];
 }
 
-/** FOOTER_LINKS_FILE, else the file beside this source (Node, Vitest), else under the cwd (the built server's chunks sit elsewhere). */
-export function footerLinksPath(): string {
-  if (process.env.FOOTER_LINKS_FILE) return path.resolve(process.env.FOOTER_LINKS_FILE);
-  const besideSource = fileURLToPath(new URL('../../content/footer-links.json', import.meta.url));
-  return existsSync(besideSource) ? besideSource : path.resolve('src/content/footer-links.json');
+/** The published blocks (content/store.ts drops its copy at every publication, so an edit shows at once). */
+export async function publishedFooterBlocks(): Promise<FooterBlock[]> {
+  return (await listEntries('footerLinks')).map((e) => ({ id: e.id, ...(e.data as ContentData<'footerLinks'>) }));
 }
 
-/** Reads and validates the editors' file. */
-export async function readFooterFile(file = footerLinksPath()): Promise<FooterBlock[]> {
-  return footerFile.parse(JSON.parse(await readFile(file, 'utf8')));
-}
-
-// Read per call (a few hundred bytes) so an editor's change shows without a restart.
-let source: () => Promise<FooterBlock[]> = () => readFooterFile();
+let source: () => Promise<FooterBlock[]> = publishedFooterBlocks;
 
 /** Sets where footer links come from (tests pass their own). */
 export function setFooterLinks(load: () => Promise<FooterBlock[]>): void {

@@ -9,7 +9,11 @@ let t: TestDb;
 let roomId: number;
 beforeAll(async () => {
   t = await freshDb();
-  const [room] = await t.db.select({ id: liveRooms.id }).from(liveRooms).where(eq(liveRooms.status, 'live')).limit(1);
+  // The seed's rooms are past broadcasts: one goes on air as a publisher would put it.
+  const [room] = await t.db
+    .insert(liveRooms)
+    .values({ hostId: 2, channelId: 300201, title: '测试直播', cover: '', media: '', status: 'live' })
+    .returning({ id: liveRooms.id });
   roomId = room!.id;
 });
 afterAll(async () => {

@@ -1,12 +1,14 @@
 /** Live rooms: reading them, their chat (real time through the event hub) and who is watching. */
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { follows, liveMessages, livePresence, liveRooms, users } from '../db/schema.ts';
+import { follows, liveMessages, livePresence, liveRooms, users, videos } from '../db/schema.ts';
 import { CHAT_MAX } from '../../shared/chat-line.ts';
 import { publish, roomTopic } from '../realtime/events.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
+import { assertCanSpeak } from '../staff/sanctions.ts';
+import { mediaUrl } from '../media-url.ts';
 
 /** Chat lines one user may send in a live room per 10 s. */
 export const LIVE_CHAT_RATE = { limit: 10, windowMs: 10_000 };
@@ -14,19 +16,35 @@ export const LIVE_CHAT_RATE = { limit: 10, windowMs: 10_000 };
 export interface LiveRoomCard {
   id: number;
   title: string;
+  /** The host's cover; '' when they chose none (the stream's own frame stands in). */
   cover: string;
+  /** A seeded past broadcast's recording (its clip); '' for a real one, whose recording is a work (replayVideoId). */
   media: string;
   /**
-   * 人在看, the one number every page and API shows: live_rooms.viewer_count, which is the streams open on the room now
-   * (joinRoom/leaveRoom, and swept off when their server stops heartbeating) plus, for a seeded room, the audience it
-   * was seeded with (at most SEED_VIEWERS_PER_CHATTER per user who chatted in it). 0 once the room has ended.
+   * 人在看, the one number every page and API shows: live_rooms.viewer_count, the room pages open on it now
+   * (joinRoom/leaveRoom, and swept off when their server stops heartbeating). 0 once the room has ended.
    */
   viewerCount: number;
   channelId: number;
   startedAt: Date;
-  host: { secUid: string; nickname: string; avatar: string };
+  endedAt: Date | null;
+  host: { id: number; secUid: string; nickname: string; avatar: string };
   /** Still on air (an ended room keeps its page and its last chat lines). */
   live: boolean;
+  /** On air, but the host's publisher is gone for the moment (主播暂时离开). */
+  paused: boolean;
+  likeCount: number;
+  /** The latest frame of the stream (a media key), while on air. */
+  thumb: string | null;
+  /** The 回放 work, once the recording is published. */
+  replayVideoId: number | null;
+  /** Being recorded, so a 回放 is coming once it ends. */
+  recording: boolean;
+}
+
+/** The picture a card shows: the host's cover, else the stream's latest frame, else the host's avatar. */
+export function roomPicture(r: Pick<LiveRoomCard, 'cover' | 'thumb' | 'host'>): string {
+  return r.cover || r.thumb || r.host.avatar;
 }
 
 function selectRooms() {
@@ -39,8 +57,14 @@ function selectRooms() {
       viewerCount: liveRooms.viewerCount,
       channelId: liveRooms.channelId,
       startedAt: liveRooms.startedAt,
-      host: { secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
+      endedAt: liveRooms.endedAt,
+      host: { id: users.id, secUid: users.secUid, nickname: users.nickname, avatar: users.avatar },
       live: sql<boolean>`${liveRooms.status} = 'live'`,
+      paused: sql<boolean>`${liveRooms.pausedAt} is not null`,
+      likeCount: liveRooms.likeCount,
+      thumb: liveRooms.thumb,
+      replayVideoId: liveRooms.replayVideoId,
+      recording: liveRooms.recording,
     })
     .from(liveRooms)
     .innerJoin(users, eq(users.id, liveRooms.hostId))
@@ -54,6 +78,41 @@ export async function liveNow(count = 24): Promise<LiveRoomCard[]> {
     .where(eq(liveRooms.status, 'live'))
     .orderBy(desc(liveRooms.viewerCount), desc(liveRooms.id))
     .limit(Math.min(Math.max(count, 1), 50));
+}
+
+/** Broadcasts that have ended with a 回放 (or one on its way), the latest first. */
+export async function pastLives(count = 24): Promise<LiveRoomCard[]> {
+  return selectRooms()
+    .where(
+      and(
+        eq(liveRooms.status, 'ended'),
+        sql`(${liveRooms.media} <> '' or ${liveRooms.replayVideoId} is not null or ${liveRooms.recording})`,
+      ),
+    )
+    .orderBy(desc(liveRooms.startedAt), desc(liveRooms.id))
+    .limit(Math.min(Math.max(count, 1), 50));
+}
+
+/** The rooms on air with their counts and pictures, for /live's refresh. */
+export async function liveNowPictures(): Promise<{ id: number; viewers: number; picture: string; paused: boolean }[]> {
+  const rooms = await liveNow(50);
+  return rooms.map((r) => ({ id: r.id, viewers: r.viewerCount, picture: mediaUrl(roomPicture(r)), paused: r.paused }));
+}
+
+/** The host ids among `userIds` who are on air now, with their room. */
+export async function liveHostsAmong(userIds: number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db()
+    .select({ hostId: liveRooms.hostId, id: liveRooms.id })
+    .from(liveRooms)
+    .where(and(eq(liveRooms.status, 'live'), inArray(liveRooms.hostId, userIds)));
+  return new Map(rows.map((r) => [r.hostId, r.id]));
+}
+
+/** The rooms of `ids` as cards, in no particular order (an unknown id is left out). */
+export async function roomsByIds(ids: number[]): Promise<LiveRoomCard[]> {
+  if (ids.length === 0) return [];
+  return selectRooms().where(inArray(liveRooms.id, ids));
 }
 
 /** Live rooms that started before `maxTime` (ms; 0 for now), latest start first: Douyin's max_time paging. */
@@ -87,6 +146,26 @@ export async function getRoom(id: number): Promise<LiveRoomCard | null> {
   maybeSweep();
   const [row] = await selectRooms().where(eq(liveRooms.id, id));
   return row ?? null;
+}
+
+export interface Replay {
+  /** The 回放 work, or null for a seeded past broadcast (its recording is the room's own clip). */
+  workId: number | null;
+  media: string;
+  poster: string;
+}
+
+/** What an ended room plays as its 回放: its published work, or the seeded clip; null while there is none (yet). */
+export async function getReplay(room: LiveRoomCard): Promise<Replay | null> {
+  if (room.live) return null;
+  if (room.replayVideoId !== null) {
+    const [v] = await db()
+      .select({ media: videos.media, poster: videos.poster })
+      .from(videos)
+      .where(and(eq(videos.id, room.replayVideoId), eq(videos.status, 'published'), isNull(videos.deletedAt)));
+    return v ? { workId: room.replayVideoId, media: v.media, poster: v.poster } : null;
+  }
+  return room.media ? { workId: null, media: room.media, poster: roomPicture(room) } : null;
 }
 
 /** Chat lines a room page starts with. */
@@ -140,6 +219,7 @@ export async function postMessage(userId: number, roomId: number, text: string):
   const body = text.trim();
   if (body === '') throw invalid('error.chatEmpty');
   if ([...body].length > CHAT_MAX) throw invalid('error.chatTooLong', { max: CHAT_MAX });
+  await assertCanSpeak(userId);
   return db().transaction(async (tx) => {
     const [room] = await tx.select({ status: liveRooms.status }).from(liveRooms).where(eq(liveRooms.id, roomId));
     if (!room) throw notFound('error.liveRoomNotFound');

@@ -4,6 +4,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { MESSAGE_MAX } from '../../shared/messaging.ts';
+import { collapseBlankLines } from '../../shared/blank-lines.ts';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
 import { publish, userTopic } from '../realtime/events.ts';
@@ -13,6 +14,8 @@ import { IM_WRITE_LIMIT } from './im-limits.ts';
 import { enforce } from './rate-limit.ts';
 import { cursorKey, encodeCursor, finite } from './list-cursor.ts';
 import { pageLimit, skipOf, type Page } from './video-cards.ts';
+import { assertCanSpeak } from '../staff/sanctions.ts';
+import { flagWatched } from '../staff/watched-words.ts';
 
 /** Messages one user may send in a short burst. */
 export const MESSAGE_BURST = { limit: 10, windowMs: 10_000 };
@@ -74,10 +77,10 @@ export interface ConversationRow {
   pinned: boolean;
 }
 
-/** Trims a message and checks it: 1..MESSAGE_MAX code points, no control characters but newline and tab. */
+/** A message as stored (blank lines collapsed, trimmed), checked: 1..MESSAGE_MAX code points, no control characters but newline and tab. */
 export function cleanMessage(raw: string): string {
-  // Browsers submit a textarea's line breaks as CRLF.
-  const text = raw.replace(/\r\n?/g, '\n').trim();
+  // Browsers submit a textarea's line breaks as CRLF; collapseBlankLines makes them '\n'.
+  const text = collapseBlankLines(raw).trim();
   if (text.length === 0) throw invalid('dm.empty.text');
   if ([...text].length > MESSAGE_MAX) throw invalid('dm.tooLong', { max: MESSAGE_MAX });
   // PostgreSQL refuses NUL outright; the others would break a chat bubble or a terminal.
@@ -260,9 +263,10 @@ export async function sendMessage(
 ): Promise<{ message: MessageView; state: ConversationState }> {
   if (me === peerId) throw invalid('error.dmSelf');
   const text = cleanMessage(rawText);
+  await assertCanSpeak(me);
   await enforce(`im-send:${me}`, MESSAGE_BURST.limit, MESSAGE_BURST.windowMs);
   await enforce(`im-send-hour:${me}`, MESSAGE_HOURLY.limit, MESSAGE_HOURLY.windowMs);
-  return db().transaction(async (tx) => {
+  const sent = await db().transaction(async (tx) => {
     await peerOf(tx, me, peerId);
     const [a, b] = pairOf(me, peerId);
     await tx.execute(
@@ -290,6 +294,8 @@ export async function sendMessage(
     const [message] = await selectMessages(tx, me, conversationId, sql`m.id = ${messageId}`, 1);
     return { message: message!, state: await stateWith(tx, me, peerId) };
   });
+  await flagWatched('message', sent.message.id, text);
+  return sent;
 }
 
 /** A page of `me`'s messages in a conversation before message id `before` (0 = newest), oldest first. */

@@ -2,7 +2,8 @@
 import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/recount.ts';
-import { blocks, follows, notifications, users, videos } from '../db/schema.ts';
+import { follows, notifications, users, videos } from '../db/schema.ts';
+import { notBlockedBy } from './blocks.ts';
 import { publish, userTopic } from '../realtime/events.ts';
 import { NOTICE_GROUPS, type NoticeGroup, type NoticeKind } from '../../shared/messaging.ts';
 import { visibleWorks } from './visibility.ts';
@@ -34,10 +35,14 @@ export interface NotificationView {
   video: { id: number; poster: string } | null;
   /** The text the notification is about: the comment, reply, mention or danmaku, or the liked comment. */
   comment: string | null;
+  /** The broadcast of a 开播了 notification. */
+  roomId: number | null;
   /** The recipient follows the actor (the 你的关注 tag). */
   actorIsFollowed: boolean;
   /** The actor follows the recipient. */
   followsMe: boolean;
+  /** The data export an export_ready notification announces. */
+  exportId: number | null;
 }
 
 export interface NoticePage {
@@ -93,6 +98,12 @@ export async function notify(tx: DbOrTx, n: NewNotification): Promise<boolean> {
   return true;
 }
 
+/** Tells a member that their data export is ready (its own notice: the member is both actor and recipient). */
+export async function notifyExportReady(tx: DbOrTx, userId: number, exportId: number): Promise<void> {
+  await tx.insert(notifications).values({ userId, actorId: userId, kind: 'export_ready', exportId });
+  await announce(tx, [userId]);
+}
+
 /** Removes the notification of an undone action (unlike, unfollow), read or not. */
 export async function retract(tx: DbOrTx, n: NoticeTarget): Promise<void> {
   const gone = await tx.delete(notifications).where(sameTarget(n)).returning({ userId: notifications.userId });
@@ -120,7 +131,7 @@ function visibleTo(userId: number, group: NoticeGroup = 'all'): SQL {
     group === 'all' ? undefined : inArray(notifications.kind, [...NOTICE_GROUPS[group]]),
     or(isNull(notifications.videoId), visibleWorks(userId)),
     // Someone the recipient blocked is not heard from, here as in comments and danmaku.
-    sql`not exists (select 1 from ${blocks} b where b.blocker_id = ${userId} and b.blocked_id = ${notifications.actorId})`,
+    notBlockedBy(userId, notifications.actorId),
   )!;
 }
 
@@ -155,6 +166,8 @@ function page(userId: number, group: NoticeGroup, where: SQL | undefined, limit?
       videoId: videos.id,
       poster: videos.poster,
       comment: notifications.text,
+      exportId: notifications.exportId,
+      roomId: notifications.roomId,
       actorIsFollowed: sql<boolean>`exists (select 1 from ${follows} f where f.follower_id = ${userId} and f.followee_id = ${notifications.actorId})`,
       followsMe: sql<boolean>`exists (select 1 from ${follows} f where f.follower_id = ${notifications.actorId} and f.followee_id = ${userId})`,
     })

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { t } from '../../i18n/t.ts';
 import { formatBytes } from '../../shared/format-bytes.ts';
 import {
@@ -25,13 +25,14 @@ import {
   type Problem,
 } from '../../shared/profile-edit.ts';
 import { db } from '../db/client.ts';
-import { users, videos } from '../db/schema.ts';
+import { users } from '../db/schema.ts';
 import { toWebp, type ImageTarget } from '../media/images.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { invalid, notFound, tooLarge } from './errors.ts';
 import { enforce } from './rate-limit.ts';
-import { tokenize } from './search-tokens.ts';
+import { reindexVideoSearch } from './video-search.ts';
+import { flagWatched } from '../staff/watched-words.ts';
 
 /** Profile saves one account may make per hour: each may re-encode two pictures. */
 export const PROFILE_EDIT_RATE = { limit: 30, windowMs: 60 * 60_000 };
@@ -116,6 +117,7 @@ export async function editProfile(userId: number, patch: ProfilePatch, now = new
       else changes.banner = key;
     }
     const replaced = await save(userId, changes);
+    if (changes.signature) await flagWatched('user', userId, changes.signature);
     // The old pictures go once the new ones are live; seeded and default ones are shared and stay.
     const old = replaced.filter((key) => ownedBy(userId, key));
     if (old.length)
@@ -154,20 +156,8 @@ async function save(userId: number, changes: Partial<typeof users.$inferInsert>)
     if (!before) throw notFound('error.userNotFound');
     await tx.update(users).set(changes).where(eq(users.id, userId));
     if (changes.nickname !== undefined && changes.nickname !== before.nickname) {
-      // A video is found by its author's name too (studio.ts indexes title and nickname the same way).
-      const rows = await tx
-        .select({ id: videos.id, desc: videos.desc })
-        .from(videos)
-        .where(eq(videos.authorId, userId));
-      if (rows.length) {
-        const tokens = JSON.stringify(
-          rows.map((r) => ({ id: r.id, tokens: tokenize(`${r.desc} ${changes.nickname}`) })),
-        );
-        await tx.execute(sql`
-          update ${videos} set search_tokens = x.tokens
-          from jsonb_to_recordset(${tokens}::jsonb) as x(id int, tokens text[])
-          where ${videos.id} = x.id`);
-      }
+      // A video is found by its author's name too.
+      await reindexVideoSearch(tx, { authorId: userId });
     }
     const replaced: string[] = [];
     if (changes.avatar !== undefined) replaced.push(before.avatar);

@@ -2,6 +2,7 @@
 import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
+import { durationRange, NO_FILTERS, type SearchFilters } from '../../shared/search-filters.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
 import { recordSearch, type Searcher } from './search-log.ts';
 import { searchTerms } from './search-tokens.ts';
@@ -15,6 +16,8 @@ export interface SearchOptions {
   log?: Searcher;
   /** Search only this author's works (a profile's own search box). */
   authorId?: number;
+  /** 筛选 of the video results: order, publish time, length (search-filters.ts). */
+  filters?: SearchFilters;
 }
 
 /** A user found by nickname. */
@@ -74,7 +77,44 @@ function matchTier(p: Prepared): SQL {
  */
 export const RESULT_POOL = 500;
 
-/** Videos holding every term of the query, best matches first, then the popular and fresh (at most 2 × RESULT_POOL). A blank query finds nothing. */
+/** The SQL of a filter set: what narrows the pool, and how the pool is gathered and the results ordered. */
+function filterSql(f: SearchFilters, p: Prepared): { narrow: SQL; poolOrder: SQL; order: SQL[] } {
+  const { minMs, maxMs } = durationRange(f.duration);
+  const narrow = sql.join(
+    [
+      f.publishTime > 0 ? sql` and created_at > now() - make_interval(days => ${f.publishTime})` : sql``,
+      minMs > 0 ? sql` and duration_ms >= ${minMs}` : sql``,
+      maxMs !== null ? sql` and duration_ms < ${maxMs}` : sql``,
+    ],
+    sql``,
+  );
+  switch (f.sortType) {
+    case 1:
+      return {
+        narrow,
+        poolOrder: sql`digg_count desc, id desc`,
+        order: [desc(videos.diggCount), desc(videos.id)],
+      };
+    case 2:
+      return {
+        narrow,
+        poolOrder: sql`created_at desc, id desc`,
+        order: [desc(videos.createdAt), desc(videos.id)],
+      };
+    default:
+      return {
+        narrow,
+        poolOrder: sql`search_rank desc nulls last, id desc nulls last`,
+        order: [desc(matchTier(p)), desc(videos.searchRank), desc(videos.id)],
+      };
+  }
+}
+
+/**
+ * Videos holding every term of the query (at most 2 × RESULT_POOL): by default the best matches first, then the popular
+ * and fresh; 最多点赞 and 最新发布 order the matches by likes or by date instead, and the time and length filters keep
+ * only the matches within them. A blank query finds nothing.
+ */
 export async function searchVideos(
   raw: string,
   page: Page = {},
@@ -83,17 +123,18 @@ export async function searchVideos(
   const p = await prepare(raw, page, options, 20);
   if (!p) return emptyPage(page);
   const terms = textArray(p.terms);
+  const { narrow, poolOrder, order } = filterSql(options.filters ?? NO_FILTERS, p);
   // Inside the pool, so an author's matches are not crowded out by everyone else's.
   const author = options.authorId === undefined ? sql`` : sql` and author_id = ${options.authorId}`;
   // deleted_at is null lets the pool walk the partial index; which works a viewer may see is selectCards' rule.
   const pool = sql`
-    (select id from videos where deleted_at is null and search_tokens @> ${terms}${author}
-      order by search_rank desc nulls last, id desc nulls last limit ${RESULT_POOL})
+    (select id from videos where deleted_at is null and search_tokens @> ${terms}${author}${narrow}
+      order by ${poolOrder} limit ${RESULT_POOL})
     union
-    (select id from videos where deleted_at is null and title_tokens @> ${terms}${author}
-      order by search_rank desc nulls last, id desc nulls last limit ${RESULT_POOL})`;
+    (select id from videos where deleted_at is null and title_tokens @> ${terms}${author}${narrow}
+      order by ${poolOrder} limit ${RESULT_POOL})`;
   const rows = await selectCards(null, sql`${videos.id} in (${pool})`)
-    .orderBy(desc(matchTier(p)), desc(videos.searchRank), desc(videos.id))
+    .orderBy(...order)
     .limit(p.limit + 1)
     .offset(p.offset);
   return toPage(rows, p.offset, p.limit);

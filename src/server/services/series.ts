@@ -1,5 +1,5 @@
 /** Reading series: 合集 (mix) and the theatre's short dramas. */
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { collects, series, seriesItems, users, videos } from '../db/schema.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
@@ -15,6 +15,11 @@ export interface SeriesCard {
   itemCount: number;
   firstVideoId: number | null;
   author: { secUid: string; nickname: string; avatar: string };
+}
+
+/** The page a series plays on: a 合集's own page, a 放映厅 drama's. */
+export function seriesPath(x: Pick<SeriesCard, 'id' | 'kind'>): string {
+  return x.kind === 'mix' ? `/collection/${x.id}` : `/vs/${x.id}`;
 }
 
 /** Series of one kind, newest first. */
@@ -56,6 +61,21 @@ function selectSeriesInfo() {
 export async function getSeries(id: number): Promise<SeriesInfo | null> {
   const [row] = await selectSeriesInfo().where(eq(series.id, id));
   return row ?? null;
+}
+
+/** How many 合集 a user made (their profile shows a 合集 tab when they have one). */
+export async function mixCount(authorId: number): Promise<number> {
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(series)
+    .where(and(eq(series.authorId, authorId), eq(series.kind, 'mix')));
+  return row?.n ?? 0;
+}
+
+/** The series of `ids` that exist, in no particular order. */
+export async function getSeriesMany(ids: number[]): Promise<SeriesInfo[]> {
+  if (ids.length === 0) return [];
+  return selectSeriesInfo().where(inArray(series.id, ids));
 }
 
 /** A user's series (of one kind when `kind` is given), newest first. */

@@ -4,7 +4,7 @@
  * use, or SESSION_ABSOLUTE_MS after the login that opened it, whichever comes first.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
 
@@ -42,6 +42,39 @@ export async function createSession(userId: number, userAgent?: string): Promise
   return { token, expiresAt };
 }
 
+/** The condition that a stored session is live: not revoked, not past its end, not idle too long. */
+function live(): SQL {
+  return and(
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, sql`now()`),
+    gt(sessions.lastSeenAt, sql`now() - ${`${SESSION_IDLE_MS} milliseconds`}::interval`),
+  )!;
+}
+
+/** The live session of a token: its id, its user, and how many ms ago its holder last proved who they are; or null. */
+export async function sessionFacts(
+  token: string | undefined | null,
+): Promise<{ sessionId: number; userId: number; authenticatedMsAgo: number } | null> {
+  if (!plausible(token)) return null;
+  const [row] = await db()
+    .select({
+      sessionId: sessions.id,
+      userId: sessions.userId,
+      authenticatedMsAgo: sql<number>`(extract(epoch from now() - ${sessions.authenticatedAt}) * 1000)::float8`,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, hashToken(token)), live()));
+  return row ? { ...row, authenticatedMsAgo: Number(row.authenticatedMsAgo) } : null;
+}
+
+/** Records that the holder of a session proved who they are again (a password or code entered for staff work). */
+export async function markAuthenticated(sessionId: number): Promise<void> {
+  await db()
+    .update(sessions)
+    .set({ authenticatedAt: sql`now()` })
+    .where(eq(sessions.id, sessionId));
+}
+
 /** The user behind a live token (not revoked, not idle too long, not past its end), or null; records its use. */
 export async function resolveSession(token: string | undefined | null): Promise<Viewer | null> {
   if (!plausible(token)) return null;
@@ -56,14 +89,7 @@ export async function resolveSession(token: string | undefined | null): Promise<
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tokenHash, hashToken(token)),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, sql`now()`),
-        gt(sessions.lastSeenAt, sql`now() - ${`${SESSION_IDLE_MS} milliseconds`}::interval`),
-      ),
-    );
+    .where(and(eq(sessions.tokenHash, hashToken(token)), live()));
   if (!row) return null;
   const { sessionId, stale, ...viewer } = row;
   if (stale)

@@ -26,15 +26,20 @@ import { isStudioMedia, uploadsDir, WORKS_DIR } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { extractPoster } from '../media/transcode.ts';
 import { mediaUrl } from '../media-url.ts';
+import { captionEngine } from '../captions/engine.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
 import { cursorKey, finite } from './list-cursor.ts';
+import { announceReplay } from './live-broadcasts.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify } from './notifications.ts';
 import { defaultRendition, laddersOf } from './renditions.ts';
 import { tokenize } from './search-tokens.ts';
 import { removeUploadFiles, uploadFiles } from './uploads.ts';
 import { fromMicros, keyedPage, micros } from './video-cards.ts';
+import { reindexVideoSearch } from './video-search.ts';
 import { isChannel } from './videos.ts';
+import { assertMayShowWork } from '../staff/holds.ts';
+import { flagWatched } from '../staff/watched-words.ts';
 
 /** Default and largest page of 作品管理. */
 export const WORK_PAGE = 20;
@@ -102,7 +107,7 @@ async function notifyMentions(
 }
 
 /** Turns a checked cover image upload of `userId` into the work's WebP poster; returns its media key. */
-async function coverFromUpload(userId: number, coverUploadId: string, prefix: string): Promise<string> {
+export async function coverFromUpload(userId: number, coverUploadId: string, prefix: string): Promise<string> {
   const [cover] = await db()
     .select({ status: uploads.status, kind: uploads.kind })
     .from(uploads)
@@ -208,6 +213,7 @@ export async function createWork(userId: number, input: CreateWorkInput): Promis
     return row!.id;
   });
   await publishUpload(upload.id);
+  await flagWatched('video', videoId, title);
   return getWork(userId, videoId);
 }
 
@@ -267,6 +273,10 @@ export async function publishUpload(uploadId: string): Promise<boolean> {
         .set({ awemeCount: sql`${users.awemeCount} + 1` })
         .where(eq(users.id, v.authorId));
       await notifyMentions(tx, v);
+      // Captions by the engine, when one is configured: after the commit, from the published media.
+      if (captionEngine()) await enqueue(QUEUES.autoCaptions, { videoId: v.id }, { tx, key: String(v.id) });
+      // A broadcast's recording: its room now links the 回放.
+      await announceReplay(tx, v.id);
       // The first frame made by the worker is not used when the creator chose another.
       if (poster !== outputs.poster) await dropMedia([outputs.poster], tx);
       return 'published' as const;
@@ -405,7 +415,10 @@ export async function getWork(userId: number, workId: number): Promise<StudioWor
   return work;
 }
 
-/** Changes a work's title, channel, cover, visibility or comment switch; only its author may. */
+/**
+ * Changes a work's title, channel, cover, visibility or comment switch; only its author may, and never shows a work a
+ * moderator removed or that a ban hid.
+ */
 export async function editWork(userId: number, input: EditWorkInput): Promise<StudioWork> {
   const [current] = await db()
     .select({ status: videos.status, durationMs: videos.durationMs, uploadId: uploads.id, outputs: uploads.outputs })
@@ -433,10 +446,11 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
       .where(and(eq(videos.id, input.workId), isNull(videos.deletedAt)))
       .for('update');
     if (!v) throw notFound('error.workNotFound');
+    if (input.visibility !== undefined && input.visibility !== 'private' && input.visibility !== v.visibility)
+      await assertMayShowWork(tx, v.id, v.authorId);
     const changes: Partial<typeof videos.$inferInsert> = {};
     if (title !== undefined && title !== v.desc) {
       changes.desc = title;
-      changes.searchTokens = await searchTokensFor(tx, userId, title);
       await setHashtags(tx, v.id, title);
     }
     if (channelId !== undefined) changes.channelId = channelId;
@@ -446,6 +460,8 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
     else if (coverTime !== undefined) Object.assign(changes, poster ? { poster, coverTime } : { coverTime });
     if (Object.keys(changes).length === 0) return;
     await tx.update(videos).set(changes).where(eq(videos.id, v.id));
+    // The new title with the author's name and the captions: what the work is found by.
+    if (changes.desc !== undefined) await reindexVideoSearch(tx, { ids: [v.id] });
     if (poster && v.poster !== poster) await dropMedia([v.poster], tx);
     if (v.status === 'published') {
       const next = {
@@ -458,6 +474,7 @@ export async function editWork(userId: number, input: EditWorkInput): Promise<St
       await notifyMentions(tx, next, v.visibility === 'private' ? [] : extractMentions(v.desc));
     }
   });
+  if (title !== undefined) await flagWatched('video', input.workId, title);
   return getWork(userId, input.workId);
 }
 

@@ -34,7 +34,7 @@ async function tag(name: string, videoId: number): Promise<void> {
 }
 
 describe('suggestByPrefix', () => {
-  it('completes from hot words first, then hashtags, then titles (most liked first), at most 8', async () => {
+  it('completes from hot words first, then hashtags, then titles (most liked first), then works found, at most 8', async () => {
     await t.pool.query(`insert into search_log (query) select '补全测试热词' from generate_series(1, 5)`);
     await tag('补全测试话题', await addVideo('别的标题 #补全测试话题', 1));
     await addVideo('补全测试标题甲 #别的', 5);
@@ -44,18 +44,42 @@ describe('suggestByPrefix', () => {
       '补全测试话题',
       '补全测试标题乙',
       '补全测试标题甲',
+      // A work the text finds by its hashtag, after the titles that start with the text.
+      '别的标题',
     ]);
   });
 
-  it('never gives more than 8, all starting with the prefix, without duplicates', async () => {
+  it('never gives more than 8, without duplicates', async () => {
     for (const prefix of ['美', '今天', 'a']) {
       const words = await suggestByPrefix(prefix);
       expect(words.length).toBeLessThanOrEqual(MAX_SUGGESTIONS);
       expect(new Set(words.map((w) => w.toLowerCase())).size).toBe(words.length);
-      for (const w of words) expect(w.toLowerCase().startsWith(prefix)).toBe(true);
     }
     for (let i = 0; i < 12; i++) await addVideo(`满屏补全第${i}集`, i);
     expect(await suggestByPrefix('满屏补全')).toHaveLength(MAX_SUGGESTIONS);
+  });
+
+  it('offers users and titles holding the text beside its hashtags: 美 is more than 美食 and 美食分享', async () => {
+    const words = await suggestByPrefix('美');
+    expect(words).toHaveLength(MAX_SUGGESTIONS);
+    const { rows: people } = await t.pool.query<{ nickname: string }>(
+      `select nickname from users where nickname like '%美%' order by starts_with(nickname, '美') desc, follower_count desc, id limit 2`,
+    );
+    expect(people.length).toBeGreaterThan(0);
+    for (const p of people) expect(words).toContain(p.nickname);
+    const hashtags = await t.pool.query<{ name: string }>(`select name from hashtags where name like '美%'`);
+    const tagNames = new Set(hashtags.rows.map((r) => r.name));
+    // Hashtags are there, and so are titles of works tagged #美食: neither kind crowds the other out.
+    expect(words.some((w) => tagNames.has(w))).toBe(true);
+    const titles = words.filter((w) => !tagNames.has(w) && !people.some((p) => p.nickname === w));
+    expect(titles.length).toBeGreaterThan(0);
+    for (const title of titles) {
+      const { rows } = await t.pool.query(
+        `select 1 from videos where split_part("desc", ' #', 1) = $1 and "desc" like '%美%'`,
+        [title],
+      );
+      expect(rows.length, title).toBeGreaterThan(0);
+    }
   });
 
   it('matches case-insensitively and treats LIKE wildcards as text', async () => {

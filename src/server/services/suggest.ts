@@ -1,9 +1,14 @@
-/** Completions of typed text (search/sug): hot words, then hashtags, then video titles, each matched by prefix. */
+/**
+ * Completions of typed text (search/sug, 猜你想搜's completions, the search box): hot words and hashtags by prefix, then
+ * users holding the text and the titles of the works it finds, so that '美' offers 美食探店小王 and the titles tagged
+ * #美食 rather than two hashtags.
+ */
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { videos } from '../db/schema.ts';
+import { users, videos } from '../db/schema.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
 import { hotSearchWords, HOT_POOL } from './hot-search.ts';
+import { searchTerms } from './search-tokens.ts';
 import { ttlCache } from './ttl-cache.ts';
 import { visibleWorks } from './visibility.ts';
 
@@ -50,7 +55,57 @@ async function titlesByPrefix(prefix: string, limit: number): Promise<string[]> 
   return rows.map((r) => r.title);
 }
 
-/** Up to `limit` (≤ 8) completions of `raw`: hot words first (hottest), then hashtags (most used), then titles (most liked). */
+/** Users whose nickname starts with the text, then those holding it, the most followed first (the nickname index). */
+async function usersHolding(text: string, limit: number): Promise<string[]> {
+  const terms = searchTerms(text);
+  if (terms.length === 0) return [];
+  const nick = sql`lower(${users.nickname})`;
+  const rows = await db()
+    .select({ nickname: users.nickname })
+    .from(users)
+    .where(
+      sql`${users.searchTokens} @> array[${sql.join(
+        terms.map((t) => sql`${t}`),
+        sql`, `,
+      )}]::text[]`,
+    )
+    .orderBy(sql`starts_with(${nick}, ${text}) desc`, sql`${users.followerCount} desc`, users.id)
+    .limit(limit);
+  return rows.map((r) => r.nickname);
+}
+
+/**
+ * Titles of the works the text finds (in their title, hashtags or author's name: the search index), the most liked
+ * first, for when few titles start with it: '美' finds the works tagged #美食.
+ */
+async function titlesFound(text: string, limit: number): Promise<string[]> {
+  const terms = searchTerms(text);
+  if (terms.length === 0) return [];
+  const { rows } = await db().execute<{ title: string }>(sql`
+    select title from (
+      select split_part(videos.desc, ' #', 1) as title, videos.digg_count
+      from ${videos}
+      where videos.deleted_at is null
+        and videos.search_tokens @> array[${sql.join(
+          terms.map((t) => sql`${t}`),
+          sql`, `,
+        )}]::text[]
+        and ${visibleWorks(null)}
+      order by videos.digg_count desc, videos.id desc
+      limit ${TITLE_CANDIDATES}
+    ) c
+    group by title order by max(digg_count) desc, title limit ${limit}`);
+  return rows.map((r) => r.title);
+}
+
+/** How many of each kind come before the rest fill the list: every kind is offered when it has something. */
+const SHARE = { hot: 3, tags: 2, users: 2 } as const;
+
+/**
+ * Up to `limit` (≤ 8) completions of `raw`: hot words (hottest) and hashtags (most used) starting with it, users
+ * (most followed) holding it, titles (most liked) starting with it, then those of the works it finds. Each kind gets a share first, titles the rest,
+ * and what is left fills from the others, so that one kind never crowds out the rest.
+ */
 export async function suggestByPrefix(raw: string, limit = MAX_SUGGESTIONS): Promise<string[]> {
   const prefix = fold(normalizeQuery(raw));
   if (!prefix) return [];
@@ -60,14 +115,26 @@ export async function suggestByPrefix(raw: string, limit = MAX_SUGGESTIONS): Pro
   const add = (word: string) => {
     const w = word.trim();
     const key = fold(w);
-    if (w && out.length < n && !seen.has(key) && key.startsWith(prefix)) {
+    if (w && out.length < n && !seen.has(key)) {
       seen.add(key);
       out.push(w);
     }
   };
-  for (const w of await hotSearchWords(HOT_POOL)) add(w.word);
-  for (const t of await tags.get()) if (out.length < n && t.folded.startsWith(prefix)) add(t.name);
-  if (out.length < n) for (const title of await titlesByPrefix(prefix, n * 2)) add(title);
+  const [hot, tagged, people, prefixed, holding] = await Promise.all([
+    hotSearchWords(HOT_POOL).then((ws) => ws.map((w) => w.word).filter((w) => fold(w).startsWith(prefix))),
+    tags.get().then((ts) => ts.filter((t) => t.folded.startsWith(prefix)).map((t) => t.name)),
+    usersHolding(prefix, n),
+    titlesByPrefix(prefix, n * 2),
+    titlesFound(prefix, n * 2),
+  ]);
+  const titles = [...prefixed, ...holding];
+  for (const [words, share] of [
+    [hot, SHARE.hot],
+    [tagged, SHARE.tags],
+    [people, SHARE.users],
+  ] as const)
+    words.slice(0, share).forEach(add);
+  for (const words of [titles, hot, tagged, people]) words.forEach(add);
   return out;
 }
 

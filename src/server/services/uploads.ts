@@ -84,8 +84,9 @@ export async function rejectUpload(id: string, reason: MessageKey, vars?: Messag
 /**
  * Runs when an upload's last byte is stored: checks the content, then queues a video for processing (a cover is
  * ready at once). A refusal deletes the files, records the reason and is rethrown for the uploader to see.
+ * `maxDurationSec` raises the length limit for a live recording.
  */
-export async function finishUpload(id: string): Promise<void> {
+export async function finishUpload(id: string, maxDurationSec?: number): Promise<void> {
   const [row] = await db()
     .select({ kind: uploads.kind, status: uploads.status })
     .from(uploads)
@@ -105,7 +106,7 @@ export async function finishUpload(id: string): Promise<void> {
         .where(and(eq(uploads.id, id), eq(uploads.status, 'uploading')));
       return;
     }
-    const info = await checkVideo(data);
+    const info = await checkVideo(data, maxDurationSec);
     await db().transaction(async (tx) => {
       const moved = await tx
         .update(uploads)

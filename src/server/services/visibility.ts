@@ -5,6 +5,7 @@
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { videos, type Privacy } from '../db/schema.ts';
 import type { Visibility, WorkStatus } from '../../shared/studio.ts';
+import { notBlockedBy } from './blocks.ts';
 import { forbidden, ServiceError } from './errors.ts';
 
 /** A profile's tabs in the order the page shows them: 作品, 喜欢, 收藏, 观看历史, 稍后再看. */
@@ -80,7 +81,11 @@ export function canSeeWork(viewerId: number | null, work: WorkFacts, mutual = fa
   return work.visibility === 'friends' && viewerId !== null && mutual;
 }
 
-/** The condition on `videos` that keeps the works `viewerId` may see (`canSeeWork` for lists); every card list ANDs it in. */
+/**
+ * The condition on `videos` that keeps the works `viewerId` may see (`canSeeWork` for lists); every card list ANDs it
+ * in. For a logged-in viewer it also leaves out the works of users they blocked (blocks.ts), so a block empties every
+ * feed and list read for them of that author at once.
+ */
 export function visibleWorks(viewerId: number | null): SQL {
   // Literals, not parameters: the ranking indexes hold exactly the anonymous rule as their predicate, and only a
   // literal lets a prepared statement's plan prove that a query stays inside them.
@@ -91,5 +96,6 @@ export function visibleWorks(viewerId: number | null): SQL {
   return and(
     listed,
     or(eq(videos.visibility, 'public'), eq(videos.authorId, viewerId), and(eq(videos.visibility, 'friends'), mutual)),
+    notBlockedBy(viewerId, videos.authorId),
   ) as SQL;
 }

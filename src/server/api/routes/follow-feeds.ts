@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { liveOfFollowed } from '../../services/live.ts';
 import { followFeed } from '../../services/videos.ts';
+import { followFeedExample } from '../douyin-examples.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor } from '../params.ts';
 import { route } from '../registry.ts';
@@ -17,13 +18,21 @@ export const followFeedRoutes = [
     path: '/aweme/v1/web/follow/feed/',
     family: 'A',
     auth: true,
-    summary: '关注 feed: videos by the users the viewer follows, newest first; cursor is where the next page starts',
+    summary:
+      '关注 feed: videos by the users the viewer follows, newest first, under data[].aweme as douyin.com answers (and aweme_list); cursor is where the next page starts',
     input: z.object({ cursor: cursor(), count: count(18) }),
-    response: bodyA({ aweme_list: z.array(aweme), cursor: nextCursor, has_more: bit }),
+    response: bodyA({
+      data: z.array(z.object({ aweme })),
+      aweme_list: z.array(aweme),
+      cursor: nextCursor,
+      has_more: bit,
+    }).meta({ examples: [followFeedExample] }),
     handler: async ({ input, viewer, request }) => {
       const p = await followFeed(viewer.id, { cursor: input.cursor, count: input.count });
+      const list = await awemeList({ viewer, request }, p.items);
       return okA({
-        aweme_list: await awemeList({ viewer, request }, p.items),
+        data: list.map((a) => ({ aweme: a })),
+        aweme_list: list,
         cursor: p.cursor,
         has_more: asBit(p.hasMore),
       });

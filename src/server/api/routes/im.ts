@@ -308,12 +308,22 @@ export const imRoutes = [
     family: 'A',
     auth: true,
     ownOnly: true,
-    summary: `举报 a user, message or conversation (object_id is its numeric id); ${REPORT_DAILY.limit} per day`,
-    input: z.object({ object_type: z.enum(REPORT_TARGETS), object_id: id(), reason: z.enum(REPORT_REASONS) }),
-    response: bodyA({}),
+    summary:
+      `举报 a user, a work (video), a comment, a message or a conversation (object_id is its numeric id); block=1 also ` +
+      'blocks the person behind it (同时拉黑: the user, the author, the writer, the other side of the chat), whose ' +
+      `works, comments and danmaku then leave the reporter's feeds at once; ${REPORT_DAILY.limit} per day`,
+    input: z.object({
+      object_type: z.enum(REPORT_TARGETS),
+      object_id: id(),
+      reason: z.enum(REPORT_REASONS),
+      block: flag().optional(),
+    }),
+    response: bodyA({ blocked: z.union([z.literal(0), z.literal(1)]) }),
     handler: async ({ input, viewer }) => {
-      await fileReport(viewer.id, input.object_type, input.object_id, input.reason);
-      return okA({});
+      const filed = await fileReport(viewer.id, input.object_type, input.object_id, input.reason, {
+        block: input.block === 1,
+      });
+      return okA({ blocked: filed.blockedId === null ? (0 as const) : (1 as const) });
     },
   }),
 ];

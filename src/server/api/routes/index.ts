@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { buildOpenApi } from '../openapi.ts';
 import { route, type Route } from '../registry.ts';
+import { accountRoutes } from './account.ts';
+import { captionRoutes } from './captions.ts';
 import { commentRoutes } from './comment.ts';
 import { danmakuRoutes } from './danmaku.ts';
 import { commentMentionRoutes } from './comment-mentions.ts';
@@ -14,17 +16,21 @@ import { historyRoutes } from './history.ts';
 import { imRoutes } from './im.ts';
 import { liveRoutes } from './live.ts';
 import { liveRoomRoutes } from './live-room.ts';
+import { marksRoutes } from './marks.ts';
 import { mixRoutes } from './mix.ts';
 import { noticeRoutes } from './notice.ts';
 import { ownListRoutes } from './own-lists.ts';
 import { passportRoutes } from './passport.ts';
+import { personalListRoutes } from './personal-lists.ts';
 import { profileEditRoutes } from './profile-edit.ts';
 import { relationRoutes } from './relations.ts';
 import { searchRoutes } from './search.ts';
 import { seoRoutes } from './seo.ts';
 import { seriesListRoutes } from './series-lists.ts';
 import { settingsRoutes } from './settings.ts';
+import { staffRoutes } from './staff.ts';
 import { studioRoutes } from './studio.ts';
+import { studioLiveRoutes } from './studio-live.ts';
 import { studioStatsRoutes } from './studio-stats.ts';
 import { userRoutes } from './user.ts';
 import { videoRoutes } from './video.ts';
@@ -68,10 +74,16 @@ export const routes: Route[] = [
   ...familyBListRoutes,
   ...familyBAccountRoutes,
   ...studioRoutes,
+  ...captionRoutes,
+  ...accountRoutes,
+  ...studioLiveRoutes,
   ...studioStatsRoutes,
   ...followFeedRoutes,
   ...ownListRoutes,
   ...seriesListRoutes,
   ...relationRoutes,
+  ...staffRoutes,
+  ...personalListRoutes,
+  ...marksRoutes,
   openApiRoute,
 ];

@@ -13,11 +13,15 @@ import {
   postMessage,
   type ChatMessage,
 } from '../../services/live.ts';
+import { noteLiveWatch } from '../../services/live-history.ts';
 import { enforce } from '../../services/rate-limit.ts';
+import { LIKE_EVENT, likeRoom, LIVE_LIKE_RATE, STATE_EVENT } from '../../services/live-broadcasts.ts';
+import { liveNowPictures } from '../../services/live.ts';
+import { LIKE_BATCH_MAX, LIVE_API } from '../../../shared/live.ts';
 import { CHAT_MAX } from '../../../shared/chat-line.ts';
 import { roomTopic, streamEvents, userTopic, type HubEvent, type SseMessage } from '../../realtime/events.ts';
 import { ApiError, okB } from '../envelope.ts';
-import { id, text } from '../params.ts';
+import { id, int, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bodyB } from '../schemas.ts';
 import { dmEvent } from './im.ts';
@@ -91,6 +95,8 @@ export const liveRoomRoutes = [
           const missed = after > 0 ? await messagesSince(room.id, after) : [];
           const count = room.live ? await joinRoom(room.id) : null;
           joined = count !== null;
+          // A member who opens the room has watched it (观看历史 → 直播).
+          if (viewer && room.live) await noteLiveWatch(viewer.id, room.id);
           return [
             ...missed.map((m) => ({ event: CHAT_EVENT, id: String(m.id), data: toChatLine(m) })),
             { event: 'viewers', data: { count: count ?? room.viewerCount } },
@@ -115,5 +121,39 @@ export const liveRoomRoutes = [
       await enforce(`live-chat:${viewer.id}`, LIVE_CHAT_RATE.limit, LIVE_CHAT_RATE.windowMs);
       return okB(toChatLine(await postMessage(viewer.id, input.room_id, input.text)));
     },
+  }),
+  route({
+    method: 'POST',
+    path: LIVE_API.like.replace(/^\/api/, ''),
+    family: 'B',
+    auth: true,
+    summary: `点赞 a room on air: count taps (1-${LIKE_BATCH_MAX}) in one batch, ${LIVE_LIKE_RATE.limit} batches per ${LIVE_LIKE_RATE.windowMs / 1000} s; every viewer's stream gets \`${LIKE_EVENT}\` {count, n}`,
+    input: z.object({
+      room_id: id(),
+      count: int(1, LIKE_BATCH_MAX).default(1),
+      // The sending tab, echoed in the event so that it does not float its own hearts twice.
+      tab: z
+        .string()
+        .regex(/^[a-z0-9]{1,16}$/)
+        .optional(),
+    }),
+    response: bodyB(z.object({ count: z.number().int() })),
+    handler: async ({ input, viewer }) => {
+      await enforce(`live-like:${viewer.id}`, LIVE_LIKE_RATE.limit, LIVE_LIKE_RATE.windowMs);
+      return okB({ count: await likeRoom(input.room_id, input.count, input.tab) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: LIVE_API.now.replace(/^\/api/, ''),
+    family: 'B',
+    auth: false,
+    anonymousCacheMs: 2_000,
+    summary: `The rooms on air with their viewers and latest picture (for /live to refresh every few seconds); a room's stream also carries \`${STATE_EVENT}\` {state, replayId}`,
+    input: z.object({}),
+    response: bodyB(
+      z.array(z.object({ id: z.number().int(), viewers: z.number().int(), picture: z.string(), paused: z.boolean() })),
+    ),
+    handler: async () => okB(await liveNowPictures()),
   }),
 ];

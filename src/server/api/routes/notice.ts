@@ -8,6 +8,7 @@ import {
   unreadCount,
   type NotificationView,
 } from '../../services/notifications.ts';
+import { exportDownloadPath } from '../../../shared/account.ts';
 import { NOTICE_GROUP_NAMES, NOTICE_KINDS, type Notice } from '../../../shared/messaging.ts';
 import { okA } from '../envelope.ts';
 import { count, int } from '../params.ts';
@@ -24,6 +25,9 @@ const notice = z.object({
   actor: imUser,
   content: z.string().nullable(),
   aweme: z.object({ aweme_id: z.string(), cover: urlList }).nullable(),
+  /** export_ready: where the member downloads their data (only they may, until it expires); null otherwise. */
+  download_url: z.string().nullable(),
+  room_id: z.string().nullable(),
 });
 
 const unreadBody = bodyA({ total_unread: z.number().int() });
@@ -37,6 +41,8 @@ function shapeNotice(n: NotificationView): Notice {
     actor: shapeImUser(n.actor, n.actorIsFollowed, n.followsMe),
     content: n.comment,
     aweme: n.video ? { aweme_id: String(n.video.id), cover: { url_list: [mediaUrl(n.video.poster)] } } : null,
+    download_url: n.exportId === null ? null : exportDownloadPath(n.exportId),
+    room_id: n.roomId === null ? null : String(n.roomId),
   };
 }
 

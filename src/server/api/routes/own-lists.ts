@@ -5,6 +5,8 @@ import { mediaUrl } from '../../media-url.ts';
 import { collectFolder, collectFolderVideos, type CollectFolder } from '../../services/collect-folders.ts';
 import { bounds, toPage } from '../../services/video-cards.ts';
 import { privateWorks, profileTab } from '../../services/videos.ts';
+import { unavailableWatchLater } from '../../services/watch-later.ts';
+import { watchLaterExample } from '../douyin-examples.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor, id } from '../params.ts';
 import { route } from '../registry.ts';
@@ -53,13 +55,28 @@ export const ownListRoutes = [
     path: '/aweme/v1/web/watchlater/list/',
     family: 'A',
     auth: true,
-    summary: "The viewer's 稍后再看, latest added first; offset is where the next page starts (a cursor)",
+    summary:
+      "The viewer's 稍后再看, latest added first, under items as douyin.com answers (and aweme_list); invalid_item_ids names entries whose work no longer plays (on the first page); offset is where the next page starts (a cursor)",
     input: z.object({ offset: cursor(), count: count(20) }),
-    response: bodyA({ aweme_list: z.array(aweme), offset: nextCursor, has_more: bit }),
+    response: bodyA({
+      status_msg: z.string(),
+      items: z.array(aweme),
+      invalid_item_ids: z.array(z.string()),
+      aweme_list: z.array(aweme),
+      offset: nextCursor,
+      has_more: bit,
+    }).meta({ examples: [watchLaterExample] }),
     handler: async ({ input, viewer, request }) => {
-      const p = await profileTab(viewer.id, 'watch_later', { cursor: input.offset, count: input.count }, viewer.id);
+      const [p, invalid] = await Promise.all([
+        profileTab(viewer.id, 'watch_later', { cursor: input.offset, count: input.count }, viewer.id),
+        input.offset === undefined ? unavailableWatchLater(viewer.id) : [],
+      ]);
+      const list = await awemeList({ viewer, request }, p.items);
       return okA({
-        aweme_list: await awemeList({ viewer, request }, p.items),
+        status_msg: '',
+        items: list,
+        invalid_item_ids: invalid.map(String),
+        aweme_list: list,
         offset: p.cursor,
         has_more: asBit(p.hasMore),
       });

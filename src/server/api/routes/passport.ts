@@ -14,7 +14,7 @@ import {
   credentials,
   emailField,
   passwordField,
-  sessionCookie,
+  clearLoginCookies,
   setLoginCookie,
 } from '../login-door.ts';
 import { qrSvg } from '../qr-svg.ts';
@@ -29,7 +29,14 @@ const ticket = () =>
     .max(100)
     .regex(/^[\w-]+$/);
 const loginUser = z.object({ uid: z.string(), sec_uid: z.string(), nickname: z.string(), avatar_thumb: urlList });
-const loginBody = bodyA({ token: z.string(), expires_at: z.number().int(), created: z.boolean(), user: loginUser });
+const loginBody = bodyA({
+  token: z.string(),
+  expires_at: z.number().int(),
+  created: z.boolean(),
+  /** The account was waiting to be deleted (注销) and this login cancelled that. */
+  deletion_cancelled: z.boolean(),
+  user: loginUser,
+});
 
 function loginAnswer(request: Request, headers: Headers, r: LoginResult) {
   setLoginCookie(request, headers, r);
@@ -37,6 +44,7 @@ function loginAnswer(request: Request, headers: Headers, r: LoginResult) {
     token: r.token,
     expires_at: Math.floor(r.expiresAt.getTime() / 1000),
     created: r.created,
+    deletion_cancelled: r.deletionCancelled,
     user: {
       uid: String(r.user.id),
       sec_uid: r.user.secUid,
@@ -160,7 +168,7 @@ export const passportRoutes = [
     response: bodyA({}),
     handler: async ({ request, headers }) => {
       await logout(bearer(request));
-      headers.append('set-cookie', sessionCookie(request, '', 0));
+      clearLoginCookies(request, headers);
       return okA({});
     },
   }),
@@ -175,7 +183,7 @@ export const passportRoutes = [
     response: bodyA({ revoked_sessions: z.number().int() }),
     handler: async ({ viewer, request, headers }) => {
       const revoked = await logoutEverywhere(viewer.id);
-      headers.append('set-cookie', sessionCookie(request, '', 0));
+      clearLoginCookies(request, headers);
       return okA({ revoked_sessions: revoked });
     },
   }),

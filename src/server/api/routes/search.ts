@@ -1,19 +1,52 @@
 /** Family A search: general/search/single and home/search/item (videos), discover/search (users), api/suggest_words (猜你想搜), search/sug (completions) and hot/search/list (热搜). */
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { guessWords } from '../../services/guess.ts';
 import { hotSearchWords } from '../../services/hot-search.ts';
 import { searchUsers, searchVideos } from '../../services/search.ts';
 import { MAX_SUGGESTIONS, suggestByPrefix } from '../../services/suggest.ts';
-import { getBySecUid } from '../../services/users.ts';
+import { getById, getBySecUid } from '../../services/users.ts';
+import {
+  DURATIONS,
+  isFiltered,
+  PUBLISH_TIMES,
+  type Duration,
+  type PublishTime,
+  type SearchFilters,
+  type SortType,
+} from '../../../shared/search-filters.ts';
+import { SEC_UID, SEC_UID_MAX } from '../../../shared/user-id.ts';
+import { homeSearchItemExample } from '../douyin-examples.ts';
 import type { Paged, VideoCard } from '../../services/video-cards.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { count, id, int, offset, secUid, text } from '../params.ts';
+import { count, id, INT4_MAX, int, offset, secUid, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, searchUser } from '../schemas.ts';
 import { asBit, awemeList, userList, type Asker } from '../shape.ts';
 
 /** Spec point 9: at most 100 characters; the API refuses longer (the search box cuts, the API does not guess). */
 const keyword = () => text(1, 100);
+
+/** 筛选 of the video results, with douyin's parameters (src/shared/search-filters.ts); each absent one is 不限 (综合排序). */
+const filterInput = {
+  sort_type: int(0, 2).optional().describe('0 综合排序, 1 最多点赞, 2 最新发布'),
+  publish_time: int(0, 180)
+    .refine((v) => (PUBLISH_TIMES as readonly number[]).includes(v), { message: 'not_a_publish_time' })
+    .optional()
+    .describe('Days: 0 不限, 1 一天内, 7 一周内, 180 半年内'),
+  filter_duration: z
+    .enum(DURATIONS)
+    .optional()
+    .describe("Minutes: '0' 不限, '0-1' 1分钟以下, '1-5' 1-5分钟, '5-10000' 5分钟以上"),
+};
+
+function filtersOf(input: { sort_type?: number; publish_time?: number; filter_duration?: Duration }): SearchFilters {
+  return {
+    sortType: (input.sort_type ?? 0) as SortType,
+    publishTime: (input.publish_time ?? 0) as PublishTime,
+    duration: input.filter_duration ?? '0',
+  };
+}
 
 /** Video results as douyin's search answers them: each under aweme_info, type 1. */
 const videoResults = bodyA({
@@ -35,6 +68,23 @@ async function videoResultsOf(
   });
 }
 
+/** The user a profile's search names: from_user as a numeric uid (else as a sec_uid), or sec_user_id. */
+async function searchedUser(fromUser: string | undefined, secUserId: string | undefined) {
+  if (fromUser !== undefined && /^\d{1,10}$/.test(fromUser) && Number(fromUser) <= INT4_MAX) {
+    const byId = await getById(Number(fromUser), null);
+    if (byId) return byId;
+  }
+  const sec = fromUser ?? secUserId;
+  return sec === undefined ? null : getBySecUid(sec, null);
+}
+
+/** A request id in douyin.com's logid form (time to the second, then random hex), for extra.logid and log_pb. */
+function logId(): string {
+  const now = new Date();
+  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 14);
+  return stamp + randomBytes(10).toString('hex').toUpperCase();
+}
+
 /** A stable id for a suggested word (FNV-1a of its UTF-16 units). */
 function wordId(word: string): string {
   let h = 0x811c9dc5;
@@ -49,15 +99,14 @@ export const searchRoutes = [
     family: 'A',
     auth: false,
     summary:
-      'Video search (type=general); offset pages the results and cursor is the next offset; the first page is logged for 热搜',
-    input: z.object({ keyword: keyword(), offset: offset(), count: count(10) }),
+      'Video search (type=general), narrowed and ordered by sort_type, publish_time and filter_duration; offset pages the results and cursor is the next offset; the first page of an unfiltered search is logged for 热搜',
+    input: z.object({ keyword: keyword(), offset: offset(), count: count(10), ...filterInput }),
     response: videoResults,
     handler: async ({ input, viewer, request, clientAddress }) => {
-      const page = await searchVideos(
-        input.keyword,
-        { skip: input.offset, count: input.count },
-        { log: { userId: viewer?.id ?? null, address: clientAddress } },
-      );
+      const filters = filtersOf(input);
+      // A filter refines a search already made: only the search itself counts towards 热搜.
+      const log = isFiltered(filters) ? undefined : { userId: viewer?.id ?? null, address: clientAddress };
+      const page = await searchVideos(input.keyword, { skip: input.offset, count: input.count }, { log, filters });
       return videoResultsOf({ viewer, request }, page, input.offset);
     },
   }),
@@ -67,29 +116,61 @@ export const searchRoutes = [
     family: 'A',
     auth: false,
     summary:
-      "Video search of the web home (search_channel aweme_video_web); from_user (or sec_user_id) keeps one user's works, a profile's search box. Only a search of the whole site is logged for 热搜",
+      "Video search of the web home (search_channel aweme_video_web): results under aweme_list[].item (type 1) as douyin.com answers, and under data[].aweme_info; from_user (a numeric uid or a sec_uid) or sec_user_id keeps one user's works, a profile's 搜索TA的作品. Only a search of the whole site is logged for 热搜",
     input: z.object({
       keyword: keyword(),
       offset: offset(),
       count: count(10),
-      from_user: secUid().optional(),
+      from_user: z.string().min(1).max(SEC_UID_MAX).regex(SEC_UID).optional(),
       sec_user_id: secUid().optional(),
+      ...filterInput,
     }),
-    response: videoResults,
+    response: videoResults
+      .extend({
+        aweme_list: z.array(z.object({ type: z.literal(1), item: aweme })),
+        extra: z.object({
+          fatal_item_ids: z.array(z.string()),
+          logid: z.string(),
+          now: z.number().int().describe('Unix milliseconds'),
+          scenes: z.null(),
+          search_request_id: z.string(),
+        }),
+        log_pb: z.object({ impr_id: z.string() }),
+        global_doodle_config: z.object({ home_text: z.string(), jump_general: bit, keyword: z.string() }),
+        path: z.string(),
+      })
+      .meta({ examples: [homeSearchItemExample] }),
     handler: async ({ input, viewer, request, clientAddress }) => {
-      const sec = input.from_user ?? input.sec_user_id;
       let authorId: number | undefined;
-      if (sec !== undefined) {
-        const user = await getBySecUid(sec, null);
+      if (input.from_user !== undefined || input.sec_user_id !== undefined) {
+        const user = await searchedUser(input.from_user, input.sec_user_id);
         if (!user) throw new ApiError(404, 'error.userNotFound');
         authorId = user.id;
       }
+      const filters = filtersOf(input);
+      const log =
+        authorId === undefined && !isFiltered(filters)
+          ? { userId: viewer?.id ?? null, address: clientAddress }
+          : undefined;
       const page = await searchVideos(
         input.keyword,
         { skip: input.offset, count: input.count },
-        authorId === undefined ? { log: { userId: viewer?.id ?? null, address: clientAddress } } : { authorId },
+        {
+          log,
+          authorId,
+          filters,
+        },
       );
-      return videoResultsOf({ viewer, request }, page, input.offset);
+      const answer = await videoResultsOf({ viewer, request }, page, input.offset);
+      const id = logId();
+      return {
+        ...answer,
+        aweme_list: answer.data.map((r) => ({ type: 1 as const, item: r.aweme_info })),
+        extra: { fatal_item_ids: [], logid: id, now: Date.now(), scenes: null, search_request_id: id },
+        log_pb: { impr_id: id },
+        global_doodle_config: { home_text: '', jump_general: 1 as const, keyword: input.keyword },
+        path: '/aweme/v1/web/home/search/item/',
+      };
     },
   }),
   route({

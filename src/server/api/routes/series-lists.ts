@@ -21,9 +21,13 @@ export const seriesListRoutes = [
       '合集 the viewer collected from (an episode of it is in their 收藏), latest collect first; cursor is where the next page starts',
     input: z.object({ cursor: cursor(), count: count(12) }),
     response: bodyA({ mix_infos: z.array(mixInfo), cursor: nextCursor, has_more: bit }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const p = await mixesCollectedBy(viewer.id, { cursor: input.cursor, count: input.count });
-      return okA({ mix_infos: await mixList(viewer, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
+      return okA({
+        mix_infos: await mixList({ viewer, request }, p.items),
+        cursor: p.cursor,
+        has_more: asBit(p.hasMore),
+      });
     },
   }),
   route({
@@ -34,11 +38,11 @@ export const seriesListRoutes = [
     summary: "A user's 短剧 (theatre series), newest first; cursor is where the next page starts",
     input: z.object({ sec_user_id: secUid(), cursor: cursor(), count: count(12) }),
     response: bodyA({ series_infos: z.array(seriesInfo), cursor: nextCursor, has_more: bit }),
-    handler: async ({ input, viewer }) => {
+    handler: async ({ input, viewer, request }) => {
       const user = await getBySecUid(input.sec_user_id, null);
       if (!user) throw new ApiError(404, 'error.userNotFound');
       const p = await seriesByAuthor(user.id, { cursor: input.cursor, count: input.count }, 'theatre');
-      const mixes = await mixList(viewer, p.items);
+      const mixes = await mixList({ viewer, request }, p.items);
       return okA({
         series_infos: p.items.map((x, i) => ({ ...mixes[i]!, series_id: String(x.id), series_name: x.title })),
         cursor: p.cursor,

@@ -31,7 +31,7 @@ const n = () => z.number().int();
 const api = (path: string) => path.replace(/^\/api/, '');
 
 /** Each channel's name in the catalogue (the sidebar's labels). */
-const CHANNEL_NAMES: Record<(typeof CHANNEL_IDS)[number], MessageKey> = {
+export const CHANNEL_NAMES: Record<(typeof CHANNEL_IDS)[number], MessageKey> = {
   300201: 'nav.entertainment',
   300203: 'nav.knowledge',
   300204: 'nav.food',

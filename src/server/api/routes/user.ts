@@ -1,6 +1,7 @@
 /** Family A users: own and other profiles, following and follower lists, a user's posts, likes and collection (each tab as the visibility policy allows). */
 import { z } from 'zod';
 import type { Viewer } from '../../services/sessions.ts';
+import { noteVisit } from '../../services/profile-visits.ts';
 import { listFollowers, listFollowing } from '../../services/social.ts';
 import { getById, getBySecUid, type Profile } from '../../services/users.ts';
 import { profileTab } from '../../services/videos.ts';
@@ -64,10 +65,15 @@ export const userRoutes = [
     path: '/aweme/v1/web/user/profile/other/',
     family: 'A',
     auth: false,
-    summary: "Another user's profile with the viewer's follow relation",
+    summary:
+      "Another user's profile with the viewer's follow relation; a member's read counts as a visit (观看历史 → 用户)",
     input: z.object({ sec_user_id: secUid() }),
     response: bodyA({ user: profileUser }),
-    handler: async ({ input, viewer }) => okA({ user: shapeUser(await target(input.sec_user_id, viewer)) }),
+    handler: async ({ input, viewer }) => {
+      const profile = await target(input.sec_user_id, viewer);
+      if (viewer) await noteVisit(viewer.id, profile.id);
+      return okA({ user: shapeUser(profile) });
+    },
   }),
   route({
     method: 'GET',

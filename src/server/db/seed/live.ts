@@ -1,4 +1,7 @@
-/** Live rooms, ten on air and two ended, with a few chat lines each and an audience that fits them. */
+/**
+ * Past broadcasts (回放): twelve rooms that ended days ago, each with its clip as the recording and a few chat lines.
+ * None is on air: a room is live only while a host really publishes to it.
+ */
 import { CHANNELS, LIVE_MESSAGES, type ChannelId } from './content.ts';
 import { DAY, HOUR, MINUTE, type PlanContext } from './context.ts';
 import type { MediaClip } from './manifest.ts';
@@ -10,9 +13,10 @@ export interface LiveRoomPlan {
   channelId: ChannelId;
   title: string;
   clip: MediaClip;
-  status: 'live' | 'ended';
+  status: 'ended';
   viewerCount: number;
   startedAt: number;
+  endedAt: number;
 }
 
 export interface LiveMessagePlan {
@@ -23,27 +27,27 @@ export interface LiveMessagePlan {
 }
 
 const ROOMS = 12;
-const ON_AIR = 10;
-/** A seeded room on air has at most this many viewers per user who chatted in it: most viewers never type. */
-export const SEED_VIEWERS_PER_CHATTER = 8;
+/** Rooms whose draws once made them on air; their draws are kept so that the rest of the seed stays as it was. */
+const ONCE_ON_AIR = 10;
 
 export function planLive(
-  { rng, ago, nowMs, clipsFor }: PlanContext,
+  { rng, ago, clipsFor }: PlanContext,
   { users, creators, creatorCum, activeCum }: Cast,
 ): { liveRooms: LiveRoomPlan[]; liveMessages: LiveMessagePlan[] } {
   const liveRooms = rng.sample(creatorCum, ROOMS).map((j, k): LiveRoomPlan => {
     const host = creators[j]!;
     const clip = rng.pick(clipsFor(host.channel));
-    const live = k < ON_AIR;
+    const startedAt = ago(rng.int(1, 20) * DAY + (k % 12) * HOUR);
     return {
       id: k + 1,
       host,
       channelId: host.channel,
       title: rng.pick(CHANNELS[host.channel].liveTitles),
       clip,
-      status: live ? 'live' : 'ended',
+      status: 'ended',
       viewerCount: 0,
-      startedAt: live ? ago(rng.int(5, 240) * MINUTE) : ago(rng.int(1, 20) * DAY),
+      startedAt,
+      endedAt: startedAt + (40 + ((k * 37) % 100)) * MINUTE,
     };
   });
   const liveMessages = liveRooms
@@ -52,14 +56,11 @@ export function planLive(
         roomId: room.id,
         userId: users[rng.weighted(activeCum)]!.id,
         text: rng.pick(LIVE_MESSAGES),
-        createdAt: Math.floor(room.startedAt + rng.next() * Math.min(nowMs - room.startedAt, 2 * HOUR)),
+        createdAt: Math.floor(room.startedAt + rng.next() * (room.endedAt - room.startedAt)),
       })),
     )
     .sort((x, y) => x.roomId - y.roomId || x.createdAt - y.createdAt);
-  for (const room of liveRooms) {
-    if (room.status !== 'live') continue;
-    const chatters = new Set(liveMessages.filter((m) => m.roomId === room.id).map((m) => m.userId)).size;
-    room.viewerCount = chatters * rng.int(2, SEED_VIEWERS_PER_CHATTER);
-  }
+  // The audience draws of the rooms once on air, made and dropped: an ended room has nobody watching.
+  for (let k = 0; k < ONCE_ON_AIR; k++) rng.int(2, 8);
   return { liveRooms, liveMessages };
 }

@@ -24,7 +24,7 @@ const MANIFEST: MediaManifest = {
   })),
 };
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
-const PLAN_SHA256 = 'f8a06fcdc3e63bc84a3fc5d036c919d75e23550f19440cce57dde435d83efb79';
+const PLAN_SHA256 = '4b23b77a11e17878ce5c80a483e13763f946239cd3682dd48e8cb625f51e9007';
 
 /** The whole plan as text: Maps as their entries, every object inline. */
 function fingerprint(plan: SeedPlan): string {

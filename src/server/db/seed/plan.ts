@@ -41,6 +41,7 @@ export function buildPlan(nowMs: number, manifest: MediaManifest, hashtagBase: n
     commentLikes,
     danmaku,
     follows: social.follows,
+    liveRooms,
   });
   const { conversations, demoSettings } = planMessages(ctx, cast, social);
 

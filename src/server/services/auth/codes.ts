@@ -72,6 +72,16 @@ export async function requestLoginCode(rawEmail: string, ctx: AuthContext): Prom
 
 /** Logs in with an emailed code; the first code login of an email creates its account (`created: true`). */
 export async function loginWithCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<LoginResult> {
+  const email = await consumeLoginCode(rawEmail, rawCode, ctx);
+  const { user, created } = await findOrCreateUser(email);
+  return issue(user, ctx, created);
+}
+
+/**
+ * Checks an emailed code and uses it up (5 tries per code, CODE_VERIFY_IP_RATE per address); the normalised e-mail
+ * address on success. A login, the staff console's re-authentication and 注销账号 all prove who they are with it.
+ */
+export async function consumeLoginCode(rawEmail: string, rawCode: string, ctx: AuthContext): Promise<string> {
   const email = normalizeEmail(rawEmail);
   const code = typeof rawCode === 'string' ? rawCode.trim() : '';
   if (!/^\d{6}$/.test(code)) throw invalid('error.codeFormat');
@@ -94,7 +104,5 @@ export async function loginWithCode(rawEmail: string, rawCode: string, ctx: Auth
     .where(and(eq(loginCodes.id, row.id), isNull(loginCodes.consumedAt)))
     .returning({ id: loginCodes.id });
   if (consumed.length === 0) throw new ServiceError('unauthorized', 'error.wrongCode');
-
-  const { user, created } = await findOrCreateUser(email);
-  return issue(user, ctx, created);
+  return email;
 }

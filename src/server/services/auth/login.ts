@@ -1,8 +1,10 @@
 /** What every way of logging in shares: the caller's context, the email rule, per-IP scaling, and the session a login opens or logout ends. */
 import { z } from 'zod';
 import { users } from '../../db/schema.ts';
+import { cancelDeletion } from '../deletion-clock.ts';
 import { invalid } from '../errors.ts';
 import { createSession, revokeAllSessions, revokeSession, type Viewer } from '../sessions.ts';
+import { assertNotBanned } from '../../staff/sanctions.ts';
 
 export interface AuthContext {
   ip: string;
@@ -17,6 +19,8 @@ export interface LoginResult {
   user: Viewer;
   /** True when this login created the account (first code login). */
   created: boolean;
+  /** True when the account was waiting to be deleted (注销) and this login cancelled that. */
+  deletionCancelled: boolean;
 }
 
 const CLEANUP_CHANCE = 0.01;
@@ -58,9 +62,12 @@ export function sometimes(task: () => Promise<unknown>): Promise<unknown> {
  * token issued before the login (perhaps planted by someone else) must not outlive it.
  */
 export async function issue(user: Viewer, ctx: AuthContext | undefined, created: boolean): Promise<LoginResult> {
+  await assertNotBanned(user.id);
   await revokeSession(ctx?.previousToken);
+  // Every way in passes here: logging in during the cooling-off of a 注销 is how a member takes it back.
+  const deletionCancelled = await cancelDeletion(user.id);
   const { token, expiresAt } = await createSession(user.id, ctx?.userAgent);
-  return { token, expiresAt, user, created };
+  return { token, expiresAt, user, created, deletionCancelled };
 }
 
 /** Logs out: the token stops working on every server at once. */

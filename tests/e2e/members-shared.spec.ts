@@ -1,0 +1,137 @@
+/**
+ * Members on the shared page: a page of public content is one HTML for every viewer, and a member's own marks arrive
+ * after first paint. Two members and a visitor, each in a browser context of their own.
+ */
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { expect, newAccount, signIn, test, type Session } from './support.ts';
+
+const W = '/api/aweme/v1/web';
+
+/** A public video of the seed that `token`'s account has not liked, with its like count. */
+async function unlikedVideo(api: APIRequestContext, skip: number): Promise<{ id: string; digg: number }> {
+  const feed = await (await api.get(`${W}/tab/feed/?count=20`)).json();
+  const aweme = feed.aweme_list[skip];
+  return { id: aweme.aweme_id, digg: aweme.statistics.digg_count };
+}
+
+async function likeCount(api: APIRequestContext, id: string): Promise<number> {
+  const detail = await (await api.get(`${W}/aweme/detail/?aweme_id=${id}`)).json();
+  return detail.aweme_detail.statistics.digg_count;
+}
+
+async function like(api: APIRequestContext, who: Session, id: string): Promise<void> {
+  const res = await api.post(`${W}/commit/item/digg/`, {
+    form: { aweme_id: id, type: 1 },
+    headers: { Token: who.token },
+  });
+  expect(res.status()).toBe(200);
+}
+
+function likeButton(page: Page) {
+  return page.getByRole('list', { name: '视频操作' }).getByRole('button', { name: /^点赞/ });
+}
+
+/** Opens `path` in `context`, waiting for the marks call when the context holds a login. */
+async function open(context: BrowserContext, path: string, member: boolean): Promise<{ page: Page; html: string }> {
+  const page = await context.newPage();
+  const marks = member ? page.waitForResponse((r) => r.url().includes('/api/user/marks')) : null;
+  const res = await page.goto(path);
+  await marks;
+  return { page, html: (await res!.text()) ?? '' };
+}
+
+test('a member sees their like on the shared page, after a reload too; another member and a visitor, served the same copy, do not', async ({
+  browser,
+  playwright,
+}, info) => {
+  // Three browser contexts, two accounts and five page loads.
+  test.setTimeout(90_000);
+  const api = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
+  const liker = await newAccount(api, 'shared-a');
+  const other = await newAccount(api, 'shared-b');
+  const video = await unlikedVideo(api, 3);
+  await like(api, liker, video.id);
+
+  const likerContext = await browser.newContext();
+  await signIn(likerContext, liker);
+  const otherContext = await browser.newContext();
+  await signIn(otherContext, other);
+  const visitorContext = await browser.newContext();
+
+  const mine = await open(likerContext, `/video/${video.id}`, true);
+  await expect(likeButton(mine.page)).toHaveAttribute('aria-pressed', 'true');
+  await mine.page.reload();
+  await expect(likeButton(mine.page)).toHaveAttribute('aria-pressed', 'true');
+  // The header shows the member, from the saved login.
+  await expect(mine.page.getByRole('button', { name: `${liker.user.nickname}的账号菜单` })).toBeVisible();
+
+  const theirs = await open(otherContext, `/video/${video.id}`, true);
+  const visitor = await open(visitorContext, `/video/${video.id}`, false);
+  // Marks arrived for the other member (their avatar is up): the like is still not theirs.
+  await expect(theirs.page.getByRole('button', { name: `${other.user.nickname}的账号菜单` })).toBeVisible();
+  await expect(likeButton(theirs.page)).toHaveAttribute('aria-pressed', 'false');
+  await expect(likeButton(visitor.page)).toHaveAttribute('aria-pressed', 'false');
+  await expect(visitor.page.getByRole('button', { name: '登录', exact: true })).toBeVisible();
+
+  // The one copy: whoever's visit rendered it, it names no one and marks nothing.
+  for (const { html } of [mine, theirs, visitor]) {
+    for (const who of [liker, other]) {
+      expect(html).not.toContain(who.user.nickname);
+      expect(html).not.toContain(who.token);
+      expect(html).not.toContain(who.user.sec_uid);
+    }
+    // No mark pressed: ♥, 收藏 and 稍后再看 carry data-mark (other toggles, the player's own, may start pressed).
+    expect(html).not.toMatch(/<button[^>]*aria-pressed="true"[^>]*data-mark=/);
+    expect(html).not.toContain('data-viewer');
+  }
+  const etags = async () =>
+    Promise.all(
+      [likerContext, otherContext, visitorContext].map(async (c) => {
+        const res = await c.request.get(`/video/${video.id}`);
+        expect(res.headers()['cache-control']).toMatch(/^public, /);
+        expect(res.headers().vary).toBe('Accept-Encoding');
+        return res.headers().etag;
+      }),
+    );
+  await expect.poll(async () => new Set(await etags()).size, { message: 'one copy for all three' }).toBe(1);
+
+  for (const c of [likerContext, otherContext, visitorContext]) await c.close();
+  await api.dispose();
+});
+
+for (const already of [false, true]) {
+  test(`a member's click on 点赞 before the marks arrive counts once${already ? ', and never takes back a like they had' : ''}`, async ({
+    browser,
+    playwright,
+  }, info) => {
+    const api = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
+    const member = await newAccount(api, already ? 'early-liked' : 'early');
+    const video = await unlikedVideo(api, already ? 5 : 4);
+    if (already) await like(api, member, video.id);
+    const before = await likeCount(api, video.id);
+
+    const context = await browser.newContext();
+    await signIn(context, member);
+    const page = await context.newPage();
+    // The marks are held back until the click has been made: it comes before them, whatever the machine's speed.
+    let release!: () => void;
+    const clicked = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/user/marks*', async (route) => {
+      await clicked;
+      await route.continue();
+    });
+    const marks = page.waitForResponse((r) => r.url().includes('/api/user/marks'));
+    await page.goto(`/video/${video.id}`, { waitUntil: 'commit' });
+    const button = likeButton(page);
+    await button.click();
+    release();
+    await marks;
+    await expect(button).toHaveAttribute('aria-pressed', 'true');
+    await expect.poll(() => likeCount(api, video.id)).toBe(already ? before : before + 1);
+    await page.reload();
+    await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'true');
+    expect(await likeCount(api, video.id)).toBe(already ? before : before + 1);
+    await context.close();
+    await api.dispose();
+  });
+}
