@@ -8,6 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
 import type { FeedPool } from '../../shared/feed-reason.ts';
+import { notBlockedBy } from './blocks.ts';
 import { RANK, type Candidate, type ViewerSignals } from './feed-ranker.ts';
 
 /** How many candidates each pool gives at most: window 0 holds a few hundred. */
@@ -42,12 +43,14 @@ const listed = (alias: string) =>
   sql.raw(`${alias}.deleted_at is null and ${alias}.status = 'published' and ${alias}.visibility = 'public'`);
 
 /**
- * What a viewer never wants in the feed, on the video whose id is `videoId` (`videos.id` by default): what they marked
- * 不感兴趣. Rules about muted authors, words and
- * hashtags belong here too, so that every pool and every later slice obeys them.
+ * What a viewer never wants in the feed, on the works row `row` (an alias with `id` and `author_id`; `videos` by
+ * default): what they marked 不感兴趣, and the works of authors they blocked (blocks.ts's rule). Rules about muted
+ * authors, words and hashtags belong here too, so that every pool and every later slice obeys them.
  */
-export function viewerFilter(viewerId: number, videoId: SQL = sql`${videos.id}`): SQL {
-  return sql`not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${videoId})`;
+export function viewerFilter(viewerId: number, row = 'videos'): SQL {
+  const [id, author] = [sql.raw(`${row}.id`), sql.raw(`${row}.author_id`)];
+  return sql`not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${id})
+    and ${notBlockedBy(viewerId, author)}`;
 }
 
 /** The viewer's signals from their latest activity (SIGNAL_ROWS), in one round trip. */
@@ -194,7 +197,7 @@ export function candidatesQuery(
     )
     select p.pool, p.id, p.author_id, p.channel_id, p.score, ${viewerMarks(viewerId, sql`p`)}
     from picks p
-    where ${viewerFilter(viewerId, sql`p.id`)}`;
+    where ${viewerFilter(viewerId, 'p')}`;
 }
 
 /** Window 0 of a viewer's feed: every pool's candidates (a video may come from several), in one round trip. */

@@ -11,6 +11,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { RANK_SCORE, users, videoHeat, videos } from '../db/schema.ts';
+import { notBlockedBy } from './blocks.ts';
 import { cursorKey, finite, score } from './list-cursor.ts';
 import {
   cardColumns,
@@ -44,9 +45,15 @@ export interface RankedCard extends VideoCard {
 
 /**
  * A page of the works everyone may see that meet `where`, in the popular order (engagement × freshness, then the newer
- * id), read down videos_rank_idx (or videos_channel_rank_idx when `where` names one channel) from the cursor.
+ * id), read down videos_rank_idx (or videos_channel_rank_idx when `where` names one channel) from the cursor; without
+ * the works of authors `viewerId` blocked (blocks.ts), when a member asks.
  */
-export async function popularCards(page: Page, fallback: number, where?: SQL): Promise<Paged<RankedCard>> {
+export async function popularCards(
+  page: Page,
+  fallback: number,
+  where?: SQL,
+  viewerId: number | null = null,
+): Promise<Paged<RankedCard>> {
   const limit = pageLimit(page, fallback);
   const key = cursorKey(page.cursor, POPULAR, 2);
   const skip = key ? 0 : skipOf(page);
@@ -59,6 +66,7 @@ export async function popularCards(page: Page, fallback: number, where?: SQL): P
       and(
         visibleWorks(null),
         where,
+        notBlockedBy(viewerId, videos.authorId),
         key ? sql`(${RANK_SCORE}, ${videos.id}) < (${score(key[0]!)}::float8, ${finite(key[1]!)}::bigint)` : undefined,
       ),
     )
@@ -109,10 +117,10 @@ function windowMoved(): Promise<unknown> | undefined {
  *   热度 = ⌈ Σ weight × e^(−age / 1 day) ⌉ over the video's likes (weight 1), comments not deleted (2) and collects (3)
  *   made since the start of the hour 7 days ago, age being how long ago each was made.
  * So a video's 热度 is never more than likes + 2 × comments + 3 × collects of the week, and a like made just now adds 1.
- * Videos are ranked by the unrounded sum, read down video_heat's index; the rule is applied before paging, so a hidden
- * work neither shows nor shortens a page (which would read as the end).
+ * Videos are ranked by the unrounded sum, read down video_heat's index; the rule (and, for a member, the authors they
+ * blocked) is applied before paging, so a hidden work neither shows nor shortens a page (which would read as the end).
  */
-export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
+export async function hot(page: Page = {}, viewerId: number | null = null): Promise<Paged<HotVideo>> {
   const limit = pageLimit(page, 50);
   const key = cursorKey(page.cursor, 'heat', 2);
   const skip = key ? 0 : skipOf(page);
@@ -130,6 +138,7 @@ export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
     .where(
       and(
         visibleWorks(null),
+        notBlockedBy(viewerId, videos.authorId),
         key
           ? sql`(${videoHeat.score}, ${videoHeat.videoId}) < (${score(key[0]!)}::float8, ${finite(key[1]!)}::bigint)`
           : undefined,

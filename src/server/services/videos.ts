@@ -12,6 +12,7 @@ import {
   watchHistory,
   watchLater,
 } from '../db/schema.ts';
+import { notBlockedBy } from './blocks.ts';
 import { cursorKey, finite, score, type KeyPart } from './list-cursor.ts';
 import { popularCards, type RankedCard } from './rankings.ts';
 import {
@@ -39,14 +40,18 @@ function cardsOnly(p: Paged<RankedCard>): Paged<VideoCard> {
   return { ...p, items: p.items.map(({ rank: _, ...card }) => card) };
 }
 
-/** 首页 (discover): popular videos across all channels, engagement × freshness first. */
-export async function discover(page: Page = {}): Promise<Paged<VideoCard>> {
-  return cardsOnly(await popularCards(page, 24));
+/** 首页 (discover): popular videos across all channels, engagement × freshness first; a member's without whom they blocked. */
+export async function discover(page: Page = {}, viewerId: number | null = null): Promise<Paged<VideoCard>> {
+  return cardsOnly(await popularCards(page, 24, undefined, viewerId));
 }
 
-/** One channel's videos, most engaging first. */
-export async function byChannel(channelId: number, page: Page = {}): Promise<Paged<VideoCard>> {
-  return cardsOnly(await popularCards(page, 24, eq(videos.channelId, channelId)));
+/** One channel's videos, most engaging first; a member's without whom they blocked. */
+export async function byChannel(
+  channelId: number,
+  page: Page = {},
+  viewerId: number | null = null,
+): Promise<Paged<VideoCard>> {
+  return cardsOnly(await popularCards(page, 24, eq(videos.channelId, channelId), viewerId));
 }
 
 /** Cards for the given ids that `viewerId` may see, in no particular order. */
@@ -95,11 +100,12 @@ export const RELATED = { postingsPerTag: 150, channelTop: 100 } as const;
 /**
  * Related videos: those sharing the most hashtags first, then the same channel, each by engagement × freshness; never
  * the video itself nor `exclude`. Candidates come from the hashtags' postings (the newest `postingsPerTag` of each)
- * and the channel's top, so the cost does not grow with the site; only those are ranked.
+ * and the channel's top, so the cost does not grow with the site; only those are ranked. For a member (`viewerId`),
+ * without the works of authors they blocked.
  */
 export async function related(
   id: number,
-  page: Page & { exclude?: number[]; channelId?: number } = {},
+  page: Page & { exclude?: number[]; channelId?: number; viewerId?: number | null } = {},
 ): Promise<Paged<VideoCard>> {
   const limit = pageLimit(page, 12);
   const key = cursorKey(page.cursor, 'rel', 3);
@@ -128,7 +134,8 @@ export async function related(
       select c.id, (select count(*) from video_hashtags s where s.video_id = c.id and s.hashtag_id in (select hashtag_id from tags))::int as shared
       from candidates c where c.id <> all (${`{${excluded.join(',')}}`}::int[]))
     select s.id, s.shared, ${RANK_SCORE} as rank from scored s join ${videos} on ${videos.id} = s.id
-    where ${visibleWorks(null)} and (${videos.channelId} = ${base.channelId} or s.shared > 0)
+    where ${and(visibleWorks(null), notBlockedBy(page.viewerId ?? null, videos.authorId))}
+      and (${videos.channelId} = ${base.channelId} or s.shared > 0)
       ${key ? sql`and (s.shared, ${RANK_SCORE}, s.id) < (${finite(key[0]!)}::bigint, ${score(key[1]!)}::float8, ${finite(key[2]!)}::bigint)` : sql``}
     order by s.shared desc, rank desc, s.id desc
     limit ${limit + 1} offset ${skip}`);

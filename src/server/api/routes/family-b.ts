@@ -90,7 +90,7 @@ export const familyBRoutes = [
     input: pageInput,
     response: videoList,
     handler: async ({ input, viewer }) => {
-      const page = await discover({ skip: input.cursor, count: input.size });
+      const page = await discover({ skip: input.cursor, count: input.size }, viewer?.id ?? null);
       return okB(await videoListB(viewer, page.items));
     },
   }),

@@ -43,7 +43,9 @@ const moduleFeedV2Input = z.object({
 async function moduleFeedV2Answer(input: z.output<typeof moduleFeedV2Input>, asker: Asker) {
   const page = pageOf(input);
   const tag = input.tag_id;
-  const p = typeof tag === 'number' && isChannel(tag) ? await byChannel(tag, page) : await discover(page);
+  const viewerId = asker.viewer?.id ?? null;
+  const p =
+    typeof tag === 'number' && isChannel(tag) ? await byChannel(tag, page, viewerId) : await discover(page, viewerId);
   return okA({ aweme_list: await awemeList(asker, p.items), has_more: asBit(p.hasMore), cursor: p.cursor });
 }
 
@@ -97,7 +99,7 @@ export const feedRoutes = [
     }),
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer, request }) => {
-      const page = await discover(pageOf(input));
+      const page = await discover(pageOf(input), viewer?.id ?? null);
       const list = await awemeList({ viewer, request }, page.items);
       return okA({
         cards: list.map((a) => ({ type: 1 as const, aweme: JSON.stringify(a) })),

@@ -22,7 +22,7 @@ export const videoListRoutes = [
     response: page(),
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer, request }) => {
-      const p = await byChannel(input.tag_id, { cursor: input.cursor, count: input.count });
+      const p = await byChannel(input.tag_id, { cursor: input.cursor, count: input.count }, viewer?.id ?? null);
       return okA({
         aweme_list: await awemeList({ viewer, request }, p.items),
         cursor: p.cursor,
@@ -40,7 +40,7 @@ export const videoListRoutes = [
     response: page({ aweme_list: z.array(aweme.extend({ hot_value: z.number().int() })) }),
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer, request }) => {
-      const p = await hot({ cursor: input.cursor, count: input.count });
+      const p = await hot({ cursor: input.cursor, count: input.count }, viewer?.id ?? null);
       const list = await awemeList({ viewer, request }, p.items);
       return okA({
         aweme_list: list.map((a, i) => ({ ...a, hot_value: p.items[i]!.heat })),

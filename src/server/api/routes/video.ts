@@ -42,6 +42,7 @@ export const videoRoutes = [
       if (!base) throw new ApiError(404, 'error.videoNotFound');
       const page = await related(input.aweme_id, {
         exclude: input.filterGids,
+        viewerId: viewer?.id ?? null,
         skip: (Math.max(input.refresh_index, 1) - 1) * input.count,
         count: input.count,
       });
