@@ -12,8 +12,8 @@ import { CHANNEL_IDS } from './channel-ids.ts';
 import { gatherCandidates, popularSlice, viewerFilter, viewerSignals, type RankKey } from './feed-candidates.ts';
 import { rankCandidates, rankedAfter, type Ranked, type ViewerSignals } from './feed-ranker.ts';
 import { invalid } from './errors.ts';
-import { cursorKey, encodeCursor, finite, score, type KeyPart } from './list-cursor.ts';
-import { popularCards } from './rankings.ts';
+import { cursorKey, encodeCursor, finite, parseCursor, score, type KeyPart } from './list-cursor.ts';
+import { POPULAR_KIND, popularCards } from './rankings.ts';
 import {
   emptyPage,
   MAX_SKIP,
@@ -65,6 +65,11 @@ const encode = (p: Position) =>
  */
 export async function recommend(viewerId: number | null, page: Page = {}): Promise<Paged<FeedCard>> {
   const limit = pageLimit(page, 10);
+  // The page's HTML is one for every viewer (the visitors' order): a member's next page after it is the top of their
+  // own ranking, and a visitor's after a member's cursor (logged out meanwhile) the top of the visitors' order; the
+  // client leaves out what it already shows.
+  const kind = page.cursor ? parseCursor(page.cursor)?.kind : undefined;
+  if (kind === (viewerId === null ? 'feed' : POPULAR_KIND)) page = { ...page, cursor: undefined };
   if (viewerId === null) {
     const p = await popularCards(page, 10);
     const reason: FeedReason = { pool: 'popular', signals: ['engagement'] };

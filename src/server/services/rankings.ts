@@ -36,7 +36,8 @@ export function engagementNow(rankScore: number, nowMs = Date.now()): number {
 }
 
 /** Cursor kind of the popular order (首页, the visitors' feed, a channel). */
-const POPULAR = 'pop';
+export const POPULAR_KIND = 'pop';
+const POPULAR = POPULAR_KIND;
 
 export interface RankedCard extends VideoCard {
   /** The stored ranking score (ln engagement + age in 3-day units). */

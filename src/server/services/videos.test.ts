@@ -51,6 +51,16 @@ describe('videos service', () => {
       expect(first.items[i]!.author.id).not.toBe(first.items[i - 1]!.author.id);
   });
 
+  it("a member goes on from the page everyone is shown (the visitors' cursor) to their own ranking, and back", async () => {
+    const [viewer] = await t.db.select({ id: users.id }).from(users).limit(1);
+    const shared = await v.recommend(null, { count: 10 });
+    const own = await v.recommend(viewer!.id, { count: 10 });
+    const next = await v.recommend(viewer!.id, { cursor: shared.cursor, count: 10 });
+    expect(next.items.map((x) => x.id)).toEqual(own.items.map((x) => x.id));
+    const loggedOut = await v.recommend(null, { cursor: own.cursor, count: 10 });
+    expect(loggedOut.items.map((x) => x.id)).toEqual(shared.items.map((x) => x.id));
+  });
+
   it('hot ranks by recent activity, heaviest first, and a burst of fresh likes lifts a video to the top', async () => {
     // The template is seeded months ago: only the likes made here fall inside the 7-day window.
     const quiet = await t.db.select({ id: videos.id }).from(videos).orderBy(videos.id).limit(2);
