@@ -9,7 +9,7 @@ export const REPLY_PAGE = 10;
 
 interface ApiList {
   comments: ApiComment[];
-  cursor: number;
+  cursor: string;
   has_more: 0 | 1;
   total: number;
 }
@@ -22,12 +22,12 @@ const page = (body: ApiList): CommentPage => ({
 });
 
 /** A page of a video's top-level comments, most liked first. */
-export async function fetchComments(awemeId: string, cursor: number): Promise<CommentPage> {
+export async function fetchComments(awemeId: string, cursor: string | number): Promise<CommentPage> {
   return page(await apiGet<ApiList>(`${W}/comment/list/`, { aweme_id: awemeId, cursor, count: COMMENT_PAGE }));
 }
 
 /** A page of the replies under one top-level comment, oldest first. */
-export async function fetchReplies(awemeId: string, rootId: string, cursor: number): Promise<CommentPage> {
+export async function fetchReplies(awemeId: string, rootId: string, cursor: string | number): Promise<CommentPage> {
   return page(
     await apiGet<ApiList>(`${W}/comment/list/reply/`, {
       item_id: awemeId,

@@ -666,6 +666,7 @@ export const zhCN = {
   'error.badRequestFields': '参数错误：{fields}',
   'error.badBody': '请求体格式错误',
   'error.badText': '内容含有无法识别的字符，请删除后重试',
+  'error.badCursor': '列表位置无效，请刷新后重试',
   'error.unsupportedType': '不支持的请求格式',
   'error.unauthorized': '请先登录',
   'error.forbidden': '没有权限',

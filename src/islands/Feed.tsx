@@ -32,13 +32,15 @@ const DOUBLE_CLICK_MS = 260;
 export interface FeedData {
   items: VideoItem[];
   hasMore: boolean;
+  /** Where the next page starts: the cursor the server's first page answered. */
+  cursor: string;
   text: PlayerText;
 }
 
 interface Props {
   /** The first page and the texts, from the page's JSON block rather than props (src/shared/page-data.ts says why). */
   data: PageData<FeedData>;
-  /** Page size of the server-rendered page and of every fetch (refresh_index counts pages of this size). */
+  /** Page size of the server-rendered page and of every fetch. */
   count: number;
 }
 
@@ -56,8 +58,8 @@ const relatedHref = (item: VideoItem) => `/video/${item.id}#related`;
 
 /** The recommend feed: a vertical full-height swiper whose neighbours are preloaded. */
 export function Feed({ data, count }: Props) {
-  const [{ items: first, hasMore, text }] = useState(() => readPageData(data));
-  const [feed] = useState(() => feedPages({ items: first, hasMore }, count));
+  const [{ items: first, hasMore, cursor: next, text }] = useState(() => readPageData(data));
+  const [feed] = useState(() => feedPages({ items: first, hasMore, cursor: next }, count));
   const items = useStore(feed.$items);
   const { cursor } = useStore(feed.$state);
   const [index, setIndex] = useState(0);

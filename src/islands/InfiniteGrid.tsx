@@ -16,7 +16,8 @@ interface Props {
   /** The channel id (source 'channel'). */
   channelId?: number;
   /** Offset of the first item the server did not render. */
-  cursor: number;
+  /** The cursor the server's first page answered. */
+  cursor: string;
   /** Id of the element holding the server-rendered list (`ul.card-grid`, or the ranked `ol`); new items join it. */
   listId: string;
   pageSize?: number;

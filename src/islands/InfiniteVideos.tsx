@@ -13,7 +13,8 @@ interface Props {
   /** The profile's sec_uid (post, like and collection lists). */
   secUid?: string;
   /** Offset of the first page not rendered by the server. */
-  cursor: number;
+  /** The cursor the server's first page answered. */
+  cursor: string;
   /** Id of the element holding the server-rendered `ul.card-grid`; new cards are appended to that list. */
   gridId: string;
   pageSize?: number;

@@ -10,8 +10,8 @@ import { VideoCardView } from './VideoCardView.tsx';
 interface Props {
   kind: 'video' | 'user';
   keyword: string;
-  /** Offset of the first page the server did not render. */
-  cursor: number;
+  /** Offset of the first page the server did not render (search pages by offset). */
+  cursor: number | string;
   /** Id of the server-rendered list (its items carry data-key) that new items are appended to. */
   listId: string;
   pageSize?: number;

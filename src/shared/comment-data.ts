@@ -27,7 +27,8 @@ export interface CommentData {
 
 export interface CommentPage {
   items: CommentData[];
-  cursor: number;
+  /** Where the next page starts: the server's cursor, passed back as is ('0' or 0 before the first page). */
+  cursor: string | number;
   hasMore: boolean;
   total: number;
 }

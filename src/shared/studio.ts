@@ -177,7 +177,7 @@ export interface StudioWork {
 /** A page of my works. */
 export interface StudioWorkPage {
   items: StudioWork[];
-  /** Pass back as `cursor` for the next page. */
-  cursor: number;
+  /** Pass back as `cursor` for the next page (an opaque position; '0' starts the list). */
+  cursor: string;
   hasMore: boolean;
 }

@@ -29,7 +29,7 @@ export type CommentsPhase = 'idle' | 'loading' | 'error' | 'done';
 export interface ReplyThread {
   /** Replies loaded from the server, oldest first. */
   items: CommentData[];
-  cursor: number;
+  cursor: string | number;
   hasMore: boolean;
   loaded: boolean;
   open: boolean;
@@ -51,8 +51,8 @@ export interface CommentsState {
   /** The video's comment count, replies included. */
   total: number;
   phase: CommentsPhase;
-  /** Where the next page starts. */
-  cursor: number;
+  /** Where the next page starts (the server's cursor). */
+  cursor: string | number;
   /** Reply threads by top-level comment id. */
   threads: Record<string, ReplyThread>;
   replyTo: ReplyTarget | null;

@@ -9,7 +9,11 @@ const get = vi.mocked(apiGet);
 
 const aweme = (id: string, secUid: string) => testAweme({ aweme_id: id, secUid });
 const video = (id: string, secUid: string) => fromAweme(aweme(id, secUid));
-const answer = (list: ReturnType<typeof aweme>[], hasMore = true) => ({ aweme_list: list, has_more: hasMore ? 1 : 0 });
+const answer = (list: ReturnType<typeof aweme>[], hasMore = true, cursor = `after-${list.at(-1)?.aweme_id}`) => ({
+  aweme_list: list,
+  has_more: hasMore ? 1 : 0,
+  cursor,
+});
 const ids = (feed: ReturnType<typeof feedPages>) => feed.$items.get().map((v) => v.id);
 
 beforeEach(() => {
@@ -17,30 +21,30 @@ beforeEach(() => {
 });
 
 describe('fetchFeed', () => {
-  it('fetches a feed page by refresh_index', async () => {
+  it('fetches the feed page after a cursor, and the cursor after it', async () => {
     get.mockResolvedValueOnce(answer([aweme('42', 'MS4wA')]));
-    expect(await fetchFeed(3, 5)).toEqual({ items: [fromAweme(testAweme())], hasMore: true });
-    expect(get).toHaveBeenCalledWith('/aweme/v1/web/tab/feed/', { count: 5, refresh_index: 3 });
+    expect(await fetchFeed('c3', 5)).toEqual({ items: [fromAweme(testAweme())], hasMore: true, cursor: 'after-42' });
+    expect(get).toHaveBeenCalledWith('/aweme/v1/web/tab/feed/', { count: 5, cursor: 'c3' });
   });
 });
 
 describe('feedPages', () => {
-  it('asks for refresh_index 2, 3, … after the server’s page, and stops when the server has no more', async () => {
-    const feed = feedPages({ items: [video('1', 'a')], hasMore: true }, 5);
+  it('asks for the page after each cursor, from the server’s page on, and stops when the server has no more', async () => {
+    const feed = feedPages({ items: [video('1', 'a')], hasMore: true, cursor: 'after-1' }, 5);
     get.mockResolvedValueOnce(answer([aweme('2', 'b')])).mockResolvedValueOnce(answer([aweme('3', 'c')], false));
     await feed.load();
     await feed.load();
     await feed.load();
     expect(get.mock.calls.map(([, query]) => query)).toEqual([
-      { count: 5, refresh_index: 2 },
-      { count: 5, refresh_index: 3 },
+      { count: 5, cursor: 'after-1' },
+      { count: 5, cursor: 'after-2' },
     ]);
     expect(ids(feed)).toEqual(['1', '2', '3']);
-    expect(feed.$state.get()).toMatchObject({ hasMore: false, cursor: 4 });
+    expect(feed.$state.get()).toMatchObject({ hasMore: false, cursor: 'after-3' });
   });
 
   it('drops videos already shown (the ranking moved) and those marked 不感兴趣, and spreads authors at the seam', async () => {
-    const feed = feedPages({ items: [video('1', 'a'), video('2', 'b')], hasMore: true }, 5);
+    const feed = feedPages({ items: [video('1', 'a'), video('2', 'b')], hasMore: true, cursor: 'after-2' }, 5);
     feed.remove('1');
     get.mockResolvedValueOnce(
       answer([aweme('1', 'a'), aweme('2', 'b'), aweme('3', 'b'), aweme('4', 'b'), aweme('5', 'c')]),
@@ -49,23 +53,23 @@ describe('feedPages', () => {
     expect(ids(feed)).toEqual(['2', '5', '3', '4']);
   });
 
-  it('a page of videos all shown moves on to the next refresh_index', async () => {
-    const feed = feedPages({ items: [video('1', 'a')], hasMore: true }, 5);
-    get.mockResolvedValueOnce(answer([aweme('1', 'a')])).mockResolvedValueOnce(answer([aweme('2', 'b')]));
+  it('a page of videos all shown moves on to the cursor after it', async () => {
+    const feed = feedPages({ items: [video('1', 'a')], hasMore: true, cursor: 'after-1' }, 5);
+    get.mockResolvedValueOnce(answer([aweme('1', 'a')], true, 'c3')).mockResolvedValueOnce(answer([aweme('2', 'b')]));
     await feed.load();
     expect(ids(feed)).toEqual(['1']);
-    expect(feed.$state.get()).toMatchObject({ hasMore: true, cursor: 3 });
+    expect(feed.$state.get()).toMatchObject({ hasMore: true, cursor: 'c3' });
     await feed.load();
     expect(ids(feed)).toEqual(['1', '2']);
   });
 
   it('a failed page is asked for again', async () => {
-    const feed = feedPages({ items: [video('1', 'a')], hasMore: true }, 5);
+    const feed = feedPages({ items: [video('1', 'a')], hasMore: true, cursor: 'after-1' }, 5);
     get.mockRejectedValueOnce(new Error('offline')).mockResolvedValueOnce(answer([aweme('2', 'b')]));
     await feed.load();
-    expect(feed.$state.get()).toMatchObject({ error: true, cursor: 2 });
+    expect(feed.$state.get()).toMatchObject({ error: true, cursor: 'after-1' });
     await feed.load();
-    expect(get.mock.calls.map(([, query]) => (query as { refresh_index: number }).refresh_index)).toEqual([2, 2]);
+    expect(get.mock.calls.map(([, query]) => (query as { cursor: string }).cursor)).toEqual(['after-1', 'after-1']);
     expect(ids(feed)).toEqual(['1', '2']);
   });
 });

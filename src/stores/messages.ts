@@ -75,7 +75,7 @@ export function setExpanded(expand: boolean): void {
 
 interface ListAnswer {
   conversations: ImConversation[];
-  cursor: number;
+  cursor: string;
   has_more: 0 | 1;
   total_unread: number;
 }

@@ -1,17 +1,23 @@
 /** A list a store pages through by cursor: its items, where it stands, and one `load` that takes the next page. */
 import { atom, map } from 'nanostores';
 
+/**
+ * Where a list stands: the opaque cursor the server answered (passed back as is), or an offset where an endpoint's
+ * contract is one; 0 is the start of either.
+ */
+export type ListCursor = string | number;
+
 export interface PageState {
   loading: boolean;
   loaded: boolean;
   hasMore: boolean;
-  cursor: number;
+  cursor: ListCursor;
   error: boolean;
 }
 
 export interface FetchedPage<T> {
   items: T[];
-  cursor: number;
+  cursor: ListCursor;
   hasMore: boolean;
 }
 
@@ -20,11 +26,11 @@ export type ListPhase = 'idle' | 'loading' | 'error' | 'done';
 
 interface Options<T> {
   keyOf: (item: T) => string;
-  fetchPage: (cursor: number) => Promise<FetchedPage<T>>;
+  fetchPage: (cursor: ListCursor) => Promise<FetchedPage<T>>;
   /** Empty the list while a reset loads (a new filter); otherwise the old list stays until the new one arrives (a live refresh). */
   clearOnReset?: boolean;
   /** A list that goes on from a first page already shown (the server's): its items if the store holds them, and where the next page starts. */
-  start?: { items?: T[]; cursor: number; hasMore: boolean };
+  start?: { items?: T[]; cursor: ListCursor; hasMore: boolean };
   /** How a page's new items join the list (default: after it). */
   join?: (list: T[], fresh: T[]) => T[];
 }

@@ -2,7 +2,7 @@
 import { apiGet } from '../client/api.ts';
 import type { Aweme, FollowStatus, SearchUser } from '../shared/api-shapes.ts';
 import { fromAweme, type VideoItem } from '../shared/video-item.ts';
-import { pagedList, type FetchedPage } from './paged-list.ts';
+import { pagedList, type FetchedPage, type ListCursor } from './paged-list.ts';
 
 /** A user row of the results page. */
 export interface UserHitView {
@@ -71,14 +71,17 @@ export const isVideoHit = (hit: SearchHit): hit is VideoItem => 'id' in hit;
 export function searchPages(
   kind: 'video' | 'user',
   keyword: string,
-  cursor: number,
+  cursor: ListCursor,
   count: number,
   filters: [string, string][] = [],
 ) {
   return pagedList<SearchHit>({
     keyOf: (hit) => (isVideoHit(hit) ? hit.id : hit.secUid),
     start: { cursor, hasMore: true },
+    // Search's cursor is an offset (its answer's `cursor` is the next one).
     fetchPage: (from) =>
-      kind === 'video' ? fetchVideoHits(keyword, from, count, filters) : fetchUserHits(keyword, from, count),
+      kind === 'video'
+        ? fetchVideoHits(keyword, Number(from), count, filters)
+        : fetchUserHits(keyword, Number(from), count),
   });
 }

@@ -16,26 +16,26 @@ beforeEach(() => {
   get.mockReset();
   post.mockReset();
   $works.set([]);
-  $worksState.set({ loading: false, loaded: false, hasMore: false, cursor: 0, error: false });
+  $worksState.set({ loading: false, loaded: false, hasMore: false, cursor: '0', error: false });
 });
 afterEach(() => vi.useRealTimers());
 
 describe('works', () => {
   it('starts from the server’s page and asks for the next in the server’s page size', async () => {
-    seedWorks({ items: [work(3), work(2)], cursor: 2, hasMore: true });
+    seedWorks({ items: [work(3), work(2)], cursor: 'after-2', hasMore: true });
     expect($works.get().map((w) => w.id)).toEqual([3, 2]);
     // A second seed (the island rendered again) does not undo what happened since.
-    seedWorks({ items: [], cursor: 0, hasMore: false });
+    seedWorks({ items: [], cursor: '0', hasMore: false });
     expect($works.get()).toHaveLength(2);
-    get.mockResolvedValue({ items: [work(2), work(1)], cursor: 4, hasMore: false });
+    get.mockResolvedValue({ items: [work(2), work(1)], cursor: 'after-1', hasMore: false });
     await loadWorks();
-    expect(get).toHaveBeenCalledWith('/api/studio/works', { cursor: 2 });
+    expect(get).toHaveBeenCalledWith('/api/studio/works', { cursor: 'after-2' });
     expect($works.get().map((w) => w.id)).toEqual([3, 2, 1]);
-    expect($worksState.get()).toMatchObject({ hasMore: false, cursor: 4 });
+    expect($worksState.get()).toMatchObject({ hasMore: false, cursor: 'after-1' });
   });
 
-  it('puts a saved work in place and drops a deleted one (one row fewer before the cursor)', async () => {
-    seedWorks({ items: [work(3), work(2)], cursor: 2, hasMore: true });
+  it('puts a saved work in place and drops a deleted one (the cursor, the last work loaded, stays)', async () => {
+    seedWorks({ items: [work(3), work(2)], cursor: 'after-2', hasMore: true });
     post.mockResolvedValueOnce(work(2, { title: '新标题' }));
     await saveWork({ workId: 2, title: '新标题' });
     expect(post).toHaveBeenCalledWith('/api/studio/work/edit', { workId: 2, title: '新标题' }, { quiet: true });
@@ -44,11 +44,11 @@ describe('works', () => {
     await deleteWork(3);
     expect(post).toHaveBeenLastCalledWith('/api/studio/work/delete', { workId: 3 }, { quiet: true });
     expect($works.get().map((w) => w.id)).toEqual([2]);
-    expect($worksState.get().cursor).toBe(1);
+    expect($worksState.get().cursor).toBe('after-2');
   });
 
   it('a refused delete keeps the work', async () => {
-    seedWorks({ items: [work(3)], cursor: 1, hasMore: false });
+    seedWorks({ items: [work(3)], cursor: 'after-3', hasMore: false });
     post.mockRejectedValueOnce(new Error('作品不存在'));
     await expect(deleteWork(3)).rejects.toThrow('作品不存在');
     expect($works.get()).toHaveLength(1);
@@ -56,7 +56,7 @@ describe('works', () => {
 
   it('follows processing works until they are published, then stops asking', async () => {
     vi.useFakeTimers();
-    seedWorks({ items: [work(5, { status: 'processing' }), work(4)], cursor: 2, hasMore: false });
+    seedWorks({ items: [work(5, { status: 'processing' }), work(4)], cursor: 'after-4', hasMore: false });
     get
       .mockResolvedValueOnce(work(5, { status: 'processing' }))
       .mockResolvedValueOnce(work(5, { status: 'published', cover: '/p.webp' }));

@@ -48,10 +48,8 @@ export async function saveWork(input: EditWorkInput): Promise<StudioWork> {
 /** Deletes a work; it leaves the list once the server confirms. */
 export async function deleteWork(workId: number): Promise<void> {
   await studioPost<{ workId: number }>(STUDIO_API.remove, { workId }, { quiet: true });
+  // The cursor names the last work loaded, not a count of rows: removing one moves nothing.
   $works.set($works.get().filter((w) => w.id !== workId));
-  const state = $worksState.get();
-  // The offset cursor counts rows: one fewer before it now.
-  $worksState.set({ ...state, cursor: Math.max(0, state.cursor - 1) });
 }
 
 /** Follows works still processing until each is published or refused; returns a function that stops. */

@@ -1,7 +1,7 @@
 /** Further pages of the server-rendered video grids, from whichever endpoint serves each list, as one paged list. */
-import type { Aweme, VideoB } from '../shared/api-shapes.ts';
-import { fromAweme, fromVideoB, type VideoItem } from '../shared/video-item.ts';
-import { pagedList, type FetchedPage } from './paged-list.ts';
+import type { Aweme } from '../shared/api-shapes.ts';
+import { fromAweme, type VideoItem } from '../shared/video-item.ts';
+import { pagedList, type FetchedPage, type ListCursor } from './paged-list.ts';
 
 /** The lists a grid can continue: 首页, a channel, 热点, 朋友, 关注 and a profile's tabs. */
 export type VideoSource =
@@ -29,98 +29,76 @@ interface ListOptions {
 
 type AwemePage = {
   aweme_list: (Aweme & { hot_value?: number })[];
-  max_cursor?: number;
-  cursor?: number;
+  max_cursor?: string;
+  cursor?: string;
+  offset?: string;
   has_more: 0 | 1;
 };
 
-const awemes = (body: AwemePage, next: number | undefined, from: number): FetchedPage<GridVideo> => ({
+const awemes = (body: AwemePage, next: string | undefined): FetchedPage<GridVideo> => ({
   items: body.aweme_list.map((a) =>
     a.hot_value === undefined ? fromAweme(a) : { ...fromAweme(a), heat: a.hot_value },
   ),
-  cursor: next ?? from + body.aweme_list.length,
+  cursor: next ?? '0',
   hasMore: body.has_more === 1,
 });
 
-/** Family B's cursor lists say nothing of more: a full page means there may be. */
-const videosB = (list: VideoB[], from: number, count: number): FetchedPage<GridVideo> => ({
-  items: list.map(fromVideoB),
-  cursor: from + list.length,
-  hasMore: list.length === count,
-});
-
-/**
- * The page of `source` at offset `cursor`. Family B's watch-later list pages by number, so `cursor` must be a multiple
- * of `count` there (the server renders a first page of exactly `count`).
- */
+/** The page of `source` after `cursor`, the cursor the server answered with the page before (passed back as is). */
 export async function loadVideos(
   source: VideoSource,
-  cursor: number,
+  cursor: ListCursor,
   count: number,
   { secUid, channelId, signal }: ListOptions = {},
 ): Promise<FetchedPage<GridVideo>> {
   // The API client loads with the first page asked for, not with the island.
-  const { apiGet, apiPost } = await import('../client/api.ts');
+  const { apiGet } = await import('../client/api.ts');
   const options = { signal };
+  const W = '/aweme/v1/web';
   switch (source) {
     case 'post':
     case 'like': {
-      const path = source === 'post' ? '/aweme/v1/web/aweme/post/' : '/aweme/v1/web/aweme/favorite/';
+      const path = source === 'post' ? `${W}/aweme/post/` : `${W}/aweme/favorite/`;
       const body = await apiGet<AwemePage>(path, { sec_user_id: secUid, max_cursor: cursor, count }, options);
-      return awemes(body, body.max_cursor, cursor);
+      return awemes(body, body.max_cursor);
     }
     case 'favorite_collection': {
       const body = await apiGet<AwemePage>(
-        '/aweme/v1/web/aweme/listcollection/',
+        `${W}/aweme/listcollection/`,
         { sec_user_id: secUid, cursor, count },
         options,
       );
-      return awemes(body, body.cursor, cursor);
+      return awemes(body, body.cursor);
     }
     case 'record': {
-      const body = await apiGet<AwemePage>('/aweme/v1/web/history/read/', { max_cursor: cursor, count }, options);
-      return awemes(body, body.max_cursor, cursor);
+      const body = await apiGet<AwemePage>(`${W}/history/read/`, { max_cursor: cursor, count }, options);
+      return awemes(body, body.max_cursor);
+    }
+    case 'watch_later': {
+      const body = await apiGet<AwemePage>(`${W}/watchlater/list/`, { offset: cursor, count }, options);
+      return awemes(body, body.offset);
     }
     case 'channel':
     case 'hot':
-    case 'friend': {
-      const path =
-        source === 'channel'
-          ? '/aweme/v1/web/channel/feed/'
-          : source === 'hot'
-            ? '/aweme/v1/web/hot/aweme/list/'
-            : '/aweme/v1/web/friend/feed/';
-      const body = await apiGet<AwemePage>(path, { tag_id: channelId, cursor, count }, options);
-      return awemes(body, body.cursor, cursor);
-    }
-    case 'watch_later': {
-      const page = Math.floor(cursor / count) + 1;
-      const body = await apiGet<{ data: { videosList: VideoB[]; hasMore: boolean } }>(
-        '/video/self',
-        { showTab: 'watch_later', page, size: count },
-        options,
-      );
-      return {
-        items: body.data.videosList.map(fromVideoB),
-        cursor: cursor + body.data.videosList.length,
-        hasMore: body.data.hasMore,
-      };
-    }
-    case 'follow': {
-      const body = await apiPost<{ data: VideoB[] }>('/video/myAttentionVideos', { cursor, size: count }, options);
-      return videosB(body.data, cursor, count);
-    }
+    case 'friend':
+    case 'follow':
     case 'discover': {
-      const body = await apiPost<{ data: VideoB[] }>('/video/getVideosByCursor', { cursor, size: count }, options);
-      return videosB(body.data, cursor, count);
+      const path = {
+        channel: `${W}/channel/feed/`,
+        hot: `${W}/hot/aweme/list/`,
+        friend: `${W}/friend/feed/`,
+        follow: `${W}/follow/feed/`,
+        discover: '/aweme/v2/web/module/feed/',
+      }[source];
+      const body = await apiGet<AwemePage>(path, { tag_id: channelId, cursor, count }, options);
+      return awemes(body, body.cursor);
     }
   }
 }
 
-/** The pages of `source` after the `cursor` videos the server rendered (their ids to be given to `skip`). */
+/** The pages of `source` after the server's first page, which answered `cursor` (its ids to be given to `skip`). */
 export function videoPages(
   source: VideoSource,
-  cursor: number,
+  cursor: ListCursor,
   count: number,
   options: Omit<ListOptions, 'signal'> = {},
 ) {

@@ -65,10 +65,10 @@ const sorted = (xs: (string | number)[]) => xs.map(String).sort();
 
 /** Walks a list page by page (`size` a page) and checks the pages add up to one big page: no repeats, no gaps, same order. */
 async function walkMatchesOnePage(
-  fetch: (cursor: number, count: number) => Promise<{ ids: string[]; next: number; hasMore: boolean }>,
+  fetch: (cursor: string, count: number) => Promise<{ ids: string[]; next: string; hasMore: boolean }>,
   size: number,
 ): Promise<string[]> {
-  const whole = await fetch(0, 50);
+  const whole = await fetch('0', 50);
   expect(whole.hasMore, 'the list fits one page of 50').toBe(false);
   const walked = await pageAll((cursor) => fetch(cursor, size));
   expect(new Set(walked).size).toBe(walked.length);
@@ -110,10 +110,10 @@ describe('/aweme/v2/web/module/feed/', () => {
       byIndex.push(...awemeIds(await ok('POST', V2, { form: { count: 10, refresh_index: i } })));
     expect(byIndex).toEqual(big);
     const byCursor: string[] = [];
-    let cursor = 0;
+    let cursor = '0';
     for (let i = 0; i < 4; i++) {
       const b = await ok('POST', V2, { form: { count: 10, cursor } });
-      expect(b.cursor).toBe(cursor + 10);
+      expect(b.cursor).not.toBe(cursor);
       byCursor.push(...awemeIds(b));
       cursor = b.cursor;
     }
@@ -131,6 +131,7 @@ describe('/aweme/v2/web/module/feed/', () => {
     expectErrorA(await call('GET', `/api${V2}`, { query: { count: 51 } }), 400, 2);
     expectErrorA(await call('POST', `/api${V2}`, { form: { tag_id: 'abc' } }), 400, 2);
     expectErrorA(await call('POST', `/api${V2}`, { form: { cursor: -1 } }), 400, 2);
+    expectErrorA(await call('POST', `/api${V2}`, { form: { cursor: 'not-one-of-ours' } }), 400, 2);
     const v1 = await ok('GET', `${W}/module/feed/`, { query: { count: 3 } });
     expect(v1.cards).toHaveLength(3);
     expect(v1.aweme_list).toBeUndefined();
@@ -211,9 +212,10 @@ describe('关注: follow/feed and webcast/web/feed/follow', () => {
     expect(rows[0].room).toEqual(rows[0].data);
     expect(rows[0].room.owner.sec_uid).toBe(idol.sec_uid);
     expect(body.data.has_more).toBe(0);
+    const first = await ok('GET', '/webcast/web/feed/follow/', { token: viewer.token, query: { count: 1 } });
     const second = await ok('GET', '/webcast/web/feed/follow/', {
       token: viewer.token,
-      query: { count: 1, cursor: 1 },
+      query: { count: 1, cursor: first.data.cursor },
     });
     expect(second.data.data.map((r: { web_rid: string }) => r.web_rid)).toEqual([String(a)]);
     await ctx.db.execute(sql`update live_rooms set status = 'ended' where id = ${a}`);
@@ -290,7 +292,7 @@ describe('稍后再看, 收藏夹 and 私密作品', () => {
     expect(folder.collects_cover.url_list[0]).toMatch(/posters\/a\.webp$/);
     expect(folder.last_collect_time).toBeGreaterThan(0);
     expect(
-      (await ok('GET', `${W}/collects/list/`, { token: viewer.token, query: { cursor: 1 } })).collects_list,
+      (await ok('GET', `${W}/collects/list/`, { token: viewer.token, query: { cursor: list.cursor } })).collects_list,
     ).toEqual([]);
 
     const walked = await walkMatchesOnePage(async (cursor, count) => {

@@ -103,7 +103,8 @@ describe('/api/video/hotVideos', () => {
 
   it("is Family A's hot list, page for page, with the heat as hotValue", async () => {
     const b = await ok('GET', '/video/hotVideos', { query: { page: 2, size: 10 } });
-    const a = await ok('GET', '/aweme/v1/web/hot/aweme/list/', { query: { cursor: 10, count: 10 } });
+    const first = await ok('GET', '/aweme/v1/web/hot/aweme/list/', { query: { count: 10 } });
+    const a = await ok('GET', '/aweme/v1/web/hot/aweme/list/', { query: { cursor: first.cursor, count: 10 } });
     expect(b.data.videosList.map((v: Video) => String(v.id))).toEqual(
       a.aweme_list.map((x: { aweme_id: string }) => x.aweme_id),
     );

@@ -1,7 +1,8 @@
 /** zod building blocks for query and form parameters, which arrive as strings (or as numbers in JSON bodies). */
 import { z } from 'zod';
 import { SEC_UID, SEC_UID_MAX } from '../../shared/user-id.ts';
-import { CHANNEL_IDS, isChannel } from '../services/videos.ts';
+import { CHANNEL_IDS, isChannel } from '../services/channel-ids.ts';
+import { CURSOR_MAX_LENGTH, parseCursor } from '../services/list-cursor.ts';
 
 export const INT4_MAX = 2_147_483_647;
 
@@ -27,8 +28,24 @@ export const channelId = () => int(CHANNEL_IDS[0], CHANNEL_IDS.at(-1)!).refine(i
 /** Page size: 1 to 50, anything else is a 400. */
 export const count = (fallback: number) => int(1, 50).default(fallback).meta({ default: fallback });
 
-/** An offset cursor: a non-negative int4. */
-export const cursor = () => int(0, INT4_MAX).default(0).meta({ default: 0 });
+/**
+ * A list position (cursor, max_cursor): the opaque token the previous page answered, passed back as is; absent, '' or
+ * 0 starts the list. Anything else that is not one of our tokens is a 400.
+ */
+export const cursor = () =>
+  z
+    .preprocess(
+      (v) => (v === 0 || v === '0' ? undefined : v),
+      z
+        .string()
+        .max(CURSOR_MAX_LENGTH)
+        .refine((token) => parseCursor(token) !== null, { message: 'bad_cursor' })
+        .optional(),
+    )
+    .meta({ default: '0', description: "The previous page's cursor, as it was answered; 0 for the first page" });
+
+/** An offset where a door's contract is one (Family B's cursor, a refresh round): a non-negative int4. */
+export const offset = () => int(0, INT4_MAX).default(0).meta({ default: 0 });
 
 /** A 0/1 flag such as `type` of commit/item/digg. */
 export const flag = () => int(0, 1);

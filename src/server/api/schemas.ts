@@ -21,6 +21,9 @@ export {
 
 const n = () => z.number().int();
 
+/** A list's next position (list-cursor.ts): an opaque token to pass back as the next request's cursor. */
+export const nextCursor = z.string().describe('Pass back as the next page’s cursor (max_cursor), unchanged');
+
 export const historyAweme = aweme.extend({
   history_info: z.object({ progress_ms: n(), watched_at: n() }),
 });

@@ -1,6 +1,7 @@
 /** The whole data model, one Drizzle pg-core schema for the embedded and any external PostgreSQL. */
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -134,6 +135,19 @@ export const qrTickets = pgTable(
   (t) => [uniqueIndex('qr_tickets_hash_idx').on(t.ticketHash)],
 );
 
+/**
+ * Engagement × freshness as an order key that does not move with the clock (migration 0007 defines the function):
+ * ln(engagement) + age / 3 days, so ordering by it is ordering by engagement × e^(−age / 3 days) at any moment.
+ */
+function rankScoreOf(
+  t: Record<'diggCount' | 'commentCount' | 'collectCount' | 'shareCount' | 'playCount' | 'createdAt', AnyPgColumn>,
+) {
+  return sql`video_rank_score(${t.diggCount}, ${t.commentCount}, ${t.collectCount}, ${t.shareCount}, ${t.playCount}, ${t.createdAt})`;
+}
+
+/** Works everyone may see (visibility.ts's rule for an anonymous viewer): the predicate of the ranking indexes. */
+const LISTED = sql`deleted_at is null and status = 'published' and visibility = 'public'`;
+
 export const videos = pgTable(
   'videos',
   {
@@ -196,8 +210,15 @@ export const videos = pgTable(
     index('videos_title_prefix_idx')
       .on(sql`lower(split_part(${t.desc}, ' #', 1)) text_pattern_ops`)
       .where(sql`${t.deletedAt} is null`),
+    // The stored ranking of what everyone may see (engagement × freshness, services/rankings.ts), read backwards for
+    // 首页, the visitors' feed and the feed's popular pool, and per channel; kept by every write to the counters.
+    index('videos_rank_idx').on(rankScoreOf(t), t.id).where(LISTED),
+    index('videos_channel_rank_idx').on(t.channelId, rankScoreOf(t), t.id).where(LISTED),
   ],
 );
+
+/** The stored ranking score of a video row, as the ranking indexes hold it. */
+export const RANK_SCORE = rankScoreOf(videos);
 
 /** A work's encoded ladder: one H.264/AAC MP4 per gear (short side 540, 720, 1080). */
 export const videoRenditions = pgTable(
@@ -294,6 +315,25 @@ export const videoDailyStats = pgTable(
   (t) => [primaryKey({ columns: [t.videoId, t.day] })],
 );
 
+/**
+ * A creator's counts of one day over their published works not deleted: video_daily_stats summed per author, kept by
+ * triggers on it and on videos (migration 0007), so 作品数据 of all works reads a month of rows, whatever the works.
+ */
+export const authorDailyStats = pgTable(
+  'author_daily_stats',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    plays: integer('plays').notNull().default(0),
+    likes: integer('likes').notNull().default(0),
+    comments: integer('comments').notNull().default(0),
+    shares: integer('shares').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
 /** New followers a user gained on one day (China's calendar). */
 export const userDailyFollowers = pgTable(
   'user_daily_followers',
@@ -327,7 +367,12 @@ export const videoHashtags = pgTable(
       .notNull()
       .references(() => hashtags.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.videoId, t.hashtagId] }), index('video_hashtags_tag_idx').on(t.hashtagId)],
+  (t) => [
+    primaryKey({ columns: [t.videoId, t.hashtagId] }),
+    index('video_hashtags_tag_idx').on(t.hashtagId),
+    // A tag's postings, newest works first: related videos read a bounded slice of each tag's list.
+    index('video_hashtags_postings_idx').on(t.hashtagId, t.videoId),
+  ],
 );
 
 export const series = pgTable(
@@ -384,11 +429,18 @@ export const comments = pgTable(
     index('comments_video_idx').on(t.videoId, t.parentId, t.createdAt),
     index('comments_parent_idx').on(t.parentId, t.createdAt),
     index('comments_user_idx').on(t.userId),
+    // A video's top-level comments in their shown order (most liked, then newest), read backwards from a keyset.
+    index('comments_top_idx')
+      .on(t.videoId, t.diggCount, t.createdAt, t.id)
+      .where(sql`${t.parentId} is null and ${t.deletedAt} is null`),
   ],
 );
 
-/** A (user, thing) pair table with its timestamp: likes, collects, watch later, not interested. */
-function pairTable(name: string, target: 'video_id' | 'comment_id') {
+/**
+ * A (user, thing) pair table with its timestamp: likes, collects, watch later, not interested. `timeline` adds the
+ * user's rows newest first, for lists a profile shows (喜欢, 收藏, 稍后再看) and the feed's recent signals.
+ */
+function pairTable(name: string, target: 'video_id' | 'comment_id', timeline = false) {
   return pgTable(
     name,
     {
@@ -400,15 +452,70 @@ function pairTable(name: string, target: 'video_id' | 'comment_id') {
         .references(() => (target === 'video_id' ? videos.id : comments.id), { onDelete: 'cascade' }),
       createdAt: createdAt(),
     },
-    (t) => [primaryKey({ columns: [t.userId, t.targetId] }), index(`${name}_target_idx`).on(t.targetId)],
+    (t) => [
+      primaryKey({ columns: [t.userId, t.targetId] }),
+      index(`${name}_target_idx`).on(t.targetId),
+      ...(timeline ? [index(`${name}_user_time_idx`).on(t.userId, t.createdAt, t.targetId)] : []),
+    ],
   );
 }
 
-export const likes = pairTable('likes', 'video_id');
-export const collects = pairTable('collects', 'video_id');
-export const watchLater = pairTable('watch_later', 'video_id');
+export const likes = pairTable('likes', 'video_id', true);
+export const collects = pairTable('collects', 'video_id', true);
+export const watchLater = pairTable('watch_later', 'video_id', true);
 export const notInterested = pairTable('not_interested', 'video_id');
 export const commentLikes = pairTable('comment_likes', 'comment_id');
+
+/**
+ * 热度 by the hour: per video and hour (hours since 2000-01-01 UTC), the weight of the likes (1), live comments (2)
+ * and collects (3) made in it, and their mass Σ weight × e^((made − hour's start) / 1 day). Kept by triggers on those
+ * tables in the writing statement (migration 0007); hours leave when the 7-day window passes them (rankings.ts).
+ */
+export const heatHourly = pgTable(
+  'heat_hourly',
+  {
+    videoId: integer('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    hour: integer('hour').notNull(),
+    weight: integer('weight').notNull(),
+    mass: doublePrecision('mass').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.hour] }), index('heat_hourly_hour_idx').on(t.hour)],
+);
+
+/**
+ * Each video's 热度 over the window as one order key that does not move with the clock: score = ln Σ weight ×
+ * e^((made − 2000-01-01) / 1 day), so 热度 now = e^(score − (now − 2000-01-01) / 1 day). Only videos with activity
+ * in the window have a row.
+ */
+export const videoHeat = pgTable(
+  'video_heat',
+  {
+    videoId: integer('video_id')
+      .primaryKey()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    score: doublePrecision('score').notNull(),
+    lastHour: integer('last_hour').notNull(),
+  },
+  (t) => [index('video_heat_score_idx').on(t.score, t.videoId)],
+);
+
+/** Works everyone may see, per channel (the channel list's counts), kept by a trigger on videos (migration 0007). */
+export const channelCounts = pgTable('channel_counts', {
+  channelId: integer('channel_id').primaryKey(),
+  videoCount: integer('video_count').notNull().default(0),
+});
+
+/** The first hour the 热度 window still counts (one row): moved forward by heat_expire(). */
+export const heatWindow = pgTable(
+  'heat_window',
+  {
+    id: smallint('id').primaryKey(),
+    startHour: integer('start_hour').notNull(),
+  },
+  (t) => [check('heat_window_one_row', sql`${t.id} = 1`)],
+);
 
 export const watchHistory = pgTable(
   'watch_history',
@@ -436,7 +543,13 @@ export const follows = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.followerId, t.followeeId] }), index('follows_followee_idx').on(t.followeeId)],
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    index('follows_followee_idx').on(t.followeeId),
+    // 关注 and 粉丝 lists, newest follow first, read from a cursor.
+    index('follows_follower_time_idx').on(t.followerId, t.createdAt, t.followeeId),
+    index('follows_followee_time_idx').on(t.followeeId, t.createdAt, t.followerId),
+  ],
 );
 
 export const danmaku = pgTable(
@@ -693,7 +806,13 @@ export const notifications = pgTable(
     readAt: timestamp('read_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.createdAt),
+    // The badge reads only unread rows (and stops at what it can show).
+    index('notifications_unread_idx')
+      .on(t.userId, t.createdAt)
+      .where(sql`${t.readAt} is null`),
+  ],
 );
 
 export const searchLog = pgTable(

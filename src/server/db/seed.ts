@@ -254,6 +254,8 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<SeedSummary>
     await recountAll(tx);
     return { summary, plan };
   });
+  // Fresh statistics, so the first queries are planned on the rows just written, not on an empty table.
+  await db.execute(sql`analyze`);
   if (opts.artwork) await writeArtwork(opts.artwork, artworkFiles(plan));
   return summary;
 }

@@ -20,6 +20,8 @@ export const QUEUES = {
   removeMedia: 'media-remove',
   /** End abandoned uploads and delete stray tus files (sweep-uploads.ts), on a schedule: no data. */
   sweepUploads: 'upload-sweep',
+  /** Move the 热度 window past the hour that left it (services/rankings.ts), on a schedule: no data. */
+  heatWindow: 'heat-window',
   /** Write a published work's captions with CAPTION_ENGINE (auto-captions.ts): `{ videoId }`. */
   autoCaptions: 'video-captions',
   /** Build a member's data export ZIP (data-export.ts): `{ exportId }`. */
@@ -52,6 +54,8 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
   [QUEUES.removeMedia]: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
   // A sweep that fails is tried again once; the next hour's sweep picks up whatever is left.
   [QUEUES.sweepUploads]: { retryLimit: 1, retryDelay: 60, expireInSeconds: 900 },
+  // Every minute; a missed run is the next minute's.
+  [QUEUES.heatWindow]: { retryLimit: 0, expireInSeconds: 120 },
   [QUEUES.autoCaptions]: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
   [QUEUES.dataExport]: { retryLimit: EXPORT_RETRIES, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
   [QUEUES.accountDelete]: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 900 },

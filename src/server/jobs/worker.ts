@@ -10,6 +10,7 @@ import { logLine } from '../log.ts';
 import { uploads } from '../db/schema.ts';
 import { mediaStore } from '../media/store.ts';
 import { failUpload } from '../services/studio.ts';
+import { expireHeat } from '../services/rankings.ts';
 import { removeUploadFiles } from '../services/uploads.ts';
 import { finishDeletion, finishDueDeletions } from '../services/account-deletion.ts';
 import { buildExport, failExport, sweepExports } from '../services/data-export.ts';
@@ -20,6 +21,8 @@ import { sweepUploads } from './sweep-uploads.ts';
 
 /** When abandoned uploads are swept: hourly, at minute 17 (UTC). */
 export const SWEEP_CRON = '17 * * * *';
+/** When the 热度 window is moved: every minute, so an hour that leaves it is gone within a minute (pg-boss's finest cron). */
+export const HEAT_WINDOW_CRON = '* * * * *';
 /** When expired data exports are deleted and overdue account deletions finished: hourly, at minute 41. */
 export const ACCOUNT_SWEEP_CRON = '41 * * * *';
 
@@ -69,6 +72,11 @@ export async function startWorkers(boss: PgBoss, options: { pollingIntervalSecon
   // The schedule is a row in pg-boss's tables, written again (the same row) by every process that starts workers; one
   // process's cron pass at a time turns it into one job per hour, which one worker takes: once per cluster.
   await boss.schedule(QUEUES.sweepUploads, SWEEP_CRON);
+  await boss.work(QUEUES.heatWindow, polling, async () => {
+    const rescored = await expireHeat();
+    if (rescored > 0) logLine('info', 'jobs.heat-window', { rescored });
+  });
+  await boss.schedule(QUEUES.heatWindow, HEAT_WINDOW_CRON);
   await boss.work<CaptionJob>(QUEUES.autoCaptions, polling, async ([job]) => {
     const started = performance.now();
     const result = await captionVideo(job!.data.videoId, job!.signal);

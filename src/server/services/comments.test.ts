@@ -20,7 +20,7 @@ describe('comments service', () => {
       .orderBy(sql`count(*) desc`)
       .limit(1);
     const seen: number[] = [];
-    let cursor = 0;
+    let cursor = '0';
     for (;;) {
       const page = await list(busy!.videoId, { cursor, count: 3 }, null);
       seen.push(...page.items.map((c) => c.id));

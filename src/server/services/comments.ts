@@ -5,7 +5,18 @@ import { db } from '../db/client.ts';
 import { commentLikes, comments, users, videos } from '../db/schema.ts';
 import { notBlockedBy } from './blocks.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
-import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
+import { cursorKey, finite } from './list-cursor.ts';
+import {
+  emptyPage,
+  fromMicros,
+  keyedPage,
+  MAX_SKIP,
+  micros,
+  pageLimit,
+  skipOf,
+  type Page,
+  type Paged,
+} from './video-cards.ts';
 import { visibleWorks } from './visibility.ts';
 
 export interface CommentView {
@@ -28,6 +39,8 @@ const replyUser = alias(users, 'reply_user');
 function select() {
   return db()
     .select({
+      // The key of the comment lists: created_at to the microsecond.
+      at: micros(comments.createdAt),
       id: comments.id,
       videoId: comments.videoId,
       parentId: comments.parentId,
@@ -51,7 +64,7 @@ function select() {
 
 type Row = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
 
-function view({ replyToSecUid, replyToNickname, videoComments: _count, ...r }: Row): CommentView {
+function view({ replyToSecUid, replyToNickname, videoComments: _count, at: _at, ...r }: Row): CommentView {
   return {
     ...r,
     replyTo: replyToSecUid && replyToNickname ? { secUid: replyToSecUid, nickname: replyToNickname } : null,
@@ -66,33 +79,54 @@ function visibleComment(viewerId: number | null): SQL {
   return and(visibleWorks(viewerId), isNull(comments.deletedAt), notBlockedBy(viewerId, comments.userId))!;
 }
 
+/** On comments aliased `c`: not written by someone the viewer blocked (blocks.ts's rule, picked with the ids). */
+function notBlocked(viewerId: number | null): SQL {
+  const rule = notBlockedBy(viewerId, sql`c.user_id`);
+  return rule ? sql`and ${rule}` : sql``;
+}
+
 /**
- * Top-level comments of a video as `viewerId` sees them, most liked first. `total` is the video's comment_count read by
- * the same statement as the rows (so a comment on the page is in the count), or null on an empty page.
+ * Top-level comments of a video as `viewerId` sees them, most liked first, then newest; read down comments_top_idx from
+ * the cursor (likes, time, id of the last comment shown). The page's ids are picked first, on comments alone: what
+each row then reads (its author, whether the video's author liked it) is read for those rows only, however the
+planner would guess a whole video's comments. `total` is the video's comment_count read by the same
+ * statement as the rows (so a comment on the page is in the count), or null on an empty page.
  */
 export async function list(
   videoId: number,
   page: Page,
   viewerId: number | null,
 ): Promise<Paged<CommentView> & { total: number | null }> {
-  const { offset, limit } = bounds(page, 20);
+  const limit = pageLimit(page, 20);
+  const key = cursorKey(page.cursor, 'cmt', 3);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return { ...emptyPage(page), total: null };
+  const ids = sql`(select c.id from comments c
+    where c.video_id = ${videoId} and c.parent_id is null and c.deleted_at is null ${notBlocked(viewerId)}
+      ${key ? sql`and (c.digg_count, c.created_at, c.id) < (${finite(key[0]!)}::bigint, ${fromMicros(key[1]!)}, ${finite(key[2]!)}::bigint)` : sql``}
+    order by c.digg_count desc, c.created_at desc, c.id desc limit ${limit + 1} offset ${skip})`;
   const rows = await select()
-    .where(and(eq(comments.videoId, videoId), isNull(comments.parentId), visibleComment(viewerId)))
-    .orderBy(desc(comments.diggCount), desc(comments.createdAt), desc(comments.id))
-    .limit(limit + 1)
-    .offset(offset);
-  return { ...toPage(rows.map(view), offset, limit), total: rows[0]?.videoComments ?? null };
+    .where(and(sql`${comments.id} in ${ids}`, visibleComment(viewerId)))
+    .orderBy(desc(comments.diggCount), desc(comments.createdAt), desc(comments.id));
+  const p = keyedPage(rows, limit, 'cmt', (r) => [r.diggCount, r.at, r.id], page);
+  return { ...p, items: p.items.map(view), total: rows[0]?.videoComments ?? null };
 }
 
-/** Replies under one top-level comment as `viewerId` sees them, oldest first. */
+/** Replies under one top-level comment as `viewerId` sees them, oldest first, from the cursor (time and id). */
 export async function replies(commentId: number, page: Page, viewerId: number | null): Promise<Paged<CommentView>> {
-  const { offset, limit } = bounds(page, 10);
+  const limit = pageLimit(page, 10);
+  const key = cursorKey(page.cursor, 'reply', 2);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return emptyPage(page);
+  const ids = sql`(select c.id from comments c
+    where c.parent_id = ${commentId} and c.deleted_at is null ${notBlocked(viewerId)}
+      ${key ? sql`and (c.created_at, c.id) > (${fromMicros(key[0]!)}, ${finite(key[1]!)}::bigint)` : sql``}
+    order by c.created_at, c.id limit ${limit + 1} offset ${skip})`;
   const rows = await select()
-    .where(and(eq(comments.parentId, commentId), visibleComment(viewerId)))
-    .orderBy(asc(comments.createdAt), asc(comments.id))
-    .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows.map(view), offset, limit);
+    .where(and(sql`${comments.id} in ${ids}`, visibleComment(viewerId)))
+    .orderBy(asc(comments.createdAt), asc(comments.id));
+  const p = keyedPage(rows, limit, 'reply', (r) => [r.at, r.id], page);
+  return { ...p, items: p.items.map(view) };
 }
 
 /** Which of `commentIds` the viewer has liked. */

@@ -115,6 +115,8 @@ describe('creatorStats', () => {
     await expect(creatorStats(creator, 7, workB)).rejects.toMatchObject({ kind: 'not_found' });
     expect((await creatorStats(creator, 7)).totals.plays).toBe(6);
     await db.execute(sql`update videos set deleted_at = null where id = ${workB}`);
+    // Restored, its days count again.
+    expect((await creatorStats(creator, 7)).totals.plays).toBe(13);
   });
 
   it('answers zeros and no works for a new user', async () => {

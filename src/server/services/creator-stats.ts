@@ -9,7 +9,7 @@ import {
   type StatsWork,
 } from '../../shared/creator-stats.ts';
 import { db } from '../db/client.ts';
-import { userDailyFollowers, videoDailyStats, videos } from '../db/schema.ts';
+import { authorDailyStats, userDailyFollowers, videoDailyStats, videos } from '../db/schema.ts';
 import { today } from './daily-stats.ts';
 import { notFound } from './errors.ts';
 
@@ -27,16 +27,16 @@ async function listStatsWorks(userId: number): Promise<StatsWork[]> {
 export async function creatorStats(userId: number, days: StatsRange, workId?: number): Promise<CreatorStats> {
   const works = await listStatsWorks(userId);
   if (workId !== undefined && !works.some((w) => w.id === workId)) throw notFound('error.workNotFound');
-  const mine = workId === undefined ? sql`w.author_id = ${userId}` : sql`w.id = ${workId}`;
   const first = sql`${today()} - ${days - 1}::int`;
+  // All works: the author's own daily sums (kept by triggers), a month of rows whatever the number of works.
+  const figures =
+    workId === undefined
+      ? sql`select day, plays, likes, comments, shares from ${authorDailyStats} where user_id = ${userId} and day >= ${first}`
+      : sql`select day, plays, likes, comments, shares from ${videoDailyStats} where video_id = ${workId} and day >= ${first}`;
   // Days without a row still get a line: the chart's axis is the calendar, not the activity.
   const { rows } = await db().execute<{ day: string } & StatsFigures>(sql`
     with range as (select (${first} + k)::date as day from generate_series(0, ${days - 1}::int) k),
-    works as (
-      select s.day, sum(s.plays)::int as plays, sum(s.likes)::int as likes, sum(s.comments)::int as comments, sum(s.shares)::int as shares
-      from ${videoDailyStats} s join ${videos} w on w.id = s.video_id
-      where ${mine} and w.deleted_at is null and w.status = 'published' and s.day >= ${first}
-      group by s.day)
+    works as (${figures})
     select to_char(r.day, 'YYYY-MM-DD') as day,
            coalesce(x.plays, 0) as plays, coalesce(x.likes, 0) as likes, coalesce(x.comments, 0) as comments,
            coalesce(x.shares, 0) as shares, coalesce(f.new_followers, 0) as "newFollowers"

@@ -12,7 +12,8 @@ import { blockStatus, type BlockStatus } from './blocks.ts';
 import { forbidden, invalid, notFound } from './errors.ts';
 import { IM_WRITE_LIMIT } from './im-limits.ts';
 import { enforce } from './rate-limit.ts';
-import { bounds, type Page } from './video-cards.ts';
+import { cursorKey, encodeCursor, finite } from './list-cursor.ts';
+import { pageLimit, skipOf, type Page } from './video-cards.ts';
 import { assertCanSpeak } from '../staff/sanctions.ts';
 import { flagWatched } from '../staff/watched-words.ts';
 
@@ -433,12 +434,18 @@ export async function totalUnread(me: number, q: DbOrTx = db()): Promise<number>
   return rows[0]?.n ?? 0;
 }
 
-/** The 私信 list: pinned first, then by the newest message `me` can see; conversations with nothing visible are left out. */
+/**
+ * The 私信 list: pinned first, then by the newest message `me` can see; conversations with nothing visible are left
+ * out. The cursor is the last row's (pinned, newest message id): a conversation that a new message lifts to the top
+ * moves there, and nothing else shifts.
+ */
 export async function listConversations(
   me: number,
   page: Page = {},
-): Promise<{ items: ConversationRow[]; cursor: number; hasMore: boolean }> {
-  const { offset, limit } = bounds(page, 20);
+): Promise<{ items: ConversationRow[]; cursor: string; hasMore: boolean }> {
+  const limit = pageLimit(page, 20);
+  const key = cursorKey(page.cursor, 'dm', 2);
+  const offset = key ? 0 : skipOf(page);
   const { rows } = await db().execute<{
     id: number;
     muted: boolean;
@@ -452,13 +459,14 @@ export async function listConversations(
     last_text: string;
     last_at: Date | string;
     last_sender: number;
+    last_id: number;
     unread: number;
   }>(sql`
     with ${mineCte(me)}
     select mine.id, mine.muted, mine.pinned, mine.peer_id, u.sec_uid, u.nickname, u.avatar,
       exists (select 1 from follows f where f.follower_id = ${me} and f.followee_id = u.id) as following,
       exists (select 1 from follows f where f.follower_id = u.id and f.followee_id = ${me}) as followed_by,
-      lm.text as last_text, lm.created_at as last_at, lm.sender_id as last_sender,
+      lm.text as last_text, lm.created_at as last_at, lm.sender_id as last_sender, lm.id as last_id,
       ${unreadIn(me, sql`mine.id`, sql`mine.cleared_at`, sql`mine.last_read_at`)} as unread
     from mine
     join users u on u.id = mine.peer_id
@@ -466,6 +474,7 @@ export async function listConversations(
       select m.id, m.text, m.created_at, m.sender_id from messages m
       where m.conversation_id = mine.id and ${visible(me, sql`m`, sql`mine.cleared_at`)}
       order by m.id desc limit 1) lm
+    ${key ? sql`where (mine.pinned::int, lm.id) < (${finite(key[0]!)}::bigint, ${finite(key[1]!)}::bigint)` : sql``}
     order by mine.pinned desc, lm.id desc
     limit ${limit + 1} offset ${offset}`);
   const items = rows.slice(0, limit).map((r) => ({
@@ -483,7 +492,9 @@ export async function listConversations(
     muted: r.muted,
     pinned: r.pinned,
   }));
-  return { items, cursor: offset + items.length, hasMore: rows.length > limit };
+  const last = rows[Math.min(rows.length, limit) - 1];
+  const cursor = last ? encodeCursor('dm', [last.pinned ? 1 : 0, Number(last.last_id)]) : (page.cursor ?? '0');
+  return { items, cursor, hasMore: rows.length > limit };
 }
 
 /** What one viewer's stream says about a `dm` hub event: their badge, the message as they see it, whether it rings. */

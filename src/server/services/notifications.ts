@@ -135,13 +135,19 @@ function visibleTo(userId: number, group: NoticeGroup = 'all'): SQL {
   )!;
 }
 
-/** The number of unread notifications the badge shows. */
+/** The badge's ceiling: it shows 99+ past 99, so counting stops at 100 (notifications_unread_idx holds only unread rows). */
+export const UNREAD_COUNT_MAX = 100;
+
+/** The number of unread notifications the badge shows, at most UNREAD_COUNT_MAX. */
 export async function unreadCount(userId: number): Promise<number> {
-  const [row] = await db()
-    .select({ n: count() })
+  const unread = db()
+    .select({ one: sql`1` })
     .from(notifications)
     .leftJoin(videos, eq(videos.id, notifications.videoId))
-    .where(and(visibleTo(userId), isNull(notifications.readAt)));
+    .where(and(visibleTo(userId), isNull(notifications.readAt)))
+    .limit(UNREAD_COUNT_MAX)
+    .as('unread');
+  const [row] = await db().select({ n: count() }).from(unread);
   return row?.n ?? 0;
 }
 

@@ -5,7 +5,7 @@ import { list as listComments } from './comments.ts';
 import { listDanmaku } from './danmaku.ts';
 import { ServiceError } from './errors.ts';
 import { fileReport } from './reports.ts';
-import { followFeed, recommend } from './videos.ts';
+import { byChannel, discover, followFeed, hot, recommend, related } from './videos.ts';
 
 let t: TestDb;
 let viewer: number;
@@ -13,6 +13,8 @@ let author: number;
 let work: number;
 let comment: number;
 let onOther: number;
+let channel: number;
+let neighbour: number;
 
 beforeAll(async () => {
   t = await freshDb();
@@ -37,17 +39,46 @@ beforeAll(async () => {
     author,
   ]);
   onOther = other.id;
+  // The author's work in 热点 (a like just now), and a work of its channel whose related videos hold it.
+  [{ channel_id: channel }] = (await q('select channel_id from videos where id = $1', [work])) as [
+    { channel_id: number },
+  ];
+  [{ id: neighbour }] = (await q(
+    `select id from videos where channel_id = $1 and id <> $2 and deleted_at is null and visibility = 'public'
+      order by id limit 1`,
+    [channel, work],
+  )) as [{ id: number }];
+  await q('insert into likes (user_id, video_id) values ($1, $2) on conflict do nothing', [onOtherLiker(), work]);
 });
+
+/** Someone who is neither the viewer nor the author (a like of theirs puts the author's work in 热点). */
+function onOtherLiker(): number {
+  return viewer === 1 || author === 1 ? (viewer === 2 || author === 2 ? 3 : 2) : 1;
+}
 
 afterAll(async () => {
   await t.close();
 });
 
+/** Every item of a list, page by page (the seed's lists end within a few pages). */
+async function everyPage<T>(
+  fetch: (cursor: string | undefined) => Promise<{ items: T[]; cursor: string; hasMore: boolean }>,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let cursor: string | undefined, more = true, k = 0; more && k < 20; k++) {
+    const page = await fetch(cursor);
+    all.push(...page.items);
+    cursor = page.cursor;
+    more = page.hasMore;
+  }
+  return all;
+}
+
 /** Whether the viewer still meets the author anywhere the block reaches. */
 async function meets(): Promise<Record<string, boolean>> {
   const other = onOther;
   const feed = [];
-  for (let cursor = 0, more = true; more && cursor < 400;) {
+  for (let cursor: string | undefined, more = true; more && feed.length < 400;) {
     const page = await recommend(viewer, { cursor, count: 50 });
     feed.push(...page.items);
     cursor = page.cursor;
@@ -58,24 +89,33 @@ async function meets(): Promise<Record<string, boolean>> {
     follow: (await followFeed(viewer, { count: 50 })).items.some((v) => v.author.id === author),
     comments: (await listComments(other, { count: 50 }, viewer)).items.some((c) => c.id === comment),
     danmaku: ((await listDanmaku(other, viewer)) ?? []).some((d) => d.userId === author),
+    discover: (await discover({ count: 50 }, viewer)).items.some((v) => v.author.id === author),
+    channel: (await byChannel(channel, { count: 50 }, viewer)).items.some((v) => v.author.id === author),
+    hot: (await everyPage((cursor) => hot({ cursor, count: 50 }, viewer))).some((v) => v.author.id === author),
+    related: (await everyPage((cursor) => related(neighbour, { cursor, count: 50, viewerId: viewer }))).some(
+      (v) => v.author.id === author,
+    ),
   };
 }
 
+const PLACES = ['recommend', 'follow', 'comments', 'danmaku', 'discover', 'channel', 'hot', 'related'] as const;
+const everywhere = (on: boolean) => Object.fromEntries(PLACES.map((p) => [p, on]));
+
 describe('举报 with 同时拉黑', () => {
   it('files the report and blocks the author at once: their works, comments and danmaku leave the viewer’s feeds', async () => {
-    expect(await meets()).toEqual({ recommend: true, follow: true, comments: true, danmaku: true });
+    expect(await meets()).toEqual(everywhere(true));
     const filed = await fileReport(viewer, 'video', work, 'spam', { block: true });
     expect(filed.blockedId).toBe(author);
     const { rows } = await t.pool.query('select target_type, target_id from reports where id = $1', [filed.id]);
     expect(rows[0]).toEqual({ target_type: 'video', target_id: work });
-    expect(await meets()).toEqual({ recommend: false, follow: false, comments: false, danmaku: false });
+    expect(await meets()).toEqual(everywhere(false));
     // Others still see everything.
     const stranger = (
       await t.pool.query('select id from users where id not in ($1, $2) order by id limit 1', [viewer, author])
     ).rows[0].id;
     expect((await listDanmaku(onOther, stranger))!.some((d) => d.userId === author)).toBe(true);
     await setBlock(viewer, author, false);
-    expect(await meets()).toEqual({ recommend: true, follow: true, comments: true, danmaku: true });
+    expect(await meets()).toEqual(everywhere(true));
   });
 
   it('blocks the writer of a reported comment, and never the reporter themself', async () => {

@@ -103,7 +103,7 @@ describe('searchVideos', () => {
   it('pages without repeats or gaps', async () => {
     const all = (await searchVideos('美', { count: 50 })).items.map((v) => v.id);
     const paged: number[] = [];
-    let cursor = 0;
+    let cursor = '0';
     for (;;) {
       const page = await searchVideos('美', { cursor, count: 7 });
       paged.push(...page.items.map((v) => v.id));
@@ -118,7 +118,7 @@ describe('searchVideos', () => {
   it('logs the first page of a search with the user id only, and not the pages after it', async () => {
     const before = await logCount();
     await searchVideos('  搜索日志测试  ', {}, { log: { userId: author.id } });
-    await searchVideos('搜索日志测试', { cursor: 20 }, { log: { userId: author.id } });
+    await searchVideos('搜索日志测试', { skip: 20 }, { log: { userId: author.id } });
     await searchVideos('搜索日志测试', {}, { log: { userId: null } });
     expect(await logCount()).toBe(before + 2);
     const { rows } = await t.pool.query(
@@ -143,10 +143,14 @@ describe('searchVideos', () => {
     for (const blank of ['', '   ', '\n\t　']) {
       expect(await searchVideos(blank, {}, { log: { userId: author.id } })).toEqual({
         items: [],
-        cursor: 0,
+        cursor: '0',
         hasMore: false,
       });
-      expect(await searchUsers(blank, {}, { log: { userId: null } })).toEqual({ items: [], cursor: 0, hasMore: false });
+      expect(await searchUsers(blank, {}, { log: { userId: null } })).toEqual({
+        items: [],
+        cursor: '0',
+        hasMore: false,
+      });
     }
     expect(await logCount()).toBe(before);
   });

@@ -7,7 +7,7 @@ import { normalizeQuery } from '../../shared/search-query.ts';
 import { recordSearch, type Searcher } from './search-log.ts';
 import { searchTerms } from './search-tokens.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
-import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
+import { bounds, emptyPage, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
 
 export { MAX_QUERY, normalizeQuery } from '../../shared/search-query.ts';
 
@@ -121,7 +121,7 @@ export async function searchVideos(
   options: SearchOptions = {},
 ): Promise<Paged<VideoCard>> {
   const p = await prepare(raw, page, options, 20);
-  if (!p) return { items: [], cursor: 0, hasMore: false };
+  if (!p) return emptyPage(page);
   const terms = textArray(p.terms);
   const { narrow, poolOrder, order } = filterSql(options.filters ?? NO_FILTERS, p);
   // Inside the pool, so an author's matches are not crowded out by everyone else's.
@@ -143,7 +143,7 @@ export async function searchVideos(
 /** Users whose nickname holds every term: the nickname itself first, then those starting with it, containing it, then by followers. */
 export async function searchUsers(raw: string, page: Page = {}, options: SearchOptions = {}): Promise<Paged<UserHit>> {
   const p = await prepare(raw, page, options, 20);
-  if (!p) return { items: [], cursor: 0, hasMore: false };
+  if (!p) return emptyPage(page);
   const nick = sql`lower(${users.nickname})`;
   const rows = await db()
     .select(userCardColumns)

@@ -9,7 +9,18 @@ import { invalid, notFound } from './errors.ts';
 import { notify, retract } from './notifications.ts';
 import { enforce } from './rate-limit.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
-import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
+import { cursorKey, finite } from './list-cursor.ts';
+import {
+  emptyPage,
+  fromMicros,
+  keyedPage,
+  MAX_SKIP,
+  micros,
+  pageLimit,
+  skipOf,
+  type Page,
+  type Paged,
+} from './video-cards.ts';
 
 /** Followers one user may remove (移除粉丝) per hour. */
 export const REMOVE_FOLLOWER_RATE = { limit: 100, windowMs: 60 * 60_000 };
@@ -115,20 +126,30 @@ export async function isFollowing(followerId: number, followeeId: number): Promi
 /** Columns of a FollowUser joined through `follows` (its created_at is followedAt). */
 export const followUserColumns = { ...userCardColumns, followedAt: follows.createdAt };
 
-// `side` is the column holding the listed users: followee_id for 关注, follower_id for 粉丝.
+// `side` is the column holding the listed users: followee_id for 关注, follower_id for 粉丝. Read down
+// follows_follower_time_idx or follows_followee_time_idx from the cursor (the last follow's time and user).
 async function listSide(userId: number, side: 'following' | 'followers', page: Page): Promise<Paged<FollowUser>> {
-  const { offset, limit } = bounds(page, 20);
+  const limit = pageLimit(page, 20);
+  const key = cursorKey(page.cursor, side, 2);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return emptyPage(page);
   const [mine, theirs] =
     side === 'following' ? [follows.followerId, follows.followeeId] : [follows.followeeId, follows.followerId];
   const rows = await db()
-    .select(followUserColumns)
+    .select({ ...followUserColumns, at: micros(follows.createdAt) })
     .from(follows)
     .innerJoin(users, eq(users.id, theirs))
-    .where(eq(mine, userId))
+    .where(
+      and(
+        eq(mine, userId),
+        key ? sql`(${follows.createdAt}, ${theirs}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::bigint)` : undefined,
+      ),
+    )
     .orderBy(desc(follows.createdAt), desc(theirs))
     .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
+    .offset(skip);
+  const p = keyedPage(rows, limit, side, (r) => [r.at, r.id], page);
+  return { ...p, items: p.items.map(({ at: _, ...u }) => u) };
 }
 
 /** The users `userId` follows (关注), newest follow first. */

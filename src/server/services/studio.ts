@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { hashtagNames } from '../../shared/hashtag-text.ts';
@@ -29,12 +29,14 @@ import { extractPoster } from '../media/transcode.ts';
 import { mediaUrl } from '../media-url.ts';
 import { captionEngine } from '../captions/engine.ts';
 import { invalid, notFound, ServiceError } from './errors.ts';
+import { cursorKey, finite } from './list-cursor.ts';
 import { announceReplay } from './live-broadcasts.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';
 import { notify } from './notifications.ts';
 import { defaultRendition, laddersOf } from './renditions.ts';
 import { tokenize } from './search-tokens.ts';
 import { removeUploadFiles, uploadFiles } from './uploads.ts';
+import { fromMicros, keyedPage, micros } from './video-cards.ts';
 import { reindexVideoSearch } from './video-search.ts';
 import { isChannel } from './videos.ts';
 import { assertMayShowWork } from '../staff/holds.ts';
@@ -305,6 +307,8 @@ export async function failUpload(uploadId: string, reason: MessageKey = 'error.u
 
 const workColumns = {
   id: videos.id,
+  // The works list's key: created_at to the microsecond.
+  at: micros(videos.createdAt),
   desc: videos.desc,
   channelId: videos.channelId,
   visibility: videos.visibility,
@@ -328,7 +332,7 @@ const workColumns = {
   uploadPoster: sql<string | null>`${uploads.outputs} ->> 'poster'`,
 };
 
-function selectWorks(userId: number, workId?: number) {
+function selectWorks(userId: number, workId?: number, where?: SQL) {
   return db()
     .select(workColumns)
     .from(videos)
@@ -338,6 +342,7 @@ function selectWorks(userId: number, workId?: number) {
         eq(videos.authorId, userId),
         isNull(videos.deletedAt),
         workId === undefined ? undefined : eq(videos.id, workId),
+        where,
       ),
     )
     .$dynamic();
@@ -383,19 +388,22 @@ async function toWorks(rows: WorkRow[]): Promise<StudioWork[]> {
   });
 }
 
-/** The author's works, newest first, every status. */
+/** The author's works, newest first, every status, from the cursor (the last work's time and id). */
 export async function listWorks(
   userId: number,
-  page: { cursor?: number; count?: number } = {},
+  page: { cursor?: string; count?: number } = {},
 ): Promise<StudioWorkPage> {
   const limit = Math.min(Math.max(Math.trunc(page.count ?? WORK_PAGE), 1), WORK_PAGE_MAX);
-  const offset = Math.max(Math.trunc(page.cursor ?? 0), 0);
-  const rows = await selectWorks(userId)
+  const key = cursorKey(page.cursor, 'works', 2);
+  const rows = await selectWorks(
+    userId,
+    undefined,
+    key ? sql`(${videos.createdAt}, ${videos.id}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::bigint)` : undefined,
+  )
     .orderBy(desc(videos.createdAt), desc(videos.id))
-    .limit(limit + 1)
-    .offset(offset);
-  const items = await toWorks(rows.slice(0, limit));
-  return { items, cursor: offset + items.length, hasMore: rows.length > limit };
+    .limit(limit + 1);
+  const p = keyedPage(rows, limit, 'works', (r) => [r.at, r.id], page);
+  return { items: await toWorks(p.items), cursor: p.cursor, hasMore: p.hasMore };
 }
 
 /** One work of its author; not found for anyone else. */

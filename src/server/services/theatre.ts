@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { series, seriesItems, videos, watchHistory } from '../db/schema.ts';
 import { getSeriesMany, type SeriesInfo } from './series.ts';
-import { bounds, selectCards, type Page, type Paged, type VideoCard } from './video-cards.ts';
+import { bounds, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
 import { visibleWorks } from './visibility.ts';
 
 export interface Resume {
@@ -100,5 +100,5 @@ export async function theatreHistory(userId: number, page: Page = {}): Promise<P
       ? [{ series: s, episode, position: r.position, progressMs: r.progressMs, watchedAt: r.watchedAt }]
       : [];
   });
-  return { items, cursor: offset + shown.length, hasMore: rows.length > limit };
+  return { items, cursor: toPage(shown, offset, limit).cursor, hasMore: rows.length > limit };
 }

@@ -1,9 +1,11 @@
 /** The one shape in which services hand videos to pages and API shapers, and the select that fills it. */
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { db } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 import type { Visibility } from '../../shared/studio.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
+import { cursorKey, encodeCursor, finite, type KeyPart } from './list-cursor.ts';
 import { visibleWorks } from './visibility.ts';
 
 export interface AuthorRef {
@@ -71,26 +73,73 @@ export function selectCards(viewerId: number | null, where?: SQL) {
     .where(and(visibleWorks(viewerId), where));
 }
 
-/** Page bounds shared by every list: a cursor (offset) and a count, clamped. */
+/**
+ * Where a list page starts: `cursor`, the opaque position a previous page answered (list-cursor.ts), or `skip`, a count
+ * of items from the top for doors whose contract is a page number or an offset (Family B, refresh_index), at most
+ * MAX_SKIP; and how many items (1 to 50).
+ */
 export interface Page {
-  cursor?: number;
+  cursor?: string;
+  skip?: number;
   count?: number;
 }
 
-export function bounds(page: Page, fallback = 20): { offset: number; limit: number } {
-  const limit = Math.min(Math.max(Math.trunc(page.count ?? fallback), 1), 50);
-  const offset = Math.max(Math.trunc(page.cursor ?? 0), 0);
-  return { offset, limit };
+/** The deepest a page number or offset reaches; past it a list answers empty (keyset cursors go on for ever). */
+export const MAX_SKIP = 10_000;
+
+/** A page's size: `count` clamped to 1..50, else `fallback`. */
+export function pageLimit(page: Page, fallback = 20): number {
+  return Math.min(Math.max(Math.trunc(page.count ?? fallback), 1), 50);
 }
 
-/** A page of results with Douyin-style paging fields. */
+/** A page's `skip`, clamped to 0..MAX_SKIP + 1 (past MAX_SKIP nothing is read). */
+export function skipOf(page: Page): number {
+  return Math.min(Math.max(Math.trunc(page.skip ?? 0), 0), MAX_SKIP + 1);
+}
+
+/** A page of results with Douyin-style paging fields: `cursor` goes back as the next page's cursor. */
 export interface Paged<T> {
   items: T[];
-  cursor: number;
+  cursor: string;
   hasMore: boolean;
 }
 
-/** Turns `limit + 1` fetched rows into a page (the extra row only says there is more). */
-export function toPage<T>(rows: T[], offset: number, limit: number): Paged<T> {
-  return { items: rows.slice(0, limit), cursor: offset + Math.min(rows.length, limit), hasMore: rows.length > limit };
+/** An empty page that keeps the caller's position. */
+export function emptyPage<T>(page: Page = {}): Paged<T> {
+  return { items: [], cursor: page.cursor ?? '0', hasMore: false };
 }
+
+/**
+ * Turns `limit + 1` rows fetched in the list's order into a page (the extra row only says there is more); the cursor
+ * is the key of the page's last row in list `kind`.
+ */
+export function keyedPage<T>(rows: T[], limit: number, kind: string, keyOf: (row: T) => KeyPart[], page: Page = {}) {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  const cursor = last ? encodeCursor(kind, keyOf(last)) : (page.cursor ?? '0');
+  return { items, cursor, hasMore: rows.length > limit } satisfies Paged<T>;
+}
+
+/**
+ * Bounds of a list still paged by position, with the offset inside its cursor: lists whose whole result is a bounded
+ * pool ranked per request (search's at most 1,000 matches), or a person's own short lists.
+ */
+export function bounds(page: Page, fallback = 20): { offset: number; limit: number } {
+  const key = cursorKey(page.cursor, 'o', 1);
+  const offset = key ? Math.min(Math.max(finite(key[0]!), 0), MAX_SKIP + 1) : skipOf(page);
+  return { offset, limit: pageLimit(page, fallback) };
+}
+
+/** Turns `limit + 1` fetched rows into a page of a positional list (see `bounds`). */
+export function toPage<T>(rows: T[], offset: number, limit: number): Paged<T> {
+  const next = offset + Math.min(rows.length, limit);
+  return { items: rows.slice(0, limit), cursor: encodeCursor('o', [next]), hasMore: rows.length > limit };
+}
+
+/** A timestamp column in microseconds since 1970 (a Date keeps only milliseconds; a key must name a row's time exactly). */
+export const micros = (column: SQL | AnyPgColumn) =>
+  sql<string>`(extract(epoch from ${column}) * 1000000)::bigint`.mapWith(Number);
+
+/** The timestamp a key's microseconds name. */
+export const fromMicros = (us: KeyPart) =>
+  sql`('epoch'::timestamptz + ${finite(us)}::bigint * interval '1 microsecond')`;

@@ -13,10 +13,10 @@ afterAll(() => t.close());
 
 /** Pages through a whole list and returns every id seen. */
 async function drain(
-  fetch: (cursor: number) => Promise<{ items: { id: number }[]; cursor: number; hasMore: boolean }>,
+  fetch: (cursor: string) => Promise<{ items: { id: number }[]; cursor: string; hasMore: boolean }>,
 ) {
   const ids: number[] = [];
-  let cursor = 0;
+  let cursor = '0';
   for (let guard = 0; guard < 100; guard++) {
     const page = await fetch(cursor);
     ids.push(...page.items.map((x) => x.id));
@@ -49,6 +49,16 @@ describe('videos service', () => {
     expect(anon.items.map((x) => x.id)).toContain(top.id);
     for (let i = 1; i < first.items.length; i++)
       expect(first.items[i]!.author.id).not.toBe(first.items[i - 1]!.author.id);
+  });
+
+  it("a member goes on from the page everyone is shown (the visitors' cursor) to their own ranking, and back", async () => {
+    const [viewer] = await t.db.select({ id: users.id }).from(users).limit(1);
+    const shared = await v.recommend(null, { count: 10 });
+    const own = await v.recommend(viewer!.id, { count: 10 });
+    const next = await v.recommend(viewer!.id, { cursor: shared.cursor, count: 10 });
+    expect(next.items.map((x) => x.id)).toEqual(own.items.map((x) => x.id));
+    const loggedOut = await v.recommend(null, { cursor: own.cursor, count: 10 });
+    expect(loggedOut.items.map((x) => x.id)).toEqual(shared.items.map((x) => x.id));
   });
 
   it('hot ranks by recent activity, heaviest first, and a burst of fresh likes lifts a video to the top', async () => {

@@ -1,179 +1,57 @@
-/** Reading videos: feeds, channels, hot list, detail and related videos. */
+/** Reading videos: feeds, channels, hot list, detail, related videos, follow feeds and profile tabs. */
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
-import { collects, follows, hashtags, likes, users, videoHashtags, videos, watchHistory } from '../db/schema.ts';
-import { spreadAuthors } from '../../shared/author-spread.ts';
-import { bounds, cardColumns, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
+import {
+  collects,
+  hashtags,
+  likes,
+  RANK_SCORE,
+  users,
+  videoHashtags,
+  videos,
+  watchHistory,
+  watchLater,
+} from '../db/schema.ts';
+import { notBlockedBy } from './blocks.ts';
+import { cursorKey, finite, score, type KeyPart } from './list-cursor.ts';
+import { popularCards, type RankedCard } from './rankings.ts';
+import {
+  cardColumns,
+  emptyPage,
+  fromMicros,
+  keyedPage,
+  MAX_SKIP,
+  micros,
+  pageLimit,
+  selectCards,
+  skipOf,
+  type Page,
+  type Paged,
+  type VideoCard,
+} from './video-cards.ts';
 import { visibleWorks, type ProfileTab } from './visibility.ts';
 
-export const CHANNEL_IDS = [300201, 300203, 300204, 300205, 300206, 300207, 300208, 300209] as const;
+export { CHANNEL_IDS, isChannel } from './channel-ids.ts';
+export { recommend, type FeedCard } from './feed.ts';
+export { expireHeat, HEAT, hot, type HotVideo } from './rankings.ts';
 
-/** Whether `id` is one of the eight channels. */
-export function isChannel(id: number): boolean {
-  return (CHANNEL_IDS as readonly number[]).includes(id);
+/** A ranked page without its ranking score (the score is only the cursor's business). */
+function cardsOnly(p: Paged<RankedCard>): Paged<VideoCard> {
+  return { ...p, items: p.items.map(({ rank: _, ...card }) => card) };
 }
 
-// Engagement rate with a 3-day half-life freshness decay: explainable and deterministic.
-// float8, not numeric: extract() answers numeric, whose exp() made the feed query 3-4x slower.
-const engagement = sql<number>`(
-  (${videos.diggCount} + 2 * ${videos.commentCount} + 3 * ${videos.collectCount} + ${videos.shareCount})::float8
-  / (${videos.playCount} + 50)
-  * exp(-extract(epoch from (now() - ${videos.createdAt}))::float8 / 259200.0)
-)`;
-
-/**
- * Weights of the recommend ranker, all in one place so the ranking can be explained:
- * score = engagement × freshness (above) × channel affinity × author affinity × 不感兴趣 bias × recently-watched drop.
- */
-const RANK = {
-  /** What one of the viewer's signals on a video is worth: a like, a collect, a full watch. */
-  like: 1,
-  collect: 1.5,
-  watch: 0.5,
-  /** Channel affinity: 1 + channel × (the viewer's signals in the channel) / (all their signals + prior). */
-  channel: 1.5,
-  channelPrior: 3,
-  /** Author affinity: 1 + follow (when following) + author × min(signals on the author's videos, authorCap). */
-  follow: 0.6,
-  author: 0.25,
-  authorCap: 4,
-  /** Each 不感兴趣 on an author's video multiplies the author's other videos by this; in a channel, by the next (at most 3 times). */
-  dislikedAuthor: 0.4,
-  dislikedChannel: 0.8,
-  /** A video watched recently, but not in this session (which would reshuffle the pages being read), sinks to this. */
-  watched: 0.05,
-} as const;
-
-/**
- * The recommend feed. Anonymous viewers get engagement × freshness; a viewer's feed is also weighted by their channel
- * and author affinity (likes, collects, watch time, follows), lowered for authors and channels they marked 不感兴趣,
- * without the videos they marked, and with what they watched in the last 3 days (before the last 30 minutes) last.
- * Ties go to the newer id, so a viewer's feed is deterministic for a given database; no author twice in a row.
- */
-export async function recommend(viewerId: number | null, page: Page = {}): Promise<Paged<VideoCard>> {
-  const { offset, limit } = bounds(page, 10);
-  if (viewerId === null) {
-    const rows = await selectCards(null)
-      .orderBy(desc(engagement), desc(videos.id))
-      .limit(limit + 1)
-      .offset(offset);
-    return spreadPage(rows, offset, limit);
-  }
-  const ranked = await db().execute<{ id: number }>(sql`
-    with sig as (
-      select s.video_id, sum(s.w)::float8 as w from (
-        select video_id, ${RANK.like}::float8 as w from likes where user_id = ${viewerId}
-        union all
-        select video_id, ${RANK.collect}::float8 from collects where user_id = ${viewerId}
-        union all
-        select h.video_id, ${RANK.watch}::float8 * least(h.progress_ms::float8 / greatest(x.duration_ms, 1), 1.0)
-        from watch_history h join videos x on x.id = h.video_id where h.user_id = ${viewerId}
-      ) s group by s.video_id
-    ),
-    aff as (select x.channel_id, x.author_id, sig.w from sig join videos x on x.id = sig.video_id),
-    chan as (select channel_id, sum(w) as w from aff group by channel_id),
-    auth as (select author_id, sum(w) as w from aff group by author_id),
-    total as (select coalesce(sum(w), 0) as w from aff),
-    ni as (select x.author_id, x.channel_id from not_interested n join videos x on x.id = n.video_id where n.user_id = ${viewerId}),
-    ni_auth as (select author_id, count(*)::int as n from ni group by author_id),
-    ni_chan as (select channel_id, least(count(*), 3)::int as n from ni group by channel_id)
-    select ${videos.id} as id from ${videos}
-      cross join total t
-      left join chan c on c.channel_id = ${videos.channelId}
-      left join auth a on a.author_id = ${videos.authorId}
-      left join ni_auth na on na.author_id = ${videos.authorId}
-      left join ni_chan nc on nc.channel_id = ${videos.channelId}
-      left join follows f on f.follower_id = ${viewerId} and f.followee_id = ${videos.authorId}
-      left join watch_history wh on wh.user_id = ${viewerId} and wh.video_id = ${videos.id}
-    where ${visibleWorks(viewerId)}
-      and not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${videos.id})
-    order by ${engagement}
-      * (1 + ${RANK.channel}::float8 * coalesce(c.w, 0) / (t.w + ${RANK.channelPrior}::float8))
-      * (1 + ${RANK.follow}::float8 * (f.follower_id is not null)::int + ${RANK.author}::float8 * least(coalesce(a.w, 0), ${RANK.authorCap}::float8))
-      * power(${RANK.dislikedAuthor}::float8, coalesce(na.n, 0)) * power(${RANK.dislikedChannel}::float8, coalesce(nc.n, 0))
-      * (case when wh.watched_at > now() - interval '3 days' and wh.watched_at < now() - interval '30 minutes' then ${RANK.watched}::float8 else 1 end)
-      desc, ${videos.id} desc
-    limit ${limit + 1} offset ${offset}`);
-  const ids = ranked.rows.map((r) => Number(r.id));
-  const cards = new Map((await byIds(ids, viewerId)).map((c) => [c.id, c]));
-  const rows = ids.flatMap((id) => cards.get(id) ?? []);
-  return spreadPage(rows, offset, limit);
+/** 首页 (discover): popular videos across all channels, engagement × freshness first; a member's without whom they blocked. */
+export async function discover(page: Page = {}, viewerId: number | null = null): Promise<Paged<VideoCard>> {
+  return cardsOnly(await popularCards(page, 24, undefined, viewerId));
 }
 
-/**
- * A page of the ranked `rows` (`limit + 1` of them) with no author twice in a row. Only the page's own rows are spread:
- * the extra row that says "more" moved into the page would come again on the next page, and a row would be lost.
- */
-function spreadPage(rows: VideoCard[], offset: number, limit: number): Paged<VideoCard> {
-  return toPage([...spreadAuthors(rows.slice(0, limit), (r) => r.author.id), ...rows.slice(limit)], offset, limit);
-}
-
-/** 首页 (discover): popular videos across all channels. */
-export async function discover(page: Page = {}): Promise<Paged<VideoCard>> {
-  const { offset, limit } = bounds(page, 24);
-  const rows = await selectCards(null)
-    .orderBy(desc(engagement), desc(videos.id))
-    .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
-}
-
-/** One channel's videos, most engaging first. */
-export async function byChannel(channelId: number, page: Page = {}): Promise<Paged<VideoCard>> {
-  const { offset, limit } = bounds(page, 24);
-  const rows = await selectCards(null, eq(videos.channelId, channelId))
-    .orderBy(desc(engagement), desc(videos.id))
-    .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
-}
-
-export interface HotVideo extends VideoCard {
-  /** 热度, as `hot` defines it. */
-  heat: number;
-}
-
-/** What one like, comment and collect is worth in 热度 when just made, and how heat fades and how far back it looks. */
-export const HEAT = { like: 1, comment: 2, collect: 3, decaySeconds: 86_400, windowDays: 7 } as const;
-
-/**
- * 热点 and its 热度, the one definition every page and API shows:
- *   热度 = ⌈ Σ weight × e^(−age / 1 day) ⌉ over the video's likes (weight 1), comments not deleted (2) and collects (3)
- *   made in the last 7 days, age being how long ago each was made.
- * So a video's 热度 is never more than likes + 2 × comments + 3 × collects of the week, and a like made just now adds 1.
- * Videos are ranked by the unrounded sum. The rule is applied before paging, so a hidden work neither shows nor
- * shortens a page (which would read as the end).
- */
-export async function hot(page: Page = {}): Promise<Paged<HotVideo>> {
-  const { offset, limit } = bounds(page, 50);
-  const decay = (column: SQL) =>
-    sql`exp(-extract(epoch from now() - ${column})::float8 / ${HEAT.decaySeconds}::float8)`;
-  const window = sql`now() - make_interval(days => ${HEAT.windowDays})`;
-  const rows = await db().execute<{ video_id: number; heat: number }>(sql`
-    select video_id, sum(w)::float8 as heat from (
-      select video_id, ${HEAT.like}::float8 * ${decay(sql`created_at`)} as w from likes where created_at > ${window}
-      union all
-      select video_id, ${HEAT.comment}::float8 * ${decay(sql`created_at`)} from comments where created_at > ${window} and deleted_at is null
-      union all
-      select video_id, ${HEAT.collect}::float8 * ${decay(sql`created_at`)} from collects where created_at > ${window}
-    ) activity join ${videos} on ${videos.id} = activity.video_id
-    where ${visibleWorks(null)}
-    group by video_id order by heat desc, video_id desc limit ${limit + 1} offset ${offset}`);
-  const cards = new Map(
-    (
-      await byIds(
-        rows.rows.map((r) => Number(r.video_id)),
-        null,
-      )
-    ).map((c) => [c.id, c]),
-  );
-  // The query's order, not a re-sort by the rounded heat: two heats that round alike could swap across a page's edge.
-  const ranked = rows.rows.flatMap((r) => {
-    const card = cards.get(Number(r.video_id));
-    // The epsilon keeps float noise in a sum of whole weights from rounding up past it.
-    return card ? [{ ...card, heat: Math.ceil(Number(r.heat) - 1e-9) }] : [];
-  });
-  return toPage(ranked, offset, limit);
+/** One channel's videos, most engaging first; a member's without whom they blocked. */
+export async function byChannel(
+  channelId: number,
+  page: Page = {},
+  viewerId: number | null = null,
+): Promise<Paged<VideoCard>> {
+  return cardsOnly(await popularCards(page, 24, eq(videos.channelId, channelId), viewerId));
 }
 
 /** Cards for the given ids that `viewerId` may see, in no particular order. */
@@ -216,60 +94,178 @@ export async function getDetail(id: number, viewerId: number | null): Promise<Vi
   return { ...card, hashtags: tags.map((t) => t.name), userDigged: !!marks?.[0][0], userCollected: !!marks?.[1][0] };
 }
 
-/** Related videos: same hashtags first, then the same channel, never the video itself nor `exclude`. */
+/** How far related videos look: the newest postings of each of the video's hashtags, and the top of its channel. */
+export const RELATED = { postingsPerTag: 150, channelTop: 100 } as const;
+
+/**
+ * Related videos: those sharing the most hashtags first, then the same channel, each by engagement × freshness; never
+ * the video itself nor `exclude`. Candidates come from the hashtags' postings (the newest `postingsPerTag` of each)
+ * and the channel's top, so the cost does not grow with the site; only those are ranked. For a member (`viewerId`),
+ * without the works of authors they blocked.
+ */
 export async function related(
   id: number,
-  page: Page & { exclude?: number[]; channelId?: number } = {},
+  page: Page & { exclude?: number[]; channelId?: number; viewerId?: number | null } = {},
 ): Promise<Paged<VideoCard>> {
-  const { offset, limit } = bounds(page, 12);
+  const limit = pageLimit(page, 12);
+  const key = cursorKey(page.cursor, 'rel', 3);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return emptyPage(page);
   // The video page has the video already: its channel saves a round trip per render.
   const [base] =
     page.channelId !== undefined
       ? [{ channelId: page.channelId }]
       : await db().select({ channelId: videos.channelId }).from(videos).where(eq(videos.id, id));
-  if (!base) return { items: [], cursor: 0, hasMore: false };
+  if (!base) return emptyPage(page);
   const excluded = [id, ...(page.exclude ?? [])];
-  const shared = sql<number>`(select count(*) from ${videoHashtags} a join ${videoHashtags} b on a.hashtag_id = b.hashtag_id where a.video_id = ${id} and b.video_id = ${videos.id})`;
-  const rows = await selectCards(
-    null,
-    and(
-      sql`${videos.id} not in (${sql.join(
-        excluded.map((x) => sql`${x}`),
-        sql`, `,
-      )})`,
-      sql`(${videos.channelId} = ${base.channelId} or ${shared} > 0)`,
-    ),
-  )
-    .orderBy(desc(shared), desc(engagement), desc(videos.id))
+  // The candidates, each with the hashtags it shares and its rank, ranked here; then the page's cards by id.
+  const { rows: ranked } = await db().execute<{ id: number; shared: number; rank: number }>(sql`
+    with tags as (select hashtag_id from video_hashtags where video_id = ${id}),
+    candidates as (
+      select p.video_id as id from tags cross join lateral (
+        select video_id from video_hashtags p where p.hashtag_id = tags.hashtag_id
+        order by video_id desc limit ${RELATED.postingsPerTag}) p
+      union
+      (select v.id from videos v
+        where v.channel_id = ${base.channelId} and v.deleted_at is null and v.status = 'published' and v.visibility = 'public'
+        order by video_rank_score(v.digg_count, v.comment_count, v.collect_count, v.share_count, v.play_count, v.created_at) desc, v.id desc
+        limit ${RELATED.channelTop})),
+    scored as (
+      select c.id, (select count(*) from video_hashtags s where s.video_id = c.id and s.hashtag_id in (select hashtag_id from tags))::int as shared
+      from candidates c where c.id <> all (${`{${excluded.join(',')}}`}::int[]))
+    select s.id, s.shared, ${RANK_SCORE} as rank from scored s join ${videos} on ${videos.id} = s.id
+    where ${and(visibleWorks(null), notBlockedBy(page.viewerId ?? null, videos.authorId))}
+      and (${videos.channelId} = ${base.channelId} or s.shared > 0)
+      ${key ? sql`and (s.shared, ${RANK_SCORE}, s.id) < (${finite(key[0]!)}::bigint, ${score(key[1]!)}::float8, ${finite(key[2]!)}::bigint)` : sql``}
+    order by s.shared desc, rank desc, s.id desc
+    limit ${limit + 1} offset ${skip}`);
+  const cards = new Map(
+    (
+      await byIds(
+        ranked.map((r) => Number(r.id)),
+        null,
+      )
+    ).map((c) => [c.id, c]),
+  );
+  const rows = ranked.flatMap((r) => {
+    const card = cards.get(Number(r.id));
+    return card ? [{ ...card, shared: Number(r.shared), rank: Number(r.rank) }] : [];
+  });
+  const p = keyedPage(rows, limit, 'rel', (r) => [r.shared, r.rank, r.id], page);
+  return { ...p, items: p.items.map(({ shared: _s, rank: _r, ...card }) => card) };
+}
+
+/** `(at, id)` strictly after a key of microseconds and id, in a newest-first list. */
+const olderThan = (at: SQL | typeof videos.createdAt, idCol: SQL | typeof videos.id, key: KeyPart[]) =>
+  sql`(${at}, ${idCol}) < (${fromMicros(key[0]!)}, ${finite(key[1]!)}::bigint)`;
+
+/**
+ * Newest-first works by the authors that `followees` (a query of follows rows aliased `f`, with `f.followee_id`) names,
+ * as `viewerId` sees them: a bounded read of each author's newest works (videos_author_idx), merged, so the cost grows
+ * with how many people the viewer follows, never with the site.
+ */
+async function authorsFeed(viewerId: number, followees: SQL, kind: string, page: Page): Promise<Paged<VideoCard>> {
+  const limit = pageLimit(page, 24);
+  const key = cursorKey(page.cursor, kind, 2);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return emptyPage(page);
+  const per = limit + 1 + skip;
+  // Inside the lateral select, "videos" is that select's own table: the rule and the key apply per author.
+  const picked = sql`(select p.id from ${followees} cross join lateral (
+      select ${videos.id} as id, ${videos.createdAt} as created_at from ${videos}
+      where ${videos.authorId} = f.followee_id and ${visibleWorks(viewerId)}
+        ${key ? sql`and ${olderThan(videos.createdAt, videos.id, key)}` : sql``}
+      order by ${videos.createdAt} desc, ${videos.id} desc limit ${per}) p
+    order by p.created_at desc, p.id desc limit ${per})`;
+  const rows = await db()
+    .select({ ...cardColumns, at: micros(videos.createdAt) })
+    .from(videos)
+    .innerJoin(users, eq(users.id, videos.authorId))
+    .where(sql`${videos.id} in ${picked}`)
+    .orderBy(desc(videos.createdAt), desc(videos.id))
     .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
+    .offset(skip);
+  const p = keyedPage(rows, limit, kind, (r) => [r.at, r.id], page);
+  return { ...p, items: p.items.map(({ at: _, ...card }) => card) };
 }
 
 /** Videos by the authors the viewer follows, newest first. */
 export async function followFeed(viewerId: number, page: Page = {}): Promise<Paged<VideoCard>> {
-  const { offset, limit } = bounds(page, 24);
-  const rows = await selectCards(
+  return authorsFeed(
     viewerId,
-    sql`${videos.authorId} in (select ${follows.followeeId} from ${follows} where ${follows.followerId} = ${viewerId})`,
-  )
-    .orderBy(desc(videos.createdAt), desc(videos.id))
-    .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
+    sql`(select followee_id from follows where follower_id = ${viewerId}) f`,
+    'follow',
+    page,
+  );
 }
 
 /** Videos by the viewer's friends (mutual follows), newest first. */
 export async function friendFeed(viewerId: number, page: Page = {}): Promise<Paged<VideoCard>> {
-  const { offset, limit } = bounds(page, 24);
-  const rows = await selectCards(
+  return authorsFeed(
     viewerId,
-    sql`${videos.authorId} in (select a.followee_id from ${follows} a join ${follows} b on b.follower_id = a.followee_id and b.followee_id = a.follower_id where a.follower_id = ${viewerId})`,
-  )
+    sql`(select a.followee_id from follows a join follows b on b.follower_id = a.followee_id and b.followee_id = a.follower_id
+      where a.follower_id = ${viewerId}) f`,
+    'friend',
+    page,
+  );
+}
+
+/** A newest-first page of `viewerId`'s cards joined with a per-user list (likes, collects…), keyed by the list's time. */
+async function timeline(
+  viewerId: number | null,
+  page: Page,
+  fallback: number,
+  kind: string,
+  list: { table: typeof likes | typeof watchLater; userId: number },
+): Promise<Paged<VideoCard>> {
+  const limit = pageLimit(page, fallback);
+  const key = cursorKey(page.cursor, kind, 2);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return emptyPage(page);
+  const t = list.table;
+  const rows = await db()
+    .select({ ...cardColumns, at: micros(t.createdAt) })
+    .from(videos)
+    .innerJoin(users, eq(users.id, videos.authorId))
+    .innerJoin(t, and(eq(t.targetId, videos.id), eq(t.userId, list.userId)))
+    .where(and(visibleWorks(viewerId), key ? olderThan(sql`${t.createdAt}`, sql`${t.targetId}`, key) : undefined))
+    .orderBy(desc(t.createdAt), desc(t.targetId))
+    .limit(limit + 1)
+    .offset(skip);
+  const p = keyedPage(rows, limit, kind, (r) => [r.at, r.id], page);
+  return { ...p, items: p.items.map(({ at: _, ...card }) => card) };
+}
+
+/** A user's works, newest first, as `viewerId` sees them; `onlyPrivate` keeps the 仅自己可见 ones. */
+async function works(
+  userId: number,
+  viewerId: number | null,
+  page: Page,
+  fallback: number,
+  kind: string,
+  onlyPrivate = false,
+): Promise<Paged<VideoCard>> {
+  const limit = pageLimit(page, fallback);
+  const key = cursorKey(page.cursor, kind, 2);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return emptyPage(page);
+  const rows = await db()
+    .select({ ...cardColumns, at: micros(videos.createdAt) })
+    .from(videos)
+    .innerJoin(users, eq(users.id, videos.authorId))
+    .where(
+      and(
+        visibleWorks(viewerId),
+        eq(videos.authorId, userId),
+        onlyPrivate ? eq(videos.visibility, 'private') : undefined,
+        key ? olderThan(videos.createdAt, videos.id, key) : undefined,
+      ),
+    )
     .orderBy(desc(videos.createdAt), desc(videos.id))
     .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
+    .offset(skip);
+  const p = keyedPage(rows, limit, kind, (r) => [r.at, r.id], page);
+  return { ...p, items: p.items.map(({ at: _, ...card }) => card) };
 }
 
 /**
@@ -282,41 +278,23 @@ export async function profileTab(
   page: Page,
   viewerId: number | null,
 ): Promise<Paged<VideoCard>> {
-  const { offset, limit } = bounds(page, 24);
-  const q = (() => {
-    switch (tab) {
-      case 'post':
-        return selectCards(viewerId, eq(videos.authorId, userId)).orderBy(desc(videos.createdAt), desc(videos.id));
-      case 'like':
-        return selectCards(viewerId)
-          .innerJoin(likes, and(eq(likes.targetId, videos.id), eq(likes.userId, userId)))
-          .orderBy(desc(likes.createdAt), desc(videos.id));
-      case 'favorite_collection':
-        return selectCards(viewerId)
-          .innerJoin(collects, and(eq(collects.targetId, videos.id), eq(collects.userId, userId)))
-          .orderBy(desc(collects.createdAt), desc(videos.id));
-      case 'record':
-        return selectCards(viewerId, sql`${watchHistory.watchedAt} > now() - interval '30 days'`)
-          .innerJoin(watchHistory, and(eq(watchHistory.videoId, videos.id), eq(watchHistory.userId, userId)))
-          .orderBy(desc(watchHistory.watchedAt), desc(videos.id));
-      case 'watch_later':
-        return selectCards(viewerId)
-          .innerJoin(sql`watch_later wl`, sql`wl.video_id = ${videos.id} and wl.user_id = ${userId}`)
-          .orderBy(sql`wl.created_at desc`, desc(videos.id));
-    }
-  })();
-  const rows = await q.limit(limit + 1).offset(offset);
-  return toPage(rows, offset, limit);
+  switch (tab) {
+    case 'post':
+      return works(userId, viewerId, page, 24, 'post');
+    case 'like':
+      return timeline(viewerId, page, 24, 'like', { table: likes, userId });
+    case 'favorite_collection':
+      return timeline(viewerId, page, 24, 'collect', { table: collects, userId });
+    case 'record':
+      return historyPage(userId, page, false, 24, viewerId);
+    case 'watch_later':
+      return timeline(viewerId, page, 24, 'later', { table: watchLater, userId });
+  }
 }
 
 /** A user's own works that only they may see (仅自己可见), newest first: what the owner's 私密 list shows. */
 export async function privateWorks(userId: number, page: Page = {}): Promise<Paged<VideoCard>> {
-  const { offset, limit } = bounds(page, 18);
-  const rows = await selectCards(userId, and(eq(videos.authorId, userId), eq(videos.visibility, 'private')))
-    .orderBy(desc(videos.createdAt), desc(videos.id))
-    .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
+  return works(userId, userId, page, 18, 'private', true);
 }
 
 /** Which of `videoIds` the viewer has liked and collected (one round trip). */
@@ -346,25 +324,45 @@ export interface HistoryCard extends VideoCard {
   watchedAt: Date;
 }
 
-/** The viewer's watch history of the last 30 days with progress, latest first; `theatreOnly` keeps 放映厅 episodes. */
-export async function historyPage(userId: number, page: Page = {}, theatreOnly = false): Promise<Paged<HistoryCard>> {
-  const { offset, limit } = bounds(page, 20);
+/**
+ * The viewer's watch history of the last 30 days with progress, latest first; `theatreOnly` keeps 放映厅 episodes.
+ * `viewerId` is who looks (the owner, unless a profile's tab is shown to someone the owner allows).
+ */
+export async function historyPage(
+  userId: number,
+  page: Page = {},
+  theatreOnly = false,
+  fallback = 20,
+  viewerId: number | null = userId,
+): Promise<Paged<HistoryCard>> {
+  const limit = pageLimit(page, fallback);
+  const kind = theatreOnly ? 'theatre' : 'record';
+  const key = cursorKey(page.cursor, kind, 2);
+  const skip = key ? 0 : skipOf(page);
+  if (skip > MAX_SKIP) return emptyPage(page);
   const rows = await db()
-    .select({ ...cardColumns, progressMs: watchHistory.progressMs, watchedAt: watchHistory.watchedAt })
+    .select({
+      ...cardColumns,
+      progressMs: watchHistory.progressMs,
+      watchedAt: watchHistory.watchedAt,
+      at: micros(watchHistory.watchedAt),
+    })
     .from(videos)
     .innerJoin(users, eq(users.id, videos.authorId))
     .innerJoin(watchHistory, and(eq(watchHistory.videoId, videos.id), eq(watchHistory.userId, userId)))
     .where(
       and(
-        visibleWorks(userId),
+        visibleWorks(viewerId),
         sql`${watchHistory.watchedAt} > now() - interval '30 days'`,
         theatreOnly
           ? sql`exists (select 1 from series_items si join series s on s.id = si.series_id where si.video_id = ${videos.id} and s.kind = 'theatre')`
           : undefined,
+        key ? olderThan(sql`${watchHistory.watchedAt}`, sql`${watchHistory.videoId}`, key) : undefined,
       ),
     )
-    .orderBy(desc(watchHistory.watchedAt), desc(videos.id))
+    .orderBy(desc(watchHistory.watchedAt), desc(watchHistory.videoId))
     .limit(limit + 1)
-    .offset(offset);
-  return toPage(rows, offset, limit);
+    .offset(skip);
+  const p = keyedPage(rows, limit, kind, (r) => [r.at, r.id], page);
+  return { ...p, items: p.items.map(({ at: _, ...card }) => card) };
 }

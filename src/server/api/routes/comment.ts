@@ -4,12 +4,12 @@ import { commentTotal, getComment, list, replies } from '../../services/comments
 import { ApiError, okA } from '../envelope.ts';
 import { count, cursor, id } from '../params.ts';
 import { route } from '../registry.ts';
-import { bit, bodyA, comment } from '../schemas.ts';
+import { bit, bodyA, comment, nextCursor } from '../schemas.ts';
 import { asBit, commentList } from '../shape.ts';
 
 const listBody = bodyA({
   comments: z.array(comment),
-  cursor: z.number().int(),
+  cursor: nextCursor,
   has_more: bit,
   total: z.number().int(),
 });
@@ -20,7 +20,7 @@ export const commentRoutes = [
     path: '/aweme/v1/web/comment/list/',
     family: 'A',
     auth: false,
-    summary: "A video's top-level comments, most liked first; cursor is the offset of the next page",
+    summary: "A video's top-level comments, most liked first, then newest; cursor is where the next page starts",
     input: z.object({ aweme_id: id(), cursor: cursor(), count: count(20) }),
     response: listBody,
     anonymousCacheMs: 2000,

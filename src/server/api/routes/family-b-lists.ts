@@ -30,7 +30,7 @@ export const familyBListRoutes = [
       .transform((x) => ({ page: x.page, size: x.size ?? x.limit ?? 20 })),
     response: videoPage(videoB.extend({ hotValue: n() })),
     handler: async ({ input, viewer }) => {
-      const p = await hot({ cursor: offsetOf(input.page, input.size), count: input.size });
+      const p = await hot({ skip: offsetOf(input.page, input.size), count: input.size }, viewer?.id ?? null);
       const list = await videoListB(viewer, p.items);
       return okB({ videosList: list.map((v, i) => ({ ...v, hotValue: p.items[i]!.heat })), hasMore: p.hasMore });
     },
@@ -60,7 +60,11 @@ export const familyBListRoutes = [
       .transform((x) => ({ tagId: (x.tagId ?? x.categoryId)!, page: x.page, size: x.size })),
     response: videoPage(videoB),
     handler: async ({ input, viewer }) => {
-      const p = await byChannel(input.tagId, { cursor: offsetOf(input.page, input.size), count: input.size });
+      const p = await byChannel(
+        input.tagId,
+        { skip: offsetOf(input.page, input.size), count: input.size },
+        viewer?.id ?? null,
+      );
       return okB({ videosList: await videoListB(viewer, p.items), hasMore: p.hasMore });
     },
   }),

@@ -8,12 +8,13 @@ import { discover, followFeed, getDetail, profileTab, recommend } from '../../se
 import { assertTabVisible, PROFILE_TABS } from '../../services/visibility.ts';
 import { ApiError, emptyB, okB } from '../envelope.ts';
 import { offsetOf, oneName, pageNo, size } from '../family-b-door.ts';
-import { cursor, id, int, INT4_MAX, text } from '../params.ts';
+import { id, int, INT4_MAX, offset, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bodyB, commentB, videoB } from '../schemas.ts';
 import { commentB as shapeCommentB, videoB as shapeVideoB, videoListB } from '../shape.ts';
 
-const pageInput = z.object({ cursor: cursor(), size: size(10) });
+// Family B's cursor is an offset by contract: its answers carry no cursor, a client adds the page size itself.
+const pageInput = z.object({ cursor: offset(), size: size(10) });
 const videoList = bodyB(z.array(videoB));
 
 const selfData = z.object({
@@ -48,7 +49,7 @@ export const familyBRoutes = [
       const page = await profileTab(
         user.id,
         input.showTab,
-        { cursor: offsetOf(input.page, input.size), count: input.size },
+        { skip: offsetOf(input.page, input.size), count: input.size },
         viewer?.id ?? null,
       );
       const data = {
@@ -75,7 +76,7 @@ export const familyBRoutes = [
       .transform((x) => ({ offset: x.page === undefined ? (x.cursor ?? 0) : offsetOf(x.page, x.size), size: x.size })),
     response: videoList,
     handler: async ({ input, viewer }) => {
-      const page = await recommend(viewer?.id ?? null, { cursor: input.offset, count: input.size });
+      const page = await recommend(viewer?.id ?? null, { skip: input.offset, count: input.size });
       return okB(await videoListB(viewer, page.items));
     },
   }),
@@ -89,7 +90,7 @@ export const familyBRoutes = [
     input: pageInput,
     response: videoList,
     handler: async ({ input, viewer }) => {
-      const page = await discover({ cursor: input.cursor, count: input.size });
+      const page = await discover({ skip: input.cursor, count: input.size }, viewer?.id ?? null);
       return okB(await videoListB(viewer, page.items));
     },
   }),
@@ -100,12 +101,12 @@ export const familyBRoutes = [
     readOnly: true,
     auth: false,
     summary: "A video's top-level comments, most liked first",
-    input: z.object({ vid: id(), cursor: cursor(), size: size(20) }),
+    input: z.object({ vid: id(), cursor: offset(), size: size(20) }),
     response: bodyB(z.array(commentB)),
     handler: async ({ input, viewer }) => {
       const [total, page] = await Promise.all([
         commentTotal(input.vid, viewer?.id ?? null),
-        list(input.vid, { cursor: input.cursor, count: input.size }, viewer?.id ?? null),
+        list(input.vid, { skip: input.cursor, count: input.size }, viewer?.id ?? null),
       ]);
       if (total === null) throw new ApiError(404, 'error.videoNotFound');
       return okB(page.items.map(shapeCommentB));
@@ -144,7 +145,7 @@ export const familyBRoutes = [
     input: pageInput,
     response: videoList,
     handler: async ({ input, viewer }) => {
-      const page = await followFeed(viewer.id, { cursor: input.cursor, count: input.size });
+      const page = await followFeed(viewer.id, { skip: input.cursor, count: input.size });
       return okB(await videoListB(viewer, page.items));
     },
   }),
@@ -158,7 +159,7 @@ export const familyBRoutes = [
     input: pageInput,
     response: videoList,
     handler: async ({ input, viewer }) => {
-      const page = await profileTab(viewer.id, 'like', { cursor: input.cursor, count: input.size }, viewer.id);
+      const page = await profileTab(viewer.id, 'like', { skip: input.cursor, count: input.size }, viewer.id);
       return okB(await videoListB(viewer, page.items));
     },
   }),
@@ -172,7 +173,7 @@ export const familyBRoutes = [
     input: pageInput,
     response: videoList,
     handler: async ({ input, viewer }) => {
-      const page = await profileTab(viewer.id, 'post', { cursor: input.cursor, count: input.size }, viewer.id);
+      const page = await profileTab(viewer.id, 'post', { skip: input.cursor, count: input.size }, viewer.id);
       return okB(await videoListB(viewer, page.items));
     },
   }),

@@ -6,7 +6,7 @@ import { followFeedExample } from '../douyin-examples.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor } from '../params.ts';
 import { route } from '../registry.ts';
-import { aweme, bit, bodyA, liveRoom } from '../schemas.ts';
+import { aweme, bit, bodyA, liveRoom, nextCursor } from '../schemas.ts';
 import { asBit, awemeList, liveRoom as shapeRoom } from '../shape.ts';
 
 /** A row of douyin's followed-live list: our live room, with the room again under `room`, where douyin's clients read it. */
@@ -19,12 +19,12 @@ export const followFeedRoutes = [
     family: 'A',
     auth: true,
     summary:
-      '关注 feed: videos by the users the viewer follows, newest first, under data[].aweme as douyin.com answers (and aweme_list); cursor is the next offset',
+      '关注 feed: videos by the users the viewer follows, newest first, under data[].aweme as douyin.com answers (and aweme_list); cursor is where the next page starts',
     input: z.object({ cursor: cursor(), count: count(18) }),
     response: bodyA({
       data: z.array(z.object({ aweme })),
       aweme_list: z.array(aweme),
-      cursor: z.number().int(),
+      cursor: nextCursor,
       has_more: bit,
     }).meta({ examples: [followFeedExample] }),
     handler: async ({ input, viewer, request }) => {
@@ -47,7 +47,7 @@ export const followFeedRoutes = [
       "Rooms on air whose host the viewer follows, latest start first, in douyin's webcast envelope (data.data); data.cursor is the next offset",
     input: z.object({ cursor: cursor(), count: count(20) }),
     response: bodyA({
-      data: z.object({ data: z.array(followedRoom), has_more: bit, cursor: z.number().int() }),
+      data: z.object({ data: z.array(followedRoom), has_more: bit, cursor: nextCursor }),
       extra: z.object({ now: z.number().int().describe('Unix milliseconds') }),
     }),
     handler: async ({ input, viewer }) => {

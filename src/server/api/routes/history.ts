@@ -8,7 +8,7 @@ import { lvideoHistoryExample } from '../douyin-examples.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor } from '../params.ts';
 import { route } from '../registry.ts';
-import { bit, bodyA, historyAweme } from '../schemas.ts';
+import { bit, bodyA, historyAweme, nextCursor } from '../schemas.ts';
 import { asBit, historyList, unix } from '../shape.ts';
 
 const n = () => z.number().int();
@@ -80,9 +80,9 @@ export const historyRoutes = [
     family: 'A',
     auth: true,
     summary:
-      "The viewer's watch history of the last 30 days with progress, latest first; max_cursor is the next offset",
+      "The viewer's watch history of the last 30 days with progress, latest first; max_cursor is where the next page starts",
     input: z.object({ max_cursor: cursor(), count: count(20) }),
-    response: bodyA({ aweme_list: z.array(historyAweme), max_cursor: z.number().int(), has_more: bit }),
+    response: bodyA({ aweme_list: z.array(historyAweme), max_cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const page = await historyPage(viewer.id, { cursor: input.max_cursor, count: input.count });
       return okA({
@@ -98,13 +98,13 @@ export const historyRoutes = [
     family: 'A',
     auth: true,
     summary:
-      '观看历史 → 影视综: the 放映厅 series the viewer watched in the last 30 days, latest first, one per series at the episode watched last: lvideo_history_list as douyin.com answers, and that episode under aweme_list; cursor is the next offset',
+      '观看历史 → 影视综: the 放映厅 series the viewer watched in the last 30 days, latest first, one per series at the episode watched last: lvideo_history_list as douyin.com answers, and that episode under aweme_list; cursor is where the next page starts',
     input: z.object({ cursor: cursor(), count: count(20) }),
     response: bodyA({
       status_msg: z.string(),
       lvideo_history_list: z.array(lvideoEntry),
       aweme_list: z.array(historyAweme),
-      cursor: z.number().int(),
+      cursor: nextCursor,
       has_more: bit,
       extra: z.object({ fatal_item_ids: z.array(z.string()), logid: z.string(), now: z.number().int() }),
       log_pb: z.object({ impr_id: z.string() }),

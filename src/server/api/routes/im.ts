@@ -36,7 +36,7 @@ import { getBySecUid } from '../../services/users.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { count, cursor, flag, id, int, INT4_MAX, secUid } from '../params.ts';
 import { route } from '../registry.ts';
-import { bit, bodyA, imUser } from '../schemas.ts';
+import { bit, bodyA, imUser, nextCursor } from '../schemas.ts';
 import { asBit, imUser as shapeImUser } from '../shape.ts';
 
 const n = () => z.number().int();
@@ -133,7 +133,7 @@ export const imRoutes = [
     summary:
       '私信 list: pinned first, then by the newest message the viewer can see; total_unread leaves muted conversations out',
     input: z.object({ cursor: cursor(), count: count(20) }),
-    response: bodyA({ conversations: z.array(imConversation), cursor: n(), has_more: bit, total_unread: n() }),
+    response: bodyA({ conversations: z.array(imConversation), cursor: nextCursor, has_more: bit, total_unread: n() }),
     handler: async ({ input, viewer }) => {
       const page = await listConversations(viewer.id, { cursor: input.cursor, count: input.count });
       return okA({

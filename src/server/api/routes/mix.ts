@@ -6,7 +6,7 @@ import { getBySecUid } from '../../services/users.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { count, cursor, id, secUid } from '../params.ts';
 import { route } from '../registry.ts';
-import { aweme, bit, bodyA, mixInfo } from '../schemas.ts';
+import { aweme, bit, bodyA, mixInfo, nextCursor } from '../schemas.ts';
 import { asBit, awemeList, mixList } from '../shape.ts';
 
 export const mixRoutes = [
@@ -15,9 +15,9 @@ export const mixRoutes = [
     path: '/aweme/v1/web/mix/list/',
     family: 'A',
     auth: false,
-    summary: "A user's mixes and dramas, newest first; cursor is the next offset",
+    summary: "A user's mixes and dramas, newest first; cursor is where the next page starts",
     input: z.object({ sec_user_id: secUid(), cursor: cursor(), count: count(12) }),
-    response: bodyA({ mix_infos: z.array(mixInfo), cursor: z.number().int(), has_more: bit }),
+    response: bodyA({ mix_infos: z.array(mixInfo), cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const user = await getBySecUid(input.sec_user_id, null);
       if (!user) throw new ApiError(404, 'error.userNotFound');
@@ -50,9 +50,9 @@ export const mixRoutes = [
     family: 'A',
     auth: false,
     summary:
-      "A mix's videos in episode order, with the mix (its page under mix_info.share_info.share_url); cursor is the next offset",
+      "A mix's videos in episode order, with the mix (its page under mix_info.share_info.share_url); cursor is where the next page starts",
     input: z.object({ mix_id: id(), cursor: cursor(), count: count(20) }),
-    response: bodyA({ aweme_list: z.array(aweme), mix_info: mixInfo, cursor: z.number().int(), has_more: bit }),
+    response: bodyA({ aweme_list: z.array(aweme), mix_info: mixInfo, cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const mix = await getSeries(input.mix_id);
       if (!mix) throw new ApiError(404, 'error.mixNotFound');

@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { t } from '../../../i18n/t.ts';
 import { mediaUrl } from '../../media-url.ts';
 import { collectFolder, collectFolderVideos, type CollectFolder } from '../../services/collect-folders.ts';
+import { bounds, toPage } from '../../services/video-cards.ts';
 import { privateWorks, profileTab } from '../../services/videos.ts';
 import { unavailableWatchLater } from '../../services/watch-later.ts';
 import { watchLaterExample } from '../douyin-examples.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor, id } from '../params.ts';
 import { route } from '../registry.ts';
-import { aweme, bit, bodyA, urlList } from '../schemas.ts';
+import { aweme, bit, bodyA, nextCursor, urlList } from '../schemas.ts';
 import { asBit, awemeList, unix } from '../shape.ts';
 
 const n = () => z.number().int();
@@ -55,20 +56,20 @@ export const ownListRoutes = [
     family: 'A',
     auth: true,
     summary:
-      "The viewer's 稍后再看, latest added first, under items as douyin.com answers (and aweme_list); invalid_item_ids names entries whose work no longer plays (on the first page); offset is the next page",
+      "The viewer's 稍后再看, latest added first, under items as douyin.com answers (and aweme_list); invalid_item_ids names entries whose work no longer plays (on the first page); offset is where the next page starts (a cursor)",
     input: z.object({ offset: cursor(), count: count(20) }),
     response: bodyA({
       status_msg: z.string(),
       items: z.array(aweme),
       invalid_item_ids: z.array(z.string()),
       aweme_list: z.array(aweme),
-      offset: n(),
+      offset: nextCursor,
       has_more: bit,
     }).meta({ examples: [watchLaterExample] }),
     handler: async ({ input, viewer, request }) => {
       const [p, invalid] = await Promise.all([
         profileTab(viewer.id, 'watch_later', { cursor: input.offset, count: input.count }, viewer.id),
-        input.offset === 0 ? unavailableWatchLater(viewer.id) : [],
+        input.offset === undefined ? unavailableWatchLater(viewer.id) : [],
       ]);
       const list = await awemeList({ viewer, request }, p.items);
       return okA({
@@ -88,14 +89,15 @@ export const ownListRoutes = [
     auth: true,
     summary: "The viewer's 收藏夹: one folder holding every video they collected (its collects_id is the viewer's uid)",
     input: z.object({ cursor: cursor(), count: count(10) }),
-    response: bodyA({ collects_list: z.array(collectsFolder), cursor: n(), has_more: bit, total_number: n() }),
+    response: bodyA({ collects_list: z.array(collectsFolder), cursor: nextCursor, has_more: bit, total_number: n() }),
     handler: async ({ input, viewer }) => {
       const folders = [await collectFolder(viewer.id, viewer.id)];
-      const page = folders.slice(input.cursor, input.cursor + input.count);
+      const { offset, limit } = bounds({ cursor: input.cursor, count: input.count });
+      const page = toPage(folders.slice(offset, offset + limit + 1), offset, limit);
       return okA({
-        collects_list: page.map(shapeFolder),
-        cursor: input.cursor + page.length,
-        has_more: asBit(input.cursor + page.length < folders.length),
+        collects_list: page.items.map(shapeFolder),
+        cursor: page.cursor,
+        has_more: asBit(page.hasMore),
         total_number: folders.length,
       });
     },
@@ -106,9 +108,9 @@ export const ownListRoutes = [
     family: 'A',
     auth: false,
     summary:
-      "A 收藏夹's videos, latest collect first (another user's folder only while they keep 收藏 public); cursor is the next offset",
+      "A 收藏夹's videos, latest collect first (another user's folder only while they keep 收藏 public); cursor is where the next page starts",
     input: z.object({ collects_id: id(), cursor: cursor(), count: count(20) }),
-    response: bodyA({ aweme_list: z.array(aweme), cursor: n(), has_more: bit }),
+    response: bodyA({ aweme_list: z.array(aweme), cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const p = await collectFolderVideos(input.collects_id, viewer?.id ?? null, {
         cursor: input.cursor,
@@ -127,15 +129,15 @@ export const ownListRoutes = [
     family: 'A',
     auth: true,
     summary:
-      "The viewer's works that only they may see (仅自己可见), newest first; max_cursor is the offset of the next page",
+      "The viewer's works that only they may see (仅自己可见), newest first; max_cursor is where the next page starts",
     input: z.object({ max_cursor: cursor(), count: count(18) }),
-    response: bodyA({ aweme_list: z.array(aweme), max_cursor: n(), min_cursor: n(), has_more: bit }),
+    response: bodyA({ aweme_list: z.array(aweme), max_cursor: nextCursor, min_cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const p = await privateWorks(viewer.id, { cursor: input.max_cursor, count: input.count });
       return okA({
         aweme_list: await awemeList({ viewer, request }, p.items),
         max_cursor: p.cursor,
-        min_cursor: input.max_cursor,
+        min_cursor: input.max_cursor ?? '0',
         has_more: asBit(p.hasMore),
       });
     },

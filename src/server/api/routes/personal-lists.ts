@@ -8,7 +8,7 @@ import { musicCollectionExample, visitedUsersExample } from '../douyin-examples.
 import { okA } from '../envelope.ts';
 import { count, cursor, flag, id, int, INT4_MAX } from '../params.ts';
 import { route } from '../registry.ts';
-import { bit, bodyA, mediaRefSized, music, user as userSchema } from '../schemas.ts';
+import { bit, bodyA, mediaRefSized, music, nextCursor, user as userSchema } from '../schemas.ts';
 import { asBit, soundOf, unix, user } from '../shape.ts';
 
 const n = () => z.number().int();
@@ -127,9 +127,9 @@ export const personalListRoutes = [
     family: 'A',
     auth: true,
     summary:
-      "收藏 → 音乐: the sounds the viewer collected (each work's original sound), latest collect first; a sound whose work they may no longer see is left out; cursor is the next offset",
+      "收藏 → 音乐: the sounds the viewer collected (each work's original sound), latest collect first; a sound whose work they may no longer see is left out; cursor is where the next page starts",
     input: z.object({ cursor: cursor(), count: count(20) }),
-    response: bodyA({ mc_list: z.array(collectedSound), cursor: n(), has_more: bit, msg: z.string() }).meta({
+    response: bodyA({ mc_list: z.array(collectedSound), cursor: nextCursor, has_more: bit, msg: z.string() }).meta({
       examples: [musicCollectionExample],
     }),
     handler: async ({ input, viewer }) => {
@@ -173,12 +173,12 @@ export const personalListRoutes = [
       log_pb: z.object({ impr_id: z.string() }),
     }).meta({ examples: [visitedUsersExample] }),
     handler: async ({ input, viewer }) => {
-      const p = await visitedProfiles(viewer.id, { cursor: input.cursor, count: input.count });
+      const p = await visitedProfiles(viewer.id, { skip: input.cursor, count: input.count });
       return okA({
         visit_user_list: p.items.map(visitedUserOf),
         freq_visit_user_list: [],
         has_more: p.hasMore,
-        next_cursor: String(p.cursor),
+        next_cursor: String(input.cursor + p.items.length),
         extra: { fatal_item_ids: [], logid: '', now: Date.now() },
         log_pb: { impr_id: '' },
       });

@@ -6,7 +6,7 @@ import { removeFollower } from '../../services/social.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor, text } from '../params.ts';
 import { route } from '../registry.ts';
-import { bit, bodyA, followUser } from '../schemas.ts';
+import { bit, bodyA, followUser, nextCursor } from '../schemas.ts';
 import { asBit, followUsers } from '../shape.ts';
 import { userIdOf, withUserRef } from '../user-ref.ts';
 
@@ -36,9 +36,9 @@ export const relationRoutes = [
     family: 'A',
     auth: true,
     summary:
-      "The viewer's friends (mutual follows) for the 私信 sidebar and the share panel, latest follow first; cursor is the next offset",
+      "The viewer's friends (mutual follows) for the 私信 sidebar and the share panel, latest follow first; cursor is where the next page starts",
     input: z.object({ cursor: cursor(), count: count(50) }),
-    response: bodyA({ followings: z.array(followUser), cursor: n(), has_more: bit }),
+    response: bodyA({ followings: z.array(followUser), cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer }) => {
       const p = await listFriendUsers(viewer.id, { cursor: input.cursor, count: input.count });
       return okA({ followings: await followUsers(viewer, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });
@@ -50,9 +50,9 @@ export const relationRoutes = [
     family: 'A',
     auth: true,
     summary:
-      'Whom the viewer may @: the users they follow, friends first; keyword keeps nicknames containing it; cursor is the next offset',
+      'Whom the viewer may @: the users they follow, friends first; keyword keeps nicknames containing it; cursor is where the next page starts',
     input: z.object({ keyword: text(0, MENTION_NAME_MAX).optional(), cursor: cursor(), count: count(20) }),
-    response: bodyA({ user_list: z.array(followUser), cursor: n(), has_more: bit }),
+    response: bodyA({ user_list: z.array(followUser), cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer }) => {
       const p = await listMentionable(viewer.id, { cursor: input.cursor, count: input.count }, input.keyword);
       return okA({ user_list: await followUsers(viewer, p.items), cursor: p.cursor, has_more: asBit(p.hasMore) });

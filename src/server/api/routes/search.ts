@@ -19,7 +19,7 @@ import { SEC_UID, SEC_UID_MAX } from '../../../shared/user-id.ts';
 import { homeSearchItemExample } from '../douyin-examples.ts';
 import type { Paged, VideoCard } from '../../services/video-cards.ts';
 import { ApiError, okA } from '../envelope.ts';
-import { count, cursor, id, INT4_MAX, int, secUid, text } from '../params.ts';
+import { count, id, INT4_MAX, int, offset, secUid, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { aweme, bit, bodyA, searchUser } from '../schemas.ts';
 import { asBit, awemeList, userList, type Asker } from '../shape.ts';
@@ -63,7 +63,7 @@ async function videoResultsOf(
   const list = await awemeList(asker, page.items);
   return okA({
     data: list.map((a) => ({ type: 1 as const, aweme_info: a })),
-    cursor: page.hasMore ? page.cursor : offset + list.length,
+    cursor: offset + list.length,
     has_more: asBit(page.hasMore),
   });
 }
@@ -100,13 +100,13 @@ export const searchRoutes = [
     auth: false,
     summary:
       'Video search (type=general), narrowed and ordered by sort_type, publish_time and filter_duration; offset pages the results and cursor is the next offset; the first page of an unfiltered search is logged for 热搜',
-    input: z.object({ keyword: keyword(), offset: cursor(), count: count(10), ...filterInput }),
+    input: z.object({ keyword: keyword(), offset: offset(), count: count(10), ...filterInput }),
     response: videoResults,
     handler: async ({ input, viewer, request, clientAddress }) => {
       const filters = filtersOf(input);
       // A filter refines a search already made: only the search itself counts towards 热搜.
       const log = isFiltered(filters) ? undefined : { userId: viewer?.id ?? null, address: clientAddress };
-      const page = await searchVideos(input.keyword, { cursor: input.offset, count: input.count }, { log, filters });
+      const page = await searchVideos(input.keyword, { skip: input.offset, count: input.count }, { log, filters });
       return videoResultsOf({ viewer, request }, page, input.offset);
     },
   }),
@@ -119,7 +119,7 @@ export const searchRoutes = [
       "Video search of the web home (search_channel aweme_video_web): results under aweme_list[].item (type 1) as douyin.com answers, and under data[].aweme_info; from_user (a numeric uid or a sec_uid) or sec_user_id keeps one user's works, a profile's 搜索TA的作品. Only a search of the whole site is logged for 热搜",
     input: z.object({
       keyword: keyword(),
-      offset: cursor(),
+      offset: offset(),
       count: count(10),
       from_user: z.string().min(1).max(SEC_UID_MAX).regex(SEC_UID).optional(),
       sec_user_id: secUid().optional(),
@@ -154,7 +154,7 @@ export const searchRoutes = [
           : undefined;
       const page = await searchVideos(
         input.keyword,
-        { cursor: input.offset, count: input.count },
+        { skip: input.offset, count: input.count },
         {
           log,
           authorId,
@@ -179,7 +179,7 @@ export const searchRoutes = [
     family: 'A',
     auth: false,
     summary: 'User search (type=user) by nickname, with the viewer’s follow status; the first page is logged for 热搜',
-    input: z.object({ keyword: keyword(), type: z.enum(['user']).default('user'), offset: cursor(), count: count(10) }),
+    input: z.object({ keyword: keyword(), type: z.enum(['user']).default('user'), offset: offset(), count: count(10) }),
     response: bodyA({
       user_list: z.array(z.object({ user_info: searchUser })),
       cursor: z.number().int(),
@@ -188,13 +188,13 @@ export const searchRoutes = [
     handler: async ({ input, viewer, clientAddress }) => {
       const page = await searchUsers(
         input.keyword,
-        { cursor: input.offset, count: input.count },
+        { skip: input.offset, count: input.count },
         { log: { userId: viewer?.id ?? null, address: clientAddress } },
       );
       const list = await userList(viewer, page.items);
       return okA({
         user_list: list.map((u) => ({ user_info: u })),
-        cursor: page.hasMore ? page.cursor : input.offset + list.length,
+        cursor: input.offset + list.length,
         has_more: asBit(page.hasMore),
       });
     },
@@ -209,7 +209,7 @@ export const searchRoutes = [
     input: z.object({
       query: text(0, 100).optional(),
       from_group_id: id().optional(),
-      refresh_index: cursor(),
+      refresh_index: offset(),
       count: int(1, MAX_SUGGESTIONS).default(MAX_SUGGESTIONS).meta({ default: MAX_SUGGESTIONS }),
     }),
     response: bodyA({ data: z.array(z.object({ words: z.array(z.object({ id: z.string(), word: z.string() })) })) }),

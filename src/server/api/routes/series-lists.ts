@@ -5,7 +5,7 @@ import { getBySecUid } from '../../services/users.ts';
 import { ApiError, okA } from '../envelope.ts';
 import { count, cursor, secUid } from '../params.ts';
 import { route } from '../registry.ts';
-import { bit, bodyA, mixInfo } from '../schemas.ts';
+import { bit, bodyA, mixInfo, nextCursor } from '../schemas.ts';
 import { asBit, mixList } from '../shape.ts';
 
 /** A drama as douyin's series_infos entry: the mix_info fields, with its id and name under series_* as well. */
@@ -18,9 +18,9 @@ export const seriesListRoutes = [
     family: 'A',
     auth: true,
     summary:
-      '合集 the viewer collected from (an episode of it is in their 收藏), latest collect first; cursor is the next offset',
+      '合集 the viewer collected from (an episode of it is in their 收藏), latest collect first; cursor is where the next page starts',
     input: z.object({ cursor: cursor(), count: count(12) }),
-    response: bodyA({ mix_infos: z.array(mixInfo), cursor: z.number().int(), has_more: bit }),
+    response: bodyA({ mix_infos: z.array(mixInfo), cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const p = await mixesCollectedBy(viewer.id, { cursor: input.cursor, count: input.count });
       return okA({
@@ -35,9 +35,9 @@ export const seriesListRoutes = [
     path: '/aweme/v1/web/series/list/',
     family: 'A',
     auth: false,
-    summary: "A user's 短剧 (theatre series), newest first; cursor is the next offset",
+    summary: "A user's 短剧 (theatre series), newest first; cursor is where the next page starts",
     input: z.object({ sec_user_id: secUid(), cursor: cursor(), count: count(12) }),
-    response: bodyA({ series_infos: z.array(seriesInfo), cursor: z.number().int(), has_more: bit }),
+    response: bodyA({ series_infos: z.array(seriesInfo), cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const user = await getBySecUid(input.sec_user_id, null);
       if (!user) throw new ApiError(404, 'error.userNotFound');

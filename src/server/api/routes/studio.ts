@@ -25,7 +25,7 @@ import { CHANNEL_IDS } from '../../services/videos.ts';
 import { okB } from '../envelope.ts';
 import { cursor, id, int } from '../params.ts';
 import { route } from '../registry.ts';
-import { bodyB } from '../schemas.ts';
+import { bodyB, nextCursor } from '../schemas.ts';
 
 const n = () => z.number().int();
 const api = (path: string) => path.replace(/^\/api/, '');
@@ -121,7 +121,7 @@ const workB = z.object({
 
 const workPageB = z.object({
   items: z.array(workB),
-  cursor: n(),
+  cursor: nextCursor,
   hasMore: z.boolean(),
 }) satisfies z.ZodType<StudioWorkPage>;
 

@@ -10,7 +10,7 @@ import { NOT_LOGGED_IN } from '../../../shared/status-code.ts';
 import { ApiError, notLoggedInA, okA } from '../envelope.ts';
 import { count, cursor, secUid } from '../params.ts';
 import { route } from '../registry.ts';
-import { aweme, bit, bodyA, followUser, profileUser, selfUser } from '../schemas.ts';
+import { aweme, bit, bodyA, followUser, nextCursor, profileUser, selfUser } from '../schemas.ts';
 import { asBit, awemeList, followUsers, profileUser as shapeUser, selfUser as shapeSelf } from '../shape.ts';
 
 /** The profile named by sec_user_id, else the viewer's own (401 when there is none). */
@@ -28,8 +28,8 @@ async function target(sec: string | undefined, viewer: Viewer | null): Promise<P
 
 const awemePage = bodyA({
   aweme_list: z.array(aweme),
-  max_cursor: z.number().int(),
-  min_cursor: z.number().int(),
+  max_cursor: nextCursor,
+  min_cursor: nextCursor,
   has_more: bit,
 });
 const postInput = z.object({ sec_user_id: secUid(), max_cursor: cursor(), count: count(18) });
@@ -80,11 +80,12 @@ export const userRoutes = [
     path: '/aweme/v1/web/user/following/list/',
     family: 'A',
     auth: false,
-    summary: 'Users that sec_user_id (default: the viewer) follows, newest first; offset is the next page',
+    summary:
+      'Users that sec_user_id (default: the viewer) follows, newest first; offset is where the next page starts (a cursor)',
     input: z.object({ sec_user_id: secUid().optional(), offset: cursor(), count: count(20) }),
     response: bodyA({
       followings: z.array(followUser),
-      offset: z.number().int(),
+      offset: nextCursor,
       has_more: bit,
       total: z.number().int(),
     }),
@@ -104,11 +105,12 @@ export const userRoutes = [
     path: '/aweme/v1/web/user/follower/list/',
     family: 'A',
     auth: false,
-    summary: 'Users who follow sec_user_id (default: the viewer), newest first; offset is the next page',
+    summary:
+      'Users who follow sec_user_id (default: the viewer), newest first; offset is where the next page starts (a cursor)',
     input: z.object({ sec_user_id: secUid().optional(), offset: cursor(), count: count(20) }),
     response: bodyA({
       followers: z.array(followUser),
-      offset: z.number().int(),
+      offset: nextCursor,
       has_more: bit,
       total: z.number().int(),
     }),
@@ -128,7 +130,7 @@ export const userRoutes = [
     path: '/aweme/v1/web/aweme/post/',
     family: 'A',
     auth: false,
-    summary: "A user's videos, newest first; max_cursor is the offset of the next page",
+    summary: "A user's videos, newest first; max_cursor is where the next page starts",
     input: postInput,
     response: awemePage,
     handler: async ({ input, viewer, request }) => {
@@ -143,7 +145,7 @@ export const userRoutes = [
       return okA({
         aweme_list: await awemeList({ viewer, request }, page.items),
         max_cursor: page.cursor,
-        min_cursor: input.max_cursor,
+        min_cursor: input.max_cursor ?? '0',
         has_more: asBit(page.hasMore),
       });
     },
@@ -168,7 +170,7 @@ export const userRoutes = [
       return okA({
         aweme_list: await awemeList({ viewer, request }, page.items),
         max_cursor: page.cursor,
-        min_cursor: input.max_cursor,
+        min_cursor: input.max_cursor ?? '0',
         has_more: asBit(page.hasMore),
       });
     },
@@ -181,7 +183,7 @@ export const userRoutes = [
     summary:
       'Collected videos (收藏) of sec_user_id (default: the viewer), latest first (403 with status_code 9 when the user keeps them private)',
     input: z.object({ sec_user_id: secUid().optional(), cursor: cursor(), count: count(18) }),
-    response: bodyA({ aweme_list: z.array(aweme), cursor: z.number().int(), has_more: bit }),
+    response: bodyA({ aweme_list: z.array(aweme), cursor: nextCursor, has_more: bit }),
     handler: async ({ input, viewer, request }) => {
       const user = await target(input.sec_user_id, viewer);
       assertTabVisible(viewer?.id ?? null, user, 'favorite_collection');

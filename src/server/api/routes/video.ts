@@ -42,7 +42,8 @@ export const videoRoutes = [
       if (!base) throw new ApiError(404, 'error.videoNotFound');
       const page = await related(input.aweme_id, {
         exclude: input.filterGids,
-        cursor: (Math.max(input.refresh_index, 1) - 1) * input.count,
+        viewerId: viewer?.id ?? null,
+        skip: (Math.max(input.refresh_index, 1) - 1) * input.count,
         count: input.count,
       });
       return okA({ aweme_list: await awemeList({ viewer, request }, page.items), has_more: asBit(page.hasMore) });

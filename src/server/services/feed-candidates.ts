@@ -1,0 +1,237 @@
+/**
+ * Where the recommend feed's candidates come from: the viewer's signals, a few hundred candidates from index range
+ * scans (followed authors' new works, the viewer's own, the top of their affinity channels and authors, fresh works,
+ * the popular pool, a share of discovery), and later slices of the popular order. Every candidate query passes
+ * `viewerFilter`, the one place a rule about what a viewer never wants to see (不感兴趣, and mutes) applies.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { db } from '../db/client.ts';
+import { videos } from '../db/schema.ts';
+import type { FeedPool } from '../../shared/feed-reason.ts';
+import { notBlockedBy } from './blocks.ts';
+import { RANK, type Candidate, type ViewerSignals } from './feed-ranker.ts';
+
+/** How many candidates each pool gives at most: window 0 holds a few hundred. */
+export const POOLS = {
+  /** Newest works of followed authors, at most `followPerAuthor` each. */
+  follow: 100,
+  followPerAuthor: 3,
+  own: 5,
+  /** The top of the viewer's `affinityChannels` best channels, and the newest of their `affinityAuthors` best authors. */
+  affinityChannels: 3,
+  affinityPerChannel: 40,
+  affinityAuthors: 10,
+  affinityPerAuthor: 3,
+  fresh: 30,
+  popular: 200,
+  /** Works from `exploreChannels` channels the viewer seldom watches, from below each channel's top `exploreSkip`. */
+  exploreChannels: 2,
+  explorePerChannel: 15,
+  exploreSkip: 20,
+} as const;
+
+/** How much of the viewer's history the signals read: their latest likes, collects and watches. */
+export const SIGNAL_ROWS = { likes: 300, collects: 150, watches: 300, notInterested: 500 } as const;
+
+/** The ranking order key of `alias` (an index expression: videos_rank_idx, videos_channel_rank_idx). */
+const rankExpr = (alias: string) =>
+  `video_rank_score(${alias}.digg_count, ${alias}.comment_count, ${alias}.collect_count, ${alias}.share_count, ${alias}.play_count, ${alias}.created_at)`;
+const rankOf = (alias: string) => sql.raw(rankExpr(alias));
+
+/** Works everyone may see, as the ranking indexes' predicate spells it (visibility.ts's anonymous rule). */
+const listed = (alias: string) =>
+  sql.raw(`${alias}.deleted_at is null and ${alias}.status = 'published' and ${alias}.visibility = 'public'`);
+
+/**
+ * What a viewer never wants in the feed, on the works row `row` (an alias with `id` and `author_id`; `videos` by
+ * default): what they marked 不感兴趣, and the works of authors they blocked (blocks.ts's rule). Rules about muted
+ * authors, words and hashtags belong here too, so that every pool and every later slice obeys them.
+ */
+export function viewerFilter(viewerId: number, row = 'videos'): SQL {
+  const [id, author] = [sql.raw(`${row}.id`), sql.raw(`${row}.author_id`)];
+  return sql`not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${id})
+    and ${notBlockedBy(viewerId, author)}`;
+}
+
+/** The viewer's signals from their latest activity (SIGNAL_ROWS), in one round trip. */
+export async function viewerSignals(viewerId: number): Promise<ViewerSignals> {
+  const { rows } = await db().execute<{ k: string; id: number; w: number }>(sql`
+    with sig as (
+      select s.video_id, sum(s.w)::float8 as w from (
+        (select video_id, ${RANK.like}::float8 as w from likes where user_id = ${viewerId}
+          order by created_at desc limit ${SIGNAL_ROWS.likes})
+        union all
+        (select video_id, ${RANK.collect}::float8 from collects where user_id = ${viewerId}
+          order by created_at desc limit ${SIGNAL_ROWS.collects})
+        union all
+        select h.video_id, ${RANK.watch}::float8 * least(h.progress_ms::float8 / greatest(x.duration_ms, 1), 1.0)
+        from (select video_id, progress_ms from watch_history where user_id = ${viewerId}
+          order by watched_at desc limit ${SIGNAL_ROWS.watches}) h
+        join videos x on x.id = h.video_id
+      ) s group by s.video_id
+    ),
+    aff as (select x.channel_id, x.author_id, sig.w from sig join videos x on x.id = sig.video_id),
+    ni as (
+      select x.author_id, x.channel_id
+      from (select video_id from not_interested where user_id = ${viewerId} limit ${SIGNAL_ROWS.notInterested}) n
+      join videos x on x.id = n.video_id
+    )
+    select 'c' as k, channel_id as id, sum(w)::float8 as w from aff group by channel_id
+    union all select 'a', author_id, sum(w)::float8 from aff group by author_id
+    union all select 'nc', channel_id, count(*)::float8 from ni group by channel_id
+    union all select 'na', author_id, count(*)::float8 from ni group by author_id`);
+  const s: ViewerSignals = {
+    channel: new Map(),
+    author: new Map(),
+    total: 0,
+    dislikedAuthor: new Map(),
+    dislikedChannel: new Map(),
+  };
+  const into = { c: s.channel, a: s.author, nc: s.dislikedChannel, na: s.dislikedAuthor } as const;
+  for (const r of rows) into[r.k as keyof typeof into].set(Number(r.id), Number(r.w));
+  for (const w of s.channel.values()) s.total += w;
+  return s;
+}
+
+/** The keys of `weights` with the largest values, at most `n`, ties to the lower key. */
+function top(weights: Map<number, number>, n: number): number[] {
+  return [...weights]
+    .filter(([, w]) => w > 0)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, n)
+    .map(([k]) => k);
+}
+
+/** Channels to explore: the viewer's least watched, rotating by viewer and day among equals. */
+function exploreChannels(channels: readonly number[], s: ViewerSignals, viewerId: number, nowMs: number): number[] {
+  const day = Math.floor(nowMs / 86_400_000);
+  const spin = (c: number) => ((c * 2_654_435_761 + viewerId * 40_503 + day * 97) >>> 0) % 1_000_003;
+  return [...channels]
+    .sort((a, b) => (s.channel.get(a) ?? 0) - (s.channel.get(b) ?? 0) || spin(a) - spin(b))
+    .slice(0, POOLS.exploreChannels);
+}
+
+/** What the ranker reads of the viewer about each candidate (`v`: a row with id and author_id). */
+function viewerMarks(viewerId: number, v: SQL): SQL {
+  return sql`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = ${v}.author_id) as followed,
+    (select (extract(epoch from wh.watched_at) * 1000)::float8 from watch_history wh
+      where wh.user_id = ${viewerId} and wh.video_id = ${v}.id) as watched_ms`;
+}
+
+type CandidateRow = {
+  id: number;
+  pool: FeedPool;
+  author_id: number;
+  channel_id: number;
+  score: number;
+  followed: boolean;
+  watched_ms: number | null;
+};
+
+function toCandidate(r: CandidateRow, viewerId: number, pool?: FeedPool): Candidate {
+  return {
+    id: Number(r.id),
+    authorId: Number(r.author_id),
+    channelId: Number(r.channel_id),
+    score: Number(r.score),
+    pool: pool ?? r.pool,
+    followed: r.followed,
+    watchedAt: r.watched_ms === null ? null : Number(r.watched_ms),
+    own: Number(r.author_id) === viewerId,
+  };
+}
+
+const intArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::int[]`;
+
+/** The query of window 0's candidates (gatherCandidates), apart for the plan checks. */
+export function candidatesQuery(
+  viewerId: number,
+  s: ViewerSignals,
+  channels: readonly number[],
+  nowMs = Date.now(),
+): SQL {
+  const topChannels = top(s.channel, POOLS.affinityChannels);
+  const topAuthors = top(s.author, POOLS.affinityAuthors);
+  const explore = exploreChannels(
+    channels.filter((c) => !topChannels.includes(c)),
+    s,
+    viewerId,
+    nowMs,
+  );
+  // Each pool reads what the ranker needs with its ids, and only works the viewer may see (the follow pool: a
+  // friends-only work when the author follows back), so nothing is read twice. Materialized, so the pools are read once.
+  const cols = (v: string) => sql.raw(`${v}.id, ${v}.author_id, ${v}.channel_id, ${rankExpr(v)} as score`);
+  return sql`
+    with picks (id, author_id, channel_id, score, pool) as materialized (
+      (select v.id, v.author_id, v.channel_id, v.score, 'follow' from follows f
+        cross join lateral (
+          select ${cols('v')}, v.created_at from videos v
+          where v.author_id = f.followee_id and v.deleted_at is null and v.status = 'published'
+            and (v.visibility = 'public' or v.visibility = 'friends' and exists (
+              select 1 from follows b where b.follower_id = f.followee_id and b.followee_id = ${viewerId}))
+          order by v.created_at desc, v.id desc limit ${POOLS.followPerAuthor}) v
+        where f.follower_id = ${viewerId}
+        order by v.created_at desc, v.id desc limit ${POOLS.follow})
+      union all
+      (select ${cols('v')}, 'own' from videos v
+        where v.author_id = ${viewerId} and v.deleted_at is null and v.status = 'published'
+        order by v.created_at desc, v.id desc limit ${POOLS.own})
+      union all
+      select x.*, 'affinity' from unnest(${intArray(topChannels)}) c(ch)
+        cross join lateral (select ${cols('v')} from videos v where v.channel_id = c.ch and ${listed('v')}
+          order by ${rankOf('v')} desc, v.id desc limit ${POOLS.affinityPerChannel}) x
+      union all
+      select x.*, 'affinity' from unnest(${intArray(topAuthors)}) a(au)
+        cross join lateral (select ${cols('v')} from videos v where v.author_id = a.au and ${listed('v')}
+          order by v.created_at desc, v.id desc limit ${POOLS.affinityPerAuthor}) x
+      union all
+      (select ${cols('v')}, 'fresh' from videos v where ${listed('v')}
+        order by v.created_at desc, v.id desc limit ${POOLS.fresh})
+      union all
+      (select ${cols('v')}, 'popular' from videos v where ${listed('v')}
+        order by ${rankOf('v')} desc, v.id desc limit ${POOLS.popular})
+      union all
+      select x.*, 'explore' from unnest(${intArray(explore)}) c(ch)
+        cross join lateral (select ${cols('v')} from videos v where v.channel_id = c.ch and ${listed('v')}
+          order by ${rankOf('v')} desc, v.id desc offset ${POOLS.exploreSkip} limit ${POOLS.explorePerChannel}) x
+    )
+    select p.pool, p.id, p.author_id, p.channel_id, p.score, ${viewerMarks(viewerId, sql`p`)}
+    from picks p
+    where ${viewerFilter(viewerId, 'p')}`;
+}
+
+/** Window 0 of a viewer's feed: every pool's candidates (a video may come from several), in one round trip. */
+export async function gatherCandidates(
+  viewerId: number,
+  s: ViewerSignals,
+  channels: readonly number[],
+  nowMs = Date.now(),
+): Promise<Candidate[]> {
+  const { rows } = await db().execute<CandidateRow>(candidatesQuery(viewerId, s, channels, nowMs));
+  return rows.map((r) => toCandidate(r, viewerId));
+}
+
+/** A position in the popular order: its score and id. */
+export type RankKey = [score: number, id: number];
+
+/**
+ * The next `size` works of the popular order after `after` (from the top when null), leaving out `exclude` (window
+ * 0's candidates, already ranked) and what the viewer never wants: a later window of the feed.
+ */
+export async function popularSlice(
+  viewerId: number,
+  after: RankKey | null,
+  size: number,
+  exclude: number[],
+): Promise<Candidate[]> {
+  const { rows } = await db().execute<CandidateRow>(sql`
+    select videos.id, videos.author_id, videos.channel_id, ${rankOf('videos')} as score, ${viewerMarks(viewerId, sql`videos`)}
+    from ${videos}
+    where ${listed('videos')}
+      ${after ? sql`and (${rankOf('videos')}, ${videos.id}) < (${after[0]}::float8, ${after[1]}::int)` : sql``}
+      and ${videos.id} <> all (${intArray(exclude)})
+      and ${viewerFilter(viewerId)}
+    order by ${rankOf('videos')} desc, ${videos.id} desc
+    limit ${size}`);
+  return rows.map((r) => toCandidate(r, viewerId, 'popular'));
+}
