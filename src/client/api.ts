@@ -4,7 +4,7 @@ import FormUrlAddon from 'wretch/addons/formUrl';
 import QueryStringAddon from 'wretch/addons/queryString';
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { NOT_LOGGED_IN } from '../shared/status-code.ts';
-import { openLogin } from '../stores/auth.ts';
+import { $sessionEnded, openLogin } from '../stores/auth.ts';
 import { $user, clearLocalSession } from '../stores/session.ts';
 import { toast } from './toast.ts';
 
@@ -119,7 +119,12 @@ async function mapFailure(
 async function expireSession(sentToken: string | null): Promise<void> {
   const { token, userInfo } = $user.get();
   if (sentToken !== null && token !== sentToken) return;
-  if (!token && !userInfo) return openLogin();
+  if (!token && !userInfo) {
+    // A call that went out with the session cookie alone while the session was ending (the page's marks, the inbox):
+    // the expired-session toast has said it, and a write asks for the login itself.
+    if (sentToken === null && $sessionEnded.get()) return;
+    return openLogin();
+  }
   clearLocalSession();
   toast(await text('toast.expired'), { type: 'error' });
 }

@@ -26,7 +26,12 @@ export function FollowToggle({ secUid, status: rendered, labels, size = 'md' }: 
   const pending = useStore($followPending, { keys: [secUid] })[secUid] ?? false;
   const marks = useStore($marks);
   const status = statuses[secUid] ?? markedFollow(marks, secUid, rendered);
-  useEffect(() => seedFollowStatus(secUid, rendered), [secUid, rendered]);
+  // What the page says is shared by the other buttons for the same user. A page every viewer shares was rendered for a
+  // visitor: its status says nothing until the viewer's marks have come.
+  useEffect(() => {
+    if (marks || document.body.hasAttribute('data-viewer'))
+      seedFollowStatus(secUid, markedFollow(marks, secUid, rendered));
+  }, [secUid, rendered, marks]);
 
   if (size === 'badge')
     return (

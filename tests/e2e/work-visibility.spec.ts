@@ -143,6 +143,9 @@ for (const visibility of ['friends', 'private', 'public'] as const) {
 
     for (const { page, shows, reach = VIEWERS, forEveryone } of PAGES) {
       test(page, async () => {
+        // A page every viewer shares may be as old as its stated freshness: the work turned public waits for a new copy.
+        if (forEveryone && visibility === 'public')
+          await expect.poll(() => shows('anonymous'), { timeout: 20_000 }).toBe(true);
         for (const who of VIEWERS) {
           const sees = forEveryone ? visibility === 'public' : SEES[visibility].includes(who);
           expect.soft(await shows(who), who).toBe(reach.includes(who) && sees);
