@@ -5,6 +5,7 @@
  * app server. Works beside a running server or alone, as `npm run staff` does.
  */
 import path from 'node:path';
+import { useDatabaseUrl } from '../src/server/config.ts';
 import { attachDatabase } from '../src/server/db/attach.ts';
 import { closeDb } from '../src/server/db/client.ts';
 import { contentDir, readContentFiles, writeContentFiles } from '../src/server/content/files.ts';
@@ -18,7 +19,7 @@ if (command !== 'import' && command !== 'export') {
 const dir = dirArg ? path.resolve(dirArg) : contentDir();
 
 const database = await attachDatabase();
-process.env.DATABASE_URL = database.url;
+useDatabaseUrl(database.url);
 let code = 0;
 try {
   if (command === 'export') {

@@ -4,6 +4,7 @@
  * Works beside a running server (its embedded database) or alone (DATABASE_URL, or the embedded one under DATA_DIR).
  */
 import { STAFF_ROLES, type StaffRole } from '../src/shared/staff.ts';
+import { useDatabaseUrl } from '../src/server/config.ts';
 import { attachDatabase } from '../src/server/db/attach.ts';
 import { closeDb } from '../src/server/db/client.ts';
 import { grantRole, listStaff, revokeRole, userByEmail } from '../src/server/staff/roles.ts';
@@ -20,7 +21,7 @@ if (
 }
 
 const database = await attachDatabase();
-process.env.DATABASE_URL = database.url;
+useDatabaseUrl(database.url);
 let code = 0;
 try {
   if (command === 'list') {
