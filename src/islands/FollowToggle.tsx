@@ -25,13 +25,16 @@ export function FollowToggle({ secUid, status: rendered, labels, size = 'md' }: 
   const statuses = useStore($followStatus, { keys: [secUid] });
   const pending = useStore($followPending, { keys: [secUid] })[secUid] ?? false;
   const marks = useStore($marks);
-  const status = statuses[secUid] ?? markedFollow(marks, secUid, rendered);
-  // What the page says is shared by the other buttons for the same user. A page every viewer shares was rendered for a
-  // visitor: its status says nothing until the viewer's marks have come.
+  // What was rendered holds when it names a relation, or when the page was rendered for this viewer (an island's API
+  // answer, /user/self). A page every viewer shares was rendered for a visitor: its 关注 says nothing, the viewer's
+  // marks do.
+  const known = rendered !== 0 || globalThis.document?.body?.hasAttribute('data-viewer') === true;
+  const fromPage = known ? rendered : markedFollow(marks, secUid, rendered);
+  const status = statuses[secUid] ?? fromPage;
+  // Shared with the other buttons for the same user on the page.
   useEffect(() => {
-    if (marks || document.body.hasAttribute('data-viewer'))
-      seedFollowStatus(secUid, markedFollow(marks, secUid, rendered));
-  }, [secUid, rendered, marks]);
+    if (known || marks) seedFollowStatus(secUid, fromPage);
+  }, [secUid, known, marks, fromPage]);
 
   if (size === 'badge')
     return (
