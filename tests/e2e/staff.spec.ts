@@ -149,8 +149,11 @@ test('a moderator removes a reported comment, watched words flag new ones, and a
   const author = await newAccount(api, 'staff-author');
   const reporter = await newAccount(api, 'staff-reporter');
   shell('scripts/staff.ts', 'grant', moderator.email, 'moderator');
-  const feed = await (await api.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
-  const video = feed.aweme_list[0].aweme_id as string;
+  // The video with the fewest comments of the first feed page, so that the new comment is on its first screen.
+  const feed = await (await api.get('/api/aweme/v1/web/tab/feed/?count=10')).json();
+  const video = (feed.aweme_list as { aweme_id: string; statistics: { comment_count: number } }[]).sort(
+    (a, b) => a.statistics.comment_count - b.statistics.comment_count,
+  )[0]!.aweme_id;
   const publish = (text: string) =>
     api.post('/api/aweme/v1/web/comment/publish', {
       headers: { token: author.token },
@@ -160,11 +163,20 @@ test('a moderator removes a reported comment, watched words flag new ones, and a
   const posted = await publish(`加我微信买便宜货 ${Date.now()}`);
   expect(posted.status()).toBe(200);
   const comment = (await posted.json()).comment.cid as string;
-  const reported = await api.post('/api/aweme/v1/web/report/', {
-    headers: { token: reporter.token },
-    form: { object_type: 'comment', object_id: comment, reason: 'spam' },
-  });
-  expect(reported.status()).toBe(200);
+  // The member reports it from the video page: 举报 on the comment, the first reason (垃圾广告), 提交举报.
+  const reporterContext = await browser.newContext();
+  await signIn(reporterContext, reporter);
+  const reporterPage = await reporterContext.newPage();
+  await reporterPage.goto(`/video/${video}`);
+  await reporterPage
+    .getByRole('button', { name: `举报 ${author.user.nickname}` })
+    .first()
+    .click();
+  const reportDialog = reporterPage.getByRole('dialog', { name: '举报评论' });
+  await expect(reportDialog).toBeVisible();
+  await reportDialog.getByRole('button', { name: '提交举报' }).click();
+  await expect(reporterPage.getByText('举报已提交，我们会尽快处理')).toBeVisible();
+  await reporterContext.close();
 
   const context = await browser.newContext();
   await signIn(context, moderator);

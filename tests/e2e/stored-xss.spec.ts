@@ -269,19 +269,24 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Text shown literally: the whole stored string is in `scope`'s text, with its spaces as the page collapses them. */
 const literal = (scope: Locator, text: string) => expect(scope).toContainText(text.replace(/\s+/g, ' '));
 
-test('profile pages, the 推荐 and 关注 feeds, 朋友 and 粉丝: nickname, bio and title read literally; the 编辑资料 dialog too', async ({
+test('profile pages, the 关注 feed, the work page, 朋友 and 粉丝: nickname, bio and title read literally; the 编辑资料 dialog too', async ({
   browser,
 }) => {
   test.setTimeout(60_000);
   const page = await open(browser, viewer);
-  await page.goto(`/user/${author.user.sec_uid}`);
   const main = page.getByRole('main');
+  await page.goto(`/user/${author.user.sec_uid}`);
   await expect(main.getByRole('heading', { level: 1 })).toHaveText(NICK_H);
   await expect(page).toHaveTitle(new RegExp(`^${escape(NICK_H)}`));
   for (const line of SIG_H.split('\n')) await literal(main, line);
-  // The author's works, with the work's title.
-  await literal(main, TITLE_WORD);
-  await expect(main.locator(`a[href="/video/${work.id}"]`).first()).toBeVisible();
+  // The author's works, with the work's title: the work is friends-only, and a profile is a page every viewer shares,
+  // so its author's own page (/user/self, rendered for them) lists it.
+  const authorPage = await open(browser, author);
+  await authorPage.goto('/user/self');
+  await literal(authorPage.getByRole('main'), TITLE_WORD);
+  await expect(authorPage.getByRole('main').locator(`a[href="/video/${work.id}"]`).first()).toBeVisible();
+  await assertInert(authorPage, 'own profile');
+  await authorPage.context().close();
   await assertInert(page, 'profile');
 
   // 关注: the followed author's work, its title and @nickname.
@@ -291,15 +296,11 @@ test('profile pages, the 推荐 and 关注 feeds, 朋友 and 粉丝: nickname, b
   await literal(card, `@${NICK_H}`);
   await assertInert(page, '关注 feed');
 
-  // 推荐: the viewer's own feed ranks the followed author's fresh, commented work among its first videos.
-  await page.goto('/');
-  const slide = page
-    .locator('[aria-roledescription="slide"]')
-    .filter({ hasText: `T${RUN}i` })
-    .first();
-  await literal(slide, TITLE.trim());
-  await literal(slide, `@${NICK_H}`);
-  await assertInert(page, '推荐 feed');
+  // The work's own page, rendered for this friend (a friends-only work is no page every viewer shares).
+  await page.goto(`/video/${work.id}`);
+  await literal(main, TITLE.trim());
+  await literal(main, NICK_H);
+  await assertInert(page, 'video page');
 
   // 朋友: the mutual follow by nickname.
   await page.goto('/friend');
