@@ -65,7 +65,7 @@ export function startLiveLikes(root: HTMLElement): void {
 
   button.addEventListener('click', () => {
     // The room's page is the same for every viewer: a member is known by the mark set before first paint.
-    if (root.dataset.loggedIn !== 'true' && !document.documentElement.hasAttribute('data-member')) {
+    if (!document.documentElement.hasAttribute('data-member')) {
       void import('../stores/auth.ts').then((m) => m.openLogin());
       return;
     }

@@ -446,7 +446,9 @@ export function createPageAnswers({
       };
       // The page of a work hidden from visitors is the exception: its author or a friend is shown it, on a page
       // rendered for them.
-      const asked = context.sessionToken ? hidden(context.path) : undefined;
+      // A kept 200 of the page already says the work is for everyone: no need to ask.
+      const kept = context.sessionToken ? cache.lookup(pageKey(req.url ?? '/') ?? '') : undefined;
+      const asked = context.sessionToken && kept?.entry.status !== 200 ? hidden(context.path) : undefined;
       if (!asked) return shared();
       void asked.catch(() => false).then((theirs) => (theirs ? answer(context, req, res, render) : shared()));
     },
