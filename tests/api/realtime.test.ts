@@ -167,6 +167,25 @@ describe('live room chat', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
+  it("opens with the room's state as it is now, so a page rendered before the host left or ended still learns it", async () => {
+    const live = await open(`/live/room/events?room_id=${room.id}`);
+    expect(await live.until(/event: state\n/)).toContain('event: state\ndata: {"state":"live"}\n\n');
+    await live.close();
+
+    await testDb.db.execute(sql`update live_rooms set paused_at = now() where id = ${room.id}`);
+    try {
+      const away = await open(`/live/room/events?room_id=${room.id}`);
+      expect(await away.until(/event: state\n/)).toContain('event: state\ndata: {"state":"paused"}\n\n');
+      await away.close();
+    } finally {
+      await testDb.db.execute(sql`update live_rooms set paused_at = null where id = ${room.id}`);
+    }
+
+    const over = await open(`/live/room/events?room_id=${ended.id}`);
+    expect(await over.until(/event: state\n/)).toMatch(/event: state\ndata: \{"state":"ended"(,"replayId":\d+)?\}\n\n/);
+    await over.close();
+  });
+
   it('an ended room streams its last viewer count without counting anyone in', async () => {
     const stream = await open(`/live/room/events?room_id=${ended.id}`);
     await stream.until(/event: viewers\ndata: \{"count":0\}/);

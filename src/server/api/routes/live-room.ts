@@ -12,10 +12,11 @@ import {
   messagesSince,
   postMessage,
   type ChatMessage,
+  type LiveRoomCard,
 } from '../../services/live.ts';
 import { noteLiveWatch } from '../../services/live-history.ts';
 import { enforce } from '../../services/rate-limit.ts';
-import { LIKE_EVENT, likeRoom, LIVE_LIKE_RATE, STATE_EVENT } from '../../services/live-broadcasts.ts';
+import { LIKE_EVENT, likeRoom, LIVE_LIKE_RATE, STATE_EVENT, type StateEvent } from '../../services/live-broadcasts.ts';
 import { liveNowPictures } from '../../services/live.ts';
 import { LIKE_BATCH_MAX, LIVE_API } from '../../../shared/live.ts';
 import { CHAT_MAX } from '../../../shared/chat-line.ts';
@@ -41,6 +42,13 @@ const chatMessage = z.object({
 function roomEvent(e: HubEvent): SseMessage {
   if (e.type === CHAT_EVENT) return { event: CHAT_EVENT, id: e.id, data: toChatLine(e.data as ChatMessage) };
   return { event: e.type, data: e.data };
+}
+
+/** Where a room stands, as its `state` events say it. */
+function roomState(room: LiveRoomCard): StateEvent {
+  if (!room.live)
+    return room.replayVideoId === null ? { state: 'ended' } : { state: 'ended', replayId: room.replayVideoId };
+  return { state: room.paused ? 'paused' : 'live' };
 }
 
 /** The id a reconnecting EventSource resumes from. */
@@ -82,7 +90,7 @@ export const liveRoomRoutes = [
     family: 'B',
     auth: false,
     summary:
-      'Server-Sent Events of a live room: `chat` lines (id = the line id; Last-Event-ID replays what was missed) and `viewers` {count}',
+      'Server-Sent Events of a live room: `chat` lines (id = the line id; Last-Event-ID replays what was missed), `viewers` {count}, and `state` {state, replayId?}: at once, then whenever the host leaves, comes back or ends',
     input: z.object({ room_id: id() }),
     response: eventStream,
     handler: async ({ input, request, viewer }) => {
@@ -92,14 +100,18 @@ export const liveRoomRoutes = [
       let joined = false;
       return streamEvents(request, viewer, [roomTopic(room.id)], {
         initial: async () => {
-          const missed = after > 0 ? await messagesSince(room.id, after) : [];
-          const count = room.live ? await joinRoom(room.id) : null;
+          // Read again now that the stream listens: the page may be a shared copy from before the host left or ended,
+          // and a change between that copy and this subscription would otherwise never reach the player.
+          const now = (await getRoom(room.id)) ?? room;
+          const missed = after > 0 ? await messagesSince(now.id, after) : [];
+          const count = now.live ? await joinRoom(now.id) : null;
           joined = count !== null;
           // A member who opens the room has watched it (观看历史 → 直播).
-          if (viewer && room.live) await noteLiveWatch(viewer.id, room.id);
+          if (viewer && now.live) await noteLiveWatch(viewer.id, now.id);
           return [
             ...missed.map((m) => ({ event: CHAT_EVENT, id: String(m.id), data: toChatLine(m) })),
-            { event: 'viewers', data: { count: count ?? room.viewerCount } },
+            { event: 'viewers', data: { count: count ?? now.viewerCount } },
+            { event: STATE_EVENT, data: roomState(now) },
           ];
         },
         map: roomEvent,
