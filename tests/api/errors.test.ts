@@ -185,7 +185,7 @@ describe('404 and 405', () => {
   });
 
   it('a 503 before routing answers in the family of the path, passport’s included', async () => {
-    const { unavailableAnswer } = await import('../../src/server/http/unavailable.ts');
+    const { unavailableAnswer } = await import('../../src/server/api/unavailable.ts');
     expect(JSON.parse(unavailableAnswer('/api/passport/login/password', 1).body)).toEqual({
       status_code: 1,
       status_msg: t('error.unavailable'),

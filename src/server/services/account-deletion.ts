@@ -18,7 +18,7 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { dataExports, loginCodes, users } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 import { WORKS_DIR } from '../media/paths.ts';
 import { consumeLoginCode, requestLoginCode } from './auth/codes.ts';
 import type { AuthContext } from './auth/login.ts';

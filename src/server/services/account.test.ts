@@ -6,7 +6,7 @@ import yauzl from 'yauzl';
 import { makeClip } from '../../../tests/setup/clips.ts';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { recountAll } from '../db/recount.ts';
-import { startQueue, stopQueue } from '../jobs/queue.ts';
+import { startQueue, stopQueue } from '../job-queue.ts';
 import { mediaDir, uploadsDir } from '../media/paths.ts';
 import { finishDeletion, requestDeletion, sendDeletionCode } from './account-deletion.ts';
 import { loginWithPassword } from './auth/password.ts';

@@ -38,7 +38,7 @@ import {
   watchHistory,
   watchLater,
 } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { logLine } from '../log.ts';

@@ -20,7 +20,7 @@ import {
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { hashtags, uploads, users, videoHashtags, videoRenditions, videos, type UploadOutputs } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 import { checkCover } from '../media/checks.ts';
 import { gearSize } from '../media/ladder.ts';
 import { isStudioMedia, uploadsDir, WORKS_DIR } from '../media/paths.ts';

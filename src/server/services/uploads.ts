@@ -12,7 +12,7 @@ import { replaceControlChars } from '../../shared/text-chars.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { uploads } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 import { checkCover, checkVideo } from '../media/checks.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { mediaUrl } from '../media-url.ts';
