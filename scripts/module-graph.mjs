@@ -34,8 +34,6 @@ const KNOWN_PAIRS = new Set([
   'src/server/realtime <-> src/server/services',
   'src/server/services <-> src/server/staff',
   'src/client <-> src/stores',
-  'src/components <-> src/islands',
-  'src/components <-> src/layouts',
 ]);
 
 /** Module specifiers of an .astro file: static imports, re-exports, side-effect and dynamic imports. */
