@@ -22,7 +22,7 @@ import { isRemoteStore, mediaStore } from './src/server/media/store.ts';
 import { isPageMethod, PAGE_METHODS } from './src/server/http/page-door.ts';
 import { createPageAnswers, type PageRender } from './src/server/http/page-answers.ts';
 import { ASSETS_PREFIX, loadPrecompressed } from './src/server/http/precompressed.ts';
-import { BROTLI_DYNAMIC_WINDOW } from './src/server/http/encoding.ts';
+import { BROTLI_DYNAMIC_WINDOW } from './src/server/encoding.ts';
 import { clientErrorAnswer } from './src/server/api/client-error.ts';
 import { capConnectionsPerAddress } from './src/server/http/connection-cap.ts';
 import { serverLimits } from './src/server/http/server-limits.ts';

@@ -22,18 +22,14 @@ process.chdir(ROOT);
  */
 const KNOWN_PAIRS = new Set([
   'src/client <-> src/islands',
+  'src/client <-> src/stores',
   'src/i18n <-> src/shared',
-  'src/server/api <-> src/server/content',
-  'src/server/api <-> src/server/staff',
-  'src/server/cache <-> src/server/http',
   'src/server/captions <-> src/server/services',
   'src/server/content <-> src/server/db',
   'src/server/content <-> src/server/services',
   'src/server/db <-> src/server/services',
   'src/server/media <-> src/server/services',
-  'src/server/realtime <-> src/server/services',
   'src/server/services <-> src/server/staff',
-  'src/client <-> src/stores',
 ]);
 
 /** Module specifiers of an .astro file: static imports, re-exports, side-effect and dynamic imports. */
