@@ -24,11 +24,8 @@ const KNOWN_PAIRS = new Set([
   'src/client <-> src/islands',
   'src/client <-> src/stores',
   'src/i18n <-> src/shared',
-  'src/server/captions <-> src/server/services',
   'src/server/content <-> src/server/db',
-  'src/server/content <-> src/server/services',
   'src/server/db <-> src/server/services',
-  'src/server/media <-> src/server/services',
   'src/server/services <-> src/server/staff',
 ]);
 

@@ -298,7 +298,7 @@ describe('413 too large', () => {
 
 describe('service errors', () => {
   it('map to the HTTP status and each family’s code; 429 carries Retry-After', async () => {
-    const { ServiceError } = await import('../../src/server/services/errors.ts');
+    const { ServiceError } = await import('../../src/server/errors.ts');
     const cases = [
       ['invalid', 400, 2],
       ['unauthorized', 401, 8],

@@ -17,7 +17,7 @@ import { corsHeaders } from './cors.ts';
 import { directUrl } from '../db/settings.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { hub, publish } from '../realtime/events.ts';
-import { ServiceError } from '../services/errors.ts';
+import { ServiceError } from '../errors.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { contextOfNode, contextOfRequest, type RequestContext } from '../http/request-context.ts';
 import { UploadLocker } from '../http/upload-lock.ts';

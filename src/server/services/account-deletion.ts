@@ -24,7 +24,7 @@ import { consumeLoginCode, requestLoginCode } from './auth/codes.ts';
 import type { AuthContext } from './auth/login.ts';
 import { removeExportFiles } from './data-export.ts';
 import { scheduleDeletion } from './deletion-clock.ts';
-import { invalid, notFound, ServiceError } from './errors.ts';
+import { invalid, notFound, ServiceError } from '../errors.ts';
 import { verifyPassword } from './password.ts';
 import { PROFILES_DIR } from './profile-edit.ts';
 import { enforce } from './rate-limit.ts';

@@ -12,7 +12,7 @@ import { finishDeletion, requestDeletion, sendDeletionCode } from './account-del
 import { loginWithPassword } from './auth/password.ts';
 import { publishComment } from './comment-writes.ts';
 import { buildExport, openExport, requestExport, sweepExports } from './data-export.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
 import { setCommentLike, setVideoLike } from './interactions.ts';
 import { lastOutboxCode } from './mailer.ts';
 import { sendMessage } from './messages.ts';

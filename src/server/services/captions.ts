@@ -16,7 +16,7 @@ import { enqueue, QUEUES } from '../job-queue.ts';
 import { isStudioMedia, uploadsDir, WORKS_DIR } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { mediaUrl } from '../media-url.ts';
-import { invalid, notFound } from './errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { enforce } from './rate-limit.ts';
 import { reindexVideoSearch } from './video-search.ts';
 

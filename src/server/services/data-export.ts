@@ -42,7 +42,7 @@ import { enqueue, QUEUES } from '../job-queue.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { logLine } from '../log.ts';
-import { notFound, ServiceError } from './errors.ts';
+import { notFound, ServiceError } from '../errors.ts';
 import { notifyExportReady } from './notifications.ts';
 import { enforce } from './rate-limit.ts';
 

@@ -28,7 +28,7 @@ import { mediaStore } from '../media/store.ts';
 import { extractPoster } from '../media/transcode.ts';
 import { mediaUrl } from '../media-url.ts';
 import { captionEngine } from '../captions/engine.ts';
-import { invalid, notFound, ServiceError } from './errors.ts';
+import { invalid, notFound, ServiceError } from '../errors.ts';
 import { cursorKey, finite } from './list-cursor.ts';
 import { announceReplay } from './live-broadcasts.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';

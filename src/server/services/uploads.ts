@@ -16,7 +16,7 @@ import { enqueue, QUEUES } from '../job-queue.ts';
 import { checkCover, checkVideo } from '../media/checks.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { mediaUrl } from '../media-url.ts';
-import { notFound, ServiceError, type MessageVars } from './errors.ts';
+import { notFound, ServiceError, type MessageVars } from '../errors.ts';
 import { enforce } from './rate-limit.ts';
 
 /** New uploads a user may start per hour (each resumable upload counts once, however many requests it takes). */
