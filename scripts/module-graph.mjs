@@ -219,6 +219,15 @@ for (const pair of KNOWN_PAIRS)
 
 const modules = graph.size;
 const edges = [...graph.values()].reduce((sum, targets) => sum + targets.size, 0);
+// A graph read wrong passes every rule: the reading itself is checked too.
+if (modules < 300 || edges < 1500 || added.length < 100)
+  problems.push(
+    `the graph reads too little (${modules} modules, ${edges} imports, ${added.length} added): a parser broke`,
+  );
+const sample = specifiers(
+  "import a from './a.ts';\nexport { b } from './b.ts';\nimport './c.css';\nawait import('./d.ts');",
+);
+if (sample.join() !== './a.ts,./b.ts,./c.css,./d.ts') problems.push(`.astro imports are read wrong: ${sample.join()}`);
 for (const problem of problems) console.log(`✗ ${problem}`);
 console.log(
   `${modules} modules, ${edges} imports (${added.length} from import.meta.glob and .astro files); ` +
