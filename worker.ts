@@ -5,7 +5,7 @@
  */
 import { ConfigError, loadProcessConfig, useDatabaseUrl } from './src/server/config.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
-import { startQueue, stopQueue } from './src/server/jobs/queue.ts';
+import { startQueue, stopQueue } from './src/server/job-queue.ts';
 import { startWorkers } from './src/server/jobs/worker.ts';
 import { logLine } from './src/server/log.ts';
 import { mediaStore } from './src/server/media/store.ts';

@@ -26,7 +26,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { BROTLI_DYNAMIC_QUALITY, BROTLI_DYNAMIC_WINDOW } from '../src/server/http/encoding.ts';
+import { BROTLI_DYNAMIC_QUALITY, BROTLI_DYNAMIC_WINDOW } from '../src/server/encoding.ts';
 import { ensureBuild, freePort, startProcess, startServer, stop, waitReady } from './lib.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);

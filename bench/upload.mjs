@@ -17,7 +17,7 @@ import { useDatabaseUrl } from '../src/server/config.ts';
 import { closeDb, db } from '../src/server/db/client.ts';
 import { startDatabase } from '../src/server/db/lifecycle.ts';
 import { processUpload } from '../src/server/jobs/process-video.ts';
-import { startQueue, stopQueue } from '../src/server/jobs/queue.ts';
+import { startQueue, stopQueue } from '../src/server/job-queue.ts';
 import { uploadsDir } from '../src/server/media/paths.ts';
 import { toolPath } from '../src/server/media/tools.ts';
 import { ladderArgs, planLadder } from '../src/server/media/transcode.ts';

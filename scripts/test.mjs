@@ -156,14 +156,15 @@ const vitestStatus = run('Unit tests (Vitest)', bin('vitest', 'vitest.mjs'), [
 parts.push(vitestCounts(vitestStatus));
 
 if (!unitOnly) {
-  // The same commands as `npm run check`, `npm run typecheck`, `npm run lint` and `npm run format:check`, read from
-  // package.json.
+  // The same commands as `npm run check`, `npm run typecheck`, `npm run lint`, `npm run format:check` and
+  // `npm run graph`, read from package.json.
   const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
   const argsOf = (script) => scripts[script].split(/\s+/).slice(1);
   parts.push(gate('npm run check', bin('astro', 'bin/astro.mjs'), argsOf('check'), /\b0 errors\b/));
   parts.push(gate('npm run typecheck', bin('typescript', 'bin/tsc'), argsOf('typecheck')));
   parts.push(gate('npm run lint', bin('eslint', 'bin/eslint.js'), argsOf('lint')));
   parts.push(gate('npm run format:check', bin('prettier', 'bin/prettier.cjs'), argsOf('format:check')));
+  parts.push(gate('npm run graph', path.join(ROOT, argsOf('graph')[0]), []));
 
   const buildStatus = run('Build (astro build)', bin('astro', 'bin/astro.mjs'), ['build']);
   if (buildStatus !== 0) {

@@ -8,10 +8,10 @@ import { withStylesheetPreloads } from './server/http/stylesheet-links.ts';
 import stylesheetLoader from './components/inline/stylesheets.js?raw';
 import { contextOfRequest, type RequestContext } from './server/http/request-context.ts';
 import { currentRequest, inRequest } from './server/http/request-scope.ts';
-import { unavailableResponse } from './server/http/unavailable.ts';
+import { unavailableResponse } from './server/api/unavailable.ts';
 import { resolveSession } from './server/services/sessions.ts';
 // Side effect: every island is named as React's before the first render (react-renderer.ts).
-import './server/react-renderer.ts';
+import './islands/react-renderer.ts';
 
 /** The socket's address under `astro dev` (Astro throws when the adapter cannot tell it, and for prerendered pages). */
 function peerOf(ctx: APIContext): string | undefined {

@@ -1,24 +1,6 @@
 /** The search box's strings from the catalogue, for the header and the results page to pass to the island. */
 import { t } from '../i18n/t.ts';
-
-/** The box's strings, from the catalogue (passed by the server so the catalogue stays out of every page's first load). */
-export interface SearchBoxText {
-  placeholder: string;
-  button: string;
-  clear: string;
-  panel: string;
-  suggestions: string;
-  history: string;
-  remove: string;
-  clearAll: string;
-  expand: string;
-  collapse: string;
-  guess: string;
-  refresh: string;
-  hot: string;
-  /** '第{rank}名' */
-  rank: string;
-}
+import type { SearchBoxText } from '../shared/search-box-text.ts';
 
 /** Builds the box's strings; call from a page's frontmatter. */
 export function searchBoxText(): SearchBoxText {

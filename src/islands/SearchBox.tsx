@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { riCloseCircleFill, riSearchLine } from '../shared/icons.ts';
 import { MAX_QUERY, normalizeQuery } from '../shared/search-query.ts';
 import { Icon } from './Icon.tsx';
-import type { SearchBoxText } from '../components/search-box-text.ts';
+import type { SearchBoxText } from '../shared/search-box-text.ts';
 import type { PopupState } from './SearchPopup.tsx';
 
 interface Props {

@@ -23,7 +23,7 @@ import {
 import { $searchHistory, clearHistory, HISTORY_FOLDED, removeHistory } from '../stores/search-history.ts';
 import { Icon } from './Icon.tsx';
 import { Marked } from './Marked.tsx';
-import type { SearchBoxText } from '../components/search-box-text.ts';
+import type { SearchBoxText } from '../shared/search-box-text.ts';
 
 /** What the input needs to know for its combobox attributes. */
 export interface PopupState {

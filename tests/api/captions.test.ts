@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startQueue, stopQueue } from '../../src/server/jobs/queue.ts';
+import { startQueue, stopQueue } from '../../src/server/job-queue.ts';
 import { freshDb, type TestDb } from '../setup/test-db.ts';
 import { call, expectErrorB, ok, tokenFor } from './helpers.ts';
 

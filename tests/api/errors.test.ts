@@ -185,7 +185,7 @@ describe('404 and 405', () => {
   });
 
   it('a 503 before routing answers in the family of the path, passport’s included', async () => {
-    const { unavailableAnswer } = await import('../../src/server/http/unavailable.ts');
+    const { unavailableAnswer } = await import('../../src/server/api/unavailable.ts');
     expect(JSON.parse(unavailableAnswer('/api/passport/login/password', 1).body)).toEqual({
       status_code: 1,
       status_msg: t('error.unavailable'),
@@ -298,7 +298,7 @@ describe('413 too large', () => {
 
 describe('service errors', () => {
   it('map to the HTTP status and each family’s code; 429 carries Retry-After', async () => {
-    const { ServiceError } = await import('../../src/server/services/errors.ts');
+    const { ServiceError } = await import('../../src/server/errors.ts');
     const cases = [
       ['invalid', 400, 2],
       ['unauthorized', 401, 8],

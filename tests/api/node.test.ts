@@ -3,9 +3,9 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearApiCache } from '../../src/server/api/anon-cache.ts';
+import { clearApiCache } from '../../src/server/cache/anon-cache.ts';
 import { serveApi } from '../../src/server/api/node.ts';
-import { pickEncoding } from '../../src/server/http/encoding.ts';
+import { pickEncoding } from '../../src/server/encoding.ts';
 import { useApiDb } from './helpers.ts';
 
 useApiDb();

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../../src/server/db/availability.ts';
-import { handleUpload } from '../../src/server/http/upload.ts';
+import { handleUpload } from '../../src/server/api/upload.ts';
 import { uploadsDir } from '../../src/server/media/paths.ts';
 import { UPLOAD_RATE } from '../../src/server/services/uploads.ts';
 import type { TestDb } from '../setup/test-db.ts';

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'nod
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startQueue, stopQueue } from '../../src/server/jobs/queue.ts';
+import { startQueue, stopQueue } from '../../src/server/job-queue.ts';
 import { DEFAULT_UPLOAD_IDLE_MS, sweepUploads } from '../../src/server/jobs/sweep-uploads.ts';
 import { uploadsDir } from '../../src/server/media/paths.ts';
 import { uploadFiles } from '../../src/server/services/uploads.ts';

@@ -1,7 +1,7 @@
 /** Family A writes: each count changes once, a repeat leaves it, the undo restores it; the answer carries the new count. */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clearApiCache } from '../../src/server/api/anon-cache.ts';
+import { clearApiCache } from '../../src/server/cache/anon-cache.ts';
 import { call, expectErrorA, ok, one, tokenFor, useApiDb } from './helpers.ts';
 
 const ctx = useApiDb();

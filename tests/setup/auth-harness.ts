@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { sessions } from '../../src/server/db/schema.ts';
 import { requestLoginCode } from '../../src/server/services/auth/codes.ts';
-import { ServiceError } from '../../src/server/services/errors.ts';
+import { ServiceError } from '../../src/server/errors.ts';
 import { lastOutboxCode } from '../../src/server/services/mailer.ts';
 import { hashToken } from '../../src/server/services/sessions.ts';
 import { freshDb, type TestDb } from './test-db.ts';

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serveUpload } from '../../src/server/http/upload.ts';
+import { serveUpload } from '../../src/server/api/upload.ts';
 import { freshDb, type TestDb } from './test-db.ts';
 
 export interface UploadDoor {

@@ -1,6 +1,6 @@
 /** A bare node:http server with only the upload door, for the resume-after-kill test: prints its port, then serves. */
 import http from 'node:http';
-import { serveUpload } from '../../src/server/http/upload.ts';
+import { serveUpload } from '../../src/server/api/upload.ts';
 
 const server = http.createServer((req, res) => {
   serveUpload(req, res).catch(() => res.destroy());

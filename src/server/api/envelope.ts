@@ -5,7 +5,7 @@ import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_S } from '../db/availability.ts';
 import { A_STATUS_CODE, NOT_LOGGED_IN } from '../../shared/status-code.ts';
 import { logLine } from '../log.ts';
-import { ServiceError, type MessageVars, type ServiceErrorKind } from '../services/errors.ts';
+import { ServiceError, type MessageVars, type ServiceErrorKind } from '../errors.ts';
 
 export type Family = 'A' | 'B';
 

@@ -1,7 +1,7 @@
 /** What every login route of both families shares: the caller's context, the session cookie, a failed login's own message. */
 import { z } from 'zod';
 import type { AuthContext, LoginResult } from '../services/auth/login.ts';
-import { ServiceError } from '../services/errors.ts';
+import { ServiceError } from '../errors.ts';
 import { memberHintHeader, sessionCookieHeader, type RequestContext } from '../http/request-context.ts';
 import { ApiError } from './envelope.ts';
 import type { RouteContext } from './registry.ts';

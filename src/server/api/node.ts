@@ -7,9 +7,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { t } from '../../i18n/t.ts';
-import { compressBody } from '../http/encoding.ts';
+import { compressBody } from '../encoding.ts';
 import { contextOfNode, type RequestContext } from '../http/request-context.ts';
-import { cachedAnswerOf, type CachedAnswer } from './anon-cache.ts';
+import { cachedAnswerOf, type CachedAnswer } from '../cache/anon-cache.ts';
 import { errorBody } from './envelope.ts';
 import { answerTextOf } from './json-answer.ts';
 import { familyOfApiPath, handleApi } from './router.ts';

@@ -1,7 +1,7 @@
 /** Draws the QR code the login dialog shows: the API answers it as SVG markup beside the ticket. */
 import { t } from '../../i18n/t.ts';
 import { qrPath } from '../../shared/qr.ts';
-import { invalid } from '../services/errors.ts';
+import { invalid } from '../errors.ts';
 
 /** A QR code of `url` as an SVG string (dark modules #161823 on white, 4-module quiet zone). */
 export function qrSvg(url: string, label = t('login.qr.image')): string {

@@ -53,7 +53,7 @@ export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends bo
    * of anonymous pages and answers alone. A play that watch progress counts shows when those entries expire.
    */
   ownOnly?: boolean;
-  /** A staff route: 404 to everyone without the role, its writes fenced (staff/door.ts). */
+  /** A staff route: 404 to everyone without the role, its writes fenced (staff-door.ts). */
   staff?: StaffRule;
 }
 

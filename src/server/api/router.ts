@@ -3,7 +3,7 @@ import { withReplicaReads } from '../db/read-scope.ts';
 import { contextOfRequest, fromSitePage, type RequestContext } from '../http/request-context.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
 import { announceWrite } from '../cache/shared-writes.ts';
-import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer } from './anon-cache.ts';
+import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer } from '../cache/anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, familyOfPath, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
 import { textResponse } from './json-answer.ts';
@@ -19,7 +19,7 @@ import {
   type RouteContext,
 } from './registry.ts';
 import { routes } from './routes/index.ts';
-import { isStaffPath, staffDoor, staffRouteOf } from '../staff/door.ts';
+import { isStaffPath, staffDoor, staffRouteOf } from './staff-door.ts';
 
 const table = new Map<string, Map<string, Route>>();
 for (const r of routes) {

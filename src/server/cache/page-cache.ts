@@ -12,7 +12,7 @@
  * Pure and clock-driven: the Node door (src/server/http/page-answers.ts) decides who is anonymous and what is served.
  */
 import { createHash } from 'node:crypto';
-import { compressBody, type Encoding } from '../http/encoding.ts';
+import { compressBody, type Encoding } from '../encoding.ts';
 import { endAfterWrite, REFRESH_MIN_MS } from './anonymous-content.ts';
 
 /** How long a render is served as it is; also the `s-maxage` a CDN in front is told. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CAPTION_MAX_CUES, CUE_TEXT_MAX } from '../../shared/captions.ts';
-import { ServiceError } from '../services/errors.ts';
+import { ServiceError } from '../errors.ts';
 import { checkCueText, decodeCaptionFile, parseCaptions, plainCueText, toWebVTT } from './parse.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);

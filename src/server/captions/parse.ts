@@ -5,7 +5,7 @@
  */
 import { parseText, parseVTTTimestamp, ParseErrorCode } from 'media-captions';
 import { CAPTION_MAX_BYTES, CAPTION_MAX_CUES, CUE_TEXT_MAX, type Cue } from '../../shared/captions.ts';
-import { invalid, tooLarge } from '../services/errors.ts';
+import { invalid, tooLarge } from '../errors.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 
 export type CaptionFormat = 'vtt' | 'srt';

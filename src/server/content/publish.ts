@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ContentCollection } from '../../shared/staff.ts';
-import { clearApiCache } from '../api/anon-cache.ts';
+import { clearApiCache } from '../cache/anon-cache.ts';
 import { contentPublished } from '../cache/content-published.ts';
 import type { Db } from '../db/client.ts';
 import { logLine } from '../log.ts';

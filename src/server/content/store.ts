@@ -15,7 +15,7 @@ import {
 } from '../../shared/staff.ts';
 import { db, type Db } from '../db/client.ts';
 import { contentEntries, contentVersions, users } from '../db/schema.ts';
-import { invalid, notFound, ServiceError } from '../services/errors.ts';
+import { invalid, notFound, ServiceError } from '../errors.ts';
 import { audit } from '../staff/audit.ts';
 import { contentDir, readContentFiles, type ContentFileEntry } from './files.ts';
 import { renderMarkdown } from './markdown.ts';

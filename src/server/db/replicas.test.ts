@@ -11,7 +11,7 @@ import { startPgCluster, waitCaughtUp, type PgCluster } from '../../../scripts/c
 import { call } from '../../../tests/api/helpers.ts';
 import { SEED_NOW } from '../../../tests/setup/global-db.ts';
 import { createEmptyDatabase, withClient } from '../../../tests/setup/pg-admin.ts';
-import { QUEUES, startQueue, stopQueue } from '../jobs/queue.ts';
+import { QUEUES, startQueue, stopQueue } from '../job-queue.ts';
 import { hub, publish, PG_CHANNEL, useHub, type HubEvent } from '../realtime/events.ts';
 import { createSession } from '../services/sessions.ts';
 import { connect, preparePool, useDb, type Db } from './client.ts';

@@ -18,7 +18,7 @@ import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
 import { onContentPublished } from '../cache/content-published.ts';
 import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
 import { config } from '../config.ts';
-import { compressBody } from './encoding.ts';
+import { compressBody } from '../encoding.ts';
 import { isPersonalPage } from './personal-pages.ts';
 import { withoutSessionCookie, type RequestContext } from './request-context.ts';
 import { inRequest } from './request-scope.ts';

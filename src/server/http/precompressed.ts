@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { pickEncoding, type Encoding } from './encoding.ts';
+import { pickEncoding, type Encoding } from '../encoding.ts';
 
 /** The URL folder of the build's hashed assets and their caching (their names change with their content). */
 export const ASSETS_PREFIX = '/_astro/';

@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { config, type Config } from '../config.ts';
-import { pickEncoding, type Encoding } from './encoding.ts';
+import { pickEncoding, type Encoding } from '../encoding.ts';
 
 export interface RequestContext {
   /** A random id that every log line written for this request carries (`requestId`). */

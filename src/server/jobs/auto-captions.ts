@@ -12,7 +12,7 @@ import { captionEngine, dropScratch, extractAudio, runEngine } from '../captions
 import { uploadsDir } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { storeEngineCaptions } from '../services/captions.ts';
-import { ServiceError } from '../services/errors.ts';
+import { ServiceError } from '../errors.ts';
 import { laddersOf } from '../services/renditions.ts';
 
 export interface CaptionJob {

@@ -12,7 +12,7 @@ import { uploads } from '../db/schema.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { createWork } from '../services/studio.ts';
 import { finishUpload, registerUpload } from '../services/uploads.ts';
-import { QUEUES, startQueue, stopQueue } from './queue.ts';
+import { QUEUES, startQueue, stopQueue } from '../job-queue.ts';
 import { startWorkers } from './worker.ts';
 
 let t: TestDb;

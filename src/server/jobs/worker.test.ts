@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshDb } from '../../../tests/setup/test-db.ts';
 import { loadConfig } from '../config.ts';
-import { QUEUES, startQueue, stopQueue } from './queue.ts';
+import { QUEUES, startQueue, stopQueue } from '../job-queue.ts';
 import { inProcessWorkers, startWorkers, SWEEP_CRON } from './worker.ts';
 
 describe('inProcessWorkers', () => {

@@ -16,7 +16,7 @@ import { finishDeletion, finishDueDeletions } from '../services/account-deletion
 import { buildExport, failExport, sweepExports } from '../services/data-export.ts';
 import { captionVideo, type CaptionJob } from './auto-captions.ts';
 import { processUpload, type ProcessJob } from './process-video.ts';
-import { enqueue, EXPORT_RETRIES, QUEUES } from './queue.ts';
+import { enqueue, EXPORT_RETRIES, QUEUES } from '../job-queue.ts';
 import { sweepUploads } from './sweep-uploads.ts';
 
 /** When abandoned uploads are swept: hourly, at minute 17 (UTC). */

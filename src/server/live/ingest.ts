@@ -13,8 +13,8 @@ import RtmpSession from 'node-media-server/src/session/rtmp_session.js';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { announceWrite } from '../cache/shared-writes.ts';
 import { logLine } from '../log.ts';
-import type { MessageVars } from '../services/errors.ts';
-import { ServiceError } from '../services/errors.ts';
+import type { MessageVars } from '../errors.ts';
+import { ServiceError } from '../errors.ts';
 import {
   beginBroadcast,
   endBroadcast,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAudioOnly, makeClip, makeFakeVideo, makeImage, makeTruncated } from '../../../tests/setup/clips.ts';
 import { t } from '../../i18n/t.ts';
-import { ServiceError } from '../services/errors.ts';
+import { ServiceError } from '../errors.ts';
 import { checkCover, checkVideo } from './checks.ts';
 
 let dir: string;

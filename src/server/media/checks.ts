@@ -3,7 +3,7 @@
  * stream, a duration between the limits). A refusal is a ServiceError whose catalogue key the creator sees.
  */
 import { fileTypeFromFile } from 'file-type';
-import { invalid, ServiceError } from '../services/errors.ts';
+import { invalid, ServiceError } from '../errors.ts';
 import { displaySize } from './ladder.ts';
 import { runTool, ToolError } from './run.ts';
 

@@ -6,7 +6,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata } from 'sharp';
 import { IMAGE_MAX_SIDE } from '../../shared/profile-edit.ts';
-import { invalid } from '../services/errors.ts';
+import { invalid } from '../errors.ts';
 
 /** Formats accepted, as file-type names them. */
 const FORMATS = new Set(['jpg', 'png', 'webp']);

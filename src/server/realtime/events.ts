@@ -9,7 +9,6 @@ import { db } from '../db/client.ts';
 import { directUrl } from '../db/settings.ts';
 import { logLine } from '../log.ts';
 import type { DbOrTx } from '../db/types.ts';
-import type { Viewer } from '../services/sessions.ts';
 
 /** The one PostgreSQL notification channel of the portal. */
 export const PG_CHANNEL = 'shanying_events';
@@ -239,7 +238,7 @@ const SSE_HEADERS: Record<string, string> = {
  */
 export function streamEvents(
   request: Request,
-  viewer: Viewer | null,
+  viewer: { id: number } | null,
   topics: readonly string[],
   options: StreamOptions = {},
 ): Response {

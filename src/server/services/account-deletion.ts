@@ -18,13 +18,13 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { dataExports, loginCodes, users } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 import { WORKS_DIR } from '../media/paths.ts';
 import { consumeLoginCode, requestLoginCode } from './auth/codes.ts';
 import type { AuthContext } from './auth/login.ts';
 import { removeExportFiles } from './data-export.ts';
 import { scheduleDeletion } from './deletion-clock.ts';
-import { invalid, notFound, ServiceError } from './errors.ts';
+import { invalid, notFound, ServiceError } from '../errors.ts';
 import { verifyPassword } from './password.ts';
 import { PROFILES_DIR } from './profile-edit.ts';
 import { enforce } from './rate-limit.ts';

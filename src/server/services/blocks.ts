@@ -3,7 +3,7 @@ import { and, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { blocks, users } from '../db/schema.ts';
-import { invalid, notFound } from './errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { IM_WRITE_LIMIT } from './im-limits.ts';
 import { enforce } from './rate-limit.ts';
 

@@ -7,10 +7,10 @@ import { makeClip } from '../../../tests/setup/clips.ts';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { stateFor, aweme } from '../api/shape.ts';
 import { captionVideo } from '../jobs/auto-captions.ts';
-import { startQueue, stopQueue } from '../jobs/queue.ts';
+import { startQueue, stopQueue } from '../job-queue.ts';
 import { mediaDir, uploadsDir } from '../media/paths.ts';
 import { captionsOf, editCue, getTrack, removeCaptions, uploadCaptions } from './captions.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
 import { searchVideos } from './search.ts';
 import { byIds } from './videos.ts';
 

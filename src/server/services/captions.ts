@@ -12,11 +12,11 @@ import { checkCueText, decodeCaptionFile, parseCaptions, toWebVTT } from '../cap
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { uploads, videoCaptions, videos } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 import { isStudioMedia, uploadsDir, WORKS_DIR } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { mediaUrl } from '../media-url.ts';
-import { invalid, notFound } from './errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { enforce } from './rate-limit.ts';
 import { reindexVideoSearch } from './video-search.ts';
 

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../errors.ts';
 import { getById } from './users.ts';
 import type { Page, Paged, VideoCard } from './video-cards.ts';
 import { profileTab } from './videos.ts';

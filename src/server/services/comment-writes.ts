@@ -6,7 +6,7 @@ import { db } from '../db/client.ts';
 import { comments, users, videos } from '../db/schema.ts';
 import type { CommentView } from './comments.ts';
 import { addVideoStat } from './daily-stats.ts';
-import { forbidden, invalid, notFound } from './errors.ts';
+import { forbidden, invalid, notFound } from '../errors.ts';
 import { enforce } from './rate-limit.ts';
 import { visibleWorks } from './visibility.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';

@@ -11,7 +11,7 @@ import {
 import { db } from '../db/client.ts';
 import { authorDailyStats, userDailyFollowers, videoDailyStats, videos } from '../db/schema.ts';
 import { today } from './daily-stats.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../errors.ts';
 
 /** The creator's published works, newest first, titled as the studio's work list titles them. */
 async function listStatsWorks(userId: number): Promise<StatsWork[]> {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { danmaku, notifications, users, videos } from '../db/schema.ts';
 import { cleanText, DANMAKU_RATE, listDanmaku, MAX_DANMAKU, sendDanmaku } from './danmaku.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
 import { reset } from './rate-limit.ts';
 
 let t: TestDb;

@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { danmaku, videos } from '../db/schema.ts';
 import { notBlockedBy } from './blocks.ts';
-import { invalid, notFound } from './errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { visibleWorks } from './visibility.ts';
 import { notify } from './notifications.ts';
 import { enforce } from './rate-limit.ts';

@@ -38,11 +38,11 @@ import {
   watchHistory,
   watchLater,
 } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
 import { logLine } from '../log.ts';
-import { notFound, ServiceError } from './errors.ts';
+import { notFound, ServiceError } from '../errors.ts';
 import { notifyExportReady } from './notifications.ts';
 import { enforce } from './rate-limit.ts';
 

@@ -8,7 +8,7 @@ import { COOLING_OFF_DAYS } from '../../shared/account.ts';
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { users } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 
 export const COOLING_OFF_MS = COOLING_OFF_DAYS * 86_400_000;
 

@@ -11,7 +11,7 @@ import type { FeedReason } from '../../shared/feed-reason.ts';
 import { CHANNEL_IDS } from './channel-ids.ts';
 import { gatherCandidates, popularSlice, viewerFilter, viewerSignals, type RankKey } from './feed-candidates.ts';
 import { rankCandidates, rankedAfter, type Ranked, type ViewerSignals } from './feed-ranker.ts';
-import { invalid } from './errors.ts';
+import { invalid } from '../errors.ts';
 import { cursorKey, encodeCursor, finite, parseCursor, score, type KeyPart } from './list-cursor.ts';
 import { POPULAR_KIND, popularCards } from './rankings.ts';
 import {

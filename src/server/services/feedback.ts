@@ -1,7 +1,7 @@
 /** 意见反馈: stored for the team to read, limited per address and per account so nobody can flood the table. */
 import { feedback } from '../db/schema.ts';
 import { db } from '../db/client.ts';
-import { invalid } from './errors.ts';
+import { invalid } from '../errors.ts';
 import { enforce } from './rate-limit.ts';
 
 /** Feedback one client address, and one account, may send per 10 minutes. */

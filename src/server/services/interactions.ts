@@ -15,7 +15,7 @@ import {
   watchLater,
 } from '../db/schema.ts';
 import { addVideoStat } from './daily-stats.ts';
-import { invalid, notFound } from './errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { visibleWorks } from './visibility.ts';
 import { notify, retract } from './notifications.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cursorKey, encodeCursor, parseCursor } from './list-cursor.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
 
 describe('list cursors', () => {
   it('carry a list’s sort key through the client and back, infinities included', () => {

@@ -6,7 +6,7 @@
  * A token is base64url of a small JSON array: the list's kind, then the key's values. It is opaque by contract, not
  * secret: a forged one only chooses where a public list starts.
  */
-import { invalid } from './errors.ts';
+import { invalid } from '../errors.ts';
 
 /** One part of a sort key: a number (ids, scores, microseconds) or null. */
 export type KeyPart = number | null;

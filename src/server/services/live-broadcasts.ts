@@ -9,7 +9,7 @@ import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { liveHosts, livePresence, liveRooms, notifications, type LiveIngest } from '../db/schema.ts';
 import { publish, roomTopic, userTopic } from '../realtime/events.ts';
-import { ServiceError, notFound } from './errors.ts';
+import { ServiceError, notFound } from '../errors.ts';
 import { getSettings } from './live-hosts.ts';
 
 /** A publisher that left may come back within this long and continue the same broadcast. */

@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { db } from '../db/client.ts';
 import { liveHosts, users } from '../db/schema.ts';
-import { invalid, type MessageVars } from './errors.ts';
+import { invalid, type MessageVars } from '../errors.ts';
 import { CHANNEL_IDS, isChannel } from './videos.ts';
 
 /** Key regenerations one member may make per hour. */

@@ -5,7 +5,7 @@ import { db } from '../db/client.ts';
 import { follows, liveMessages, livePresence, liveRooms, users, videos } from '../db/schema.ts';
 import { CHAT_MAX } from '../../shared/chat-line.ts';
 import { publish, roomTopic } from '../realtime/events.ts';
-import { invalid, notFound, ServiceError } from './errors.ts';
+import { invalid, notFound, ServiceError } from '../errors.ts';
 import { bounds, toPage, type Page, type Paged } from './video-cards.ts';
 import { assertCanSpeak } from '../staff/sanctions.ts';
 import { mediaUrl } from '../media-url.ts';

@@ -9,7 +9,7 @@ import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { publish, userTopic } from '../realtime/events.ts';
 import { blockStatus, type BlockStatus } from './blocks.ts';
-import { forbidden, invalid, notFound } from './errors.ts';
+import { forbidden, invalid, notFound } from '../errors.ts';
 import { IM_WRITE_LIMIT } from './im-limits.ts';
 import { enforce } from './rate-limit.ts';
 import { cursorKey, encodeCursor, finite } from './list-cursor.ts';

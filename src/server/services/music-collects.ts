@@ -2,7 +2,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { musicCollects, users, videos } from '../db/schema.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../errors.ts';
 import { bounds, cardColumns, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
 import { visibleWorks } from './visibility.ts';
 

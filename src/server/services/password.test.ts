@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { scryptSync } from 'node:crypto';
 import { HASHES_WAITING_MAX, hashPassword, verifyPassword } from './password.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
 
 describe('password', () => {
   it('hashes in the documented format and verifies', async () => {

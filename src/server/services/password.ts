@@ -3,7 +3,7 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 import { availableParallelism } from 'node:os';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { config } from '../config.ts';
-import { rateLimited } from './errors.ts';
+import { rateLimited } from '../errors.ts';
 
 const LOG_N = 17;
 const R = 8;

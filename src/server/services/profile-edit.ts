@@ -29,7 +29,7 @@ import { users } from '../db/schema.ts';
 import { toWebp, type ImageTarget } from '../media/images.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
-import { invalid, notFound, tooLarge } from './errors.ts';
+import { invalid, notFound, tooLarge } from '../errors.ts';
 import { enforce } from './rate-limit.ts';
 import { reindexVideoSearch } from './video-search.ts';
 import { flagWatched } from '../staff/watched-words.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
 import { enforce, hit, refund, reset, sweep } from './rate-limit.ts';
 
 let t: TestDb;

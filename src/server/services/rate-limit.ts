@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { isRetryable } from '../db/retry.ts';
-import { rateLimited } from './errors.ts';
+import { rateLimited } from '../errors.ts';
 
 export interface RateResult {
   ok: boolean;

@@ -3,7 +3,7 @@ import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { setBlock } from './blocks.ts';
 import { list as listComments } from './comments.ts';
 import { listDanmaku } from './danmaku.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError } from '../errors.ts';
 import { fileReport } from './reports.ts';
 import { byChannel, discover, followFeed, hot, recommend, related } from './videos.ts';
 

@@ -9,7 +9,7 @@ import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { db } from '../db/client.ts';
 import { reports } from '../db/schema.ts';
 import { setBlock } from './blocks.ts';
-import { invalid, notFound } from './errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { enforce } from './rate-limit.ts';
 import { visibleWorks } from './visibility.ts';
 

@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { users, type Privacy } from '../db/schema.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../errors.ts';
 import type { NotificationKind } from './notifications.ts';
 import { readPrivacy } from './visibility.ts';
 

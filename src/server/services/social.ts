@@ -5,7 +5,7 @@ import { lockUsers } from '../db/lock-order.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { follows, users } from '../db/schema.ts';
 import { addNewFollowers } from './daily-stats.ts';
-import { invalid, notFound } from './errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { notify, retract } from './notifications.ts';
 import { enforce } from './rate-limit.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';

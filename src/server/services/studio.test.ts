@@ -7,7 +7,7 @@ import { makeClip } from '../../../tests/setup/clips.ts';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { follows, notifications, uploads, users, videoHashtags, videos } from '../db/schema.ts';
 import { processUpload } from '../jobs/process-video.ts';
-import { startQueue, stopQueue } from '../jobs/queue.ts';
+import { startQueue, stopQueue } from '../job-queue.ts';
 import { mediaDir, uploadsDir } from '../media/paths.ts';
 import { searchVideos } from './search.ts';
 import { createWork, deleteWork, editWork, failUpload, getWork, listWorks } from './studio.ts';

@@ -20,7 +20,7 @@ import {
 import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { hashtags, uploads, users, videoHashtags, videoRenditions, videos, type UploadOutputs } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 import { checkCover } from '../media/checks.ts';
 import { gearSize } from '../media/ladder.ts';
 import { isStudioMedia, uploadsDir, WORKS_DIR } from '../media/paths.ts';
@@ -28,7 +28,7 @@ import { mediaStore } from '../media/store.ts';
 import { extractPoster } from '../media/transcode.ts';
 import { mediaUrl } from '../media-url.ts';
 import { captionEngine } from '../captions/engine.ts';
-import { invalid, notFound, ServiceError } from './errors.ts';
+import { invalid, notFound, ServiceError } from '../errors.ts';
 import { cursorKey, finite } from './list-cursor.ts';
 import { announceReplay } from './live-broadcasts.ts';
 import { extractMentions, resolveMentions } from './mentions.ts';

@@ -12,11 +12,11 @@ import { replaceControlChars } from '../../shared/text-chars.ts';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
 import { uploads } from '../db/schema.ts';
-import { enqueue, QUEUES } from '../jobs/queue.ts';
+import { enqueue, QUEUES } from '../job-queue.ts';
 import { checkCover, checkVideo } from '../media/checks.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { mediaUrl } from '../media-url.ts';
-import { notFound, ServiceError, type MessageVars } from './errors.ts';
+import { notFound, ServiceError, type MessageVars } from '../errors.ts';
 import { enforce } from './rate-limit.ts';
 
 /** New uploads a user may start per hour (each resumable upload counts once, however many requests it takes). */

@@ -6,7 +6,7 @@ import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { videos, type Privacy } from '../db/schema.ts';
 import type { Visibility, WorkStatus } from '../../shared/studio.ts';
 import { notBlockedBy } from './blocks.ts';
-import { forbidden, ServiceError } from './errors.ts';
+import { forbidden, ServiceError } from '../errors.ts';
 
 /** A profile's tabs in the order the page shows them: 作品, 喜欢, 收藏, 观看历史, 稍后再看. */
 export const PROFILE_TABS = ['post', 'like', 'favorite_collection', 'record', 'watch_later'] as const;

@@ -9,7 +9,7 @@ import { db } from '../db/client.ts';
 import { toWebp } from '../media/images.ts';
 import { uploadsDir } from '../media/paths.ts';
 import { mediaStore } from '../media/store.ts';
-import { tooLarge } from '../services/errors.ts';
+import { tooLarge } from '../errors.ts';
 import { audit } from './audit.ts';
 
 /** The channel page draws its banner at 1200×240. */

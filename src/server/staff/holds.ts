@@ -5,7 +5,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/types.ts';
 import { removals } from '../db/schema.ts';
-import { ServiceError } from '../services/errors.ts';
+import { ServiceError } from '../errors.ts';
 import { activeSanction } from './sanctions.ts';
 
 /** Refuses (403, naming the moderator's reason) to let `authorId` show work `workId` while it is removed or they are banned. */

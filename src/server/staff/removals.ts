@@ -9,7 +9,7 @@ import { db, type Db } from '../db/client.ts';
 import { comments, liveRooms, messages, notifications, removals, sanctions, videos } from '../db/schema.ts';
 import { announceWrite } from '../cache/shared-writes.ts';
 import { addVideoStat } from '../services/daily-stats.ts';
-import { invalid, notFound } from '../services/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { retractAboutComments } from '../services/notifications.ts';
 import { publish, userTopic } from '../realtime/events.ts';
 import { t } from '../../i18n/t.ts';

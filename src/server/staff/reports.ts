@@ -7,7 +7,7 @@ import type { ModerationTarget, ReportState } from '../../shared/staff.ts';
 import { db, type Db } from '../db/client.ts';
 import { comments, conversations, liveRooms, messages, reports, users, videos } from '../db/schema.ts';
 import { mediaUrl } from '../media-url.ts';
-import { notFound } from '../services/errors.ts';
+import { notFound } from '../errors.ts';
 import { audit } from './audit.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

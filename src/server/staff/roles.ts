@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { STAFF_ROLES, type StaffRole } from '../../shared/staff.ts';
 import { db } from '../db/client.ts';
 import { staffRoles, users } from '../db/schema.ts';
-import { invalid, notFound } from '../services/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { audit } from './audit.ts';
 
 /** The roles a member holds, in STAFF_ROLES order (empty for everyone who is not staff). */

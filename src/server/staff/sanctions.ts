@@ -9,7 +9,7 @@ import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { removals, sanctions, staffRoles, videos } from '../db/schema.ts';
 import { formatNoticeDate } from '../../i18n/t.ts';
-import { invalid, notFound, ServiceError } from '../services/errors.ts';
+import { invalid, notFound, ServiceError } from '../errors.ts';
 import { revokeAllSessions } from '../services/sessions.ts';
 import { announceWrite } from '../cache/shared-writes.ts';
 import { audit } from './audit.ts';

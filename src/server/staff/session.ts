@@ -8,7 +8,7 @@ import { db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { consumeLoginCode, requestLoginCode } from '../services/auth/codes.ts';
 import type { AuthContext } from '../services/auth/login.ts';
-import { invalid, rateLimited, ServiceError } from '../services/errors.ts';
+import { invalid, rateLimited, ServiceError } from '../errors.ts';
 import { verifyPassword } from '../services/password.ts';
 import { hit, refund } from '../services/rate-limit.ts';
 import { markAuthenticated, sessionFacts } from '../services/sessions.ts';

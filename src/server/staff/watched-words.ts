@@ -7,7 +7,7 @@ import { WATCHED_WORD_MAX, type ModerationTarget } from '../../shared/staff.ts';
 import { db } from '../db/client.ts';
 import { reports, watchedWords } from '../db/schema.ts';
 import { logLine } from '../log.ts';
-import { invalid, notFound } from '../services/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { audit } from './audit.ts';
 
 /** The list is read again after this long (a change made through another app server shows within it). */

@@ -8,7 +8,7 @@ import {
   type CaptionTrack,
 } from '../../../shared/captions.ts';
 import { CAPTION_WRITE_RATE, editCue, getTrack, removeCaptions, uploadCaptions } from '../../services/captions.ts';
-import { invalid } from '../../services/errors.ts';
+import { invalid } from '../../errors.ts';
 import { okB } from '../envelope.ts';
 import { id, int } from '../params.ts';
 import { route } from '../registry.ts';

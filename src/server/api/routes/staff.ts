@@ -1,5 +1,5 @@
 /**
- * The staff console's API (/api/admin/…), Family B's envelope. Every route is a staff route (staff/door.ts): 404 to
+ * The staff console's API (/api/admin/…), Family B's envelope. Every route is a staff route (staff-door.ts): 404 to
  * visitors and members, writes same-origin only, rate-limited and within 15 minutes of an authentication.
  */
 import { z } from 'zod';

@@ -9,7 +9,7 @@ import { LIVE_API, type LiveStudio } from '../../../shared/live.ts';
 import { liveConfig, RTMP_APP } from '../../live/config.ts';
 import { mediaStore } from '../../media/store.ts';
 import { mediaUrl } from '../../media-url.ts';
-import { invalid } from '../../services/errors.ts';
+import { invalid } from '../../errors.ts';
 import { currentBroadcast, setCover } from '../../services/live-broadcasts.ts';
 import {
   getSettings,

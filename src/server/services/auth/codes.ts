@@ -3,7 +3,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { db } from '../../db/client.ts';
 import { loginCodes } from '../../db/schema.ts';
-import { invalid, ServiceError } from '../errors.ts';
+import { invalid, ServiceError } from '../../errors.ts';
 import { sendLoginCode } from '../mailer.ts';
 import { enforce } from '../rate-limit.ts';
 import { findOrCreateUser } from './accounts.ts';

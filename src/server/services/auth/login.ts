@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { config } from '../../config.ts';
 import { users } from '../../db/schema.ts';
 import { cancelDeletion } from '../deletion-clock.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../../errors.ts';
 import { createSession, revokeAllSessions, revokeSession, type Viewer } from '../sessions.ts';
 import { assertNotBanned } from '../../staff/sanctions.ts';
 

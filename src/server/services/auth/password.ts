@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
-import { invalid, notFound, rateLimited, ServiceError } from '../errors.ts';
+import { invalid, notFound, rateLimited, ServiceError } from '../../errors.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { enforce, hit, refund } from '../rate-limit.ts';
 import { hashToken } from '../sessions.ts';

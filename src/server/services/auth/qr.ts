@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { db } from '../../db/client.ts';
 import { qrTickets, users } from '../../db/schema.ts';
-import { notFound, ServiceError } from '../errors.ts';
+import { notFound, ServiceError } from '../../errors.ts';
 import { enforce } from '../rate-limit.ts';
 import { hashToken } from '../sessions.ts';
 import { ipOf, issue, perIp, sometimes, viewerColumns, type AuthContext, type LoginResult } from './login.ts';

@@ -5,8 +5,8 @@
  * family's error envelope, as every other refusal there does; elsewhere the status line says it all.
  */
 import { t } from '../../i18n/t.ts';
-import { errorBody } from '../api/envelope.ts';
-import { familyOfApiPath } from '../api/router.ts';
+import { errorBody } from './envelope.ts';
+import { familyOfApiPath } from './router.ts';
 
 const REASONS = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' } as const;
 

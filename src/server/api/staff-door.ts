@@ -4,11 +4,11 @@
  * staff write limit and a session authenticated within STAFF_REAUTH_MS.
  */
 import { hasRole } from '../../shared/staff.ts';
-import { ApiError } from '../api/envelope.ts';
-import type { Route } from '../api/registry.ts';
+import { ApiError } from './envelope.ts';
+import type { Route } from './registry.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { hit } from '../services/rate-limit.ts';
-import { staffSession } from './session.ts';
+import { staffSession } from '../staff/session.ts';
 
 /** Staff writes one member may make per minute (every other write limit applies too). */
 export const STAFF_WRITE_RATE = { limit: 60, windowMs: 60_000 };

@@ -8,7 +8,7 @@
 const RENDERER = Symbol.for('astro:renderer');
 const REACT = '@astrojs/react';
 
-const islands = import.meta.glob<Record<string, unknown>>('../islands/**/*.tsx', { eager: true });
+const islands = import.meta.glob<Record<string, unknown>>('./**/*.tsx', { eager: true });
 
 /** Tags the functions among `exports` (components, and helpers the tag does not concern) with the React renderer. */
 export function tagReactComponents(exports: Record<string, unknown>): void {

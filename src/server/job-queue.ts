@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, PgBoss, type ConstructorOptions, type Queue } from 'pg-boss';
-import { config } from '../config.ts';
-import type { DbOrTx } from '../db/types.ts';
-import { asError } from '../error-fields.ts';
-import { logLine } from '../log.ts';
+import { config } from './config.ts';
+import type { DbOrTx } from './db/types.ts';
+import { asError } from './error-fields.ts';
+import { logLine } from './log.ts';
 
 /** Queue names. */
 export const QUEUES = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Comments } from '../islands/Comments.tsx';
-import { Feed } from '../islands/Feed.tsx';
-import { Related } from '../islands/Related.tsx';
-import { SearchBox } from '../islands/SearchBox.tsx';
+import { Comments } from './Comments.tsx';
+import { Feed } from './Feed.tsx';
+import { Related } from './Related.tsx';
+import { SearchBox } from './SearchBox.tsx';
 import { tagReactComponents } from './react-renderer.ts';
 
 // Astro reads this symbol to pick a component's renderer without rendering it first to ask (react-renderer.ts).

@@ -1,5 +1,5 @@
 /** Errors that services raise for rule violations; the HTTP layer maps `kind` to a status and the family's envelope. */
-import type { MessageKey } from '../../i18n/zh-CN.ts';
+import type { MessageKey } from '../i18n/zh-CN.ts';
 
 export type ServiceErrorKind =
   'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'rate_limited';

@@ -9,10 +9,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS, Server, type CancellationContext } from '@tus/server';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
-import { errorBody, errorResponse, JSON_HEADERS } from '../api/envelope.ts';
+import { errorBody, errorResponse, JSON_HEADERS } from './envelope.ts';
 import { logLine } from '../log.ts';
-import type { MessageVars, ServiceError } from '../services/errors.ts';
-import { logPath } from './log-path.ts';
+import type { MessageVars, ServiceError } from '../errors.ts';
+import { logPath } from '../http/log-path.ts';
 
 /** A refusal as tus reads one (`status_code`, `body`), with headers of its own (Retry-After, Allow, Tus-Version). */
 export interface Refusal {

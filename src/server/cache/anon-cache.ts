@@ -5,7 +5,7 @@
  * writes a hot read is then made about once a second instead of once per write. API_ANON_CACHE=off turns it off
  * (tests, and the benchmark's uncached column).
  */
-import { endAfterWrite, onAnonymousContentChange } from '../cache/anonymous-content.ts';
+import { endAfterWrite, onAnonymousContentChange } from './anonymous-content.ts';
 import { config } from '../config.ts';
 
 /** Query parameters that name the video an answer is about. */

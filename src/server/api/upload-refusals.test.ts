@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimited } from '../services/errors.ts';
+import { rateLimited } from '../errors.ts';
 import { EnvelopeServer, fromServiceError } from './upload-refusals.ts';
 
 let dir: string;

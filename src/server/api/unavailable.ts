@@ -3,7 +3,7 @@
  * envelope under /api, a small page elsewhere.
  */
 import { t } from '../../i18n/t.ts';
-import { errorBody, familyOfPath } from '../api/envelope.ts';
+import { errorBody, familyOfPath } from './envelope.ts';
 
 export interface Answer {
   status: number;
