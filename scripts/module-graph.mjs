@@ -22,7 +22,6 @@ process.chdir(ROOT);
  */
 const KNOWN_PAIRS = new Set([
   'src/client <-> src/islands',
-  'src/client <-> src/stores',
   'src/i18n <-> src/shared',
   'src/server/content <-> src/server/db',
   'src/server/db <-> src/server/services',

@@ -47,7 +47,7 @@ export function startLiveLikes(root: HTMLElement): void {
     pending -= n;
     if (n === 0) return;
     try {
-      const { apiPost } = await import('./api.ts');
+      const { apiPost } = await import('../stores/api.ts');
       const body = await apiPost<{ data: { count: number } }>(LIVE_API.like.replace(/^\/api/, ''), {
         room_id: roomId,
         count: n,

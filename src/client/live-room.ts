@@ -14,7 +14,7 @@ const fill = (template: string, count: number | string) => template.replace('{co
 
 // Loaded when first needed, so the room's first load stays this small module; a viewer reaching for the box (or a
 // logged-in viewer's idle browser) starts the API client loading before the first line is sent.
-const loadApi = () => import('./api.ts');
+const loadApi = () => import('../stores/api.ts');
 
 /** Brings one server-rendered chat panel to life. */
 export function startLiveRoom(root: HTMLElement): void {

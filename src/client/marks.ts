@@ -5,7 +5,7 @@
  * hydration finds what it expects. A visitor (no saved login, no member hint cookie) makes no call. An answer without
  * a viewer means the session is over: the page turns to a visitor's, as when a session ends.
  */
-import { hideOwnFollow } from './own-follow.ts';
+import { hideOwnFollow } from '../stores/own-follow.ts';
 import { showBadge } from './badge.ts';
 import { followButtonClass, followPillClass } from '../shared/follow-look.ts';
 import type { FollowStatus } from '../shared/api-shapes.ts';
@@ -139,7 +139,7 @@ export function drawMarks(marks: PageMarks, root: Document = document): void {
 
 /**
  * The page as a visitor sees it: the session turned out to be over. A saved login is told so as any 401 tells it
- * (client/api.ts): 登录状态已过期，请重新登录.
+ * (stores/api.ts): 登录状态已过期，请重新登录.
  */
 async function sessionOver(root: Document, hadToken: boolean): Promise<void> {
   root.documentElement.removeAttribute(MEMBER_ATTR);
@@ -147,7 +147,7 @@ async function sessionOver(root: Document, hadToken: boolean): Promise<void> {
   const { clearLocalSession } = await import('../stores/session.ts');
   clearLocalSession();
   if (!hadToken) return;
-  const [{ t }, { toast }] = await Promise.all([import('../i18n/t.ts'), import('./toast.ts')]);
+  const [{ t }, { toast }] = await Promise.all([import('../i18n/t.ts'), import('../stores/toast.ts')]);
   toast(t('toast.expired'), { type: 'error' });
 }
 

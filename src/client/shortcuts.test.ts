@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const { installStorages } = await import('../../tests/unit/memory-storage.ts');
 installStorages();
-vi.mock('./api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
+vi.mock('../stores/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
 const s = await import('./shortcuts.ts');
 const { $loginOpen } = await import('../stores/auth.ts');
 const player = await import('../stores/player.ts');

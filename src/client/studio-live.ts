@@ -32,7 +32,7 @@ const api = (path: string) => path.replace(/^\/api/, '');
 export function startStudioLive(root: HTMLElement): void {
   const texts = JSON.parse(root.dataset.texts ?? '{}') as Texts;
   const $ = <T extends Element = HTMLElement>(selector: string) => root.querySelector<T>(selector)!;
-  const loadApi = () => import('./api.ts');
+  const loadApi = () => import('../stores/api.ts');
 
   const render = (s: LiveStudio) => {
     const b = s.broadcast;

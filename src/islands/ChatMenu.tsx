@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { toast } from '../client/toast.ts';
+import { toast } from '../stores/toast.ts';
 import { t } from '../i18n/t.ts';
 import { REPORT_REASONS, type ReportReason } from '../shared/messaging.ts';
 import { $chat, clearChat, reportChat, setBlocked, setMute, setPinned } from '../stores/messages.ts';

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { apiGet } from '../client/api.ts';
+import { apiGet } from '../stores/api.ts';
 import { t } from '../i18n/t.ts';
 import { riCloseLine, riHeart3Line, riLiveLine, riUserHeartLine } from '../shared/icons.ts';
 import { $loginOpen, closeLogin } from '../stores/auth.ts';

@@ -1,7 +1,7 @@
 /** What the login panels share besides their fields: the input look, the error text of a failure, and the end of a login. */
 import { t } from '../i18n/t.ts';
 import { closeLogin } from '../stores/auth.ts';
-import { setFlash } from '../client/flash.ts';
+import { setFlash } from '../stores/flash.ts';
 import { reloadPage, takeDeletionCancelled } from '../stores/user.ts';
 
 /** The class of every text input of the login dialog. */

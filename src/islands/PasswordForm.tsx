@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { apiPost } from '../client/api.ts';
-import { toast } from '../client/toast.ts';
+import { apiPost } from '../stores/api.ts';
+import { toast } from '../stores/toast.ts';
 import { t } from '../i18n/t.ts';
 
 const fieldClass =

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { toast } from '../client/toast.ts';
+import { toast } from '../stores/toast.ts';
 import { t } from '../i18n/t.ts';
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { REPORT_REASONS, type ReportReason, type ReportTarget } from '../shared/messaging.ts';

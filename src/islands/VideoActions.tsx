@@ -41,7 +41,7 @@ interface FollowProps {
 /**
  * 关注 for the video's author: a look-alike until the viewer points at it, then the shared follow button (FollowToggle).
  * The relation comes with the viewer's marks after first paint; beside the viewer's own name it keeps its place,
- * unseen and out of reach (src/client/own-follow.ts), so that nothing moves.
+ * unseen and out of reach (src/stores/own-follow.ts), so that nothing moves.
  */
 export function Follow({ item: rendered, labels, size = 'sm', className = '' }: FollowProps) {
   const marks = useStore($marks);

@@ -1,5 +1,5 @@
 import { atom, map } from 'nanostores';
-import { SESSION_ENDED_EVENT } from '../client/directives/wake.ts';
+import { SESSION_ENDED_EVENT } from '../shared/wake-events.ts';
 
 /** The spec's auth store: whether someone is logged in, and a key bumped at each login or logout so islands can start afresh. */
 export const $auth = map({ isLogin: false, routerKey: 0 });

@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const { installStorages } = await import('../../tests/unit/memory-storage.ts');
 const { local } = installStorages();
-vi.mock('../client/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
+vi.mock('./api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
 
-const { apiGet, apiPost } = await import('../client/api.ts');
+const { apiGet, apiPost } = await import('./api.ts');
 const c = await import('./comments.ts');
 const { $loginOpen } = await import('./auth.ts');
 

@@ -3,7 +3,7 @@
  * target, publishing, deleting and optimistic likes (queued like video likes), with counts announced to the page.
  */
 import { map } from 'nanostores';
-import { fetchComments, fetchReplies, sendComment, sendCommentLike, sendDelete } from '../client/comment-api.ts';
+import { fetchComments, fetchReplies, sendComment, sendCommentLike, sendDelete } from './comment-api.ts';
 import {
   COMMENT_COUNT_EVENT,
   type CommentCountDetail,

@@ -1,6 +1,6 @@
 /** 弹幕 of the videos on the page: each video's list (fetched once) and the viewer's own, shown the moment they are sent. */
 import { atom } from 'nanostores';
-import { apiGet, apiPost } from '../client/api.ts';
+import { apiGet, apiPost } from './api.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { requireLogin } from './auth.ts';
 

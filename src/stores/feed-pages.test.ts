@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { testAweme } from '../../tests/unit/aweme.ts';
 
-vi.mock('../client/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
-const { apiGet } = await import('../client/api.ts');
+vi.mock('./api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
+const { apiGet } = await import('./api.ts');
 const { feedPages, fetchFeed } = await import('./feed-pages.ts');
 const { fromAweme } = await import('../shared/video-item.ts');
 const get = vi.mocked(apiGet);

@@ -14,7 +14,7 @@ interface FeedPage {
 /** The page of the recommend feed after `cursor` (the previous page's answer; '0' for the first). */
 export async function fetchFeed(cursor: ListCursor, count: number): Promise<FeedPage> {
   // The API client loads with the first page asked for, not with the player.
-  const { apiGet } = await import('../client/api.ts');
+  const { apiGet } = await import('./api.ts');
   const body = await apiGet<{ aweme_list: Aweme[]; has_more: 0 | 1; cursor: string }>('/aweme/v1/web/tab/feed/', {
     count,
     cursor,

@@ -1,5 +1,5 @@
 /** A user's 关注 or 粉丝 list, page by page, for the profile's list dialog. */
-import { apiGet } from '../client/api.ts';
+import { apiGet } from './api.ts';
 import type { FollowUser } from '../shared/api-shapes.ts';
 import { pagedList } from './paged-list.ts';
 

@@ -5,9 +5,9 @@ const env = await vi.hoisted(async () => {
   return installStorages();
 });
 
-vi.mock('../client/api.ts', () => ({ apiPost: vi.fn() }));
+vi.mock('./api.ts', () => ({ apiPost: vi.fn() }));
 
-const { apiPost } = await import('../client/api.ts');
+const { apiPost } = await import('./api.ts');
 const { $loginOpen } = await import('./auth.ts');
 const {
   $followerCounts,

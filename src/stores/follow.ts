@@ -58,7 +58,7 @@ export async function toggleFollow(secUid: string, shown: FollowStatus = 0): Pro
   $followStatus.setKey(secUid, follow ? 1 : 0);
   try {
     // The API client loads on the first follow, not with the page.
-    const { apiPost } = await import('../client/api.ts');
+    const { apiPost } = await import('./api.ts');
     const answer = await apiPost<FollowAnswer>('/aweme/v1/web/commit/follow/user/', {
       sec_user_id: secUid,
       type: follow ? 1 : 0,

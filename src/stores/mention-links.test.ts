@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../client/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
+vi.mock('./api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
 
-const { apiGet } = await import('../client/api.ts');
+const { apiGet } = await import('./api.ts');
 const { $mentionLinks, resolveMentionLinks, seedMentionLinks } = await import('./mention-links.ts');
 
 const get = vi.mocked(apiGet);

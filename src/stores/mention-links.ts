@@ -1,6 +1,6 @@
 /** Profile links for @mentions in comment text: which nicknames name which users, asked once per name. */
 import { map } from 'nanostores';
-import { resolveNicknames } from '../client/comment-api.ts';
+import { resolveNicknames } from './comment-api.ts';
 import { mentionedNames, MENTION_RESOLVE_MAX } from '../shared/mention-text.ts';
 
 /** Nickname → sec_uid of the users @mentioned in comments seen so far; null when no such user. */

@@ -1,5 +1,5 @@
 /** The comment box's @ picker: whom a typed '@name' may mean, the people I follow first, then anyone else. */
-import { apiGet } from '../client/api.ts';
+import { apiGet } from './api.ts';
 import type { FollowUser, SearchUser } from '../shared/api-shapes.ts';
 
 export interface MentionOption {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImConversationState, ImMessage, ImUser } from '../shared/messaging.ts';
 
-vi.mock('../client/api.ts', () => ({
+vi.mock('./api.ts', () => ({
   apiGet: vi.fn(),
   apiPost: vi.fn(),
   ApiFailure: class ApiFailure extends Error {
@@ -13,7 +13,7 @@ vi.mock('../client/api.ts', () => ({
   },
 }));
 
-const api = await import('../client/api.ts');
+const api = await import('./api.ts');
 const {
   $chat,
   $conversations,

@@ -3,7 +3,7 @@
  * decides (the one-message rule, blocks, who may like what); this store shows its answers and its refusals.
  */
 import { map } from 'nanostores';
-import { ApiFailure, apiGet, apiPost } from '../client/api.ts';
+import { ApiFailure, apiGet, apiPost } from './api.ts';
 import type { FollowUser } from '../shared/api-shapes.ts';
 import {
   MESSAGE_MAX,

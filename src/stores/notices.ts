@@ -1,6 +1,6 @@
 /** The 通知 panel (互动消息): the chosen filter, its pages of notifications, and marking them read. */
 import { atom } from 'nanostores';
-import { apiGet, apiPost } from '../client/api.ts';
+import { apiGet, apiPost } from './api.ts';
 import type { Notice, NoticeGroup } from '../shared/messaging.ts';
 import { $noticeUnread } from './inbox.ts';
 import { pagedList } from './paged-list.ts';

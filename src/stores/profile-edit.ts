@@ -1,5 +1,5 @@
 /** 编辑资料's save: only the changed fields go out, in one multipart form; the session's user info follows the answer. */
-import { apiPostMultipart } from '../client/api.ts';
+import { apiPostMultipart } from './api.ts';
 import type { Gender } from '../shared/profile-edit.ts';
 import type { SelfUser } from '../shared/api-shapes.ts';
 import { $user } from './session.ts';

@@ -14,7 +14,7 @@ export function relatedVideos(awemeId: string, initial: VideoCardItem[], count =
 
   /** `n` related videos but those in `filter` (the API client loads when first needed: the page's first load stays without it). */
   async function ask(n: number, filter: string[]): Promise<VideoCardItem[]> {
-    const { apiGet } = await import('../client/api.ts');
+    const { apiGet } = await import('./api.ts');
     const body = await apiGet<{ aweme_list: Aweme[] }>('/aweme/v1/web/aweme/related/', {
       aweme_id: awemeId,
       count: n,

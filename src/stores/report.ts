@@ -26,7 +26,7 @@ export function closeReport(): void {
 
 /** Files the report; with `block`, the server blocks the person in the same call. Rejects with the server's message. */
 export async function submitReport(subject: ReportSubject, reason: ReportReason, block: boolean): Promise<boolean> {
-  const { apiPost } = await import('../client/api.ts');
+  const { apiPost } = await import('./api.ts');
   const answer = await apiPost<{ blocked: 0 | 1 }>(
     '/aweme/v1/web/report/',
     { object_type: subject.target, object_id: subject.id, reason, block: block ? 1 : 0 },

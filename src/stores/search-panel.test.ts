@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../client/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
-const { apiGet } = await import('../client/api.ts');
+vi.mock('./api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
+const { apiGet } = await import('./api.ts');
 const s = await import('./search-panel.ts');
 const get = vi.mocked(apiGet);
 

@@ -1,6 +1,6 @@
 /** The search box's panel: 热搜 and 猜你想搜 (kept across openings of the box) and the completions of typed text. */
 import { atom } from 'nanostores';
-import { apiGet } from '../client/api.ts';
+import { apiGet } from './api.ts';
 
 interface HotItem {
   id: string;

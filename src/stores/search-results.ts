@@ -1,5 +1,5 @@
 /** The results page's further pages of videos and users, after the first the server rendered. */
-import { apiGet } from '../client/api.ts';
+import { apiGet } from './api.ts';
 import type { Aweme, FollowStatus, SearchUser } from '../shared/api-shapes.ts';
 import { fromAweme, type VideoItem } from '../shared/video-item.ts';
 import { pagedList, type FetchedPage, type ListCursor } from './paged-list.ts';

@@ -1,6 +1,6 @@
-/** The session this browser holds, apart from the API client: client/api.ts reads and clears it without importing the user actions. */
+/** The session this browser holds, apart from the API client: stores/api.ts reads and clears it without importing the user actions. */
 import { map } from 'nanostores';
-import { hideOwnFollow } from '../client/own-follow.ts';
+import { hideOwnFollow } from './own-follow.ts';
 import type { ProfileUser } from '../shared/api-shapes.ts';
 import { endSession, USER_KEY } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';

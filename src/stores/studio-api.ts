@@ -1,5 +1,5 @@
 /** The studio API (Family B) through the one API client: its paths carry /api, its answers their `data`. */
-import { apiGet, apiPost, type CallOptions, type Params } from '../client/api.ts';
+import { apiGet, apiPost, type CallOptions, type Params } from './api.ts';
 
 // STUDIO_API names full paths; the client adds its own base.
 const relative = (path: string) => path.replace(/^\/api(?=\/)/, '');

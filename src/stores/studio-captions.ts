@@ -47,7 +47,7 @@ async function change(workId: number, run: () => Promise<CaptionTrack | null>): 
 /** Uploads a .vtt or .srt file as the work's captions (replacing any). */
 export function uploadCaptionFile(workId: number, file: File): Promise<boolean> {
   return change(workId, async () => {
-    const { apiPostMultipart } = await import('../client/api.ts');
+    const { apiPostMultipart } = await import('./api.ts');
     const body = new FormData();
     body.set('workId', String(workId));
     body.set('file', file, file.name);

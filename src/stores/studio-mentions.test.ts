@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../client/api.ts', () => ({ apiGet: vi.fn() }));
+vi.mock('./api.ts', () => ({ apiGet: vi.fn() }));
 
-const { apiGet } = await import('../client/api.ts');
+const { apiGet } = await import('./api.ts');
 const { $mentionCandidates, FOLLOWING_PAGES, loadMentionCandidates, suggestMentions } =
   await import('./studio-mentions.ts');
 const get = vi.mocked(apiGet);

@@ -1,6 +1,6 @@
 /** The people I follow, for the title's @ autocomplete: read once, on the first '@'. */
 import { atom } from 'nanostores';
-import { apiGet } from '../client/api.ts';
+import { apiGet } from './api.ts';
 import type { FollowUser } from '../shared/api-shapes.ts';
 
 export interface MentionCandidate {

@@ -13,9 +13,9 @@ const env = await vi.hoisted(async () => {
   return { ...storages, reload };
 });
 
-vi.mock('../client/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
+vi.mock('./api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
 
-const { apiGet, apiPost } = await import('../client/api.ts');
+const { apiGet, apiPost } = await import('./api.ts');
 const { $auth, $codeCountdown } = await import('./auth.ts');
 const user = await import('./user.ts');
 const { $user, $saveLoginInfo, $userLoading } = user;

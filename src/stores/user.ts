@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
-import { apiGet, apiPost, type ApiFailure } from '../client/api.ts';
-import { setFlash } from '../client/flash.ts';
+import { apiGet, apiPost, type ApiFailure } from './api.ts';
+import { setFlash } from './flash.ts';
 import { $auth, setLoggedIn, startCodeCountdown } from './auth.ts';
 import { browserStorage, persist, withId } from './persist.ts';
 import {

@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const { installStorages } = await import('../../tests/unit/memory-storage.ts');
 const { local } = installStorages();
-vi.mock('../client/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
-vi.mock('../client/toast.ts', () => ({ toast: vi.fn() }));
-const { apiPost } = await import('../client/api.ts');
+vi.mock('./api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
+vi.mock('./toast.ts', () => ({ toast: vi.fn() }));
+const { apiPost } = await import('./api.ts');
 const f = await import('./video-actions.ts');
 const { $stats, statsOf } = await import('./video-stats.ts');
 const { $loginOpen } = await import('./auth.ts');

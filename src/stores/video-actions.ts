@@ -9,11 +9,11 @@ import { takeIntent } from './early-clicks.ts';
 import { patchStats as patch, statsOf, type VideoStats } from './video-stats.ts';
 import { enqueueWrite } from './write-queue.ts';
 
-let apiModule: Promise<typeof import('../client/api.ts')> | undefined;
-const api = () => (apiModule ??= import('../client/api.ts'));
+let apiModule: Promise<typeof import('./api.ts')> | undefined;
+const api = () => (apiModule ??= import('./api.ts'));
 
 async function say(key: MessageKey, type: 'info' | 'success' | 'error' = 'success'): Promise<void> {
-  const [{ t }, { toast }] = await Promise.all([import('../i18n/t.ts'), import('../client/toast.ts')]);
+  const [{ t }, { toast }] = await Promise.all([import('../i18n/t.ts'), import('./toast.ts')]);
   toast(t(key), { type });
 }
 

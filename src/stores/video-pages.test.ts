@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { testAweme, testUser } from '../../tests/unit/aweme.ts';
 import type { Aweme } from '../shared/api-shapes.ts';
 
-vi.mock('../client/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
+vi.mock('./api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
 
-const { apiGet } = await import('../client/api.ts');
+const { apiGet } = await import('./api.ts');
 const { loadVideos, videoPages } = await import('./video-pages.ts');
 
 const get = vi.mocked(apiGet);

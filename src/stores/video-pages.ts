@@ -51,7 +51,7 @@ export async function loadVideos(
   { secUid, channelId, signal }: ListOptions = {},
 ): Promise<FetchedPage<GridVideo>> {
   // The API client loads with the first page asked for, not with the island.
-  const { apiGet } = await import('../client/api.ts');
+  const { apiGet } = await import('./api.ts');
   const options = { signal };
   const W = '/aweme/v1/web';
   switch (source) {

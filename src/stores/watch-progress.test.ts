@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 const { installStorages } = await import('../../tests/unit/memory-storage.ts');
 const { local } = installStorages();
-vi.mock('../client/api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
-const { apiPost } = await import('../client/api.ts');
+vi.mock('./api.ts', () => ({ apiGet: vi.fn(), apiPost: vi.fn() }));
+const { apiPost } = await import('./api.ts');
 const f = await import('./watch-progress.ts');
 const post = vi.mocked(apiPost);
 

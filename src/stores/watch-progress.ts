@@ -9,8 +9,8 @@ const lastProgress = new Map<string, number>();
 // The API client loads with the first write, not with the player.
 const tokenHeader = (token: string | null): Record<string, string> => (token ? { Token: token } : {});
 
-let apiModule: Promise<typeof import('../client/api.ts')> | undefined;
-const api = () => (apiModule ??= import('../client/api.ts'));
+let apiModule: Promise<typeof import('./api.ts')> | undefined;
+const api = () => (apiModule ??= import('./api.ts'));
 
 /**
  * Records watch progress (观看历史) for a logged-in viewer: at most every HISTORY_EVERY_MS while playing, and always

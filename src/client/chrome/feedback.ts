@@ -40,7 +40,7 @@ export function initFeedback(dialog: HTMLDialogElement): void {
     submit.disabled = true;
     submit.textContent = form.dataset.submitting ?? '';
     try {
-      const { apiPost } = await import('../api.ts');
+      const { apiPost } = await import('../../stores/api.ts');
       await apiPost(
         '/feedback',
         { content: content.value.trim(), contact: contact.value.trim() || undefined },

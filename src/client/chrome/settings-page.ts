@@ -2,7 +2,7 @@
 import { getDefaultPage, setDefaultPage } from './default-page.ts';
 
 async function notice(message: string, type: 'success' | 'error' = 'success'): Promise<void> {
-  const { toast } = await import('../toast.ts');
+  const { toast } = await import('../../stores/toast.ts');
   toast(message, { type });
 }
 
@@ -14,7 +14,7 @@ export function initSettingsPage(root: HTMLElement): void {
       const on = input.checked;
       input.disabled = true;
       try {
-        const { apiPost } = await import('../api.ts');
+        const { apiPost } = await import('../../stores/api.ts');
         await apiPost(`/settings/${input.dataset.setting}`, { [input.name]: on ? 1 : 0 }, { quiet: true });
         await notice(saved);
       } catch (failure) {

@@ -1,5 +1,5 @@
 import type { ClientDirective } from 'astro';
-import { SESSION_ENDED_EVENT } from './wake.ts';
+import { SESSION_ENDED_EVENT } from '../../shared/wake-events.ts';
 
 /**
  * `client:interact`: hydrates an island on the first interaction with it (pointer, touch, focus or key), or when

@@ -3,8 +3,8 @@
  * for channels), save-and-publish, and its history with each version's diff and a restore.
  */
 import { useEffect, useState } from 'react';
-import { apiGet, apiPost, apiPostMultipart } from '../../client/api.ts';
-import { toast } from '../../client/toast.ts';
+import { apiGet, apiPost, apiPostMultipart } from '../../stores/api.ts';
+import { toast } from '../../stores/toast.ts';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import {

@@ -1,7 +1,7 @@
 /** 成员与角色: find a member by e-mail; an admin grants and revokes roles, a moderator lifts mutes and bans. */
 import { useState } from 'react';
-import { apiGet, apiPost } from '../../client/api.ts';
-import { toast } from '../../client/toast.ts';
+import { apiGet, apiPost } from '../../stores/api.ts';
+import { toast } from '../../stores/toast.ts';
 import { t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
 import { STAFF_ROLES, type StaffRole } from '../../shared/staff.ts';

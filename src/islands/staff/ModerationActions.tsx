@@ -1,7 +1,7 @@
 /** What a moderator may do with a reported target: dismiss, remove or restore, mute for 1, 7 or 30 days, ban; each reversible. */
 import { useState } from 'react';
-import { apiPost } from '../../client/api.ts';
-import { toast } from '../../client/toast.ts';
+import { apiPost } from '../../stores/api.ts';
+import { toast } from '../../stores/toast.ts';
 import { t } from '../../i18n/t.ts';
 import { MODERATION_REASON_MAX, MUTE_DAYS, REMOVABLE_TARGETS, type ModerationTarget } from '../../shared/staff.ts';
 import { ReauthDialog } from './ReauthDialog.tsx';

@@ -1,6 +1,6 @@
 /** 请验证身份: the password, or a code mailed to the account, makes the session fit for staff work for 15 minutes. */
 import { useState, type FormEvent } from 'react';
-import { apiPost, ApiFailure } from '../../client/api.ts';
+import { apiPost, ApiFailure } from '../../stores/api.ts';
 import { t } from '../../i18n/t.ts';
 
 interface Props {

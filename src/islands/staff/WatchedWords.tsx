@@ -1,6 +1,6 @@
 /** 关注词: the list moderators keep; new comments, titles, bios and messages containing one are flagged into the queue. */
 import { useState } from 'react';
-import { apiPost } from '../../client/api.ts';
+import { apiPost } from '../../stores/api.ts';
 import { t } from '../../i18n/t.ts';
 import { WATCHED_WORD_MAX } from '../../shared/staff.ts';
 import { ReauthDialog } from './ReauthDialog.tsx';

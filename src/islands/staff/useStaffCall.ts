@@ -1,7 +1,7 @@
 /** Staff calls from the console's islands: failures shown inline, and a stale authentication answered with the re-auth dialog, then the call again. */
 import { useCallback, useState } from 'react';
-import { ApiFailure } from '../../client/api.ts';
-import { toast } from '../../client/toast.ts';
+import { ApiFailure } from '../../stores/api.ts';
+import { toast } from '../../stores/toast.ts';
 import { t } from '../../i18n/t.ts';
 
 /** The message the door answers when the session's authentication is older than 15 minutes. */

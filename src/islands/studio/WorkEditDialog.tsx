@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useId, useState } from 'react';
-import { toast } from '../../client/toast.ts';
+import { toast } from '../../stores/toast.ts';
 import { t } from '../../i18n/t.ts';
 import type { EditWorkInput, StudioConfig, StudioWork } from '../../shared/studio.ts';
 import { titleProblem } from '../../stores/studio-check.ts';

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { toast } from '../../client/toast.ts';
+import { toast } from '../../stores/toast.ts';
 import { t } from '../../i18n/t.ts';
 import { riFolderVideoLine } from '../../shared/icons.ts';
 import type { StudioWork, StudioWorkPage } from '../../shared/studio.ts';

@@ -57,7 +57,7 @@ function operation(route: Route): object {
   const op: Record<string, unknown> = {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: route.summary,
-    tags: [route.family === 'A' ? 'Family A (Douyin web)' : 'Family B'],
+    tags: [route.family === 'A' ? 'Douyin-compatible API' : 'Site API'],
     responses,
   };
   if (route.auth) op.security = [{ token: [] }, { cookie: [] }];
@@ -90,7 +90,7 @@ export function buildOpenApi(routes: Route[]): object {
       title: '闪映 API',
       version: '1.0.0',
       description:
-        'Family A mirrors douyin.com web (`status_code` 0 on success; 2 bad input, 8 not logged in, 9 forbidden, 4 not found, 5 method, 6 too large, 7 rate limited, 1 server error). Family B answers `{code, msg, data}` with string codes. An optional parameter sent empty (`cursor=`) counts as absent; a required one sent empty is a 400. Reads take the Token header or the session cookie. Writes (POST) need the Token header, or on Family A the session cookie with an Origin (else Referer) of this site or of CORS_ORIGINS; a request naming neither is refused with 401.',
+        'The Douyin-compatible API (Family A in the code) mirrors douyin.com web (`status_code` 0 on success; 2 bad input, 8 not logged in, 9 forbidden, 4 not found, 5 method, 6 too large, 7 rate limited, 1 server error). The site API (Family B) answers `{code, msg, data}` with string codes. An optional parameter sent empty (`cursor=`) counts as absent; a required one sent empty is a 400. Reads take the Token header or the session cookie. Writes (POST) need the Token header, or on the Douyin-compatible API the session cookie with an Origin (else Referer) of this site or of CORS_ORIGINS; a request naming neither is refused with 401.',
     },
     servers: [{ url: '/api' }],
     components: {

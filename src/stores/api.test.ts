@@ -9,8 +9,8 @@ vi.mock('./toast.ts', () => ({ toast: vi.fn() }));
 
 const { toast } = await import('./toast.ts');
 const { apiGet, apiPost, ApiFailure } = await import('./api.ts');
-const { $user, loginSucceeded } = await import('../stores/user.ts');
-const { $auth, $loginOpen, $sessionEnded, closeLogin } = await import('../stores/auth.ts');
+const { $user, loginSucceeded } = await import('./user.ts');
+const { $auth, $loginOpen, $sessionEnded, closeLogin } = await import('./auth.ts');
 
 const toastMock = vi.mocked(toast);
 const fetchMock = vi.fn<typeof fetch>();

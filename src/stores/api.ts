@@ -4,8 +4,8 @@ import FormUrlAddon from 'wretch/addons/formUrl';
 import QueryStringAddon from 'wretch/addons/queryString';
 import type { MessageKey } from '../i18n/zh-CN.ts';
 import { NOT_LOGGED_IN } from '../shared/status-code.ts';
-import { $sessionEnded, openLogin } from '../stores/auth.ts';
-import { $user, clearLocalSession } from '../stores/session.ts';
+import { $sessionEnded, openLogin } from './auth.ts';
+import { $user, clearLocalSession } from './session.ts';
 import { toast } from './toast.ts';
 
 export const API_BASE: string = import.meta.env.PUBLIC_API_BASE ?? '/api';
