@@ -129,7 +129,8 @@ for (const already of [false, true]) {
     await expect(button).toHaveAttribute('aria-pressed', 'true');
     await expect.poll(() => likeCount(api, video.id)).toBe(already ? before : before + 1);
     await page.reload();
-    await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'true');
+    // The marks of the reloaded page come after its paint: on a busy machine that can take more than a few seconds.
+    await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'true', { timeout: 15_000 });
     expect(await likeCount(api, video.id)).toBe(already ? before : before + 1);
     await context.close();
     await api.dispose();
