@@ -1,7 +1,7 @@
 /** The recommend feed's pages after the server's first: by cursor, without repeats, authors spread at each join. */
-import type { Aweme } from '../shared/api-shapes.ts';
+import type { FeedAweme } from '../shared/api-shapes.ts';
 import { spreadAuthors } from '../shared/author-spread.ts';
-import { fromAweme, type VideoItem } from '../shared/video-item.ts';
+import { fromFeedAweme, type VideoItem } from '../shared/video-item.ts';
 import { pagedList, type ListCursor } from './paged-list.ts';
 
 interface FeedPage {
@@ -15,11 +15,11 @@ interface FeedPage {
 export async function fetchFeed(cursor: ListCursor, count: number): Promise<FeedPage> {
   // The API client loads with the first page asked for, not with the player.
   const { apiGet } = await import('../client/api.ts');
-  const body = await apiGet<{ aweme_list: Aweme[]; has_more: 0 | 1; cursor: string }>('/aweme/v1/web/tab/feed/', {
+  const body = await apiGet<{ aweme_list: FeedAweme[]; has_more: 0 | 1; cursor: string }>('/aweme/v1/web/tab/feed/', {
     count,
     cursor,
   });
-  return { items: body.aweme_list.map(fromAweme), hasMore: body.has_more === 1, cursor: body.cursor };
+  return { items: body.aweme_list.map(fromFeedAweme), hasMore: body.has_more === 1, cursor: body.cursor };
 }
 
 /** A page joined to the feed: no author twice in a row where another is at hand, seam included (as the server spreads a page). */
