@@ -72,7 +72,7 @@ describe('the feed ranker', () => {
 describe('减少此类 on a ranking', () => {
   it('sinks the works of the channels and authors the viewer wants less of, and marks them', () => {
     const ranked = rankCandidates(
-      [c(1, { score: 9 }), c(2, { score: 8, channelId: 5 }), c(3, { score: 1 })],
+      [c(1, { score: 9 }), c(2, { score: 8, channelId: 5 }), c(3, { score: 6.5 })],
       none,
       NOW,
     );
