@@ -316,6 +316,7 @@ export function Feed({ data, count }: Props) {
                 <article
                   key={v.id}
                   data-index={i}
+                  data-video-id={v.id}
                   data-active={active}
                   aria-roledescription="slide"
                   aria-label={v.desc}

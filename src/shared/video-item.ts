@@ -99,10 +99,12 @@ export function fromAweme(a: Aweme): VideoItem {
 }
 
 /** An aweme of the recommend feed, with why it was picked. */
-export function fromFeedAweme(a: FeedAweme): VideoItem {
+export function fromFeedAweme(a: Aweme & Partial<Pick<FeedAweme, 'recommend_reason'>>): VideoItem {
   const r = a.recommend_reason;
+  const item = fromAweme(a);
+  if (!r) return item;
   return {
-    ...fromAweme(a),
+    ...item,
     reason: { code: r.code, text: r.text, signals: r.signals, channelId: r.channel_id, channelName: r.channel_name },
   };
 }

@@ -32,10 +32,26 @@ const appendSpread = (list: VideoItem[], next: VideoItem[]): VideoItem[] =>
  * (不感兴趣).
  */
 export function feedPages(first: FeedPage, count: number) {
-  return pagedList<VideoItem>({
+  const list = pagedList<VideoItem>({
     keyOf: (v) => v.id,
     start: { items: first.items, cursor: first.cursor, hasMore: first.hasMore },
     join: appendSpread,
-    fetchPage: (cursor) => fetchFeed(cursor, count),
+    fetchPage: async (cursor) => {
+      const page = await fetchFeed(cursor, count);
+      adoptReasons(list.$items, page.items);
+      return page;
+    },
   });
+  return list;
+}
+
+/**
+ * A video the shared first page showed (the visitors' order, reason 热门) that the member's own answer holds too
+ * takes the member's reason: 为什么推荐 says why it is in their feed.
+ */
+function adoptReasons($items: { get(): VideoItem[]; set(v: VideoItem[]): void }, fetched: VideoItem[]): void {
+  const why = new Map(fetched.flatMap((v) => (v.reason ? [[v.id, v.reason] as const] : [])));
+  const held = $items.get();
+  if (!held.some((v) => why.has(v.id) && why.get(v.id)!.text !== v.reason?.text)) return;
+  $items.set(held.map((v) => (why.has(v.id) ? { ...v, reason: why.get(v.id) } : v)));
 }
