@@ -360,8 +360,9 @@ export function Feed({ data, count }: Props) {
                       </a>
                     </p>
                   </div>
+                  {/* Above the player bar (z-20), whose gradient reaches over 更多 on a phone and took its taps. */}
                   <div
-                    className={`absolute bottom-20 right-3 z-10 flex flex-col items-center gap-4 transition-opacity ${clear ? 'pointer-events-none opacity-0' : ''}`}
+                    className={`absolute bottom-20 right-3 z-30 flex flex-col items-center gap-4 transition-opacity ${clear ? 'pointer-events-none opacity-0' : ''}`}
                   >
                     <a
                       href={`/user/${v.author.secUid}`}

@@ -107,6 +107,7 @@ test('为什么推荐这个视频 names the pool the member’s recommend answer
 
   // The pictures of the panel a reviewer looks at (WHY_SHOTS=1): both themes, a desktop and a phone.
   if (process.env.WHY_SHOTS) {
+    test.setTimeout(120_000);
     for (const [w, h] of [
       [1440, 900],
       [390, 844],
@@ -114,6 +115,7 @@ test('为什么推荐这个视频 names the pool the member’s recommend answer
       for (const theme of ['light', 'dark']) {
         await page.setViewportSize({ width: w, height: h });
         await page.evaluate((t) => localStorage.setItem('theme', t), theme);
+        reasons.clear();
         await openFeed(page);
         await pageTo(page, (v) => reasons.has(v) && reasons.get(v)!.code !== 'popular');
         await openWhy(page);
