@@ -40,15 +40,7 @@ export function playerText() {
     share: t('video.shares'),
     later: t('video.watchLater'),
     notInterested: t('video.notInterested'),
-    why: {
-      title: t('why.title'),
-      lead: t('why.lead'),
-      none: t('why.none'),
-      /** '减少此类：{channel}': the panel fills in the channel's name. */
-      lessChannel: t('why.lessChannel'),
-      lessAuthor: t('why.lessAuthor'),
-      close: t('why.close'),
-    },
+    whyTitle: t('why.title'),
     more: t('video.more'),
     report: t('report.title'),
     captions: t('player.captions'),

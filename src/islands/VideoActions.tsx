@@ -283,7 +283,7 @@ export function VideoActions({
             className={`absolute right-full top-1/2 hidden -translate-y-1/2 pr-2 group-hover/m:block group-focus-within/m:block ${why ? '!hidden' : ''}`}
           >
             <li className="flex flex-col gap-1 rounded-xl bg-black/75 p-2 text-white">
-              {onLess && <MenuEntry label={text.why.title} icon={riQuestionLine} onClick={() => setWhy(true)} />}
+              {onLess && <MenuEntry label={text.whyTitle} icon={riQuestionLine} onClick={() => setWhy(true)} />}
               <MenuEntry
                 label={text.later}
                 icon={riTimeLine}
@@ -300,7 +300,7 @@ export function VideoActions({
             <Suspense fallback={null}>
               <WhyPanel
                 item={item}
-                text={{ ...text.why, notInterested: text.notInterested }}
+                notInterestedLabel={text.notInterested}
                 opener={moreButton.current}
                 onClose={closeWhy}
                 onNotInterested={onNotInterested}

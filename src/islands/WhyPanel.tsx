@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef } from 'react';
+import { t } from '../i18n/t.ts';
 import type { LessKind } from '../shared/feed-reason.ts';
 import { riCloseLine, riEmotionUnhappyLine, riEyeOffLine, riUser3Line } from '../shared/icons.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { Icon } from './Icon.tsx';
-import type { PlayerText } from './PlayerText.ts';
 
 interface Props {
   item: VideoItem;
-  text: PlayerText['why'] & { notInterested: string };
+  /** 不感兴趣, as the player's texts say it. */
+  notInterestedLabel: string;
   /** Where focus goes back when the panel closes: the 更多 button. */
   opener: HTMLElement | null;
   onClose: () => void;
@@ -19,10 +20,11 @@ const ROW =
   'focus-ring flex min-h-11 w-full items-center gap-2 rounded-lg px-3 text-left text-sm text-primary hover:bg-hover';
 
 /**
- * 为什么推荐这个视频: the item's reason as the recommend feed gave it, with 不感兴趣 and 减少此类 (its channel or its
+ * 为什么推荐这个视频 (a chunk of its own, loaded on the first click, so its strings come from the catalogue here rather
+ * than with every page's player texts, which each page's HTML carries): the item's reason as the recommend feed gave it, with 不感兴趣 and 减少此类 (its channel or its
  * author) beside it. A non-modal dialog: focus moves in, Esc or a click outside closes it and focus returns to 更多.
  */
-export function WhyPanel({ item, text, opener, onClose, onNotInterested, onLess }: Props) {
+export function WhyPanel({ item, notInterestedLabel, opener, onClose, onNotInterested, onLess }: Props) {
   const root = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const reason = item.reason;
@@ -67,11 +69,11 @@ export function WhyPanel({ item, text, opener, onClose, onNotInterested, onLess 
     >
       <div className="flex items-center justify-between gap-2">
         <h2 id={titleId} className="text-sm font-semibold">
-          {text.title}
+          {t('why.title')}
         </h2>
         <button
           type="button"
-          aria-label={text.close}
+          aria-label={t('why.close')}
           onClick={close}
           className="focus-ring tap-target rounded p-1 hover:bg-hover"
         >
@@ -81,13 +83,13 @@ export function WhyPanel({ item, text, opener, onClose, onNotInterested, onLess 
       <p className="mb-2 mt-1 text-sm">
         {reason ? (
           <>
-            <span className="text-secondary">{text.lead}：</span>
+            <span className="text-secondary">{t('why.lead')}：</span>
             <strong className="font-semibold text-accent-text" data-testid="why-reason" data-code={reason.code}>
               {reason.text}
             </strong>
           </>
         ) : (
-          <span className="text-secondary">{text.none}</span>
+          <span className="text-secondary">{t('why.none')}</span>
         )}
       </p>
       <ul className="flex flex-col gap-0.5 border-t border-line pt-2">
@@ -95,7 +97,7 @@ export function WhyPanel({ item, text, opener, onClose, onNotInterested, onLess 
           <li>
             <button type="button" className={ROW} onClick={then(onNotInterested)}>
               <Icon svg={riEmotionUnhappyLine} className="text-lg text-secondary" />
-              {text.notInterested}
+              {notInterestedLabel}
             </button>
           </li>
         )}
@@ -103,14 +105,14 @@ export function WhyPanel({ item, text, opener, onClose, onNotInterested, onLess 
           <li>
             <button type="button" className={ROW} onClick={then(() => onLess('channel'))}>
               <Icon svg={riEyeOffLine} className="text-lg text-secondary" />
-              {text.lessChannel.replace('{channel}', reason.channelName)}
+              {t('why.lessChannel', { channel: reason.channelName })}
             </button>
           </li>
         )}
         <li>
           <button type="button" className={ROW} onClick={then(() => onLess('author'))}>
             <Icon svg={riUser3Line} className="text-lg text-secondary" />
-            {text.lessAuthor}
+            {t('why.lessAuthor')}
           </button>
         </li>
       </ul>

@@ -66,6 +66,8 @@ async function pageTo(page: Page, want: (id: string) => boolean, steps = 20): Pr
     const id = (await active(page).getAttribute('data-video-id'))!;
     if (want(id)) return id;
     const index = Number(await active(page).getAttribute('data-index'));
+    // The next video is there once its page has arrived (a slow answer on a busy machine).
+    await page.locator(`article[data-index="${index + 1}"]`).waitFor({ state: 'attached', timeout: 15_000 });
     await page.keyboard.press('ArrowDown');
     await expect(active(page)).toHaveAttribute('data-index', String(index + 1));
   }
@@ -75,8 +77,11 @@ async function pageTo(page: Page, want: (id: string) => boolean, steps = 20): Pr
 /** 更多 → 为什么推荐这个视频 on the video in front: answers the panel. */
 async function openWhy(page: Page) {
   const slide = active(page);
-  await slide.getByRole('list', { name: '视频操作' }).getByRole('button', { name: '更多' }).hover();
-  await slide.getByRole('button', { name: '为什么推荐这个视频' }).click();
+  // By focus, as the keyboard opens it: a hover can land while the slide still glides into place.
+  await slide.getByRole('list', { name: '视频操作' }).getByRole('button', { name: '更多' }).focus();
+  const entry = slide.getByRole('button', { name: '为什么推荐这个视频' });
+  await expect(entry).toBeVisible();
+  await entry.press('Enter');
   const panel = slide.getByRole('dialog', { name: '为什么推荐这个视频' });
   await expect(panel).toBeVisible();
   return panel;
