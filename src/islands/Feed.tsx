@@ -4,10 +4,12 @@ import { PENDING_SWIPE_EVENT, swipeStep, takePendingSwipe } from '../client/feed
 import { bindShortcuts } from '../client/shortcuts.ts';
 import { riArrowDownSLine, riArrowUpSLine, riHeart3Fill } from '../shared/icons.ts';
 import { readPageData, type PageData } from '../shared/page-data.ts';
+import type { LessKind } from '../shared/feed-reason.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import { feedPages } from '../stores/feed-pages.ts';
 import { CaptionLayer } from './CaptionLayer.tsx';
 import { $clear, $host, $panel, $prefs, $shortcutsOpen, $webFull, restorePrefs } from '../stores/player.ts';
+import { markLess } from '../stores/feed-steer.ts';
 import { markNotInterested, toggleLike } from '../stores/video-actions.ts';
 import { Icon } from './Icon.tsx';
 import { PlayerControls } from './PlayerControls.tsx';
@@ -268,6 +270,15 @@ export function Feed({ data, count }: Props) {
     if (item && (await markNotInterested(item))) remove(item.id);
   };
 
+  /** 减少此类: recorded, the feed drops what it holds ahead of `v` of that channel or author (the server lowers the rest). */
+  const less = async (v: VideoItem, kind: LessKind) => {
+    if (!(await markLess(v, kind))) return;
+    const { index: at, items: list } = state.current;
+    const same = (o: VideoItem) =>
+      kind === 'channel' ? o.reason?.channelId === v.reason?.channelId : o.author.secUid === v.author.secUid;
+    for (const o of list.slice(at + 1)) if (o.id !== v.id && same(o)) feed.remove(o.id);
+  };
+
   if (!item) return <p className="p-10 text-center text-muted">{text.end}</p>;
 
   const windowStart = Math.max(0, index - 1);
@@ -305,6 +316,7 @@ export function Feed({ data, count }: Props) {
                 <article
                   key={v.id}
                   data-index={i}
+                  data-video-id={v.id}
                   data-active={active}
                   aria-roledescription="slide"
                   aria-label={v.desc}
@@ -348,8 +360,9 @@ export function Feed({ data, count }: Props) {
                       </a>
                     </p>
                   </div>
+                  {/* Above the player bar (z-20), whose gradient reaches over 更多 on a phone and took its taps. */}
                   <div
-                    className={`absolute bottom-20 right-3 z-10 flex flex-col items-center gap-4 transition-opacity ${clear ? 'pointer-events-none opacity-0' : ''}`}
+                    className={`absolute bottom-20 right-3 z-30 flex flex-col items-center gap-4 transition-opacity ${clear ? 'pointer-events-none opacity-0' : ''}`}
                   >
                     <a
                       href={`/user/${v.author.secUid}`}
@@ -372,6 +385,7 @@ export function Feed({ data, count }: Props) {
                       variant="column"
                       onComment={openComments}
                       onNotInterested={notInterested}
+                      onLess={(kind) => void less(v, kind)}
                       onLiked={() => burst()}
                       onBlocked={dropAuthor}
                     />

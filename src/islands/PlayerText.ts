@@ -40,6 +40,7 @@ export function playerText() {
     share: t('video.shares'),
     later: t('video.watchLater'),
     notInterested: t('video.notInterested'),
+    whyTitle: t('why.title'),
     more: t('video.more'),
     report: t('report.title'),
     captions: t('player.captions'),

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { formatCountWith } from '../shared/format-count.ts';
 import {
   riChat3Fill,
@@ -7,11 +7,13 @@ import {
   riFlag2Line,
   riHeart3Fill,
   riMoreFill,
+  riQuestionLine,
   riShareForwardFill,
   riStarFill,
   riTimeFill,
   riTimeLine,
 } from '../shared/icons.ts';
+import type { LessKind } from '../shared/feed-reason.ts';
 import type { VideoItem } from '../shared/video-item.ts';
 import type { FollowToggle as FollowToggleType } from './FollowToggle.tsx';
 import { followButtonClass, joinLabels } from '../shared/follow-look.ts';
@@ -25,6 +27,9 @@ import { $stats, statsOf, withoutMarks } from '../stores/video-stats.ts';
 import { FollowBadge } from './FollowBadge.tsx';
 import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
+
+// 为什么推荐这个视频 loads when the viewer asks for it.
+const WhyPanel = lazy(() => import('./WhyPanel.tsx').then((m) => ({ default: m.WhyPanel })));
 
 // The shared follow button brings the API client along: it loads when the viewer reaches for it, not with the page.
 // The 分享 panel (私信 a friend, 复制链接) loads when the pointer or focus first reaches 分享.
@@ -148,6 +153,8 @@ interface Props {
   onComment?: () => void;
   /** 不感兴趣 (the feed only). */
   onNotInterested?: () => void;
+  /** 减少此类 from 为什么推荐这个视频 (the feed only): the menu offers the panel when given. */
+  onLess?: (kind: LessKind) => void;
   /** Called after a like from this column (the feed shows its heart burst). */
   onLiked?: () => void;
   /** Called when the viewer blocked the author from the 举报 dialog (the feed drops their works at once). */
@@ -174,9 +181,13 @@ export function VideoActions({
   variant,
   onComment = toComments,
   onNotInterested,
+  onLess,
   onLiked,
   onBlocked,
 }: Props) {
+  const [why, setWhy] = useState(false);
+  const moreButton = useRef<HTMLButtonElement>(null);
+  const closeWhy = useCallback(() => setWhy(false), []);
   // Hydrates with the marks the server drew, then drops them if the session has ended.
   const ended = useStore($sessionEnded, { ssr: 'initial' });
   const item = ended ? { ...viewed, author: { ...viewed.author, follow: 0 as const } } : viewed;
@@ -264,12 +275,15 @@ export function VideoActions({
       </li>
       {column ? (
         <li className="group/m relative">
-          <button type="button" aria-haspopup="true" className={btn}>
+          <button ref={moreButton} type="button" aria-haspopup="true" className={btn}>
             <Icon svg={riMoreFill} className={icon} />
             <span className="sr-only">{text.more}</span>
           </button>
-          <ul className="absolute right-full top-1/2 hidden -translate-y-1/2 pr-2 group-hover/m:block group-focus-within/m:block">
+          <ul
+            className={`absolute right-full top-1/2 hidden -translate-y-1/2 pr-2 group-hover/m:block group-focus-within/m:block ${why ? '!hidden' : ''}`}
+          >
             <li className="flex flex-col gap-1 rounded-xl bg-black/75 p-2 text-white">
+              {onLess && <MenuEntry label={text.whyTitle} icon={riQuestionLine} onClick={() => setWhy(true)} />}
               <MenuEntry
                 label={text.later}
                 icon={riTimeLine}
@@ -282,6 +296,18 @@ export function VideoActions({
               <MenuEntry label={text.report} icon={riFlag2Line} onClick={() => reportWork(item, onBlocked)} />
             </li>
           </ul>
+          {why && onLess && (
+            <Suspense fallback={null}>
+              <WhyPanel
+                item={item}
+                notInterestedLabel={text.notInterested}
+                opener={moreButton.current}
+                onClose={closeWhy}
+                onNotInterested={onNotInterested}
+                onLess={onLess}
+              />
+            </Suspense>
+          )}
         </li>
       ) : (
         <>

@@ -3,6 +3,8 @@ import { stateFor } from './api/shape.ts';
 import { mediaUrl } from './media-url.ts';
 import type { ChatMessage } from './services/live.ts';
 import { captionsOf, type CaptionRef } from './services/captions.ts';
+import type { FeedCard } from './services/feed.ts';
+import { reasonsOf } from './services/feed-reasons.ts';
 import { ladderOrFile, laddersOf, type Rendition as LadderStep } from './services/renditions.ts';
 import type { Viewer } from './services/sessions.ts';
 import { followStatusFor } from './services/users.ts';
@@ -84,6 +86,12 @@ export async function loadVideoItems(viewer: Viewer | null, cards: VideoCard[]):
       state.captions?.get(c.id),
     ),
   );
+}
+
+/** The recommend feed's items for the player, each with why it was picked. */
+export async function loadFeedItems(viewer: Viewer | null, cards: FeedCard[]): Promise<VideoItem[]> {
+  const [items, reasons] = await Promise.all([loadVideoItems(viewer, cards), reasonsOf(cards)]);
+  return items.map((v, i) => ({ ...v, reason: reasons.get(cards[i]!.id) }));
 }
 
 /** A live chat line; also takes one that went through JSON (a hub event, where the date is a string). */

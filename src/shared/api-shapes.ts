@@ -7,6 +7,7 @@
  * null where there is nothing to say, so that reading `a.b.c` never throws.
  */
 import { z } from 'zod';
+import { FEED_POOLS, FEED_SIGNALS } from './feed-reason.ts';
 
 const n = () => z.number().int();
 
@@ -191,6 +192,22 @@ export const aweme = z.object({
   }),
 });
 
+/** Why the recommend feed picked an item (为什么推荐): its pool, in words, the signals and its channel. */
+export const recommendReason = z.object({
+  /** The candidate pool: follow, own, affinity (the viewer's channels and authors), fresh, popular, explore. */
+  code: z.enum(FEED_POOLS),
+  /** The reason in words: 你关注的作者, 你常看的美食, 热门, 新作品, 探索… */
+  text: z.string(),
+  /** What weighed on its rank (FEED_SIGNALS): less is 减少此类, disliked 不感兴趣 on its author or channel. */
+  signals: z.array(z.enum(FEED_SIGNALS)),
+  /** The work's channel, what 减少此类 lowers, and its name. */
+  channel_id: n(),
+  channel_name: z.string(),
+});
+
+/** An aweme of the recommend feed: with why it was picked. */
+export const feedAweme = aweme.extend({ recommend_reason: recommendReason });
+
 /** Family B video. */
 export const videoB = z.object({
   id: n(),
@@ -212,6 +229,17 @@ export const videoB = z.object({
   isLiked: z.boolean(),
   isCollected: z.boolean(),
   author: z.object({ id: n(), secUid: z.string(), nickname: z.string(), avatar: z.string() }),
+});
+
+/** A Family B video of the recommend feed: with why it was picked, in this family's camelCase. */
+export const feedVideoB = videoB.extend({
+  recommendReason: z.object({
+    code: recommendReason.shape.code,
+    text: z.string(),
+    signals: recommendReason.shape.signals,
+    channelId: n(),
+    channelName: z.string(),
+  }),
 });
 
 /** A row of a 关注 or 粉丝 list. */
@@ -270,6 +298,8 @@ export const comment = z.object({
 export type FollowStatus = z.infer<typeof followStatus>;
 export type User = z.infer<typeof user>;
 export type Aweme = z.infer<typeof aweme>;
+export type FeedAweme = z.infer<typeof feedAweme>;
+export type RecommendReason = z.infer<typeof recommendReason>;
 export type VideoB = z.infer<typeof videoB>;
 export type FollowUser = z.infer<typeof followUser>;
 export type SearchUser = z.infer<typeof searchUser>;

@@ -1,5 +1,6 @@
 /** The one shape of a video in the browser, what a card shows of it, and the mappers from each API family's video. */
-import type { Aweme, FollowStatus, VideoB } from './api-shapes.ts';
+import type { Aweme, FeedAweme, FollowStatus, VideoB } from './api-shapes.ts';
+import type { ItemReason } from './feed-reason.ts';
 import { GEARS, type Gear } from './studio.ts';
 
 /** One encoded size of a video, as Douyin's `video.bit_rate[]` lists them. */
@@ -33,6 +34,8 @@ export interface VideoItem {
   renditions: Rendition[];
   /** The work's captions (a WebVTT file), or null: the player shows its CC button only when there are some. */
   captions: { url: string; lang: string } | null;
+  /** Why the recommend feed picked it (为什么推荐); absent outside the recommend feed. */
+  reason?: ItemReason;
 }
 
 /** What a video card shows (VideoCard.astro, VideoCardView): pages pass no more than this as island props. */
@@ -92,6 +95,17 @@ export function fromAweme(a: Aweme): VideoItem {
     collected: a.collect_stat === 1,
     renditions: renditionsOf(a.video.bit_rate),
     captions: captionOf(a.video.caption_infos),
+  };
+}
+
+/** An aweme of the recommend feed, with why it was picked. */
+export function fromFeedAweme(a: Aweme & Partial<Pick<FeedAweme, 'recommend_reason'>>): VideoItem {
+  const r = a.recommend_reason;
+  const item = fromAweme(a);
+  if (!r) return item;
+  return {
+    ...item,
+    reason: { code: r.code, text: r.text, signals: r.signals, channelId: r.channel_id, channelName: r.channel_name },
   };
 }
 

@@ -72,4 +72,17 @@ describe('feedPages', () => {
     expect(get.mock.calls.map(([, query]) => (query as { cursor: string }).cursor)).toEqual(['after-1', 'after-1']);
     expect(ids(feed)).toEqual(['1', '2']);
   });
+
+  it('a video the shared first page showed takes the reason the member’s own answer gives it', async () => {
+    const first = {
+      ...video('1', 'a'),
+      reason: { code: 'popular', text: '热门', signals: [], channelId: 3, channelName: '美食' },
+    };
+    const feed = feedPages({ items: [first as never], hasMore: true, cursor: 'after-1' }, 5);
+    const mine = { code: 'affinity', text: '你常看的美食', signals: ['channel'], channel_id: 3, channel_name: '美食' };
+    get.mockResolvedValueOnce(answer([{ ...aweme('1', 'a'), recommend_reason: mine } as never, aweme('2', 'b')]));
+    await feed.load();
+    expect(ids(feed)).toEqual(['1', '2']);
+    expect(feed.$items.get()[0]!.reason).toMatchObject({ code: 'affinity', text: '你常看的美食', channelId: 3 });
+  });
 });

@@ -7,6 +7,8 @@ export {
   aweme,
   bit,
   comment,
+  feedAweme,
+  feedVideoB,
   followStatus,
   followUser,
   music,

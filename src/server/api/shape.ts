@@ -1,6 +1,8 @@
 /** Service objects → API shapes: Douyin's awemes, users, comments, mixes and live rooms (Family A), and Family B's camelCase. */
 import type { z } from 'zod';
 import { ipLocation, t } from '../../i18n/t.ts';
+import type { recommendReason } from '../../shared/api-shapes.ts';
+import type { ItemReason } from '../../shared/feed-reason.ts';
 import { hashtagSpans } from '../../shared/hashtag-text.ts';
 import { mentionedNames, mentionSpans } from '../../shared/mention-text.ts';
 import { ageOn, chinaToday } from '../../shared/profile-edit.ts';
@@ -291,6 +293,11 @@ export function aweme(card: VideoCard, state: ViewerState, origin: string): Awem
       caption_infos: captionInfos(card.id, state.captions?.get(card.id)),
     },
   };
+}
+
+/** A feed item's reason (为什么推荐) with Douyin's snake_case names. */
+export function reasonA(r: ItemReason): z.input<typeof recommendReason> {
+  return { code: r.code, text: r.text, signals: r.signals, channel_id: r.channelId, channel_name: r.channelName };
 }
 
 /** A list of videos as awemes with the viewer's state. */

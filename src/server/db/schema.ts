@@ -464,6 +464,26 @@ export const likes = pairTable('likes', 'video_id', true);
 export const collects = pairTable('collects', 'video_id', true);
 export const watchLater = pairTable('watch_later', 'video_id', true);
 export const notInterested = pairTable('not_interested', 'video_id');
+
+/**
+ * 减少此类: a channel or an author the member wants less of in their recommend feed (feed-less.ts keeps a member's
+ * newest rows only, so the feed reads a bounded set). `target_id` is a channel id or a user id, by `kind`.
+ */
+export const feedLess = pgTable(
+  'feed_less',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'channel' | 'author'>().notNull(),
+    targetId: integer('target_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.kind, t.targetId] }),
+    check('feed_less_kind_check', sql`${t.kind} in ('channel', 'author')`),
+  ],
+);
 export const commentLikes = pairTable('comment_likes', 'comment_id');
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankCandidates, RANK, type Candidate, type ViewerSignals } from './feed-ranker.ts';
+import { lessen, rankCandidates, RANK, type Candidate, type ViewerSignals } from './feed-ranker.ts';
 
 const none: ViewerSignals = {
   channel: new Map(),
@@ -66,5 +66,21 @@ describe('the feed ranker', () => {
     expect(ranked[at(5)]!.reason.signals).toContain('watched');
     expect(ranked[at(3)]!.reason.signals).toContain('disliked');
     expect(ranked[at(5)]!.key).toBeCloseTo(10 + Math.log(RANK.watched));
+  });
+});
+
+describe('减少此类 on a ranking', () => {
+  it('sinks the works of the channels and authors the viewer wants less of, and marks them', () => {
+    const ranked = rankCandidates(
+      [c(1, { score: 9 }), c(2, { score: 8, channelId: 5 }), c(3, { score: 6.5 })],
+      none,
+      NOW,
+    );
+    const less = lessen(ranked, { channels: new Set([5]), authors: new Set([1]) });
+    // ln(RANK.less) ≈ -3: 9 → 6 and 8 → 5 fall below 6.5.
+    expect(less.map((r) => r.id)).toEqual([3, 1, 2]);
+    expect(less.find((r) => r.id === 2)!.reason.signals).toContain('less');
+    expect(less.find((r) => r.id === 3)!.reason.signals).not.toContain('less');
+    expect(lessen(ranked, { channels: new Set(), authors: new Set() })).toEqual(ranked);
   });
 });

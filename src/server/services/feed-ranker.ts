@@ -29,6 +29,9 @@ export const RANK = {
   watched: 0.05,
   watchedWithinMs: 3 * 86_400_000,
   sessionMs: 30 * 60_000,
+  /** 减少此类: a work of a channel or author the viewer wants less of sinks by this, and a page holds at most `lessPerPage` of each. */
+  less: 0.05,
+  lessPerPage: 1,
 } as const;
 
 /** What the viewer's own activity says, read once per page (feed-candidates.ts). */
@@ -62,14 +65,16 @@ export interface Candidate {
 export interface Ranked {
   id: number;
   authorId: number;
+  channelId: number;
   key: number;
   reason: FeedReason;
 }
 
-const POOL_SIGNAL: Record<FeedPool, FeedSignal> = {
+// The affinity pool's signal is the channel or the author whose weight brought it, added by weigh() below.
+const POOL_SIGNAL: Record<FeedPool, FeedSignal | null> = {
   follow: 'follow',
   own: 'own',
-  affinity: 'channel',
+  affinity: null,
   fresh: 'fresh',
   popular: 'engagement',
   explore: 'explore',
@@ -77,7 +82,9 @@ const POOL_SIGNAL: Record<FeedPool, FeedSignal> = {
 
 /** One candidate's multiplier and the signals behind it. */
 function weigh(c: Candidate, s: ViewerSignals, nowMs: number): { factor: number; signals: FeedSignal[] } {
-  const signals = new Set<FeedSignal>([POOL_SIGNAL[c.pool]]);
+  const signals = new Set<FeedSignal>();
+  const pooled = POOL_SIGNAL[c.pool];
+  if (pooled) signals.add(pooled);
   const channelWeight = s.channel.get(c.channelId) ?? 0;
   const authorWeight = s.author.get(c.authorId) ?? 0;
   const channel = 1 + (RANK.channel * channelWeight) / (s.total + RANK.channelPrior);
@@ -109,9 +116,49 @@ export function rankCandidates(candidates: Candidate[], s: ViewerSignals, nowMs 
   }
   const ranked = [...seen.values()].map((c) => {
     const { factor, signals } = weigh(c, s, nowMs);
-    return { id: c.id, authorId: c.authorId, key: c.score + Math.log(factor), reason: { pool: c.pool, signals } };
+    return {
+      id: c.id,
+      authorId: c.authorId,
+      channelId: c.channelId,
+      key: c.score + Math.log(factor),
+      reason: { pool: c.pool, signals },
+    };
   });
   return ranked.sort(compareRanked);
+}
+
+/** What the viewer wants less of (减少此类): channel ids and author ids. */
+export interface LessOf {
+  channels: ReadonlySet<number>;
+  authors: ReadonlySet<number>;
+}
+
+/** The 减少此类 targets of a ranked work ('c' channel, 'a' author ids), none when the viewer wants no less of it. */
+export function lessTargets(r: { channelId: number; authorId: number }, less: LessOf): string[] {
+  const out: string[] = [];
+  if (less.channels.has(r.channelId)) out.push(`c${r.channelId}`);
+  if (less.authors.has(r.authorId)) out.push(`a${r.authorId}`);
+  return out;
+}
+
+/**
+ * Applies 减少此类 to a ranking, kept apart from rankCandidates so that it reads the viewer's choice of a moment ago
+ * on a ranking made earlier: the works of those channels and authors sink by RANK.less, re-sorted. The per-page cap
+ * is the feed's (feed.ts), which knows where a page ends.
+ */
+export function lessen(ranked: readonly Ranked[], less: LessOf): Ranked[] {
+  if (!less.channels.size && !less.authors.size) return [...ranked];
+  return ranked
+    .map((r) =>
+      lessTargets(r, less).length
+        ? {
+            ...r,
+            key: r.key + Math.log(RANK.less),
+            reason: { ...r.reason, signals: [...r.reason.signals, 'less' as const] },
+          }
+        : r,
+    )
+    .sort(compareRanked);
 }
 
 /** Best first: higher key, then the newer id. */

@@ -10,7 +10,16 @@ import { spreadAuthors } from '../../shared/author-spread.ts';
 import type { FeedReason } from '../../shared/feed-reason.ts';
 import { CHANNEL_IDS } from './channel-ids.ts';
 import { gatherCandidates, popularSlice, viewerFilter, viewerSignals, type RankKey } from './feed-candidates.ts';
-import { rankCandidates, rankedAfter, type Ranked, type ViewerSignals } from './feed-ranker.ts';
+import { readLess, type Less } from './feed-less.ts';
+import {
+  lessen,
+  lessTargets,
+  RANK,
+  rankCandidates,
+  rankedAfter,
+  type Ranked,
+  type ViewerSignals,
+} from './feed-ranker.ts';
 import { invalid } from '../errors.ts';
 import { cursorKey, encodeCursor, finite, parseCursor, score, type KeyPart } from './list-cursor.ts';
 import { POPULAR_KIND, popularCards } from './rankings.ts';
@@ -109,13 +118,19 @@ async function viewerFeed(viewerId: number, page: Page, limit: number): Promise<
   const at = from ?? TOP;
   const want = skip + limit + 1;
   const nowMs = Date.now();
-  const { signals, zero } = await windowZero(viewerId, from !== null, nowMs);
+  // 减少此类 is read afresh for every page, so the page after the click already obeys it.
+  const [{ signals, zero: kept }, less] = await Promise.all([
+    windowZero(viewerId, from !== null, nowMs),
+    readLess(viewerId),
+  ]);
+  const zero = lessen(kept, less);
   const out: Placed[] = [];
+  const place = capLess(out, less, limit);
   let window = at.window;
   let start = at.start;
   let after = { key: at.key, id: at.id };
   if (window === 0) {
-    for (const r of zero) if (rankedAfter(r, after.key, after.id)) out.push({ ...r, window: 0, start: null });
+    for (const r of zero) if (rankedAfter(r, after.key, after.id)) place({ ...r, window: 0, start: null });
     window = 1;
     start = null;
     after = { key: Infinity, id: Infinity };
@@ -127,8 +142,8 @@ async function viewerFeed(viewerId: number, page: Page, limit: number): Promise<
   let boundary: Position | null = null;
   for (let read = 0; out.length < want && read < budget; read++) {
     const slice = await popularSlice(viewerId, start, WINDOW, exclude);
-    for (const r of rankCandidates(slice, signals, nowMs))
-      if (rankedAfter(r, after.key, after.id)) out.push({ ...r, window, start });
+    for (const r of lessen(rankCandidates(slice, signals, nowMs), less))
+      if (rankedAfter(r, after.key, after.id)) place({ ...r, window, start });
     if (slice.length < WINDOW) {
       ended = true;
       break;
@@ -156,6 +171,26 @@ async function viewerFeed(viewerId: number, page: Page, limit: number): Promise<
     cursor: position ? encode(position) : (page.cursor ?? '0'),
     // More ranked rows than the page took, or windows left unread.
     hasMore: out.length > skip + limit || !ended,
+  };
+}
+
+/**
+ * Places ranked works on `out`, page after page of `limit` (out[0] starts a page), leaving out a work of a 减少此类
+ * channel or author once its page holds RANK.lessPerPage of them: left behind the page's end, it never comes back.
+ */
+function capLess(out: Placed[], less: Less, limit: number): (r: Placed) => void {
+  const onPage = new Map<string, number>();
+  let page = 0;
+  return (r) => {
+    const at = Math.floor(out.length / limit);
+    if (at !== page) {
+      page = at;
+      onPage.clear();
+    }
+    const targets = lessTargets(r, less);
+    if (targets.some((k) => (onPage.get(k) ?? 0) >= RANK.lessPerPage)) return;
+    for (const k of targets) onPage.set(k, (onPage.get(k) ?? 0) + 1);
+    out.push(r);
   };
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { COMMENT_MAX } from '../../../shared/comment-text.ts';
 import { publishComment } from '../../services/comment-writes.ts';
 import { commentTotal, list } from '../../services/comments.ts';
+import { reasonsOf } from '../../services/feed-reasons.ts';
 import { getById } from '../../services/users.ts';
 import { discover, followFeed, getDetail, profileTab, recommend } from '../../services/videos.ts';
 import { assertTabVisible, PROFILE_TABS } from '../../services/visibility.ts';
@@ -10,7 +11,7 @@ import { ApiError, emptyB, okB } from '../envelope.ts';
 import { offsetOf, oneName, pageNo, size } from '../family-b-door.ts';
 import { id, int, INT4_MAX, offset, text } from '../params.ts';
 import { route } from '../registry.ts';
-import { bodyB, commentB, videoB } from '../schemas.ts';
+import { bodyB, commentB, feedVideoB, videoB } from '../schemas.ts';
 import { commentB as shapeCommentB, videoB as shapeVideoB, videoListB } from '../shape.ts';
 
 // Family B's cursor is an offset by contract: its answers carry no cursor, a client adds the page size itself.
@@ -69,15 +70,16 @@ export const familyBRoutes = [
     readOnly: true,
     auth: false,
     summary:
-      'The recommend feed, paged by a 1-based page or by an offset cursor (one of the two) with size; an empty list is the end',
+      'The recommend feed, paged by a 1-based page or by an offset cursor (one of the two) with size; an empty list is the end. Each video says why it was picked (recommendReason)',
     input: z
       .object({ page: pageNo().optional(), cursor: int(0, INT4_MAX).optional().meta({ default: 0 }), size: size(10) })
       .refine((x) => x.page === undefined || x.cursor === undefined, { path: ['page'], message: 'page_or_cursor' })
       .transform((x) => ({ offset: x.page === undefined ? (x.cursor ?? 0) : offsetOf(x.page, x.size), size: x.size })),
-    response: videoList,
+    response: bodyB(z.array(feedVideoB)),
     handler: async ({ input, viewer }) => {
       const page = await recommend(viewer?.id ?? null, { skip: input.offset, count: input.size });
-      return okB(await videoListB(viewer, page.items));
+      const [list, reasons] = await Promise.all([videoListB(viewer, page.items), reasonsOf(page.items)]);
+      return okB(list.map((v) => ({ ...v, recommendReason: reasons.get(v.id)! })));
     },
   }),
   route({

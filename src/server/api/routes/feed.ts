@@ -3,12 +3,13 @@
  * awemes as aweme_list, as douyin.com's web client POSTs it).
  */
 import { z } from 'zod';
-import { byChannel, discover, isChannel, recommend } from '../../services/videos.ts';
+import { reasonsOf } from '../../services/feed-reasons.ts';
+import { byChannel, discover, isChannel, recommend, type FeedCard } from '../../services/videos.ts';
 import { okA } from '../envelope.ts';
 import { count, cursor, int, INT4_MAX } from '../params.ts';
 import { route, type Method } from '../registry.ts';
-import { aweme, bodyA, bit, nextCursor } from '../schemas.ts';
-import { asBit, awemeList, type Asker } from '../shape.ts';
+import { aweme, bodyA, bit, feedAweme, nextCursor } from '../schemas.ts';
+import { asBit, awemeList, reasonA, type Asker } from '../shape.ts';
 
 /**
  * refresh_index is a 1-based page number (0 counts as the first page), as douyin.com's client counts its refreshes;
@@ -39,6 +40,12 @@ const moduleFeedV2Input = z.object({
     .optional()
     .describe('Accepted, not used'),
 });
+
+/** The recommend feed's items as awemes, each with its recommend_reason (为什么推荐). */
+async function feedAwemes(asker: Asker, items: FeedCard[]) {
+  const [list, reasons] = await Promise.all([awemeList(asker, items), reasonsOf(items)]);
+  return list.map((a, i) => ({ ...a, recommend_reason: reasonA(reasons.get(items[i]!.id)!) }));
+}
 
 async function moduleFeedV2Answer(input: z.output<typeof moduleFeedV2Input>, asker: Asker) {
   const page = pageOf(input);
@@ -71,14 +78,15 @@ export const feedRoutes = [
     path: '/aweme/v1/web/tab/feed/',
     family: 'A',
     auth: false,
-    summary: '推荐 feed, ranked for the viewer; refresh_index pages by count, or cursor from the previous answer',
+    summary:
+      '推荐 feed, ranked for the viewer; refresh_index pages by count, or cursor from the previous answer. Each aweme says why it was picked (recommend_reason)',
     input: z.object({ count: count(10), refresh_index: refreshIndex(), cursor: cursor() }),
-    response: bodyA({ aweme_list: z.array(aweme), has_more: bit, cursor: nextCursor }),
+    response: bodyA({ aweme_list: z.array(feedAweme), has_more: bit, cursor: nextCursor }),
     anonymousCacheMs: 2000,
     handler: async ({ input, viewer, request }) => {
       const page = await recommend(viewer?.id ?? null, pageOf(input));
       return okA({
-        aweme_list: await awemeList({ viewer, request }, page.items),
+        aweme_list: await feedAwemes({ viewer, request }, page.items),
         has_more: asBit(page.hasMore),
         cursor: page.cursor,
       });

@@ -11,6 +11,7 @@ import { familyBRoutes } from './family-b.ts';
 import { familyBAccountRoutes } from './family-b-account.ts';
 import { familyBListRoutes } from './family-b-lists.ts';
 import { feedRoutes } from './feed.ts';
+import { feedSteerRoutes } from './feed-steer.ts';
 import { followFeedRoutes } from './follow-feeds.ts';
 import { historyRoutes } from './history.ts';
 import { imRoutes } from './im.ts';
@@ -52,6 +53,7 @@ const openApiRoute = route({
 
 export const routes: Route[] = [
   ...feedRoutes,
+  ...feedSteerRoutes,
   ...videoRoutes,
   ...videoListRoutes,
   ...commentRoutes,
