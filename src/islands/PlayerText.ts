@@ -40,6 +40,7 @@ export function playerText() {
     share: t('video.shares'),
     later: t('video.watchLater'),
     notInterested: t('video.notInterested'),
+    muteAuthor: t('mute.author'),
     more: t('video.more'),
     report: t('report.title'),
     captions: t('player.captions'),

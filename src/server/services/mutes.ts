@@ -14,6 +14,7 @@ import {
   muteValue,
   type MuteKind,
 } from '../../shared/mutes.ts';
+import { mediaUrl } from '../media-url.ts';
 import { invalid, notFound } from './errors.ts';
 
 export { MUTE_KEYWORD_MAX, MUTE_KEYWORDS_MAX, MUTE_HASHTAG_MAX } from '../../shared/mutes.ts';
@@ -62,6 +63,22 @@ export async function listMutes(userId: number): Promise<MuteEntry[]> {
         ? { id: r.authorId, secUid: r.secUid!, nickname: r.nickname!, avatar: r.avatar! }
         : null,
   }));
+}
+
+/** One entry as the API and 屏蔽设置 show it (times in seconds, the author's avatar as a URL). */
+export function muteView(m: MuteEntry) {
+  return {
+    id: m.id,
+    kind: m.kind,
+    value: m.value,
+    user: m.author && {
+      uid: String(m.author.id),
+      secUid: m.author.secUid,
+      nickname: m.author.nickname,
+      avatar: mediaUrl(m.author.avatar),
+    },
+    createTime: Math.floor(m.createdAt.getTime() / 1000),
+  };
 }
 
 /** The values alone, as the browser's copy of the rule reads them (shared/mutes.ts). */

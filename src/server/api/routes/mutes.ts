@@ -1,9 +1,9 @@
 /** 屏蔽设置, Family B: a member's muted keywords, authors (不看TA的作品) and hashtags (services/mutes.ts). */
 import { z } from 'zod';
-import { mediaUrl } from '../../media-url.ts';
 import {
   addMute,
   listMutes,
+  muteView,
   MUTE_HASHTAG_MAX,
   MUTE_KEYWORD_MAX,
   MUTE_KEYWORDS_MAX,
@@ -28,20 +28,7 @@ const entry = z.object({
   createTime: z.number().int().describe('When it was muted, in seconds'),
 });
 
-function shapeEntry(m: MuteEntry): z.input<typeof entry> {
-  return {
-    id: m.id,
-    kind: m.kind,
-    value: m.value,
-    user: m.author && {
-      uid: String(m.author.id),
-      secUid: m.author.secUid,
-      nickname: m.author.nickname,
-      avatar: mediaUrl(m.author.avatar),
-    },
-    createTime: Math.floor(m.createdAt.getTime() / 1000),
-  };
-}
+const shapeEntry = (m: MuteEntry): z.input<typeof entry> => muteView(m);
 
 /** What a mute names: a keyword or hashtag by `value`, an author by sec_user_id or user_id. */
 const target = {
