@@ -89,7 +89,7 @@ async function main() {
       ['recommend tab/feed count=10', '/api/aweme/v1/web/tab/feed/?count=10'],
       [
         'search 美食 count=10',
-        `/api/aweme/v1/web/general/search/single/?keyword=${encodeURIComponent('美食')}&count=10`,
+        `/api/aweme/v1/web/general/search/single/?keyword=${encodeURIComponent('美食')}&count=10&offset=10`,
       ],
       ['首页 module/feed count=20', '/api/aweme/v2/web/module/feed/?count=20'],
       ['related count=12', `/api/aweme/v1/web/aweme/related/?aweme_id=${id}&count=12`],

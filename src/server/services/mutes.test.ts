@@ -159,12 +159,17 @@ describe('muting a keyword', () => {
     expect((await meets(viewer, holds)).discover).toBe(true);
   });
 
-  it('matches LIKE’s own characters as plain text', async () => {
-    await addMute(viewer, { kind: 'keyword', value: '%' });
-    await addMute(viewer, { kind: 'keyword', value: '_' });
-    expect((await discover({ count: 50 }, viewer)).items.length).toBeGreaterThan(0);
-    await removeMute(viewer, { kind: 'keyword', value: '%' });
-    await removeMute(viewer, { kind: 'keyword', value: '_' });
+  it('matches the characters of patterns and regular expressions as plain text', async () => {
+    const specials = ['%', '_', '|', '.*', '(', '\\', '[a-z]', '^'];
+    const before = (await discover({ count: 50 }, viewer)).items.length;
+    for (const value of specials) await addMute(viewer, { kind: 'keyword', value });
+    expect((await discover({ count: 50 }, viewer)).items.length).toBe(before);
+    // A keyword with them still matches where it is written.
+    await t.pool.query(`update videos set "desc" = $2 where id = $1`, [worded.id, `${worded.desc} a.b(c`]);
+    await addMute(viewer, { kind: 'keyword', value: 'a.b(c' });
+    expect((await discover({ count: 50 }, viewer)).items.some((v) => v.id === worded.id)).toBe(false);
+    await t.pool.query(`update videos set "desc" = $2 where id = $1`, [worded.id, worded.desc]);
+    await t.pool.query(`delete from mutes where user_id = $1`, [viewer]);
   });
 
   it('keeps at most 200 keywords of at most 20 characters without control characters; a refusal stores nothing', async () => {

@@ -163,15 +163,25 @@ export async function removeMute(
     .where(and(eq(mutes.userId, userId), where));
 }
 
-/** LIKE's own characters in a muted keyword, escaped, so that a keyword is matched as the plain text it is. */
-const likePattern = sql.raw(`'%' || replace(replace(replace(m.value, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`);
+/**
+ * The member's muted keywords as one regular expression (`k1|k2|…`, every character that is not a letter or digit
+ * escaped, so each keyword is matched as the plain text it is), or null when they muted none. One alternation is one
+ * pass over a work's text: 200 LIKE patterns cost about 20 times as much per work.
+ */
+const keywordPattern = (viewerId: number) =>
+  sql`(select string_agg(regexp_replace(m.value, ${sql.raw(`'([^[:alnum:]])'`)}, ${sql.raw(String.raw`'\\\1'`)}, 'g'), '|')
+    from mutes m where m.user_id = ${viewerId} and m.kind = 'keyword')`;
+
+/** `text` (lower-cased) holds none of the member's muted keywords. */
+const withoutKeywords = (viewerId: number, text: SQL) =>
+  sql`not coalesce(lower(${text}) ~ ${keywordPattern(viewerId)}, false)`;
 
 /**
  * The one rule of what muting hides, on a works row (`row`: an alias with `id`, `author_id` and `desc`; `videos` by
  * default; `hasText` false when it has no `desc`): works by a muted author, whose text (title and its #hashtags) holds a muted keyword as a plain substring,
  * case folded, or that carry a muted hashtag. Each list of the member's mutes is read once per statement (an
- * uncorrelated sub-select, an InitPlan), so the cost per work is one LIKE ANY over the text and one probe of its
- * hashtags. Anonymous viewers mute nothing (undefined: no condition). Read paths AND it in beside the block rule.
+ * uncorrelated sub-select, an InitPlan), so the cost per work is one regular expression over its text and one probe of
+ * its hashtags. Anonymous viewers mute nothing (undefined: no condition). Read paths AND it in beside the block rule.
  */
 export function notMutedWork(viewerId: number | null, row = 'videos', hasText = true): SQL | undefined {
   if (viewerId === null) return undefined;
@@ -179,7 +189,7 @@ export function notMutedWork(viewerId: number | null, row = 'videos', hasText = 
   // A row that carries no text (a candidate list) reads its work's by primary key.
   const text = hasText ? sql.raw(`${row}."desc"`) : sql`(select mv."desc" from videos mv where mv.id = ${id})`;
   return sql`(${author} <> all (array(select m.author_id from mutes m where m.user_id = ${viewerId} and m.kind = 'author'))
-    and not (lower(${text}) like any (array(select ${likePattern} from mutes m where m.user_id = ${viewerId} and m.kind = 'keyword')))
+    and ${withoutKeywords(viewerId, text)}
     and not exists (select 1 from video_hashtags mh where mh.video_id = ${id} and mh.hashtag_id = any (array(
       select h.id from mutes m join hashtags h on h.name = m.value where m.user_id = ${viewerId} and m.kind = 'hashtag'))))`;
 }
@@ -190,8 +200,6 @@ export function notMutedWork(viewerId: number | null, row = 'videos', hasText = 
  */
 export function notMutedText(viewerId: number | null, writer: SQL, text: SQL | null): SQL | undefined {
   if (viewerId === null) return undefined;
-  const words = text
-    ? sql` and not (lower(coalesce(${text}, '')) like any (array(select ${likePattern} from mutes m where m.user_id = ${viewerId} and m.kind = 'keyword')))`
-    : sql``;
+  const words = text ? sql` and ${withoutKeywords(viewerId, sql`coalesce(${text}, '')`)}` : sql``;
   return sql`(coalesce(${writer}, 0) <> all (array(select m.author_id from mutes m where m.user_id = ${viewerId} and m.kind = 'author'))${words})`;
 }
