@@ -2,7 +2,7 @@
  * Hides what a page every viewer shares rendered before the member's mutes arrived: each card or row names its author
  * (`data-mute`, a sec_uid) and shows its text (`.card-title`, `.hot-title`), and the same rule the server applies to the
  * member's own reads (shared/mutes.ts) decides. A mute or an undo made on the page shows at once; cards the islands add
- * later are judged as they arrive.
+ * later are judged as they arrive. A profile's own works are left alone (`data-mute-off`): it was opened on purpose.
  */
 import { hashtagNames } from '../shared/hashtag-text.ts';
 import { isMuted, type MuteSet } from '../shared/mutes.ts';
@@ -19,6 +19,7 @@ const boxOf = (el: HTMLElement): HTMLElement => el.closest<HTMLElement>('li') ??
 /** Hides the cards under `root` that `mutes` hides, and shows again those it no longer does. */
 export function hideMuted(mutes: MuteSet | null, root: ParentNode = document): void {
   for (const el of root.querySelectorAll<HTMLElement>(`[${MUTE_ATTR}]`)) {
+    if (el.closest('[data-mute-off]')) continue;
     const text = el.querySelector('.card-title, .hot-title')?.textContent ?? '';
     const muted = !!mutes && isMuted(mutes, { author: el.getAttribute(MUTE_ATTR), text, hashtags: hashtagNames(text) });
     const box = boxOf(el);

@@ -35,6 +35,10 @@ describe('mute routes', () => {
       [`author:${author.id}`, 'hashtag:美食', 'keyword:剧透'].sort(),
     );
     expect(list.data.limits).toEqual({ keywords: 200, keywordLength: 20, hashtagLength: 50 });
+    // The page's marks carry them, for a shared page to hide what it rendered for everyone.
+    const marks = await ok('GET', '/user/marks', { token });
+    expect(marks.data.mutes).toEqual({ keywords: ['剧透'], authors: [author.sec_uid], hashtags: ['美食'] });
+    expect((await ok('GET', '/user/marks', {})).data.mutes).toEqual({ keywords: [], authors: [], hashtags: [] });
     // 撤销 by what it names, and 移除 by id.
     await ok('POST', '/user/mutes/remove', { token, form: { kind: 'author', user_id: author.id } });
     await ok('POST', '/user/mutes/remove', { token, form: { id: kw.data.id } });
