@@ -54,7 +54,8 @@ export function toast(message: string, { type = 'info', duration, action }: Toas
     button.type = 'button';
     button.textContent = action.label;
     button.style.cssText =
-      'margin-left:8px;min-height:32px;padding:0 8px;border-radius:6px;font-weight:600;color:#fe2c55;' +
+      // 44 px tall for a finger, drawn into the toast's own padding.
+      'margin:-12px -8px -12px 4px;min-height:44px;min-width:44px;padding:0 12px;border-radius:6px;font-weight:600;color:#fe2c55;' +
       'background:transparent;border:0;cursor:pointer;';
     button.addEventListener('click', () => {
       dismiss();
