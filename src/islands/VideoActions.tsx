@@ -189,10 +189,10 @@ export function VideoActions({
   const item = ended ? { ...viewed, author: { ...viewed.author, follow: 0 as const } } : viewed;
   const marks = useStore($marks);
   const stats = statsOf(item, useStore($stats, { keys: [item.id] }), marks);
-  // One's own work offers no 不看TA的作品 (decided after hydration, which renders what the server did).
+  // 不看TA的作品 is drawn after hydration (the shared HTML stays as it was) and never on one's own work.
   const [mounted, setMounted] = useState(false);
   useEffect(() => setMounted(true), []);
-  const own = mounted && marks?.viewer.secUid === item.author.secUid;
+  const offerMute = mounted && marks?.viewer.secUid !== item.author.secUid;
   const s = ended ? withoutMarks(stats) : stats;
   // Hydrates with the count the server drew: a comment posted while this island was waking (an Enter or a click on
   // 发送 that the comment island replays as it hydrates) announces a new count before it has.
@@ -291,7 +291,7 @@ export function VideoActions({
               {onNotInterested && (
                 <MenuEntry label={text.notInterested} icon={riEmotionUnhappyLine} onClick={onNotInterested} />
               )}
-              {!own && <MenuEntry label={text.muteAuthor} icon={riEyeOffLine} onClick={() => muteAuthor(item)} />}
+              {offerMute && <MenuEntry label={text.muteAuthor} icon={riEyeOffLine} onClick={() => muteAuthor(item)} />}
               <MenuEntry label={text.report} icon={riFlag2Line} onClick={() => reportWork(item, onBlocked)} />
             </li>
           </ul>
@@ -307,7 +307,7 @@ export function VideoActions({
             'text-sky-400',
             'later',
           )}
-          {!own && entry(text.muteAuthor, riEyeOffLine, () => muteAuthor(item))}
+          {offerMute && entry(text.muteAuthor, riEyeOffLine, () => muteAuthor(item))}
           {entry(text.report, riFlag2Line, () => reportWork(item, onBlocked))}
         </>
       )}

@@ -28,7 +28,7 @@ export function VideoCardView({ video, rank, eager = false, keyword, tone = 'mut
   const created = new Date(video.createdAt);
   const image = eager ? { src: video.poster } : { 'data-src': video.poster };
   return (
-    <article className="video-card group flex flex-col gap-2" data-mute={video.author.secUid}>
+    <article className="video-card group flex flex-col gap-2">
       <a href={href} className="card-poster">
         <img {...image} alt={video.desc} width={540} height={720} className="card-img" />
         {rank !== undefined && (

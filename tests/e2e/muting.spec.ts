@@ -128,7 +128,9 @@ test('A mutes an author and a keyword: gone from A’s feed, 首页, search, com
         cards
           .filter((c) => (c as HTMLElement).offsetParent !== null)
           .map((c) => ({
-            author: c.getAttribute('data-mute'),
+            author: decodeURIComponent(
+              c.querySelector('a.card-author')?.getAttribute('href')?.slice('/user/'.length) ?? '',
+            ),
             text: c.querySelector('.card-title')?.textContent ?? '',
           })),
       );
