@@ -109,5 +109,5 @@ export async function startServer(env = {}, root = ROOT) {
     await close();
     throw error;
   }
-  return { base, pid: server.child.pid, seconds: (Date.now() - started) / 1000, close };
+  return { base, pid: server.child.pid, seconds: (Date.now() - started) / 1000, close, dataDir };
 }

@@ -178,8 +178,11 @@ export async function loadMarks(root: Document = document, fetcher: typeof fetch
     return;
   }
   const marks = setMarks(data);
-  if (marks) drawMarks(marks, root);
-  else await sessionOver(root, !!token);
+  if (marks) {
+    drawMarks(marks, root);
+    // What the member muted leaves what the page rendered for everyone (the islands read the mutes from their store).
+    void import('./mutes.ts').then(({ watchMutes }) => watchMutes(root));
+  } else await sessionOver(root, !!token);
   // For whoever waits on them (a test, a script): the marks are on the page.
   root.documentElement.setAttribute(MARKS_ATTR, '');
 }

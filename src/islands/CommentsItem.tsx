@@ -1,8 +1,11 @@
+import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatCount, formatRelative, t } from '../i18n/t.ts';
 import { riHeart3Fill, riHeart3Line } from '../shared/icons.ts';
 import { splitMentions } from '../shared/mention-text.ts';
 import type { CommentData } from '../stores/comments.ts';
+import { isMuted } from '../shared/mutes.ts';
+import { $mutes } from '../stores/mutes.ts';
 import { Icon } from './Icon.tsx';
 
 interface Props {
@@ -64,6 +67,10 @@ export function CommentsItem({
   const reply = c.rootId !== '0';
   const size = reply ? 'h-7 w-7' : 'h-9 w-9';
   const profile = `/user/${encodeURIComponent(c.user.secUid)}`;
+  const mutes = useStore($mutes);
+  // A comment by a muted author or holding a muted keyword is folded (已屏蔽) until the viewer opens that one.
+  const [opened, setOpened] = useState(false);
+  const folded = !opened && !!mutes && isMuted(mutes, { author: c.user.secUid, text: c.text });
 
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
@@ -73,6 +80,23 @@ export function CommentsItem({
     setConfirming(false);
     deleteRef.current?.focus();
   };
+
+  if (folded)
+    return (
+      <article className="py-2" data-cid={c.cid} data-folded="" aria-label={t('mute.folded')}>
+        <p className="flex items-center gap-2 text-xs text-muted">
+          <span>{t('mute.folded')}</span>
+          <button
+            type="button"
+            className="focus-ring tap-target rounded text-secondary hover:text-primary"
+            onClick={() => setOpened(true)}
+          >
+            {t('mute.show')}
+          </button>
+        </p>
+        {children}
+      </article>
+    );
 
   return (
     <article className="flex gap-3 py-3" data-cid={c.cid} aria-label={c.user.nickname}>

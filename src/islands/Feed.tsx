@@ -1,4 +1,7 @@
 import { useStore } from '@nanostores/react';
+import { $mutes } from '../stores/mutes.ts';
+import { isMuted } from '../shared/mutes.ts';
+import { hashtagNames } from '../shared/hashtag-text.ts';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { PENDING_SWIPE_EVENT, swipeStep, takePendingSwipe } from '../client/feed-swipe.ts';
 import { bindShortcuts } from '../client/shortcuts.ts';
@@ -109,6 +112,14 @@ export function Feed({ data, count }: Props) {
     },
     [remove],
   );
+
+  // What the member muted leaves the feed (the page's first items were rendered for everyone), the one in front too.
+  const mutes = useStore($mutes);
+  useEffect(() => {
+    if (!mutes) return;
+    for (const v of state.current.items)
+      if (isMuted(mutes, { author: v.author.secUid, text: v.desc, hashtags: hashtagNames(v.desc) })) remove(v.id);
+  }, [mutes, remove]);
 
   /** X and the comment button: the side panel with the current video's comments, or closes it. */
   const openComments = useCallback(() => $panel.set($panel.get() ? null : 'comments'), []);

@@ -35,7 +35,7 @@ export function HotRow({
 }) {
   return (
     // Shortcut classes (uno.config.ts): the 热点榜 repeats this row fifty times in its HTML.
-    <a href={`/video/${video.id}`} className="hot-row">
+    <a href={`/video/${video.id}`} className="hot-row" data-mute={video.author.secUid}>
       <span className={`hot-rank ${rank <= 3 ? 'text-accent-text' : 'text-muted'}`} data-rank={rank}>
         {rank}
       </span>

@@ -41,6 +41,7 @@ export function playerText() {
     later: t('video.watchLater'),
     notInterested: t('video.notInterested'),
     whyTitle: t('why.title'),
+    muteAuthor: t('mute.author'),
     more: t('video.more'),
     report: t('report.title'),
     captions: t('player.captions'),

@@ -4,6 +4,7 @@ import { formatCountWith } from '../shared/format-count.ts';
 import {
   riChat3Fill,
   riEmotionUnhappyLine,
+  riEyeOffLine,
   riFlag2Line,
   riHeart3Fill,
   riMoreFill,
@@ -174,6 +175,12 @@ function reportWork(item: VideoItem, onBlocked?: (secUid: string) => void): void
   );
 }
 
+/** 不看TA的作品 (logged in): the author is muted, with 撤销 in the toast. */
+function muteAuthor(item: VideoItem): void {
+  if (!requireLogin()) return;
+  void import('../stores/mutes.ts').then(({ muteAuthorWithUndo }) => muteAuthorWithUndo(item.author));
+}
+
 /** Like, comment, collect, share, 稍后再看 and (on the feed) 不感兴趣, with live counts. */
 export function VideoActions({
   item: viewed,
@@ -191,7 +198,12 @@ export function VideoActions({
   // Hydrates with the marks the server drew, then drops them if the session has ended.
   const ended = useStore($sessionEnded, { ssr: 'initial' });
   const item = ended ? { ...viewed, author: { ...viewed.author, follow: 0 as const } } : viewed;
-  const stats = statsOf(item, useStore($stats, { keys: [item.id] }), useStore($marks));
+  const marks = useStore($marks);
+  const stats = statsOf(item, useStore($stats, { keys: [item.id] }), marks);
+  // 不看TA的作品 is drawn after hydration (the shared HTML stays as it was) and never on one's own work.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  const offerMute = mounted && marks?.viewer.secUid !== item.author.secUid;
   const s = ended ? withoutMarks(stats) : stats;
   // Hydrates with the count the server drew: a comment posted while this island was waking (an Enter or a click on
   // 发送 that the comment island replays as it hydrates) announces a new count before it has.
@@ -293,6 +305,7 @@ export function VideoActions({
               {onNotInterested && (
                 <MenuEntry label={text.notInterested} icon={riEmotionUnhappyLine} onClick={onNotInterested} />
               )}
+              {offerMute && <MenuEntry label={text.muteAuthor} icon={riEyeOffLine} onClick={() => muteAuthor(item)} />}
               <MenuEntry label={text.report} icon={riFlag2Line} onClick={() => reportWork(item, onBlocked)} />
             </li>
           </ul>
@@ -320,6 +333,7 @@ export function VideoActions({
             'text-sky-400',
             'later',
           )}
+          {offerMute && entry(text.muteAuthor, riEyeOffLine, () => muteAuthor(item))}
           {entry(text.report, riFlag2Line, () => reportWork(item, onBlocked))}
         </>
       )}

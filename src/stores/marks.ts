@@ -6,6 +6,8 @@
  */
 import { atom } from 'nanostores';
 import type { FollowStatus } from '../shared/api-shapes.ts';
+import { NO_MUTES, type MuteSet } from '../shared/mutes.ts';
+import { $mutes } from './mutes.ts';
 
 export interface MarksViewer {
   uid: string;
@@ -23,6 +25,8 @@ export interface MarksData {
   following: Record<string, 1 | 2>;
   unread: { notice: number; message: number };
   resume: { episode: number; progressMs: number } | null;
+  /** What the viewer muted (absent from an older server's answer). */
+  mutes?: MuteSet;
 }
 
 export interface PageMarks {
@@ -49,6 +53,7 @@ export function setMarks(data: MarksData): PageMarks | null {
     resume: data.resume ?? null,
   };
   $marks.set(marks);
+  $mutes.set(data.viewer ? (data.mutes ?? NO_MUTES) : null);
   return marks;
 }
 

@@ -3,8 +3,10 @@ export type ToastType = 'info' | 'success' | 'error';
 
 export interface ToastOptions {
   type?: ToastType;
-  /** Milliseconds on screen; 3000 by default. */
+  /** Milliseconds on screen; 3000 by default (5000 with an action, so there is time to reach it). */
   duration?: number;
+  /** A button in the toast (撤销): clicking it dismisses the toast and runs `run`. */
+  action?: { label: string; run: () => void };
 }
 
 export const TOAST_DURATION = 3000;
@@ -31,7 +33,8 @@ function region(): HTMLElement {
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 /** Shows `message` for `duration` ms; returns a function that dismisses it early. Does nothing outside a browser. */
-export function toast(message: string, { type = 'info', duration = TOAST_DURATION }: ToastOptions = {}): () => void {
+export function toast(message: string, { type = 'info', duration, action }: ToastOptions = {}): () => void {
+  duration ??= action ? 5000 : TOAST_DURATION;
   if (typeof document === 'undefined' || !message) return () => {};
   const item = document.createElement('div');
   item.dataset.type = type;
@@ -46,6 +49,20 @@ export function toast(message: string, { type = 'info', duration = TOAST_DURATIO
   const text = document.createElement('span');
   text.textContent = message;
   item.append(icon, text);
+  if (action) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = action.label;
+    button.style.cssText =
+      // 44 px tall for a finger, drawn into the toast's own padding.
+      'margin:-12px -8px -12px 4px;min-height:44px;min-width:44px;padding:0 12px;border-radius:6px;font-weight:600;color:#fe2c55;' +
+      'background:transparent;border:0;cursor:pointer;';
+    button.addEventListener('click', () => {
+      dismiss();
+      action.run();
+    });
+    item.append(button);
+  }
 
   const animate = !reducedMotion();
   if (animate) {

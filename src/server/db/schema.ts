@@ -780,6 +780,28 @@ export const blocks = pgTable(
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] })],
 );
 
+/**
+ * A member's mutes (屏蔽): keywords matched as plain substrings of a work's title and description, authors (不看TA的作品,
+ * `authorId` set and `value` its id) and hashtags (by name). services/mutes.ts owns the caps and the one read rule.
+ */
+export const mutes = pgTable(
+  'mutes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['keyword', 'author', 'hashtag'] }).notNull(),
+    value: text('value').notNull(),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('mutes_user_kind_value_idx').on(t.userId, t.kind, t.value),
+    check('mutes_kind_check', sql`${t.kind} in ('keyword', 'author', 'hashtag')`),
+  ],
+);
+
 export const reports = pgTable(
   'reports',
   {

@@ -1,8 +1,9 @@
 /** 弹幕: timed bullet comments over a video, listed in time order and sent at a point of the video. */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { danmaku, videos } from '../db/schema.ts';
 import { notBlockedBy } from './blocks.ts';
+import { notMutedText } from './mutes.ts';
 import { invalid, notFound } from '../errors.ts';
 import { visibleWorks } from './visibility.ts';
 import { notify } from './notifications.ts';
@@ -35,7 +36,8 @@ const columns = {
 };
 
 /**
- * A video's danmaku in time order (ties by age) as `viewerId` sees them: without those of users the viewer blocked
+ * A video's danmaku in time order (ties by age) as `viewerId` sees them: without those of users the viewer blocked, nor
+ * those by authors they muted or holding a muted keyword (mutes.ts)
  * (anonymous viewers see all). Null when the video is unknown or deleted.
  */
 export async function listDanmaku(videoId: number, viewerId: number | null): Promise<DanmakuView[] | null> {
@@ -47,7 +49,13 @@ export async function listDanmaku(videoId: number, viewerId: number | null): Pro
   return db()
     .select(columns)
     .from(danmaku)
-    .where(and(eq(danmaku.videoId, videoId), notBlockedBy(viewerId, danmaku.userId)))
+    .where(
+      and(
+        eq(danmaku.videoId, videoId),
+        notBlockedBy(viewerId, danmaku.userId),
+        notMutedText(viewerId, sql`${danmaku.userId}`, sql`${danmaku.text}`),
+      ),
+    )
     .orderBy(asc(danmaku.offsetMs), asc(danmaku.id))
     .limit(LIST_LIMIT);
 }

@@ -9,6 +9,7 @@ import { db } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
 import type { FeedPool } from '../../shared/feed-reason.ts';
 import { notBlockedBy } from './blocks.ts';
+import { notMutedWork } from './mutes.ts';
 import { RANK, type Candidate, type ViewerSignals } from './feed-ranker.ts';
 
 /** How many candidates each pool gives at most: window 0 holds a few hundred. */
@@ -44,13 +45,14 @@ const listed = (alias: string) =>
 
 /**
  * What a viewer never wants in the feed, on the works row `row` (an alias with `id` and `author_id`; `videos` by
- * default): what they marked 不感兴趣, and the works of authors they blocked (blocks.ts's rule). Rules about muted
- * authors, words and hashtags belong here too, so that every pool and every later slice obeys them.
+ * default): what they marked 不感兴趣, the works of authors they blocked (blocks.ts's rule) and what they muted
+ * (mutes.ts's rule), so that every pool and every later slice obeys them.
  */
 export function viewerFilter(viewerId: number, row = 'videos'): SQL {
   const [id, author] = [sql.raw(`${row}.id`), sql.raw(`${row}.author_id`)];
   return sql`not exists (select 1 from not_interested n where n.user_id = ${viewerId} and n.video_id = ${id})
-    and ${notBlockedBy(viewerId, author)}`;
+    and ${notBlockedBy(viewerId, author)}
+    and ${notMutedWork(viewerId, row, row === 'videos')}`;
 }
 
 /** The viewer's signals from their latest activity (SIGNAL_ROWS), in one round trip. */

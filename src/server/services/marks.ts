@@ -7,6 +7,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { collects, likes, users, watchLater } from '../db/schema.ts';
 import { totalUnread } from './messages.ts';
+import { memberMutes, type MemberMutes } from './mutes.ts';
 import { unreadCount } from './notifications.ts';
 import type { Viewer } from './sessions.ts';
 import { resumePoint, type Resume } from './theatre.ts';
@@ -27,6 +28,8 @@ export interface Marks {
   unread: { notice: number; message: number };
   /** Where the viewer stopped in the series asked about (放映厅), so its page continues there; null when not started. */
   resume: Resume | null;
+  /** What the viewer muted, for the page to hide what it rendered for everyone (shared/mutes.ts's rule). */
+  mutes: MemberMutes;
 }
 
 /** The ids of `videos` that `table` pairs with the viewer. */
@@ -70,7 +73,7 @@ export async function viewerMarks(
 ): Promise<Marks> {
   const v = [...new Set(videos)].slice(0, MARKS_MAX_VIDEOS);
   const u = [...new Set(secUids)].slice(0, MARKS_MAX_USERS);
-  const [liked, collected, later, following, notice, message, resume] = await Promise.all([
+  const [liked, collected, later, following, notice, message, resume, mutes] = await Promise.all([
     pairedWith(likes, viewer.id, v),
     pairedWith(collects, viewer.id, v),
     pairedWith(watchLater, viewer.id, v),
@@ -78,6 +81,7 @@ export async function viewerMarks(
     unreadCount(viewer.id),
     totalUnread(viewer.id),
     series === undefined ? null : resumePoint(viewer.id, series),
+    memberMutes(viewer.id),
   ]);
-  return { viewer, liked, collected, later, following, unread: { notice, message }, resume };
+  return { viewer, liked, collected, later, following, unread: { notice, message }, resume, mutes };
 }

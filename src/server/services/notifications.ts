@@ -4,6 +4,7 @@ import { db } from '../db/client.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { follows, notifications, users, videos } from '../db/schema.ts';
 import { notBlockedBy } from './blocks.ts';
+import { notMutedText, notMutedWork } from './mutes.ts';
 import { publish, userTopic } from '../realtime/events.ts';
 import { NOTICE_GROUPS, type NoticeGroup, type NoticeKind } from '../../shared/messaging.ts';
 import { visibleWorks } from './visibility.ts';
@@ -132,6 +133,9 @@ function visibleTo(userId: number, group: NoticeGroup = 'all'): SQL {
     or(isNull(notifications.videoId), visibleWorks(userId)),
     // Someone the recipient blocked is not heard from, here as in comments and danmaku.
     notBlockedBy(userId, notifications.actorId),
+    // Nor someone they muted, words they muted, or a work their mutes hide from every feed.
+    notMutedText(userId, sql`${notifications.actorId}`, sql`${notifications.text}`),
+    or(isNull(notifications.videoId), eq(videos.authorId, userId), notMutedWork(userId)),
   )!;
 }
 

@@ -12,6 +12,7 @@ import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { RANK_SCORE, users, videoHeat, videos } from '../db/schema.ts';
 import { notBlockedBy } from './blocks.ts';
+import { notMutedWork } from './mutes.ts';
 import { cursorKey, finite, score } from './list-cursor.ts';
 import {
   cardColumns,
@@ -68,6 +69,7 @@ export async function popularCards(
         visibleWorks(null),
         where,
         notBlockedBy(viewerId, videos.authorId),
+        notMutedWork(viewerId),
         key ? sql`(${RANK_SCORE}, ${videos.id}) < (${score(key[0]!)}::float8, ${finite(key[1]!)}::bigint)` : undefined,
       ),
     )
@@ -140,6 +142,7 @@ export async function hot(page: Page = {}, viewerId: number | null = null): Prom
       and(
         visibleWorks(null),
         notBlockedBy(viewerId, videos.authorId),
+        notMutedWork(viewerId),
         key
           ? sql`(${videoHeat.score}, ${videoHeat.videoId}) < (${score(key[0]!)}::float8, ${finite(key[1]!)}::bigint)`
           : undefined,

@@ -1,9 +1,10 @@
 /** Search over the character unigram/bigram indexes (search-tokens.ts): videos ranked by match quality, popularity and freshness; users by nickname. */
-import { asc, desc, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 import { durationRange, NO_FILTERS, type SearchFilters } from '../../shared/search-filters.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
+import { notMutedWork } from './mutes.ts';
 import { recordSearch, type Searcher } from './search-log.ts';
 import { searchTerms } from './search-tokens.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
@@ -18,6 +19,8 @@ export interface SearchOptions {
   authorId?: number;
   /** 筛选 of the video results: order, publish time, length (search-filters.ts). */
   filters?: SearchFilters;
+  /** Who searches: a member's results leave out what they muted (mutes.ts). */
+  viewerId?: number | null;
 }
 
 /** A user found by nickname. */
@@ -133,7 +136,7 @@ export async function searchVideos(
     union
     (select id from videos where deleted_at is null and title_tokens @> ${terms}${author}${narrow}
       order by ${poolOrder} limit ${RESULT_POOL})`;
-  const rows = await selectCards(null, sql`${videos.id} in (${pool})`)
+  const rows = await selectCards(null, and(sql`${videos.id} in (${pool})`, notMutedWork(options.viewerId ?? null))!)
     .orderBy(...order)
     .limit(p.limit + 1)
     .offset(p.offset);

@@ -13,6 +13,7 @@ import {
   watchLater,
 } from '../db/schema.ts';
 import { notBlockedBy } from './blocks.ts';
+import { notMutedWork } from './mutes.ts';
 import { cursorKey, finite, score, type KeyPart } from './list-cursor.ts';
 import { popularCards, type RankedCard } from './rankings.ts';
 import {
@@ -134,7 +135,7 @@ export async function related(
       select c.id, (select count(*) from video_hashtags s where s.video_id = c.id and s.hashtag_id in (select hashtag_id from tags))::int as shared
       from candidates c where c.id <> all (${`{${excluded.join(',')}}`}::int[]))
     select s.id, s.shared, ${RANK_SCORE} as rank from scored s join ${videos} on ${videos.id} = s.id
-    where ${and(visibleWorks(null), notBlockedBy(page.viewerId ?? null, videos.authorId))}
+    where ${and(visibleWorks(null), notBlockedBy(page.viewerId ?? null, videos.authorId), notMutedWork(page.viewerId ?? null))}
       and (${videos.channelId} = ${base.channelId} or s.shared > 0)
       ${key ? sql`and (s.shared, ${RANK_SCORE}, s.id) < (${finite(key[0]!)}::bigint, ${score(key[1]!)}::float8, ${finite(key[2]!)}::bigint)` : sql``}
     order by s.shared desc, rank desc, s.id desc
@@ -173,7 +174,7 @@ async function authorsFeed(viewerId: number, followees: SQL, kind: string, page:
   // Inside the lateral select, "videos" is that select's own table: the rule and the key apply per author.
   const picked = sql`(select p.id from ${followees} cross join lateral (
       select ${videos.id} as id, ${videos.createdAt} as created_at from ${videos}
-      where ${videos.authorId} = f.followee_id and ${visibleWorks(viewerId)}
+      where ${videos.authorId} = f.followee_id and ${and(visibleWorks(viewerId), notMutedWork(viewerId))}
         ${key ? sql`and ${olderThan(videos.createdAt, videos.id, key)}` : sql``}
       order by ${videos.createdAt} desc, ${videos.id} desc limit ${per}) p
     order by p.created_at desc, p.id desc limit ${per})`;

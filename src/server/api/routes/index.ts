@@ -19,6 +19,7 @@ import { liveRoutes } from './live.ts';
 import { liveRoomRoutes } from './live-room.ts';
 import { marksRoutes } from './marks.ts';
 import { mixRoutes } from './mix.ts';
+import { muteRoutes } from './mutes.ts';
 import { noticeRoutes } from './notice.ts';
 import { ownListRoutes } from './own-lists.ts';
 import { passportRoutes } from './passport.ts';
@@ -60,6 +61,7 @@ export const routes: Route[] = [
   ...danmakuRoutes,
   ...commentMentionRoutes,
   ...searchRoutes,
+  ...muteRoutes,
   ...userRoutes,
   ...profileEditRoutes,
   ...historyRoutes,

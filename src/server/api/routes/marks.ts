@@ -43,6 +43,9 @@ const marksData = z.object({
     .object({ episode: z.number().int(), progressMs: z.number().int() })
     .nullable()
     .describe('Where the viewer stopped in `series` (1-based episode, ms into it); null when not started or not asked'),
+  mutes: z
+    .object({ keywords: z.array(z.string()), authors: z.array(z.string()), hashtags: z.array(z.string()) })
+    .describe('What the viewer muted (屏蔽): keywords, authors by sec_uid, hashtag names'),
 });
 const notModified = z.custom<Response>((v) => v instanceof Response).describe('304 when If-None-Match names it');
 
@@ -83,6 +86,7 @@ export const marksRoutes = [
         following: marks?.following ?? {},
         unread: marks?.unread ?? { notice: 0, message: 0 },
         resume: marks?.resume ? { episode: marks.resume.episode, progressMs: marks.resume.progressMs } : null,
+        mutes: marks?.mutes ?? { keywords: [], authors: [], hashtags: [] },
       });
       const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
       for (const [name, value] of Object.entries({ ...PRIVATE_HEADERS, etag })) headers.set(name, value);

@@ -106,7 +106,15 @@ export const searchRoutes = [
       const filters = filtersOf(input);
       // A filter refines a search already made: only the search itself counts towards 热搜.
       const log = isFiltered(filters) ? undefined : { userId: viewer?.id ?? null, address: clientAddress };
-      const page = await searchVideos(input.keyword, { skip: input.offset, count: input.count }, { log, filters });
+      const page = await searchVideos(
+        input.keyword,
+        { skip: input.offset, count: input.count },
+        {
+          log,
+          filters,
+          viewerId: viewer?.id ?? null,
+        },
+      );
       return videoResultsOf({ viewer, request }, page, input.offset);
     },
   }),
@@ -159,6 +167,7 @@ export const searchRoutes = [
           log,
           authorId,
           filters,
+          viewerId: viewer?.id ?? null,
         },
       );
       const answer = await videoResultsOf({ viewer, request }, page, input.offset);
