@@ -21,7 +21,7 @@ function authorOf(el: HTMLElement): string | null {
   return href.startsWith('/user/') ? decodeURIComponent(href.slice('/user/'.length)) : null;
 }
 /** Set on what a mute hid, so an undo shows only that again. */
-const HIDDEN_ATTR = 'data-muted';
+const HIDDEN_ATTR = 'data-mute-hidden';
 
 /** The box a card sits in (a grid's li), or the card itself. */
 const boxOf = (el: HTMLElement): HTMLElement => el.closest<HTMLElement>('li') ?? el;

@@ -273,9 +273,13 @@ test('分享 → 私信朋友 opens the panel on that friend with the video’s 
   const videoId: number = feed.data[2].id;
   const pageA = await open(browser, a, `/video/${videoId}`);
   const actions = pageA.getByRole('list', { name: '视频操作' });
-  await actions.getByRole('button', { name: /^分享/ }).hover();
   const sharePanel = pageA.getByRole('group', { name: '分享给朋友' });
-  await expect(sharePanel.getByRole('button', { name: '复制链接' })).toBeVisible();
+  // The first hover may come before the actions have hydrated (it wakes them): point away and back until it opens.
+  await expect(async () => {
+    await pageA.mouse.move(0, 0);
+    await actions.getByRole('button', { name: /^分享/ }).hover();
+    await expect(sharePanel.getByRole('button', { name: '复制链接' })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   // B is a recent chat of A's: offered first.
   await sharePanel.getByRole('button', { name: `私信分享给${b.user.nickname}` }).click();
   await expect(pane(pageA)).toHaveAttribute('data-chat', b.user.sec_uid);
