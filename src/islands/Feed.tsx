@@ -181,14 +181,17 @@ export function Feed({ data, count }: Props) {
     return () => video.cancelVideoFrameCallback(id);
   }, [video, warm]);
 
-  // 自动连播 off: a video loops; on: its end moves to the next one.
+  // 自动连播 off: a video loops; on: its end moves to the next one. While the comments are open the video loops too:
+  // the list being read, a reply being expanded or a draft being written stays with the video it is about.
+  const moveOn = prefs.autoNext && panel !== 'comments';
   useEffect(() => {
     if (!video) return;
-    video.loop = !prefs.autoNext;
+    video.loop = !moveOn;
+    if (!moveOn) return;
     const ended = () => page(1);
     video.addEventListener('ended', ended);
     return () => video.removeEventListener('ended', ended);
-  }, [video, prefs.autoNext, page]);
+  }, [video, moveOn, page]);
 
   // A swipe that began on the server's markup, before this island hydrated: its pointer events never reached it.
   useEffect(() => {

@@ -115,6 +115,10 @@ test.describe('search filters', () => {
 
 test.describe('倍速 and 连播', () => {
   test('倍速 set on one video holds on the next and after a reload, and is said over the video', async ({ page }) => {
+    // 连播 off: at 2x a seeded video ends within seconds, and the feed would move on under a slow step.
+    await page.addInitScript(() => {
+      if (!localStorage.getItem('sy.player')) localStorage.setItem('sy.player', JSON.stringify({ autoNext: false }));
+    });
     await page.goto('/');
     await page.locator('section[aria-roledescription="carousel"]').hover();
     await hydrated(page, '[data-active]');
@@ -201,6 +205,34 @@ test.describe('倍速 and 连播', () => {
     await page.locator('section[aria-roledescription="carousel"]').hover();
     await hydrated(page, '[data-active]');
     await expect(active(page).getByRole('switch', { name: '自动连播' })).toHaveAttribute('aria-checked', 'false');
+  });
+
+  test('连播 waits while the comments are open: the video loops, and moves on again once they close', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    await page.goto('/');
+    await page.locator('section[aria-roledescription="carousel"]').hover();
+    await hydrated(page, '[data-active]');
+    await expect(active(page).getByRole('switch', { name: '自动连播' })).toHaveAttribute('aria-checked', 'true');
+    await active(page).getByRole('list', { name: '视频操作' }).getByRole('button', { name: /评论/ }).click();
+    const panel = page.locator('section[data-comments]').filter({ visible: true });
+    await expect(panel.getByRole('heading', { name: /评论/ })).toBeVisible();
+    const end = (v: HTMLVideoElement) => (v.currentTime = Math.max(0, v.duration - 0.3));
+    await active(page).locator('video').evaluate(end);
+    await expect
+      .poll(() =>
+        active(page)
+          .locator('video')
+          .evaluate((v: HTMLVideoElement) => v.currentTime < 1 && !v.paused),
+      )
+      .toBe(true);
+    await expect(active(page)).toHaveAttribute('data-index', '0');
+    await expect(panel.getByRole('heading', { name: /评论/ })).toBeVisible();
+
+    await panel.getByRole('button', { name: '关闭评论' }).click();
+    await active(page).locator('video').evaluate(end);
+    await expect(active(page)).toHaveAttribute('data-index', '1', { timeout: 5000 });
   });
 });
 

@@ -192,15 +192,22 @@ test('at 768 px and wider the sidebar is back and the tab bar gone', async ({ pa
 /** Each target of `lists` measures at least 44 px both ways (soft: every small one is reported). */
 async function expectThumbSized(lists: Locator[]): Promise<void> {
   for (const list of lists) {
-    const n = await list.count();
-    expect(n).toBeGreaterThan(0);
-    for (let i = 0; i < n; i++) {
-      const b = await box(list.nth(i));
-      const label = (await list.nth(i).getAttribute('aria-label')) ?? (await list.nth(i).innerText());
+    // One read per list: the targets are measured together, as laid out at that moment.
+    const targets = await list.evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return {
+          width: r.width,
+          height: r.height,
+          label: el.getAttribute('aria-label') ?? (el as HTMLElement).innerText,
+        };
+      }),
+    );
+    expect(targets.length).toBeGreaterThan(0);
+    for (const { width, height, label } of targets)
       expect
-        .soft(Math.round(Math.min(b.width, b.height)), `${label} (${Math.round(b.width)}×${Math.round(b.height)})`)
+        .soft(Math.round(Math.min(width, height)), `${label} (${Math.round(width)}×${Math.round(height)})`)
         .toBeGreaterThanOrEqual(44);
-    }
   }
 }
 
