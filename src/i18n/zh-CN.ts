@@ -863,7 +863,7 @@ export const zhCN = {
   'account.title': '账号与数据',
   'account.export': '下载我的数据',
   'account.exportHint':
-    '打包你的资料、作品（含视频文件）、评论、私信、喜欢、关注、观看历史和设置，生成后会通过通知发给你，24 小时内有效',
+    '打包你的资料、作品（含视频文件）、评论、私信、喜欢、关注、观看历史、屏蔽和推荐偏好及设置，生成后会通过通知发给你，24 小时内有效',
   'account.exportStart': '申请下载',
   'account.exportPending': '正在打包，完成后会通知你',
   'account.exportReady': '数据已打包好（{size}），{expires} 前可下载',

@@ -117,6 +117,17 @@ beforeAll(async () => {
   // 收藏 → 音乐 and 观看历史 → 用户 (B too, whose lists must stay out of A's export).
   await q('insert into music_collects (user_id, video_id) values ($1, $2), ($3, $4)', [a, others[0]!, b, others[1]!]);
   await q('insert into profile_visits (viewer_id, user_id) values ($1, $2), ($2, $1)', [a, b]);
+  // What A told the feed: 不感兴趣, 减少此类 and 屏蔽 (B's own, which must stay out of A's export).
+  await q('insert into not_interested (user_id, video_id) values ($1, $2), ($3, $4)', [a, others[2]!, b, others[0]!]);
+  await q(`insert into feed_less (user_id, kind, target_id) values ($1, 'channel', 300204), ($2, 'author', $1)`, [
+    a,
+    b,
+  ]);
+  await q(
+    `insert into mutes (user_id, kind, value, author_id) values ($1, 'keyword', '剧透', null), ($1, 'author', $2::int::text, $2::int),
+     ($2, 'keyword', '广告', null)`,
+    [a, b],
+  );
 });
 
 afterAll(async () => {
@@ -154,6 +165,17 @@ describe('下载我的数据', () => {
     expect(collects.sounds.map((s) => s.id)).toEqual([others[0]]);
     const watched = JSON.parse(files.get('watch_history.json') as string) as { profiles: { nickname: string }[] };
     expect(watched.profiles.map((p) => p.nickname)).toEqual(['测试b']);
+    const told = JSON.parse(files.get('feed_preferences.json') as string) as {
+      notInterested: { id: number }[];
+      less: { kind: string; id: number }[];
+      mutes: { kind: string; value?: string; nickname?: string }[];
+    };
+    expect(told.notInterested.map((v) => v.id)).toEqual([others[2]]);
+    expect(told.less.map(({ kind, id }) => [kind, id])).toEqual([['channel', 300204]]);
+    expect(told.mutes.map(({ kind, value, nickname }) => [kind, value ?? nickname])).toEqual([
+      ['keyword', '剧透'],
+      ['author', '测试b'],
+    ]);
     const { rows } = await t.pool.query(
       `select kind, export_id from notifications where user_id = $1 and kind = 'export_ready'`,
       [a],

@@ -1,7 +1,8 @@
 /**
  * 下载我的数据: a job gathers a member's data into one ZIP (yazl, streamed to disk): the profile, their works with
  * their media files and captions, comments, danmaku, messages of their chats, likes, collects (works and sounds),
- * follows, watch history (works, profiles visited, live rooms), search history, blocks and settings, as JSON beside the files. The ZIP waits in a private folder (never under the
+ * follows, watch history (works, profiles visited, live rooms), search history, blocks, what they told the feed
+ * (不感兴趣, 减少此类, 屏蔽) and settings, as JSON beside the files. The ZIP waits in a private folder (never under the
  * public media root) for 24 hours; only its owner may download it, anyone else is told it does not exist.
  */
 import { randomBytes } from 'node:crypto';
@@ -22,6 +23,7 @@ import {
   conversationSettings,
   danmaku,
   dataExports,
+  feedLess,
   follows,
   likes,
   liveRooms,
@@ -29,6 +31,8 @@ import {
   messageHides,
   messages,
   musicCollects,
+  mutes,
+  notInterested,
   profileVisits,
   searchLog,
   users,
@@ -240,6 +244,9 @@ async function gather(userId: number) {
     sounds,
     profilesSeen,
     roomsSeen,
+    notForMe,
+    lessOf,
+    muted,
   ] = await Promise.all([
     q
       .select({
@@ -320,6 +327,28 @@ async function gather(userId: number) {
       .innerJoin(liveRooms, eq(liveRooms.id, liveWatchHistory.roomId))
       .where(eq(liveWatchHistory.userId, userId))
       .orderBy(desc(liveWatchHistory.watchedAt)),
+    q
+      .select({ ...videoRef, at: notInterested.createdAt })
+      .from(notInterested)
+      .innerJoin(videos, eq(videos.id, notInterested.targetId))
+      .where(eq(notInterested.userId, userId)),
+    q
+      .select({ kind: feedLess.kind, id: feedLess.targetId, at: feedLess.createdAt })
+      .from(feedLess)
+      .where(eq(feedLess.userId, userId))
+      .orderBy(desc(feedLess.createdAt)),
+    q
+      .select({
+        kind: mutes.kind,
+        value: mutes.value,
+        nickname: users.nickname,
+        secUid: users.secUid,
+        at: mutes.createdAt,
+      })
+      .from(mutes)
+      .leftJoin(users, eq(users.id, mutes.authorId))
+      .where(eq(mutes.userId, userId))
+      .orderBy(asc(mutes.id)),
   ]);
   const when = <T extends { at: Date }>(rows: T[]) => rows.map(({ at, ...r }) => ({ ...r, at: iso(at) }));
 
@@ -353,6 +382,14 @@ async function gather(userId: number) {
     'follows.json': { following: when(following), followers: when(followers) },
     'search_history.json': when(searches),
     'blocks.json': when(blocked),
+    // 不感兴趣 (works), 减少此类 (a channel or an author, by id) and 屏蔽 (keywords, hashtags, and authors by name).
+    'feed_preferences.json': {
+      notInterested: when(notForMe),
+      less: when(lessOf),
+      mutes: when(muted).map(({ kind, value, nickname, secUid, at }) =>
+        kind === 'author' ? { kind, nickname, secUid, at } : { kind, value, at },
+      ),
+    },
     'settings.json': { privacy: profile.privacy, notifications: profile.notifySettings },
   };
   return { documents, files };
