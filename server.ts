@@ -39,6 +39,7 @@ import { followContentPublications } from './src/server/content/publish.ts';
 import { hub } from './src/server/realtime/events.ts';
 import { isLivePath, serveLive, startLive, stopLive } from './src/server/live/index.ts';
 import { isHiddenWorkPage } from './src/server/services/hidden-works.ts';
+import { resolveSession } from './src/server/services/sessions.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 // The compression package is typed for Express; it only needs Node's own request and response.
@@ -300,7 +301,10 @@ async function main(): Promise<void> {
   const assets = loadPrecompressed(path.join(client, '_astro'));
   // Files the adapter serves as they are: they skip the page cache (pages, prerendered ones too, go through it).
   const files = staticPaths(client);
-  const pages = createPageAnswers({ hidden: isHiddenWorkPage });
+  const pages = createPageAnswers({
+    hidden: isHiddenWorkPage,
+    member: (token) => resolveSession(token).then((viewer) => viewer?.id ?? null),
+  });
   // Writes taken by the other app servers on this database make the copies here stale too.
   followOtherServers();
   // Editors' content published through any app server drops the copies here too.

@@ -2,7 +2,7 @@
 import { withReplicaReads } from '../db/read-scope.ts';
 import { contextOfRequest, fromSitePage, type RequestContext } from '../http/request-context.ts';
 import { resolveSession, type Viewer } from '../services/sessions.ts';
-import { announceWrite } from '../cache/shared-writes.ts';
+import { announceMemberWrite, announceWrite } from '../cache/shared-writes.ts';
 import { anonCacheKey, answerResponse, buildAnswerOnce, cachedAnswer } from '../cache/anon-cache.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { ApiError, errorResponse, familyOfPath, JSON_HEADERS, zodFields, type Family } from './envelope.ts';
@@ -199,6 +199,8 @@ async function answer(
   const body = await route.handler({ ...parts, input, viewer, headers });
   // Event streams (routes/live-room.ts) answer a Response of their own.
   if (body instanceof Response) return body;
-  if (changesSharedContent(route)) announceWrite(writtenVideos(input));
+  // What anonymous visitors see, and the copies kept of the writer's own pages (page-answers.ts).
+  if (changesSharedContent(route)) announceWrite(writtenVideos(input), viewer?.id);
+  else if (viewer && isWrite(route)) announceMemberWrite(viewer.id);
   return textResponse(JSON.stringify(body), headers, jsonBodies);
 }

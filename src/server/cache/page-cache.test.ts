@@ -27,6 +27,24 @@ function deferred() {
 }
 
 describe('PageCache', () => {
+  it('forgets one group of keys at once, and keeps no render of the group begun before', async () => {
+    const { cache } = clocked();
+    await cache.fill('1\n/user/self', async () => page('a'));
+    await cache.fill('1\n/follow', async () => page('a'));
+    await cache.fill('2\n/user/self', async () => page('b'));
+    await cache.fill('/user/self', async () => page('anyone'));
+    const under = deferred();
+    const late = cache.fill('1\n/friend', () => under.promise);
+    cache.forget('1');
+    expect(cache.lookup('1\n/user/self')).toBeUndefined();
+    expect(cache.lookup('1\n/follow')).toBeUndefined();
+    expect(cache.lookup('2\n/user/self')).toMatchObject({ fresh: true });
+    expect(cache.lookup('/user/self')).toMatchObject({ fresh: true });
+    under.finish(page('a, from before'));
+    expect((await late)?.body.toString()).toBe('a, from before');
+    expect(cache.lookup('1\n/friend')).toMatchObject({ fresh: false });
+  });
+
   it('serves a render fresh, then stale, then drops it after the stale window', async () => {
     const { cache, clock } = clocked();
     await cache.fill('/', async () => page('one'));

@@ -63,6 +63,8 @@ export class PageCache {
   // write to each page's own path (a few seconds' worth, pruned as they age).
   private generation = 0;
   private readonly pageWrites = new Map<string, { generation: number; at: number }>();
+  // When each group was last forgotten (forget): a render of one of its keys begun before then is not kept fresh.
+  private readonly forgotten = new Map<string, number>();
   private bytes = 0;
   private readonly freshMs: number;
   private readonly staleMs: number;
@@ -116,7 +118,12 @@ export class PageCache {
         (answer) => {
           if (!answer) return undefined;
           const entry = this.entry(answer, renderedAt);
-          if ((this.pageWrites.get(pathOf(key))?.generation ?? 0) > begun) entry.freshUntil = 0;
+          const forgot = this.forgotten.get(groupOf(key));
+          if (
+            (this.pageWrites.get(pathOf(key))?.generation ?? 0) > begun ||
+            (forgot !== undefined && forgot >= renderedAt)
+          )
+            entry.freshUntil = 0;
           else if (this.generation > begun)
             entry.freshUntil = endAfterWrite(entry.freshUntil, renderedAt, this.now(), this.refreshMinMs);
           this.keep(key, entry);
@@ -148,10 +155,24 @@ export class PageCache {
     }
   }
 
+  /**
+   * Drops every entry of `group` (a key may begin with a group and a newline: a member's own pages), and keeps no render
+   * of one that began before now fresh: it may not show the write that called this.
+   */
+  forget(group: string): void {
+    const now = this.now();
+    this.forgotten.set(group, now);
+    if (this.forgotten.size > PAGE_WRITES_KEPT)
+      for (const [g, at] of this.forgotten) if (now - at > this.freshMs) this.forgotten.delete(g);
+    const prefix = `${group}\n`;
+    for (const [key, entry] of this.entries) if (key.startsWith(prefix)) this.drop(key, entry);
+  }
+
   /** Empties the cache (tests). */
   clear(): void {
     this.generation++;
     this.pageWrites.clear();
+    this.forgotten.clear();
     this.entries.clear();
     this.rendering.clear();
     this.bytes = 0;
@@ -237,6 +258,12 @@ export class PageCache {
 
 /** Pages' own writes remembered before the old ones are let go. */
 const PAGE_WRITES_KEPT = 1_000;
+
+/** A cache key's group: what comes before its first newline, or '' for a key without one. */
+function groupOf(key: string): string {
+  const n = key.indexOf('\n');
+  return n === -1 ? '' : key.slice(0, n);
+}
 
 /** A cache key's path: the page it is, whatever its query. */
 function pathOf(key: string): string {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { EventHub, publish } from '../realtime/events.ts';
 import { onAnonymousContentChange } from './anonymous-content.ts';
-import { announceWrite, followOtherServers, WRITES_TOPIC } from './shared-writes.ts';
+import { onMemberWrite } from './member-writes.ts';
+import { announceMemberWrite, announceWrite, followOtherServers, WRITES_TOPIC } from './shared-writes.ts';
 
 let testDb: TestDb;
 // Each hub is one app server's LISTEN connection.
@@ -49,6 +50,22 @@ describe('writes shared between app servers', () => {
     expect(seen).toEqual([[7], [7]]);
   });
 
+  it('tells who wrote, here and on another server, and a write only its writer sees leaves the anonymous copies be', async () => {
+    const stop = followOtherServers(other, 'another server');
+    const members: number[] = [];
+    const stopMembers = onMemberWrite((id) => members.push(id));
+    const seen = await signals(() => {
+      announceWrite([3], 41);
+      announceMemberWrite(42);
+      // Raised here before the notifications could have gone out.
+      expect(members).toEqual([41, 42]);
+    });
+    stop();
+    stopMembers();
+    expect(seen).toEqual([[3], [3]]);
+    expect(members).toEqual([41, 42, 41, 42]);
+  });
+
   it('skips its own writes when they come back on the channel', async () => {
     const stop = followOtherServers(self);
     const seen = await signals(() => announceWrite([8]));
@@ -58,6 +75,8 @@ describe('writes shared between app servers', () => {
 
   it('ignores a notification on the topic that is not a write, and stops when told', async () => {
     const stop = followOtherServers(other, 'another server');
+    const members: number[] = [];
+    const stopMembers = onMemberWrite((id) => members.push(id));
     const malformed = await signals(async () => {
       for (const data of [
         null,
@@ -66,11 +85,16 @@ describe('writes shared between app servers', () => {
         { videos: [1, -2] },
         { videos: [1.5] },
         { videos: Array.from({ length: 101 }, (_, i) => i + 1) },
+        { member: 'x' },
+        { member: 0 },
+        { member: 1.5 },
       ]) {
         await publish(WRITES_TOPIC, { type: 'changed', data });
       }
     });
     expect(malformed).toEqual([]);
+    stopMembers();
+    expect(members).toEqual([]);
     stop();
     const after = await signals(() =>
       publish(WRITES_TOPIC, { type: 'changed', data: { from: 'a third server', videos: [9] } }),

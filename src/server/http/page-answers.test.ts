@@ -8,7 +8,8 @@ import { brotliDecompressSync } from 'node:zlib';
 import compression from 'compression';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anonymousContentChanged } from '../cache/anonymous-content.ts';
-import { PageCache } from '../cache/page-cache.ts';
+import { memberWrote } from '../cache/member-writes.ts';
+import { PAGE_FRESH_MS, PageCache } from '../cache/page-cache.ts';
 import {
   createPageAnswers,
   matchesEtag,
@@ -24,6 +25,9 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unk
 const compress = compression() as unknown as Middleware;
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'sha256-abc'";
 
+/** Sessions that name a member, and whose; any other token is a session that names nobody. */
+const MEMBERS: Record<string, number> = { alice: 1, bob: 2 };
+
 let renders = 0;
 let version = 'v1';
 let delayMs = 0;
@@ -34,7 +38,12 @@ function fakeAstro(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://x');
   // Under /post (a page about the viewer), the same stand-ins as at the top.
   const page = url.pathname.replace(/^\/post(?=\/)/, '');
-  const viewer = req.headers.token || /sy_session=/.test(req.headers.cookie ?? '') ? 'someone' : 'anonymous';
+  const token = String(req.headers.token ?? '');
+  const viewer = MEMBERS[token]
+    ? token
+    : token || /sy_session=/.test(req.headers.cookie ?? '')
+      ? 'someone'
+      : 'anonymous';
   const headers: Record<string, string> = { 'content-type': 'text/html', 'content-security-policy': PAGE_CSP };
   let status = 200;
   if (page === '/sets-cookie') headers['set-cookie'] = 'x=1; Path=/';
@@ -66,7 +75,13 @@ let server: http.Server;
 let base: string;
 
 beforeAll(async () => {
-  pages = createPageAnswers({ enabled: true, cache: new PageCache({ now: () => clock.now }), now: () => clock.now });
+  pages = createPageAnswers({
+    enabled: true,
+    cache: new PageCache({ now: () => clock.now }),
+    own: new PageCache({ staleMs: 0, now: () => clock.now }),
+    now: () => clock.now,
+    member: (token) => Promise.resolve(MEMBERS[token] ?? null),
+  });
   server = http.createServer((req, res) => {
     const context = contextOfNode(req);
     applySecurityHeaders(context, res);
@@ -85,6 +100,7 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 beforeEach(() => {
   pages.cache.clear();
+  pages.own.clear();
   renders = 0;
   version = 'v1';
   delayMs = 0;
@@ -435,6 +451,85 @@ describe('a page about the viewer for a request with a session', () => {
     const other = await get('/about', { cookie: 'theme=dark; sy_sessionx=1' });
     expect(renders).toBe(1);
     expect(other.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+  });
+});
+
+describe('a page about the member, kept for them alone', () => {
+  const as = (token: string, path = '/user/self', method = 'GET') =>
+    get(path, { token, 'accept-encoding': 'br' }, method);
+  const text = (got: Got) => brotliDecompressSync(got.body).toString();
+
+  it('is rendered once for its member, whose visits then get that copy, private and whole; another member gets their own', async () => {
+    const first = await as('alice');
+    const again = await as('alice');
+    expect(renders).toBe(1);
+    for (const got of [first, again]) {
+      expect(text(got)).toContain('<p>alice v1 </p>');
+      expect(got.headers['cache-control']).toBe(PERSONAL_PAGE_CACHE_CONTROL);
+      expect(got.headers.etag).toBeUndefined();
+      expect(got.headers['content-encoding']).toBe('br');
+      expect(Number(got.headers['content-length'])).toBe(got.body.byteLength);
+      expect(got.headers['content-security-policy']).toBe(PAGE_CSP);
+    }
+    expect(text(await as('bob'))).toContain('<p>bob v1 </p>');
+    expect(text(await as('alice', '/user/self?showTab=like'))).toContain('alice v1 ?showTab=like');
+    expect(renders).toBe(3);
+    // Nothing of theirs in the shared cache, and a visitor is answered their own page.
+    expect(pages.cache.stats().entries).toBe(0);
+    expect((await get('/user/self')).body.toString()).toContain('anonymous');
+  });
+
+  it('goes at once when its member writes, not when another does', async () => {
+    await as('alice');
+    version = 'v2';
+    memberWrote(2);
+    expect(text(await as('alice'))).toContain('alice v1');
+    memberWrote(1);
+    expect(text(await as('alice'))).toContain('alice v2');
+    expect(renders).toBe(2);
+  });
+
+  it('is not kept when its member wrote while it was being rendered', async () => {
+    delayMs = 50;
+    const during = as('alice');
+    await new Promise((r) => setTimeout(r, 10));
+    memberWrote(1);
+    await during;
+    delayMs = 0;
+    await as('alice');
+    expect(renders).toBe(2);
+  });
+
+  it('turns stale a second after anyone’s write, and lives no longer than a shared page', async () => {
+    await as('alice');
+    anonymousContentChanged([]);
+    clock.now += 999;
+    await as('alice');
+    expect(renders).toBe(1);
+    clock.now += 1;
+    await as('alice');
+    expect(renders).toBe(2);
+    clock.now += PAGE_FRESH_MS - 1;
+    await as('alice');
+    expect(renders).toBe(2);
+    clock.now += 1;
+    await as('alice');
+    expect(renders).toBe(3);
+  });
+
+  it('answers a HEAD as its GET, and keeps nothing for a session that names nobody or a page not in its list', async () => {
+    const head = await as('alice', '/user/self', 'HEAD');
+    const page = await as('alice');
+    expect(renders).toBe(1);
+    expect(head.body.byteLength).toBe(0);
+    for (const name of ['cache-control', 'content-type', 'content-encoding', 'content-length', 'vary'])
+      expect(head.headers[name], name).toBe(page.headers[name]);
+    await as('nobody', '/follow');
+    await as('nobody', '/follow');
+    await as('alice', '/post/works');
+    await as('alice', '/post/works');
+    expect(renders).toBe(5);
+    expect(pages.own.stats().entries).toBe(1);
   });
 });
 

@@ -5,7 +5,8 @@
  * everyone and compressed once per encoding, with `Cache-Control: public, s-maxage, stale-while-revalidate`, a strong
  * ETag (304 on If-None-Match) and no Vary on the session, so a CDN or nginx in front keeps one copy for all. A page
  * about the viewer is rendered for a request that carries a session (the Token header or the session cookie, valid or
- * not), `private, no-store`, and never kept; its anonymous copy is shared but varies on Cookie and Token. A HEAD is
+ * not), `private, no-store`, and kept for nobody else; the member's profile, 关注 and 朋友 are kept for that member alone
+ * for a few seconds (personal-pages.ts), and its anonymous copy is shared but varies on Cookie and Token. A HEAD is
  * answered exactly as a GET, headers and revalidation alike (it renders for the cache as a GET would, and sends no
  * body). Every page answer says `text/html; charset=utf-8`.
  *
@@ -16,10 +17,11 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { onAnonymousContentChange } from '../cache/anonymous-content.ts';
 import { onContentPublished } from '../cache/content-published.ts';
+import { onMemberWrite } from '../cache/member-writes.ts';
 import { PAGE_FRESH_MS, PAGE_STALE_MS, PageCache, type PageAnswer, type PageEntry } from '../cache/page-cache.ts';
 import { config } from '../config.ts';
 import { compressBody } from '../encoding.ts';
-import { isPersonalPage } from './personal-pages.ts';
+import { isKeptForMember, isPersonalPage } from './personal-pages.ts';
 import { withoutSessionCookie, type RequestContext } from './request-context.ts';
 import { inRequest } from './request-scope.ts';
 
@@ -68,7 +70,13 @@ export interface PageAnswers {
   answer(context: RequestContext, req: IncomingMessage, res: ServerResponse, render: PageRender): void;
   /** The cache behind it (tests). */
   readonly cache: PageCache;
+  /** The copies kept for members of the pages about them (tests). */
+  readonly own: PageCache;
 }
+
+/** Members' own copies kept at once (personal-pages.ts), and their bytes: the least recently served goes first. */
+const OWN_PAGE_ENTRIES = 1_000;
+const OWN_PAGE_BYTES = 16 * 1024 * 1024;
 
 /** Pages that no cache keeps, whoever asks, a visitor included (`private, no-store`): the staff console. */
 const NEVER_SHARED = /^\/admin(?:[/?#]|$)/;
@@ -335,7 +343,10 @@ function capture(req: IncomingMessage, res: ServerResponse, render: PageRender):
   });
 }
 
-/** Writes a kept page: its own headers, the cache's, and the body in the encoding the client takes (304 when it has it). */
+/**
+ * Writes a kept page: its own headers, the cache's, and the body in the encoding the client takes (304 when it has it).
+ * A member's own copy (`own`) goes out as a page rendered for them does: `private, no-store`, with no validators.
+ */
 function serve(
   context: RequestContext,
   req: IncomingMessage,
@@ -344,15 +355,21 @@ function serve(
   entry: PageEntry,
   now: number,
   ifNoneMatch = req.headers['if-none-match'],
+  own = false,
 ): void {
   const encoding = entry.body.byteLength >= COMPRESS_MIN ? context.encoding : undefined;
   res.statusCode = entry.status;
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
-  res.setHeader('cache-control', SHARED_PAGE_CACHE_CONTROL);
-  res.setHeader('vary', isPersonalPage(context.path) ? VISITOR_PAGE_VARY : SHARED_PAGE_VARY);
-  res.setHeader('etag', etagOf(entry.hash, encoding));
-  res.setHeader('age', Math.max(0, Math.floor((now - entry.storedAt) / 1000)));
-  if (entry.status === 200 && matchesEtag(ifNoneMatch, entry.hash)) {
+  if (own) {
+    res.setHeader('cache-control', PERSONAL_PAGE_CACHE_CONTROL);
+    res.setHeader('vary', SHARED_PAGE_VARY);
+  } else {
+    res.setHeader('cache-control', SHARED_PAGE_CACHE_CONTROL);
+    res.setHeader('vary', isPersonalPage(context.path) ? VISITOR_PAGE_VARY : SHARED_PAGE_VARY);
+    res.setHeader('etag', etagOf(entry.hash, encoding));
+    res.setHeader('age', Math.max(0, Math.floor((now - entry.storedAt) / 1000)));
+  }
+  if (!own && entry.status === 200 && matchesEtag(ifNoneMatch, entry.hash)) {
     res.statusCode = 304;
     res.removeHeader('content-type');
     return void res.end();
@@ -366,8 +383,7 @@ function serve(
   if (!encoding) return send(entry.body);
   cache.encodedBody(entry, encoding).then(send, () => {
     // Compression failed (out of memory): the page as it is.
-    res.removeHeader('etag');
-    res.setHeader('etag', etagOf(entry.hash, undefined));
+    if (!own) res.setHeader('etag', etagOf(entry.hash, undefined));
     send(entry.body);
   });
 }
@@ -381,8 +397,18 @@ export function createPageAnswers({
   cache = new PageCache({ refreshMinMs: config().PAGE_REFRESH_MIN_MS }),
   now = Date.now,
   hidden = (() => undefined) as (path: string) => Promise<boolean> | undefined,
+  member = (() => Promise.resolve(null)) as (token: string) => Promise<number | null>,
+  own = new PageCache({
+    staleMs: 0,
+    refreshMinMs: config().PAGE_REFRESH_MIN_MS,
+    maxEntries: OWN_PAGE_ENTRIES,
+    maxBytes: OWN_PAGE_BYTES,
+  }),
 } = {}): PageAnswers {
   onAnonymousContentChange((videos) => cache.invalidate(videos.map((id) => `/video/${id}`)));
+  // A member's own copies: their write ends theirs at once; anyone's write, every copy a second old (personal-pages.ts).
+  onMemberWrite((id) => own.forget(String(id)));
+  onAnonymousContentChange(() => own.invalidate());
   // Editors' content shows on its own pages, or on every page (the chrome): those go at once (content/publish.ts).
   onContentPublished((paths) => (paths === 'all' ? cache.clear() : cache.invalidate(paths)));
 
@@ -396,26 +422,55 @@ export function createPageAnswers({
     res: ServerResponse,
     render: PageRender,
     key: string,
+    into = cache,
   ): void {
     const ifNoneMatch = req.headers['if-none-match'];
     for (const name of CONDITIONAL) delete req.headers[name];
     const head = req.method === 'HEAD';
     if (head) req.method = 'GET';
     const made = enabled
-      ? cache.fill(key, () => capture(req, res, render))
+      ? into.fill(key, () => capture(req, res, render))
       : capture(req, res, render).then(
-          (answer) => answer && cache.entry(answer),
+          (answer) => answer && into.entry(answer),
           () => undefined,
         );
     void made.then((entry) => {
       if (head) req.method = 'HEAD';
-      if (entry && !res.headersSent && !res.destroyed) serve(context, req, res, cache, entry, now(), ifNoneMatch);
+      if (entry && !res.headersSent && !res.destroyed)
+        serve(context, req, res, into, entry, now(), ifNoneMatch, into === own);
     });
+  }
+
+  /**
+   * A page kept for the member it is about (personal-pages.ts): their fresh copy if there is one, else a render for
+   * them that becomes it (concurrent visits of theirs wait for one render). A session that names nobody is rendered for
+   * itself, as before: the session is checked on every visit, so a copy outlives no logout.
+   */
+  function answerOwn(
+    context: RequestContext,
+    req: IncomingMessage,
+    res: ServerResponse,
+    render: PageRender,
+    key: string,
+  ): void {
+    void member(context.sessionToken!)
+      .catch(() => null)
+      .then((id) => {
+        if (res.destroyed) return;
+        if (id === null) return render(req, res, req.method === 'GET' ? heldPersonal(context) : personal);
+        const ownKey = `${id}\n${key}`;
+        const found = own.lookup(ownKey);
+        if (found?.fresh) return serve(context, req, res, own, found.entry, now(), undefined, true);
+        renderShared(context, req, res, render, ownKey, own);
+      });
   }
 
   function answer(context: RequestContext, req: IncomingMessage, res: ServerResponse, render: PageRender): void {
     const key = req.method === 'GET' || req.method === 'HEAD' ? pageKey(req.url ?? '/') : undefined;
-    // A request with a session (valid or not), on a page about the viewer, is rendered for itself alone.
+    // A request with a session (valid or not), on a page about the viewer, is rendered for itself alone, or answered
+    // from the copy kept for that member.
+    if (key && context.sessionToken && enabled && isKeptForMember(context.path))
+      return answerOwn(context, req, res, render, key);
     if (!key || context.sessionToken || isNeverShared(key))
       return render(req, res, req.method === 'GET' ? heldPersonal(context) : personal);
     if (!enabled) return renderShared(context, req, res, render, key);
@@ -435,6 +490,7 @@ export function createPageAnswers({
 
   return {
     cache,
+    own,
     answer(context, req, res, render) {
       if (isPersonalPage(context.path)) return answer(context, req, res, render);
       // A page of public content never sees who asked: the member gets the visitor's page, shared. Its render runs on

@@ -24,3 +24,17 @@ const PERSONAL = [
 export function isPersonalPage(path: string): boolean {
   return PERSONAL.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`));
 }
+
+/**
+ * Pages about the viewer that are kept for them alone, briefly (page-answers.ts): their profile, 关注 and 朋友. A copy is
+ * theirs only (its key holds their id, `private, no-store` goes with it), goes at once when they write anything
+ * (member-writes.ts), turns stale a second after anyone else's write, as the shared copies do, and lives at most
+ * PAGE_FRESH_MS. The studio, settings and search are left out: what they show changes with work done in the background
+ * (a video being processed) or each visit must reach the page.
+ */
+const KEPT_FOR_MEMBER = ['/user/self', '/follow', '/friend'];
+
+/** Whether the page at `path` (a URL path, without its query) is kept for the member it was rendered for. */
+export function isKeptForMember(path: string): boolean {
+  return KEPT_FOR_MEMBER.includes(path);
+}
