@@ -31,6 +31,8 @@ const MEMBERS: Record<string, number> = { alice: 1, bob: 2 };
 let renders = 0;
 let version = 'v1';
 let delayMs = 0;
+/** A cookie every page sets while this is true. */
+let setsCookie = false;
 
 /** Astro's part: the page for whoever asks (a token makes it personal), written as the adapter writes a Response. */
 function fakeAstro(req: IncomingMessage, res: ServerResponse): void {
@@ -46,7 +48,7 @@ function fakeAstro(req: IncomingMessage, res: ServerResponse): void {
       : 'anonymous';
   const headers: Record<string, string> = { 'content-type': 'text/html', 'content-security-policy': PAGE_CSP };
   let status = 200;
-  if (page === '/sets-cookie') headers['set-cookie'] = 'x=1; Path=/';
+  if (page === '/sets-cookie' || setsCookie) headers['set-cookie'] = 'x=1; Path=/';
   if (page === '/private') headers['cache-control'] = 'private, no-store';
   if (page === '/immutable') headers['cache-control'] = 'public, max-age=31536000, immutable';
   if (page === '/broken') status = 500;
@@ -104,6 +106,7 @@ beforeEach(() => {
   renders = 0;
   version = 'v1';
   delayMs = 0;
+  setsCookie = false;
 });
 
 interface Got {
@@ -515,6 +518,15 @@ describe('a page about the member, kept for them alone', () => {
     clock.now += 1;
     await as('alice');
     expect(renders).toBe(3);
+  });
+
+  it('answers every visit that waited for a render that could not be kept (it set a cookie)', async () => {
+    setsCookie = true;
+    delayMs = 30;
+    const visits = await Promise.all([as('alice'), as('alice'), as('alice', '/user/self', 'HEAD')]);
+    for (const got of visits.slice(0, 2)) expect(text(got)).toContain('<p>alice v1 </p>');
+    expect(visits.map((got) => got.status)).toEqual([200, 200, 200]);
+    expect(pages.own.stats().entries).toBe(0);
   });
 
   it('answers a HEAD as its GET, and keeps nothing for a session that names nobody or a page not in its list', async () => {

@@ -461,6 +461,14 @@ export function createPageAnswers({
         const ownKey = `${id}\n${key}`;
         const found = own.lookup(ownKey);
         if (found?.fresh) return serve(context, req, res, own, found.entry, now(), undefined, true);
+        const pending = own.pending(ownKey);
+        // Their render under way may turn out not to be kept (it set a cookie, it failed): then each renders its own.
+        if (pending)
+          return void pending.then((entry) =>
+            entry
+              ? serve(context, req, res, own, entry, now(), undefined, true)
+              : render(req, res, req.method === 'GET' ? heldPersonal(context) : personal),
+          );
         renderShared(context, req, res, render, ownKey, own);
       });
   }
