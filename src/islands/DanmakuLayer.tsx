@@ -53,8 +53,8 @@ export function DanmakuLayer({ video, item }: LayerProps) {
       el.append(node);
       const speed = width / (CROSS_S * 1000);
       const lane = still
-        ? holdLane(lanes.current, performance.now(), HOLD_MS)
-        : planLane(lanes.current, performance.now(), node.offsetWidth, speed);
+        ? holdLane(lanes.current, performance.now(), HOLD_MS, own)
+        : planLane(lanes.current, performance.now(), node.offsetWidth, speed, own);
       if (lane < 0) return node.remove();
       node.style.top = `${lane * LINE_PX}px`;
       // Web Animations are not CSS animations: the reduced-motion rule of theme.css does not reach them, so a viewer who

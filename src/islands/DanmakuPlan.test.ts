@@ -12,6 +12,16 @@ describe('danmaku lanes', () => {
     expect(planLane(lanes, 1100, 50, 0.1)).toBe(0);
   });
 
+  it('never drops the viewer’s own: with every lane busy it takes the one that frees first', () => {
+    const lanes: Lane[] = [{ freeAt: 900 }, { freeAt: 500 }, { freeAt: 700 }];
+    expect(planLane(lanes, 100, 50, 0.1)).toBe(-1);
+    expect(planLane(lanes, 100, 50, 0.1, true)).toBe(1);
+    expect(lanes[1]!.freeAt).toBe(100 + (50 + LANE_GAP_PX) / 0.1);
+    expect(holdLane(lanes, 100, 4000, true)).toBe(2);
+    expect(lanes[2]!.freeAt).toBe(4100);
+    expect(planLane([], 100, 50, 0.1, true)).toBe(-1);
+  });
+
   it('with reduced motion, books a lane for as long as its danmaku stands there', () => {
     const lanes: Lane[] = [{ freeAt: 0 }, { freeAt: 0 }];
     expect(holdLane(lanes, 100, 4000)).toBe(0);

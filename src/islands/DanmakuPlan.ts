@@ -13,24 +13,33 @@ export interface Lane {
 
 /**
  * Picks the topmost lane a danmaku `width` px wide may enter at `now`, every danmaku moving at `speed` px/ms, and
- * books it; -1 when all lanes are busy (the danmaku is dropped, so the layer never grows past its lanes).
+ * books it; -1 when all lanes are busy (the danmaku is dropped, so the layer never grows past its lanes). The viewer's
+ * own (`own`) is never dropped: with every lane busy it takes the one that frees first.
  */
-export function planLane(lanes: Lane[], now: number, width: number, speed: number): number {
-  const i = lanes.findIndex((l) => l.freeAt <= now);
-  if (i < 0) return -1;
-  lanes[i]!.freeAt = now + (width + LANE_GAP_PX) / Math.max(speed, 1e-6);
+export function planLane(lanes: Lane[], now: number, width: number, speed: number, own = false): number {
+  const i = freeLane(lanes, now, own);
+  if (i >= 0) lanes[i]!.freeAt = now + (width + LANE_GAP_PX) / Math.max(speed, 1e-6);
   return i;
 }
 
 /**
  * For viewers who prefer reduced motion: danmaku stand still, centred in their lane, for `holdMs`. Picks the topmost
- * free lane at `now` and books it for that long; -1 when all lanes are busy (dropped, as for moving danmaku).
+ * free lane at `now` and books it for that long; -1 when all lanes are busy (dropped, as for moving danmaku, unless
+ * it is the viewer's own).
  */
-export function holdLane(lanes: Lane[], now: number, holdMs: number): number {
-  const i = lanes.findIndex((l) => l.freeAt <= now);
-  if (i < 0) return -1;
-  lanes[i]!.freeAt = now + holdMs;
+export function holdLane(lanes: Lane[], now: number, holdMs: number, own = false): number {
+  const i = freeLane(lanes, now, own);
+  if (i >= 0) lanes[i]!.freeAt = now + holdMs;
   return i;
+}
+
+/** The topmost lane free at `now`; else, for the viewer's own danmaku, the one that frees first; else -1. */
+function freeLane(lanes: Lane[], now: number, own: boolean): number {
+  const i = lanes.findIndex((l) => l.freeAt <= now);
+  if (i >= 0 || !own || lanes.length === 0) return i;
+  let soonest = 0;
+  for (let k = 1; k < lanes.length; k++) if (lanes[k]!.freeAt < lanes[soonest]!.freeAt) soonest = k;
+  return soonest;
 }
 
 /** The danmaku of a list sorted by time whose time falls in [from, to). */
