@@ -113,6 +113,19 @@ test.describe('search filters', () => {
   });
 });
 
+/** Puts a video 0.3 s before its end. */
+const nearEnd = (v: HTMLVideoElement) => (v.currentTime = Math.max(0, v.duration - 0.3));
+
+/** The video in front came back near its start and plays: it looped rather than ending. */
+const loopedBack = (page: Page) =>
+  expect
+    .poll(() =>
+      active(page)
+        .locator('video')
+        .evaluate((v: HTMLVideoElement) => v.currentTime < 1 && !v.paused),
+    )
+    .toBe(true);
+
 test.describe('倍速 and 连播', () => {
   test('倍速 set on one video holds on the next and after a reload, and is said over the video', async ({ page }) => {
     // 连播 off: at 2x a seeded video ends within seconds, and the feed would move on under a slow step.
@@ -176,8 +189,7 @@ test.describe('倍速 and 连播', () => {
     const autoNext = active(page).getByRole('switch', { name: '自动连播' });
     await expect(autoNext).toHaveAttribute('aria-checked', 'true');
     await expect(autoNext).toHaveText('连播');
-    const end = (v: HTMLVideoElement) => (v.currentTime = Math.max(0, v.duration - 0.3));
-    await active(page).locator('video').evaluate(end);
+    await active(page).locator('video').evaluate(nearEnd);
     await expect(active(page)).toHaveAttribute('data-index', '1', { timeout: 5000 });
 
     await recordNotes(page);
@@ -191,15 +203,9 @@ test.describe('倍速 and 连播', () => {
           .evaluate((v: HTMLVideoElement) => v.loop),
       )
       .toBe(true);
-    await active(page).locator('video').evaluate(end);
+    await active(page).locator('video').evaluate(nearEnd);
     // It loops: back near the start, still the same slide.
-    await expect
-      .poll(() =>
-        active(page)
-          .locator('video')
-          .evaluate((v: HTMLVideoElement) => v.currentTime < 1 && !v.paused),
-      )
-      .toBe(true);
+    await loopedBack(page);
     await expect(active(page)).toHaveAttribute('data-index', '1');
     // Remembered for the next visit.
     await page.reload();
@@ -219,20 +225,13 @@ test.describe('倍速 and 连播', () => {
     await active(page).getByRole('list', { name: '视频操作' }).getByRole('button', { name: /评论/ }).click();
     const panel = page.locator('section[data-comments]').filter({ visible: true });
     await expect(panel.getByRole('heading', { name: /评论/ })).toBeVisible();
-    const end = (v: HTMLVideoElement) => (v.currentTime = Math.max(0, v.duration - 0.3));
-    await active(page).locator('video').evaluate(end);
-    await expect
-      .poll(() =>
-        active(page)
-          .locator('video')
-          .evaluate((v: HTMLVideoElement) => v.currentTime < 1 && !v.paused),
-      )
-      .toBe(true);
+    await active(page).locator('video').evaluate(nearEnd);
+    await loopedBack(page);
     await expect(active(page)).toHaveAttribute('data-index', '0');
     await expect(panel.getByRole('heading', { name: /评论/ })).toBeVisible();
 
     await panel.getByRole('button', { name: '关闭评论' }).click();
-    await active(page).locator('video').evaluate(end);
+    await active(page).locator('video').evaluate(nearEnd);
     await expect(active(page)).toHaveAttribute('data-index', '1', { timeout: 5000 });
   });
 });
