@@ -48,6 +48,10 @@ async function tab(page: Page): Promise<Stop> {
 
 test('Tab reaches the header, the sidebar and the feed’s actions, each with a visible focus ring', async ({ page }) => {
   test.setTimeout(60_000);
+  // 连播 off: a seeded video lasts 8 s, and the feed moving on under a slow walk would take the focus with it.
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('sy.player')) localStorage.setItem('sy.player', JSON.stringify({ autoNext: false }));
+  });
   await page.goto('/');
   await expect(page.locator('article[data-active="true"]')).toBeVisible();
   const stops: Stop[] = [];
