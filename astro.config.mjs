@@ -43,6 +43,41 @@ function minifiedInlineScripts() {
   };
 }
 
+/**
+ * The chrome's script (src/components/chrome/ChromeRuntime.astro) runs on every page, and a member's marks are asked for
+ * as soon as it runs. Left to the default splitting, the modules it imports that islands share too (the stores,
+ * nanostores, the marks) become a dozen small files that the browser asks for only once it has parsed the script, after
+ * first paint, and their own imports a round trip later. Here the script and everything it imports statically are one
+ * file: the browser has the whole of it in one request, made by the preload scanner from the page's <head>. An island
+ * that uses any of those modules imports them from that file, which every page has already loaded.
+ */
+function chromeInOneFile() {
+  /** @type {Set<string>} */
+  const graph = new Set();
+  const entry = /[\\/]ChromeRuntime\.astro\?astro&type=script/;
+  return {
+    name: 'shanying:chrome-in-one-file',
+    buildStart() {
+      graph.clear();
+    },
+    /** @this {import('rolldown').PluginContext} */
+    buildEnd() {
+      const start = [...this.getModuleIds()].filter((id) => entry.test(id));
+      const queue = [...start];
+      for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+        if (graph.has(id)) continue;
+        graph.add(id);
+        queue.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+      }
+    },
+    // The bundler's own helpers (rolldown/runtime.js) too: the stores use them, and as a file apart they were one more
+    // request after the script's.
+    /** @param {string} id */
+    test: (id) => graph.has(id) || (graph.size > 0 && id === '\0rolldown/runtime.js'),
+  };
+}
+const chromeChunk = chromeInOneFile();
+
 // A hash of every source file: the chrome's popover bodies (src/pages/chrome/parts.astro) are served under an address
 // that carries it, so browsers may keep them as immutable and a new build is fetched anew.
 const SRC = new URL('./src/', import.meta.url);
@@ -107,9 +142,13 @@ export default defineConfig({
   // that inlines> npm run bench:first-frame` compares the cold first frame of the two.
   build: { inlineStylesheets: 'never' },
   vite: {
-    plugins: [minifiedInlineScripts()],
+    plugins: [minifiedInlineScripts(), chromeChunk],
     define: { __SOURCE_HASH__: JSON.stringify(sourceHash.digest('base64url').slice(0, 10)) },
     // The icon sprite must stay a file: <use> does not draw from a data: URL.
-    build: { target: 'es2022', assetsInlineLimit: (file) => (file.endsWith('.svg') ? false : undefined) },
+    build: {
+      target: 'es2022',
+      assetsInlineLimit: (file) => (file.endsWith('.svg') ? false : undefined),
+      rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'ChromeRuntime', test: chromeChunk.test }] } } },
+    },
   },
 });

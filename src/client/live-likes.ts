@@ -3,6 +3,7 @@
  * at most), and the room's event stream brings everyone's count and the other viewers' hearts.
  */
 import { LIKE_BATCH_MAX, LIVE_API } from '../shared/live.ts';
+import { openLogin } from '../stores/auth.ts';
 import { formatCountWith } from '../shared/format-count.ts';
 import { LIVE_EVENT, type LiveEventDetail } from './live-events.ts';
 
@@ -66,7 +67,7 @@ export function startLiveLikes(root: HTMLElement): void {
   button.addEventListener('click', () => {
     // The room's page is the same for every viewer: a member is known by the mark set before first paint.
     if (!document.documentElement.hasAttribute('data-member')) {
-      void import('../stores/auth.ts').then((m) => m.openLogin());
+      openLogin();
       return;
     }
     count++;

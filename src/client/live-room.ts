@@ -6,6 +6,7 @@
 import { CHAT_MAX, type ChatLine } from '../shared/chat-line.ts';
 import { formatCountWith } from '../shared/format-count.ts';
 import { LIVE_EVENT } from './live-events.ts';
+import { openLogin } from '../stores/auth.ts';
 
 /** Lines kept on screen; older ones scroll away for good. */
 const KEEP = 200;
@@ -72,9 +73,7 @@ export function startLiveRoom(root: HTMLElement): void {
     addEventListener('pagehide', () => source.close());
   }
 
-  root
-    .querySelector('[data-chat-login]')
-    ?.addEventListener('click', () => void import('../stores/auth.ts').then((m) => m.openLogin()));
+  root.querySelector('[data-chat-login]')?.addEventListener('click', () => openLogin());
 
   const form = root.querySelector<HTMLFormElement>('[data-chat-form]');
   if (!form) return;

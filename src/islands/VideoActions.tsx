@@ -23,6 +23,7 @@ import { $commentCounts } from '../stores/comment-counts.ts';
 import { $followStatus } from '../stores/follow.ts';
 import { $followLoaded, loadFollow } from '../stores/follow-loader.ts';
 import { $marks, markedFollow } from '../stores/marks.ts';
+import { muteAuthorWithUndo } from '../stores/mutes.ts';
 import { share, toggleCollect, toggleLike, toggleWatchLater } from '../stores/video-actions.ts';
 import { $stats, statsOf, withoutMarks } from '../stores/video-stats.ts';
 import { FollowBadge } from './FollowBadge.tsx';
@@ -178,7 +179,7 @@ function reportWork(item: VideoItem, onBlocked?: (secUid: string) => void): void
 /** 不看TA的作品 (logged in): the author is muted, with 撤销 in the toast. */
 function muteAuthor(item: VideoItem): void {
   if (!requireLogin()) return;
-  void import('../stores/mutes.ts').then(({ muteAuthorWithUndo }) => muteAuthorWithUndo(item.author));
+  void muteAuthorWithUndo(item.author);
 }
 
 /** Like, comment, collect, share, 稍后再看 and (on the feed) 不感兴趣, with live counts. */

@@ -7,7 +7,7 @@ import { showBadge, watchBadges } from '../badge.ts';
 import { showFlash } from '../../stores/flash.ts';
 import { loadMarks, MEMBER_ATTR, watchEarlyClicks } from '../marks.ts';
 import { initPopovers } from '../popover.ts';
-import { $sessionEnded } from '../../stores/auth.ts';
+import { $sessionEnded, requireLogin } from '../../stores/auth.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
 import { getDefaultPage, setDefaultPage } from './default-page.ts';
 import { install, registerServiceWorker, watchInstall } from './install.ts';
@@ -144,7 +144,6 @@ function wireControls(): void {
 function reportButtons(): void {
   for (const button of document.querySelectorAll<HTMLElement>('[data-report-user]')) {
     button.addEventListener('click', async () => {
-      const { requireLogin } = await import('../../stores/auth.ts');
       if (!requireLogin()) return;
       const { report } = await import('../../islands/report.ts');
       const { reportUser = '', reportSec = '', reportName = '' } = button.dataset;
