@@ -3,7 +3,7 @@ import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { EventHub, publish } from '../realtime/events.ts';
 import { onAnonymousContentChange } from './anonymous-content.ts';
 import { onMemberWrite } from './member-writes.ts';
-import { announceMemberWrite, announceWrite, followOtherServers, WRITES_TOPIC } from './shared-writes.ts';
+import { announceMemberWrite, announceWrite, BATCH_MS, followOtherServers, WRITES_TOPIC } from './shared-writes.ts';
 
 let testDb: TestDb;
 // Each hub is one app server's LISTEN connection.
@@ -66,6 +66,32 @@ describe('writes shared between app servers', () => {
     expect(members).toEqual([41, 42, 41, 42]);
   });
 
+  it('tells the writes of one moment in one notification, and the next moment in another', async () => {
+    const notifications: unknown[] = [];
+    const stopCounting = other.subscribe([WRITES_TOPIC], (event) => notifications.push(event.data));
+    const stop = followOtherServers(other, 'another server');
+    const members: number[] = [];
+    const stopMembers = onMemberWrite((id) => members.push(id));
+    const seen = await signals(async () => {
+      for (let i = 1; i <= 150; i++) announceWrite([i], 1000 + (i % 3));
+      for (let i = 0; i < 20; i++) announceMemberWrite(2000);
+      await new Promise((r) => setTimeout(r, BATCH_MS * 5));
+      announceMemberWrite(3000);
+    });
+    stop();
+    stopMembers();
+    stopCounting();
+    // 150 videos are two notifications (at most 100 each); the member write a moment later is a third.
+    expect(notifications).toHaveLength(3);
+    const remote = seen.slice(150);
+    expect(remote.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    // Here once per write (171); from the channel once per writer a notification names.
+    expect(members).toHaveLength(171 + 5);
+    expect(members.slice(170).sort()).toEqual([1000, 1001, 1002, 2000, 3000, 3000]);
+    // A moment of member writes alone leaves the anonymous copies be.
+    expect(notifications[2]).not.toHaveProperty('videos');
+  });
+
   it('skips its own writes when they come back on the channel', async () => {
     const stop = followOtherServers(self);
     const seen = await signals(() => announceWrite([8]));
@@ -85,9 +111,10 @@ describe('writes shared between app servers', () => {
         { videos: [1, -2] },
         { videos: [1.5] },
         { videos: Array.from({ length: 101 }, (_, i) => i + 1) },
-        { member: 'x' },
-        { member: 0 },
-        { member: 1.5 },
+        { members: 'x' },
+        { members: [0] },
+        { members: [1.5] },
+        { members: Array.from({ length: 501 }, (_, i) => i + 1) },
       ]) {
         await publish(WRITES_TOPIC, { type: 'changed', data });
       }
