@@ -100,3 +100,18 @@ test('what the pages leave out comes from files the browser keeps: the icon spri
   expect(stale.status()).toBe(200);
   expect(stale.headers()['cache-control']).toBe('no-cache');
 });
+
+test('the chrome script every page runs first is one file: the browser needs no second request before it runs', async ({
+  request,
+}) => {
+  const html = await (await request.get('/video/2')).text();
+  const scripts = [...html.matchAll(/<script type="module" src="(\/_astro\/[\w.-]+\.js)"><\/script>/g)].map(
+    (m) => m[1]!,
+  );
+  const chrome = scripts.find((src) => src.includes('ChromeRuntime'));
+  expect(chrome, `the chrome script among ${scripts.join(', ')}`).toBeTruthy();
+  const code = await (await request.get(chrome!)).text();
+  // A static import would be fetched only once the script is parsed, after first paint, and a member's marks with it.
+  expect(code.match(/(?:^|[;\s}])import\s*(?:[\w${},*\s]+from\s*)?["'][^"']+["']/g) ?? []).toEqual([]);
+  expect(code, 'the marks call is in it').toContain('/api/user/marks');
+});
