@@ -12,6 +12,7 @@ import type { FollowStatus } from '../shared/api-shapes.ts';
 import { savedToken } from '../stores/auth.ts';
 import { recordIntent } from '../stores/early-clicks.ts';
 import { markedFollow, setMarks, type MarksData, type PageMarks } from '../stores/marks.ts';
+import { coversTargets, MARKS_QUERY_ATTR, marksQuery, type MarkTargets } from '../shared/marks-query.ts';
 
 /** The attribute the root carries while a saved login is taken for a member (set before first paint by theme.js). */
 export const MEMBER_ATTR = 'data-member';
@@ -27,12 +28,7 @@ interface Shown {
 }
 
 /** The ids of the videos and the sec_uids of the people the page shows marks for. */
-export function markTargets(root: ParentNode = document): {
-  videos: string[];
-  users: string[];
-  series?: string;
-  visit?: string;
-} {
+export function markTargets(root: ParentNode = document): MarkTargets {
   const videos = new Set<string>();
   const users = new Set<string>();
   const series = root.querySelector<HTMLElement>('[data-marks-series]')?.dataset.marksSeries;
@@ -153,30 +149,77 @@ async function sessionOver(root: Document, hadToken: boolean): Promise<void> {
 
 let started = false;
 
-/** Asks for the marks of what the page shows, once per page, when this browser holds a saved login or the hint cookie. */
+/** Resolves once `root` has been read to its end (at once when it has). */
+export function parsed(root: Document = document): Promise<void> {
+  if (root.readyState !== 'loading') return Promise.resolve();
+  return new Promise((resolve) => root.addEventListener('DOMContentLoaded', () => resolve(), { once: true }));
+}
+
+/** The marks call the page's inline script made before first paint (src/components/inline/theme.js), with its query. */
+declare global {
+  var syMarks: { q: string; answer: Promise<Response> } | undefined;
+}
+
+/** The marks of the call made with `query`, or undefined when it failed or was refused. */
+async function fetchMarks(query: string, token: string | null, fetcher: typeof fetch): Promise<MarksData | undefined> {
+  // The call already made for this query, taken once.
+  const early = globalThis.syMarks?.q === query ? globalThis.syMarks.answer : undefined;
+  globalThis.syMarks = undefined;
+  try {
+    const res = await (early ??
+      fetcher(`/api/user/marks${query ? `?${query}` : ''}`, {
+        // Without a saved token, the session cookie speaks for the browser.
+        headers: token ? { token, accept: 'application/json' } : { accept: 'application/json' },
+        credentials: 'same-origin',
+      }));
+    if (!res.ok) return undefined;
+    return ((await res.json()) as { data: MarksData }).data;
+  } catch {
+    // Offline or refused: the page stays as shared, and the islands ask again when acted on.
+    return undefined;
+  }
+}
+
+/**
+ * Asks for the marks of what the page shows, once per page, when this browser holds a saved login or the hint cookie.
+ * A page that names its targets on its root (src/server/http/marks-hint.ts) is asked for at once, even while it is still
+ * being read, and what has been read is drawn as soon as the answer comes; the rest when the page is complete. A page
+ * that does not, or whose end shows a target the name left out, is asked for once it is complete.
+ */
 export async function loadMarks(root: Document = document, fetcher: typeof fetch = fetch): Promise<void> {
   const token = savedToken();
   if (started || (!token && !MEMBER_HINT.test(root.cookie))) return;
   started = true;
-  const { videos, users, series, visit } = markTargets(root);
-  const query = new URLSearchParams();
-  if (videos.length) query.set('videos', videos.join(','));
-  if (users.length) query.set('users', users.join(','));
-  if (series) query.set('series', series);
-  if (visit) query.set('visit', visit);
-  let data: MarksData;
-  try {
-    const res = await fetcher(`/api/user/marks${query.size ? `?${query}` : ''}`, {
-      // Without a saved token, the session cookie speaks for the browser.
-      headers: token ? { token, accept: 'application/json' } : { accept: 'application/json' },
-      credentials: 'same-origin',
-    });
-    if (!res.ok) return;
-    data = ((await res.json()) as { data: MarksData }).data;
-  } catch {
-    // Offline or refused: the page stays as shared, and the islands ask again when acted on.
-    return;
+  const named = root.documentElement.getAttribute(MARKS_QUERY_ATTR);
+  if (named === null) await parsed(root);
+  let query = named ?? marksQuery(markTargets(root));
+  let data = await fetchMarks(query, token, fetcher);
+  let drawing: MutationObserver | undefined;
+  if (data?.viewer && root.readyState === 'loading') {
+    const early = setMarks(data);
+    if (early) {
+      drawMarks(early, root);
+      // What the page adds while it is still being read is drawn as it comes, before it is ever painted.
+      drawing = new MutationObserver((records) => {
+        for (const { addedNodes } of records) {
+          for (const node of addedNodes) {
+            if (!(node instanceof HTMLElement)) continue;
+            if (node.matches('[data-mark]') && unhydrated(node)) drawMark(node, early);
+            for (const el of node.querySelectorAll<HTMLElement>('[data-mark]')) if (unhydrated(el)) drawMark(el, early);
+          }
+        }
+      });
+      drawing.observe(root.documentElement, { childList: true, subtree: true });
+    }
   }
+  await parsed(root);
+  drawing?.disconnect();
+  const targets = markTargets(root);
+  if (data?.viewer && !coversTargets(query, targets)) {
+    query = marksQuery(targets);
+    data = await fetchMarks(query, token, fetcher);
+  }
+  if (!data) return;
   const marks = setMarks(data);
   if (marks) {
     drawMarks(marks, root);

@@ -105,7 +105,7 @@ test('the chrome script every page runs first is one file: the browser needs no 
   request,
 }) => {
   const html = await (await request.get('/video/2')).text();
-  const scripts = [...html.matchAll(/<script type="module" src="(\/_astro\/[\w.-]+\.js)"><\/script>/g)].map(
+  const scripts = [...html.matchAll(/<script type="module"(?: async)? src="(\/_astro\/[\w.-]+\.js)"><\/script>/g)].map(
     (m) => m[1]!,
   );
   const chrome = scripts.find((src) => src.includes('ChromeRuntime'));

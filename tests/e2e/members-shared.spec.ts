@@ -3,7 +3,8 @@
  * after first paint. Two members and a visitor, each in a browser context of their own.
  */
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { expect, newAccount, signIn, test, type Session } from './support.ts';
+import { pageRoutes } from './routes.ts';
+import { expect, loginDemo, newAccount, signIn, test, type Session } from './support.ts';
 
 const W = '/api/aweme/v1/web';
 
@@ -136,3 +137,41 @@ for (const already of [false, true]) {
     await api.dispose();
   });
 }
+
+test('a shared page names its marks call on its root, and a member’s visit makes that one call, which covers the page', async ({
+  browser,
+  playwright,
+}, info) => {
+  test.setTimeout(180_000);
+  const api = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
+  const session = await loginDemo(api);
+  const named = new Map<string, string>();
+  for (const route of await pageRoutes(api)) {
+    const html = await (await api.get(route, { headers: { cookie: '' } })).text();
+    const query = html.match(/^<!DOCTYPE html><html data-marks-q="([^"]*)"/i)?.[1]?.replaceAll('&amp;', '&');
+    if (query !== undefined) named.set(route, query);
+  }
+  const video = [...named.keys()].find((r) => r.startsWith('/video/'));
+  const profile = [...named.keys()].find((r) => r.startsWith('/user/') && r !== '/user/self');
+  const series = [...named.keys()].find((r) => r.startsWith('/vs/'));
+  for (const route of ['/', video, profile, series]) expect(route && named.has(route), `${route} names it`).toBe(true);
+  expect(named.get(series!), 'a series page names its series').toMatch(/(^|&)series=\d+/);
+  expect(named.get(profile!), 'a profile names whose it is').toMatch(/(^|&)visit=/);
+
+  const context = await browser.newContext();
+  await signIn(context, session);
+  for (const [route, query] of named) {
+    const page = await context.newPage();
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/user/marks')) calls.push(new URL(r.url()).search.slice(1));
+    });
+    await page.goto(route);
+    await expect(page.locator('html[data-marks]'), route).toBeAttached();
+    // One call, the one the page named: the browser found nothing on the page that the name left out.
+    expect(calls, route).toEqual([query]);
+    await page.close();
+  }
+  await context.close();
+  await api.dispose();
+});

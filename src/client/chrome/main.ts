@@ -5,7 +5,7 @@
  */
 import { showBadge, watchBadges } from '../badge.ts';
 import { showFlash } from '../../stores/flash.ts';
-import { loadMarks, MEMBER_ATTR, watchEarlyClicks } from '../marks.ts';
+import { loadMarks, MEMBER_ATTR, parsed, watchEarlyClicks } from '../marks.ts';
 import { initPopovers } from '../popover.ts';
 import { $sessionEnded, requireLogin } from '../../stores/auth.ts';
 import { $theme, applyTheme, setTheme } from '../../stores/theme.ts';
@@ -156,16 +156,22 @@ function reportButtons(): void {
   }
 }
 
-/** Wires everything of the chrome that is on this page. */
+/**
+ * Wires everything of the chrome that is on this page. The script may run before the page has been read to its end (a
+ * page that names its marks call loads it `async`, src/server/http/marks-hint.ts): early clicks and a member's marks
+ * start at once, the rest once the page is complete.
+ */
 export function initChrome(): void {
   watchEarlyClicks();
   void loadMarks();
-  wireControls();
-  watchParts(wireControls);
-  watchBadges();
-  inbox();
-  reportButtons();
-  showFlash();
-  watchInstall();
-  registerServiceWorker();
+  void parsed().then(() => {
+    wireControls();
+    watchParts(wireControls);
+    watchBadges();
+    inbox();
+    reportButtons();
+    showFlash();
+    watchInstall();
+    registerServiceWorker();
+  });
 }

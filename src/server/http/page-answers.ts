@@ -24,6 +24,7 @@ import { compressBody } from '../encoding.ts';
 import { isKeptForMember, isPersonalPage } from './personal-pages.ts';
 import { withoutSessionCookie, type RequestContext } from './request-context.ts';
 import { inRequest } from './request-scope.ts';
+import { withMarksHint } from './marks-hint.ts';
 
 /** What a CDN in front (and this process) may do with an anonymous page: reuse it for PAGE_FRESH_MS, then briefly while refreshing. */
 export const SHARED_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_FRESH_MS / 1000}, stale-while-revalidate=${PAGE_STALE_MS / 1000}`;
@@ -335,7 +336,8 @@ function capture(req: IncomingMessage, res: ServerResponse, render: PageRender):
           (_res, held) => {
             restore();
             target.off('close', onClose);
-            resolve({ status: held.status, headers: held.headers, body: Buffer.concat(chunks) });
+            // The member's marks call named on the page, so that it goes out before the page has been read (marks-hint.ts).
+            resolve({ status: held.status, headers: held.headers, body: withMarksHint(Buffer.concat(chunks)) });
           },
         ),
       );
