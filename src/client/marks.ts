@@ -115,9 +115,13 @@ function drawMark(el: HTMLElement, marks: PageMarks): void {
   }
 }
 
-/** Shows `marks` on the page: the islands that have not hydrated, the unread badges, the header's avatar. */
-export function drawMarks(marks: PageMarks, root: Document = document): void {
-  for (const el of root.querySelectorAll<HTMLElement>('[data-mark]')) if (unhydrated(el)) drawMark(el, marks);
+/**
+ * Shows `marks` on the page: the islands that have not hydrated, the unread badges, the header's avatar. Without `follows`
+ * the follow buttons are left for later (the page is still being read).
+ */
+export function drawMarks(marks: PageMarks, root: Document = document, follows = true): void {
+  for (const el of root.querySelectorAll<HTMLElement>('[data-mark]'))
+    if (unhydrated(el) && (follows || el.dataset.mark !== 'follow')) drawMark(el, marks);
   // The saved login named the viewer before first paint; the session's own answer has the last word.
   hideOwnFollow(marks.viewer.secUid);
   showBadge('notice', marks.unread.notice, root);
@@ -198,16 +202,22 @@ export async function loadMarks(root: Document = document, fetcher: typeof fetch
   if (data?.viewer && root.readyState === 'loading') {
     const early = setMarks(data);
     if (early) {
-      drawMarks(early, root);
-      // What the page adds while it is still being read is drawn as it comes, before it is ever painted.
+      drawMarks(early, root, false);
+      // The ♥, 收藏 and 稍后再看 the page adds while it is still being read are drawn as they come, before they are ever
+      // painted (again as their icon arrives); a follow button's label waits for the end, since the parser may still be
+      // adding the text it would replace.
       drawing = new MutationObserver((records) => {
+        const marked = new Set<HTMLElement>();
         for (const { addedNodes } of records) {
           for (const node of addedNodes) {
-            if (!(node instanceof HTMLElement)) continue;
-            if (node.matches('[data-mark]') && unhydrated(node)) drawMark(node, early);
-            for (const el of node.querySelectorAll<HTMLElement>('[data-mark]')) if (unhydrated(el)) drawMark(el, early);
+            const el = node instanceof Element ? node : node.parentElement;
+            const within = el?.closest<HTMLElement>('[data-mark]');
+            if (within) marked.add(within);
+            if (node instanceof Element)
+              for (const m of node.querySelectorAll<HTMLElement>('[data-mark]')) marked.add(m);
           }
         }
+        for (const el of marked) if (el.dataset.mark !== 'follow' && unhydrated(el)) drawMark(el, early);
       });
       drawing.observe(root.documentElement, { childList: true, subtree: true });
     }
