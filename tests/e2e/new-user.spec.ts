@@ -141,7 +141,8 @@ test('on a phone the video page keeps no floating mini player over the comments'
 test('the login dialog keeps its height from tab to tab', async ({ page }) => {
   await page.goto('/discover');
   await page.getByRole('button', { name: '登录', exact: true }).first().click();
-  const dialog = page.getByRole('dialog');
+  // By name: the pointer left on the header may open its 未登录 card, a dialog too.
+  const dialog = page.getByRole('dialog', { name: '登录后免费畅享高清视频' });
   await expect(dialog.getByRole('tab', { name: '密码登录' })).toBeVisible();
   const heights: number[] = [];
   for (const tab of ['密码登录', '验证码登录', '扫码登录', '密码登录']) {
