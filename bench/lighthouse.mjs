@@ -145,6 +145,9 @@ async function audit(url, port, preset, loggedIn) {
       .map((t) => `${fmt(t.startTime)} ms +${fmt(t.duration)} ms ${String(t.url).replace(/^https?:\/\/[^/]+/, '')}`);
     if (tasks.length) console.log(`${preset} ${url} long tasks (start +duration script):\n  ${tasks.join('\n  ')}`);
     console.log(`  FCP ${fmt(value('first-contentful-paint'))} ms, TTI ${fmt(value('interactive'))} ms (simulated)`);
+    // What moved, as the layout-shifts audit names it: the element and its share of the shift.
+    for (const shift of lhr.audits['layout-shifts']?.details?.items ?? [])
+      console.log(`  layout shift ${fmt(shift.score, 4)}: ${shift.node?.selector ?? shift.node?.snippet ?? '?'}`);
     // What the model scaled: the tasks of the observed (unthrottled) run that it holds long, by wall time, × 4.
     const events = result.artifacts?.Trace?.traceEvents ?? [];
     const nav = pageNavigation(events);
