@@ -145,6 +145,13 @@ async function audit(url, port, preset, loggedIn) {
       .map((t) => `${fmt(t.startTime)} ms +${fmt(t.duration)} ms ${String(t.url).replace(/^https?:\/\/[^/]+/, '')}`);
     if (tasks.length) console.log(`${preset} ${url} long tasks (start +duration script):\n  ${tasks.join('\n  ')}`);
     console.log(`  FCP ${fmt(value('first-contentful-paint'))} ms, TTI ${fmt(value('interactive'))} ms (simulated)`);
+    // The best-practices audits that failed, with what each names (a console error, a deprecated API).
+    for (const ref of lhr.categories['best-practices']?.auditRefs ?? []) {
+      const a = lhr.audits[ref.id];
+      if (!a || a.score === null || a.score >= 1 || a.scoreDisplayMode === 'informative') continue;
+      const items = (a.details?.items ?? []).map((i) => i.description ?? i.source?.url ?? i.url ?? JSON.stringify(i));
+      console.log(`  best practice failed: ${a.id} ${items.slice(0, 5).join(' | ').slice(0, 400)}`);
+    }
     // What moved, as the layout-shifts audit names it: the element and its share of the shift.
     for (const shift of lhr.audits['layout-shifts']?.details?.items ?? [])
       console.log(`  layout shift ${fmt(shift.score, 4)}: ${shift.node?.selector ?? shift.node?.snippet ?? '?'}`);
