@@ -16,8 +16,6 @@ CREATE TABLE "author_daily_stats" (
 	CONSTRAINT "author_daily_stats_user_id_day_pk" PRIMARY KEY("user_id","day")
 );
 --> statement-breakpoint
-ALTER TABLE "author_daily_stats" ADD CONSTRAINT "author_daily_stats_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
---> statement-breakpoint
 CREATE TABLE "channel_counts" (
 	"channel_id" integer PRIMARY KEY NOT NULL,
 	"video_count" integer DEFAULT 0 NOT NULL
@@ -34,10 +32,6 @@ CREATE TABLE "video_heat" (
 	"score" double precision NOT NULL,
 	"last_hour" integer NOT NULL
 );
---> statement-breakpoint
-ALTER TABLE "heat_hourly" ADD CONSTRAINT "heat_hourly_video_id_videos_id_fk" FOREIGN KEY ("video_id") REFERENCES "public"."videos"("id") ON DELETE cascade ON UPDATE no action;
---> statement-breakpoint
-ALTER TABLE "video_heat" ADD CONSTRAINT "video_heat_video_id_videos_id_fk" FOREIGN KEY ("video_id") REFERENCES "public"."videos"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 CREATE INDEX "heat_hourly_hour_idx" ON "heat_hourly" USING btree ("hour");
 --> statement-breakpoint
@@ -85,7 +79,9 @@ BEGIN
 END $$;
 --> statement-breakpoint
 -- Adds events (video, made at, weight; a negative weight takes one back) to their hours and rescores their videos.
--- Events before the window are not counted; hours whose events were all taken back go. Locks in video order.
+-- Events before the window are not counted; hours whose events were all taken back go. An hour may go below zero only
+-- while the back-fill (next migration) has not yet added the rows made before these triggers: it is kept, so the
+-- back-fill's sum lands on it. Locks in video order.
 CREATE OR REPLACE FUNCTION heat_merge(vs integer[], ts timestamptz[], ws integer[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   first_hour integer := (SELECT start_hour FROM heat_window WHERE id = 1);
@@ -107,7 +103,7 @@ BEGIN
   )
   SELECT array_agg(DISTINCT d.video_id) INTO touched FROM d;
   IF touched IS NULL THEN RETURN; END IF;
-  DELETE FROM heat_hourly WHERE video_id = ANY (touched) AND weight <= 0;
+  DELETE FROM heat_hourly WHERE video_id = ANY (touched) AND weight = 0;
   PERFORM heat_refresh(touched);
 END $$;
 --> statement-breakpoint
@@ -160,10 +156,8 @@ END $$;
 --> statement-breakpoint
 INSERT INTO heat_window (id, start_hour) VALUES (1, heat_hour(now() - interval '7 days')) ON CONFLICT (id) DO NOTHING;
 --> statement-breakpoint
--- Writers wait from here to the commit (a few seconds on a large site); readers never do. The triggers and the
--- back-fill then see the same rows: none is counted twice or missed.
-LOCK TABLE likes, collects, comments IN SHARE ROW EXCLUSIVE MODE;
---> statement-breakpoint
+-- From here the triggers keep the derived tables; what the rows held before them is added by the next migration's
+-- back-fill, outside this transaction, so that no writer waits for it.
 CREATE TRIGGER likes_heat_insert AFTER INSERT ON likes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION heat_pairs(1);
 --> statement-breakpoint
 CREATE TRIGGER likes_heat_delete AFTER DELETE ON likes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION heat_pairs(1);
@@ -186,18 +180,6 @@ CREATE TRIGGER comments_heat_update AFTER UPDATE ON comments FOR EACH ROW
   WHEN (OLD.deleted_at IS DISTINCT FROM NEW.deleted_at OR OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.video_id <> NEW.video_id)
   EXECUTE FUNCTION heat_comments();
 --> statement-breakpoint
-INSERT INTO heat_hourly (video_id, hour, weight, mass)
-SELECT a.video_id, heat_hour(a.created_at), sum(a.w)::integer, sum(heat_mass(a.w, a.created_at))
-FROM (
-  SELECT video_id, created_at, 1 AS w FROM likes
-  UNION ALL SELECT video_id, created_at, 3 FROM collects
-  UNION ALL SELECT video_id, created_at, 2 FROM comments WHERE deleted_at IS NULL
-) a
-WHERE a.created_at >= timestamptz '2000-01-01 00:00:00+00' + (SELECT start_hour FROM heat_window WHERE id = 1) * interval '1 hour'
-GROUP BY 1, 2;
---> statement-breakpoint
-SELECT heat_refresh(array(SELECT DISTINCT video_id FROM heat_hourly ORDER BY video_id));
---> statement-breakpoint
 -- Works everyone may see per channel, kept as works are published, hidden, deleted or moved.
 CREATE OR REPLACE FUNCTION channel_counts_keep() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -205,7 +187,8 @@ DECLARE
   now_listed boolean := TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL AND NEW.status = 'published' AND NEW.visibility = 'public';
 BEGIN
   IF was AND (NOT now_listed OR OLD.channel_id <> NEW.channel_id) THEN
-    UPDATE channel_counts SET video_count = video_count - 1 WHERE channel_id = OLD.channel_id;
+    INSERT INTO channel_counts (channel_id, video_count) VALUES (OLD.channel_id, -1)
+    ON CONFLICT (channel_id) DO UPDATE SET video_count = channel_counts.video_count - 1;
   END IF;
   IF now_listed AND (NOT was OR OLD.channel_id <> NEW.channel_id) THEN
     INSERT INTO channel_counts (channel_id, video_count) VALUES (NEW.channel_id, 1)
@@ -214,15 +197,8 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-LOCK TABLE videos IN SHARE ROW EXCLUSIVE MODE;
---> statement-breakpoint
 CREATE TRIGGER videos_channel_counts AFTER INSERT OR DELETE OR UPDATE OF channel_id, deleted_at, status, visibility ON videos
   FOR EACH ROW EXECUTE FUNCTION channel_counts_keep();
---> statement-breakpoint
-INSERT INTO channel_counts (channel_id, video_count)
-SELECT channel_id, count(*)::int FROM videos
-WHERE deleted_at IS NULL AND status = 'published' AND visibility = 'public'
-GROUP BY channel_id;
 --> statement-breakpoint
 -- 作品数据 per creator: video_daily_stats summed over each author's published works not deleted, kept as stats are
 -- added and as works are published, deleted or restored.
@@ -245,13 +221,12 @@ BEGIN
     ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
       comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
   ELSE
-    UPDATE author_daily_stats a SET plays = a.plays - d.plays, likes = a.likes - d.likes,
-      comments = a.comments - d.comments, shares = a.shares - d.shares
-    FROM (SELECT v.author_id, o.day, sum(o.plays)::int AS plays, sum(o.likes)::int AS likes,
-            sum(o.comments)::int AS comments, sum(o.shares)::int AS shares
-          FROM old_rows o JOIN videos v ON v.id = o.video_id AND v.deleted_at IS NULL AND v.status = 'published'
-          GROUP BY 1, 2) d
-    WHERE a.user_id = d.author_id AND a.day = d.day;
+    INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
+    SELECT v.author_id, o.day, -sum(o.plays)::int, -sum(o.likes)::int, -sum(o.comments)::int, -sum(o.shares)::int
+    FROM old_rows o JOIN videos v ON v.id = o.video_id AND v.deleted_at IS NULL AND v.status = 'published'
+    GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
+      comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
   END IF;
   RETURN NULL;
 END $$;
@@ -260,9 +235,11 @@ END $$;
 CREATE OR REPLACE FUNCTION author_stats_work() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF OLD.deleted_at IS NULL AND OLD.status = 'published' THEN
-    UPDATE author_daily_stats a SET plays = a.plays - s.plays, likes = a.likes - s.likes,
-      comments = a.comments - s.comments, shares = a.shares - s.shares
-    FROM video_daily_stats s WHERE s.video_id = OLD.id AND a.user_id = OLD.author_id AND a.day = s.day;
+    INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
+    SELECT OLD.author_id, s.day, -s.plays, -s.likes, -s.comments, -s.shares FROM video_daily_stats s WHERE s.video_id = OLD.id
+    ORDER BY s.day
+    ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
+      comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
   END IF;
   IF NEW.deleted_at IS NULL AND NEW.status = 'published' THEN
     INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
@@ -273,8 +250,6 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;
---> statement-breakpoint
-LOCK TABLE video_daily_stats IN SHARE ROW EXCLUSIVE MODE;
 --> statement-breakpoint
 CREATE TRIGGER video_daily_stats_author_insert AFTER INSERT ON video_daily_stats REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION author_stats_keep();
@@ -289,8 +264,3 @@ CREATE TRIGGER videos_author_stats AFTER UPDATE OF deleted_at, status, author_id
   WHEN ((OLD.deleted_at IS NULL AND OLD.status = 'published') IS DISTINCT FROM (NEW.deleted_at IS NULL AND NEW.status = 'published')
     OR OLD.author_id <> NEW.author_id)
   EXECUTE FUNCTION author_stats_work();
---> statement-breakpoint
-INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares)
-SELECT v.author_id, s.day, sum(s.plays)::int, sum(s.likes)::int, sum(s.comments)::int, sum(s.shares)::int
-FROM video_daily_stats s JOIN videos v ON v.id = s.video_id AND v.deleted_at IS NULL AND v.status = 'published'
-GROUP BY 1, 2;

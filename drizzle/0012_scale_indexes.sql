@@ -2,6 +2,118 @@
 -- Room for the sorts of the builds below (the session's only: this runner's connection ends with the migrations).
 SET maintenance_work_mem = '256MB';
 --> statement-breakpoint
+SET work_mem = '64MB';
+--> statement-breakpoint
+-- The back-fill of what the previous migration's triggers keep, written while the site runs: each statement reads one
+-- snapshot S of the rows and adds to each kept row (its definition at S) - (the kept row at S). The triggers have
+-- counted every write since they were made; those committed before S are in both terms and cancel, those committed
+-- after S are kept, and the rows from before the triggers are added once. Run twice, the second adds nothing.
+-- 热度's hours in the window.
+WITH truth AS (
+  SELECT a.video_id, heat_hour(a.created_at) AS hour, sum(a.w)::integer AS weight, sum(heat_mass(a.w, a.created_at)) AS mass
+  FROM (
+    SELECT video_id, created_at, 1 AS w FROM likes
+    UNION ALL SELECT video_id, created_at, 3 FROM collects
+    UNION ALL SELECT video_id, created_at, 2 FROM comments WHERE deleted_at IS NULL
+  ) a
+  WHERE a.created_at >= timestamptz '2000-01-01 00:00:00+00' + (SELECT start_hour FROM heat_window WHERE id = 1) * interval '1 hour'
+  GROUP BY 1, 2
+), diff AS (
+  SELECT coalesce(t.video_id, k.video_id) AS video_id, coalesce(t.hour, k.hour) AS hour,
+    coalesce(t.weight, 0) - coalesce(k.weight, 0) AS weight, coalesce(t.mass, 0) - coalesce(k.mass, 0) AS mass
+  FROM truth t FULL JOIN heat_hourly k ON k.video_id = t.video_id AND k.hour = t.hour
+)
+INSERT INTO heat_hourly AS h (video_id, hour, weight, mass)
+SELECT video_id, hour, weight, mass FROM diff WHERE weight <> 0 ORDER BY video_id, hour
+ON CONFLICT (video_id, hour) DO UPDATE SET weight = h.weight + excluded.weight, mass = h.mass + excluded.mass;
+--> statement-breakpoint
+-- Hours whose events were all taken back, as heat_merge drops them.
+DELETE FROM heat_hourly WHERE weight = 0;
+--> statement-breakpoint
+-- 热度's scores, from the hours, a few thousand videos at a time. A score is not a sum, so each batch is recomputed while
+-- the tables whose triggers rescore are held from writes (under a second each; reads go on).
+DO $$
+DECLARE
+  after integer := -1;
+  upto integer;
+BEGIN
+  LOOP
+    SELECT max(video_id) INTO upto
+    FROM (SELECT DISTINCT video_id FROM heat_hourly WHERE video_id > after ORDER BY video_id LIMIT 5000) x;
+    upto := coalesce(upto, 2147483647);
+    LOCK TABLE likes, collects, comments IN SHARE ROW EXCLUSIVE MODE;
+    PERFORM heat_refresh(array(
+      SELECT video_id FROM heat_hourly WHERE video_id > after AND video_id <= upto
+      UNION SELECT video_id FROM video_heat WHERE video_id > after AND video_id <= upto));
+    COMMIT;
+    EXIT WHEN upto = 2147483647;
+    after := upto;
+  END LOOP;
+END $$;
+--> statement-breakpoint
+-- Works everyone may see per channel.
+WITH truth AS (
+  SELECT channel_id, count(*)::int AS n FROM videos
+  WHERE deleted_at IS NULL AND status = 'published' AND visibility = 'public'
+  GROUP BY channel_id
+), diff AS (
+  SELECT coalesce(t.channel_id, k.channel_id) AS channel_id, coalesce(t.n, 0) - coalesce(k.video_count, 0) AS n
+  FROM truth t FULL JOIN channel_counts k ON k.channel_id = t.channel_id
+)
+INSERT INTO channel_counts AS c (channel_id, video_count)
+SELECT channel_id, n FROM diff WHERE n <> 0 ORDER BY channel_id
+ON CONFLICT (channel_id) DO UPDATE SET video_count = c.video_count + excluded.video_count;
+--> statement-breakpoint
+-- 作品数据's sums per creator and day.
+WITH truth AS (
+  SELECT v.author_id AS user_id, s.day, sum(s.plays)::int AS plays, sum(s.likes)::int AS likes,
+    sum(s.comments)::int AS comments, sum(s.shares)::int AS shares
+  FROM video_daily_stats s JOIN videos v ON v.id = s.video_id AND v.deleted_at IS NULL AND v.status = 'published'
+  GROUP BY 1, 2
+), diff AS (
+  SELECT coalesce(t.user_id, k.user_id) AS user_id, coalesce(t.day, k.day) AS day,
+    coalesce(t.plays, 0) - coalesce(k.plays, 0) AS plays, coalesce(t.likes, 0) - coalesce(k.likes, 0) AS likes,
+    coalesce(t.comments, 0) - coalesce(k.comments, 0) AS comments, coalesce(t.shares, 0) - coalesce(k.shares, 0) AS shares
+  FROM truth t FULL JOIN author_daily_stats k ON k.user_id = t.user_id AND k.day = t.day
+)
+INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
+SELECT user_id, day, plays, likes, comments, shares FROM diff
+WHERE plays <> 0 OR likes <> 0 OR comments <> 0 OR shares <> 0
+ORDER BY user_id, day
+ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
+  comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
+--> statement-breakpoint
+-- Their references, added once the rows are in (checking each inserted row would triple the back-fill's time). NOT
+-- VALID holds writes only for a moment; rows whose video or member went before the reference existed are dropped, and
+-- the check of the rest then holds no writer.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'heat_hourly_video_id_videos_id_fk') THEN
+    ALTER TABLE heat_hourly ADD CONSTRAINT heat_hourly_video_id_videos_id_fk FOREIGN KEY (video_id)
+      REFERENCES public.videos (id) ON DELETE cascade ON UPDATE no action NOT VALID;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'video_heat_video_id_videos_id_fk') THEN
+    ALTER TABLE video_heat ADD CONSTRAINT video_heat_video_id_videos_id_fk FOREIGN KEY (video_id)
+      REFERENCES public.videos (id) ON DELETE cascade ON UPDATE no action NOT VALID;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'author_daily_stats_user_id_users_id_fk') THEN
+    ALTER TABLE author_daily_stats ADD CONSTRAINT author_daily_stats_user_id_users_id_fk FOREIGN KEY (user_id)
+      REFERENCES public.users (id) ON DELETE cascade ON UPDATE no action NOT VALID;
+  END IF;
+END $$;
+--> statement-breakpoint
+DELETE FROM heat_hourly h WHERE NOT EXISTS (SELECT 1 FROM videos v WHERE v.id = h.video_id);
+--> statement-breakpoint
+DELETE FROM video_heat h WHERE NOT EXISTS (SELECT 1 FROM videos v WHERE v.id = h.video_id);
+--> statement-breakpoint
+DELETE FROM author_daily_stats a WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = a.user_id);
+--> statement-breakpoint
+ALTER TABLE heat_hourly VALIDATE CONSTRAINT heat_hourly_video_id_videos_id_fk;
+--> statement-breakpoint
+ALTER TABLE video_heat VALIDATE CONSTRAINT video_heat_video_id_videos_id_fk;
+--> statement-breakpoint
+ALTER TABLE author_daily_stats VALIDATE CONSTRAINT author_daily_stats_user_id_users_id_fk;
+--> statement-breakpoint
 CREATE INDEX CONCURRENTLY IF NOT EXISTS "collects_user_time_idx" ON "collects" USING btree ("user_id","created_at","video_id");
 --> statement-breakpoint
 CREATE INDEX CONCURRENTLY IF NOT EXISTS "comments_top_idx" ON "comments" USING btree ("video_id","digg_count","created_at","id") WHERE "comments"."parent_id" is null and "comments"."deleted_at" is null;
