@@ -173,9 +173,10 @@ async function timedMigration(url) {
     `SELECT v.id, (SELECT count(*) FROM (SELECT 1 FROM likes l WHERE l.video_id = v.id LIMIT 10) x)
      FROM videos v ORDER BY v.id DESC LIMIT 5`,
   );
-  // A like's write to its video's counters, in a transaction of its own that is then undone.
+  // A like: its row (whose triggers keep 热度) and its video's counters, in a transaction of its own that is then undone.
   const writer = await probe(
     `DO $$ BEGIN
+       INSERT INTO likes (user_id, video_id) VALUES (1, (SELECT max(id) FROM videos)) ON CONFLICT DO NOTHING;
        UPDATE videos SET digg_count = digg_count + 1 WHERE id = (SELECT max(id) FROM videos);
        RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'undo';
      EXCEPTION WHEN raise_exception THEN NULL; END $$`,
