@@ -70,10 +70,8 @@ function chromeInOneFile() {
         queue.push(...(this.getModuleInfo(id)?.importedIds ?? []));
       }
     },
-    // The bundler's own helpers (rolldown/runtime.js) too: the stores use them, and as a file apart they were one more
-    // request after the script's.
     /** @param {string} id */
-    test: (id) => graph.has(id) || (graph.size > 0 && id === '\0rolldown/runtime.js'),
+    test: (id) => graph.has(id),
   };
 }
 const chromeChunk = chromeInOneFile();
