@@ -12,7 +12,7 @@ import type { FollowStatus } from '../shared/api-shapes.ts';
 import { savedToken } from '../stores/auth.ts';
 import { recordIntent } from '../stores/early-clicks.ts';
 import { markedFollow, setMarks, type MarksData, type PageMarks } from '../stores/marks.ts';
-import { coversTargets, MARKS_QUERY_ATTR, marksQuery, type MarkTargets } from '../shared/marks-query.ts';
+import { coversTargets, MARKS_QUERY_ATTR, marksQuery, targetsFrom, type MarkTargets } from '../shared/marks-query.ts';
 
 /** The attribute the root carries while a saved login is taken for a member (set before first paint by theme.js). */
 export const MEMBER_ATTR = 'data-member';
@@ -21,39 +21,16 @@ export const MARKS_ATTR = 'data-marks';
 /** The session cookie's readable companion (server/http/request-context.ts MEMBER_HINT_COOKIE). */
 const MEMBER_HINT = /(^|;\s*)sy_member=1/;
 
-/** What a page's JSON block says of a video it shows (src/shared/video-item.ts). */
-interface Shown {
-  id: string | number;
-  author?: { secUid?: string };
-}
-
 /** The ids of the videos and the sec_uids of the people the page shows marks for. */
 export function markTargets(root: ParentNode = document): MarkTargets {
-  const videos = new Set<string>();
-  const users = new Set<string>();
-  const series = root.querySelector<HTMLElement>('[data-marks-series]')?.dataset.marksSeries;
-  // A profile page names its user: the member's visit goes to their 观看历史 → 用户.
-  const visit = root.querySelector<HTMLElement>('[data-marks-visit]')?.dataset.marksVisit;
-  const list = (value: string | undefined, into: Set<string>) => {
-    for (const v of (value ?? '').split(',')) if (v.trim()) into.add(v.trim());
-  };
-  // The videos an island draws from its JSON block (the feed's first page, a player's video): the page names each once.
-  for (const block of root.querySelectorAll<HTMLScriptElement>('script[type="application/json"][data-marks]')) {
-    try {
-      const data = JSON.parse(block.textContent ?? 'null') as { items?: Shown[]; item?: Shown } | null;
-      for (const v of [...(data?.items ?? []), ...(data?.item ? [data.item] : [])]) {
-        videos.add(String(v.id));
-        if (v.author?.secUid) users.add(v.author.secUid);
-      }
-    } catch {
-      // Not ours to judge: a block that does not parse names nothing.
-    }
-  }
-  for (const el of root.querySelectorAll<HTMLElement>('[data-mark]')) {
-    list(el.dataset.video, videos);
-    list(el.dataset.user, users);
-  }
-  return { videos: [...videos], users: [...users], ...(series ? { series } : {}), ...(visit ? { visit } : {}) };
+  return targetsFrom({
+    // The videos an island draws from its JSON block (the feed's first page, a player's video): the page names each once.
+    blocks: [...root.querySelectorAll('script[type="application/json"][data-marks]')].map((b) => b.textContent ?? ''),
+    marked: [...root.querySelectorAll<HTMLElement>('[data-mark]')].map((el) => el.dataset),
+    series: root.querySelector<HTMLElement>('[data-marks-series]')?.dataset.marksSeries,
+    // A profile page names its user: the member's visit goes to their 观看历史 → 用户.
+    visit: root.querySelector<HTMLElement>('[data-marks-visit]')?.dataset.marksVisit,
+  });
 }
 
 /** Whether `el` belongs to an island that has not hydrated (Astro drops `ssr` once it has): React draws the others. */
