@@ -17,7 +17,9 @@ import { creatorStats } from '../../src/server/services/creator-stats.ts';
 import { listConversations } from '../../src/server/services/messages.ts';
 import { listNotifications, unreadCount } from '../../src/server/services/notifications.ts';
 import { expireHeat, HEAT } from '../../src/server/services/rankings.ts';
+import { searchVideos } from '../../src/server/services/search.ts';
 import { listWorks } from '../../src/server/services/studio.ts';
+import { suggestByPrefix } from '../../src/server/services/suggest.ts';
 import * as v from '../../src/server/services/videos.ts';
 
 /** Relations that grow with the site: a hot read never scans them whole. */
@@ -171,7 +173,12 @@ describe('a site of 100,000 videos', () => {
       ['studio works', () => listWorks(s.creator, { count: 12 })],
       ['作品数据', () => creatorStats(s.creator, 30)],
       ['channel list', () => listChannels()],
+      // A common term and a one-character prefix (美 is in one work in seven): the search box's reads per keystroke.
+      ['search videos', () => searchVideos('美食', { count: 20 })],
+      ['search suggestions', () => suggestByPrefix('美')],
     ];
+    // The hashtags' use counts and 热搜 are per-process lists refreshed in the background, not a keystroke's reads.
+    await suggestByPrefix('美');
     const problems: string[] = [];
     const client = await large.pool.connect();
     try {

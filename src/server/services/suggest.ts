@@ -76,7 +76,9 @@ async function usersHolding(text: string, limit: number): Promise<string[]> {
 
 /**
  * Titles of the works the text finds (in their title, hashtags or author's name: the search index), the most liked
- * first, for when few titles start with it: '美' finds the works tagged #美食.
+ * first, for when few titles start with it: '美' finds the works tagged #美食. The candidates are the most popular and
+ * fresh of them, search's own pool order: for a common term (a character such as 美 is in one work in seven) that is a
+ * walk down videos_search_rank_idx that stops at TITLE_CANDIDATES, where ordering by likes would read every match.
  */
 async function titlesFound(text: string, limit: number): Promise<string[]> {
   const terms = searchTerms(text);
@@ -91,7 +93,7 @@ async function titlesFound(text: string, limit: number): Promise<string[]> {
           sql`, `,
         )}]::text[]
         and ${visibleWorks(null)}
-      order by videos.digg_count desc, videos.id desc
+      order by videos.search_rank desc nulls last, videos.id desc nulls last
       limit ${TITLE_CANDIDATES}
     ) c
     group by title order by max(digg_count) desc, title limit ${limit}`);
