@@ -58,20 +58,19 @@ CREATE OR REPLACE FUNCTION heat_mass(w integer, t timestamptz) RETURNS double pr
 $$;
 --> statement-breakpoint
 -- Recomputes the 热度 score of `ids` from their hours in the window (at most 169 rows each); drops those left with none.
--- score = ln Σ mass × e^(hour / 24), computed from the latest hour so nothing overflows.
+-- score = ln Σ mass × e^(hour / 24), computed from the latest hour so nothing overflows. One read of the ids' hours in
+-- key order (a window gives each its latest hour), not a lookup per video: the migration's back-fill rescores them all.
 CREATE OR REPLACE FUNCTION heat_refresh(ids integer[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   first_hour integer := (SELECT start_hour FROM heat_window WHERE id = 1);
 BEGIN
   INSERT INTO video_heat (video_id, score, last_hour)
   SELECT h.video_id,
-    top.last_hour::float8 / 24 + ln(greatest(sum(h.mass * exp((h.hour - top.last_hour)::float8 / 24)), 1e-300)),
-    top.last_hour
-  FROM (SELECT DISTINCT unnest(ids) AS video_id) v
-  CROSS JOIN LATERAL (SELECT max(hour) AS last_hour FROM heat_hourly WHERE video_id = v.video_id AND hour >= first_hour) top
-  JOIN heat_hourly h ON h.video_id = v.video_id AND h.hour >= first_hour
-  WHERE top.last_hour IS NOT NULL
-  GROUP BY h.video_id, top.last_hour
+    h.last_hour::float8 / 24 + ln(greatest(sum(h.mass * exp((h.hour - h.last_hour)::float8 / 24)), 1e-300)),
+    h.last_hour
+  FROM (SELECT video_id, hour, mass, max(hour) OVER (PARTITION BY video_id) AS last_hour
+        FROM heat_hourly WHERE video_id = ANY (ids) AND hour >= first_hour) h
+  GROUP BY h.video_id, h.last_hour
   ORDER BY h.video_id
   ON CONFLICT (video_id) DO UPDATE SET score = excluded.score, last_hour = excluded.last_hour;
   DELETE FROM video_heat vh WHERE vh.video_id = ANY (ids)

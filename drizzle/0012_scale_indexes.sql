@@ -2,7 +2,8 @@
 -- Room for the sorts of the builds below (the session's only: this runner's connection ends with the migrations).
 SET maintenance_work_mem = '256MB';
 --> statement-breakpoint
-SET work_mem = '64MB';
+-- And for the back-fill's sums (two million creator-days at a million videos), which would otherwise spill to disk.
+SET work_mem = '256MB';
 --> statement-breakpoint
 -- The back-fill of what the previous migration's triggers keep, written while the site runs: each statement reads one
 -- snapshot S of the rows and adds to each kept row (its definition at S) - (the kept row at S). The triggers have
