@@ -31,26 +31,29 @@ ON CONFLICT (video_id, hour) DO UPDATE SET weight = h.weight + excluded.weight, 
 -- Hours whose events were all taken back, as heat_merge drops them.
 DELETE FROM heat_hourly WHERE weight = 0;
 --> statement-breakpoint
--- 热度's scores, from the hours, a few thousand videos at a time. A score is not a sum, so each batch is recomputed while
--- the tables whose triggers rescore are held from writes (under a second each; reads go on).
-DO $$
-DECLARE
-  after integer := -1;
-  upto integer;
-BEGIN
-  LOOP
-    SELECT max(video_id) INTO upto
-    FROM (SELECT DISTINCT video_id FROM heat_hourly WHERE video_id > after ORDER BY video_id LIMIT 5000) x;
-    upto := coalesce(upto, 2147483647);
-    LOCK TABLE likes, collects, comments IN SHARE ROW EXCLUSIVE MODE;
-    PERFORM heat_refresh(array(
-      SELECT video_id FROM heat_hourly WHERE video_id > after AND video_id <= upto
-      UNION SELECT video_id FROM video_heat WHERE video_id > after AND video_id <= upto));
-    COMMIT;
-    EXIT WHEN upto = 2147483647;
-    after := upto;
-  END LOOP;
-END $$;
+-- The scores the triggers wrote so far may have been computed from hours still missing the back-fill: none survives.
+-- Writers of the tables whose triggers rescore are held for the moment it takes (waiting out those under way, whose
+-- scores go too); every score written after it comes from complete hours.
+BEGIN;
+--> statement-breakpoint
+LOCK TABLE likes, collects, comments IN SHARE ROW EXCLUSIVE MODE;
+--> statement-breakpoint
+DELETE FROM video_heat;
+--> statement-breakpoint
+COMMIT;
+--> statement-breakpoint
+-- 热度's scores, from the hours, in one pass (heat_refresh's formula over every video). A video the triggers rescore
+-- meanwhile already has its score from the whole of its hours: it is kept, and one rescored after this pass's row is
+-- written overwrites it, so a score is never older than its hours.
+INSERT INTO video_heat (video_id, score, last_hour)
+SELECT h.video_id,
+  h.last_hour::float8 / 24 + ln(greatest(sum(h.mass * exp((h.hour - h.last_hour)::float8 / 24)), 1e-300)),
+  h.last_hour
+FROM (SELECT video_id, hour, mass, max(hour) OVER (PARTITION BY video_id) AS last_hour
+      FROM heat_hourly WHERE hour >= (SELECT start_hour FROM heat_window WHERE id = 1)) h
+GROUP BY h.video_id, h.last_hour
+ORDER BY h.video_id
+ON CONFLICT (video_id) DO NOTHING;
 --> statement-breakpoint
 -- Works everyone may see per channel.
 WITH truth AS (
