@@ -9,9 +9,9 @@
  * reuses it (for a day: after that its week of activity has aged out of 热点, and it is generated again). It is
  * generated on the schema before the scale migration, which is then applied and timed, as on a live site.
  *
- * Settings: BENCH_SCALE (default 1: a million videos), BENCH_SCALE_DIR, BENCH_ROUNDS (calls per figure with one
- * read with one caller, default 200: the p99 of fewer is their slowest call, one hiccup of the machine; a write takes
- * 40 at most, the seed's few members meeting their rate limits past that), BENCH_SCALE_REGENERATE=1.
+ * Settings: BENCH_SCALE (default 1: a million videos), BENCH_SCALE_DIR, BENCH_ROUNDS (calls per read with one caller,
+ * default 200: the p99 of fewer is their slowest call, one hiccup of the machine; a write takes 40 at most, the seed's
+ * few members meeting their rate limits past that), BENCH_SCALE_REGENERATE=1.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
