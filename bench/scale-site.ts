@@ -8,6 +8,7 @@
  * the rows are consistent by construction).
  */
 import type pg from 'pg';
+import { CHANNEL_COUNTS_SQL, CREATOR_DAYS_SQL, HEAT_HOURS_SQL } from '../src/server/db/derived.ts';
 import {
   CHANNEL_IDS,
   CHANNELS,
@@ -511,25 +512,11 @@ export async function generateSite(client: pg.Client, size: ScaleSize, now: Date
  */
 export async function refreshDerived(client: pg.Client): Promise<void> {
   await client.query(`TRUNCATE heat_hourly, video_heat, channel_counts, author_daily_stats`);
-  await client.query(`
-    INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares)
-    SELECT v.author_id, s.day, sum(s.plays)::int, sum(s.likes)::int, sum(s.comments)::int, sum(s.shares)::int
-    FROM video_daily_stats s JOIN videos v ON v.id = s.video_id AND v.deleted_at IS NULL AND v.status = 'published'
-    GROUP BY 1, 2`);
+  await client.query(
+    `INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares) ${CREATOR_DAYS_SQL}`,
+  );
   await client.query(`UPDATE heat_window SET start_hour = heat_hour(now() - interval '7 days')`);
-  await client.query(`
-    INSERT INTO heat_hourly (video_id, hour, weight, mass)
-    SELECT a.video_id, heat_hour(a.created_at), sum(a.w)::integer, sum(heat_mass(a.w, a.created_at))
-    FROM (
-      SELECT video_id, created_at, 1 AS w FROM likes
-      UNION ALL SELECT video_id, created_at, 3 FROM collects
-      UNION ALL SELECT video_id, created_at, 2 FROM comments WHERE deleted_at IS NULL
-    ) a
-    WHERE a.created_at >= timestamptz '2000-01-01 00:00:00+00' + (SELECT start_hour FROM heat_window) * interval '1 hour'
-    GROUP BY 1, 2`);
+  await client.query(`INSERT INTO heat_hourly (video_id, hour, weight, mass) ${HEAT_HOURS_SQL}`);
   await client.query(`SELECT heat_refresh(array(SELECT DISTINCT video_id FROM heat_hourly ORDER BY video_id))`);
-  await client.query(`
-    INSERT INTO channel_counts (channel_id, video_count)
-    SELECT channel_id, count(*)::int FROM videos
-    WHERE deleted_at IS NULL AND status = 'published' AND visibility = 'public' GROUP BY channel_id`);
+  await client.query(`INSERT INTO channel_counts (channel_id, video_count) ${CHANNEL_COUNTS_SQL}`);
 }

@@ -7,29 +7,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDb, type TestDb } from '../../../tests/setup/test-db.ts';
+import { CHANNEL_COUNTS_SQL, CREATOR_DAYS_SQL, HEAT_HOURS_SQL } from './derived.ts';
 import { migrateDb, readMigrations } from './migrate.ts';
 import { seed } from './seed.ts';
-
-/** 热度's hours in the window, by definition. */
-const HOURS = `
-  SELECT a.video_id, heat_hour(a.created_at) AS hour, sum(a.w)::integer AS weight, sum(heat_mass(a.w, a.created_at)) AS mass
-  FROM (
-    SELECT video_id, created_at, 1 AS w FROM likes
-    UNION ALL SELECT video_id, created_at, 3 FROM collects
-    UNION ALL SELECT video_id, created_at, 2 FROM comments WHERE deleted_at IS NULL
-  ) a
-  WHERE a.created_at >= timestamptz '2000-01-01 00:00:00+00' + (SELECT start_hour FROM heat_window) * interval '1 hour'
-  GROUP BY 1, 2`;
 
 /** Rows where the kept table and the definition disagree (a missing row counts as zeros). */
 const MISMATCHES = {
   hours: `
     SELECT coalesce(t.video_id, k.video_id) AS video_id, coalesce(t.hour, k.hour) AS hour, t.weight AS want, k.weight AS got
-    FROM (${HOURS}) t FULL JOIN heat_hourly k ON k.video_id = t.video_id AND k.hour = t.hour
+    FROM (${HEAT_HOURS_SQL}) t FULL JOIN heat_hourly k ON k.video_id = t.video_id AND k.hour = t.hour
     WHERE coalesce(t.weight, 0) <> coalesce(k.weight, 0)
       OR abs(coalesce(t.mass, 0) - coalesce(k.mass, 0)) > 1e-9 * greatest(abs(coalesce(t.mass, 0)), 1)`,
   scores: `
-    WITH h AS (${HOURS}), top AS (SELECT video_id, max(hour) AS last FROM h GROUP BY 1),
+    WITH h AS (${HEAT_HOURS_SQL}), top AS (SELECT video_id, max(hour) AS last FROM h GROUP BY 1),
     t AS (
       SELECT h.video_id, top.last::float8 / 24 + ln(sum(h.mass * exp((h.hour - top.last)::float8 / 24))) AS score
       FROM h JOIN top USING (video_id) GROUP BY h.video_id, top.last
@@ -38,17 +28,13 @@ const MISMATCHES = {
     FROM t FULL JOIN video_heat k ON k.video_id = t.video_id
     WHERE t.score IS NULL OR k.score IS NULL OR abs(t.score - k.score) > 1e-9`,
   channels: `
-    SELECT coalesce(t.channel_id, k.channel_id) AS channel_id, t.n AS want, k.video_count AS got
-    FROM (SELECT channel_id, count(*)::int AS n FROM videos
-          WHERE deleted_at IS NULL AND status = 'published' AND visibility = 'public' GROUP BY 1) t
+    SELECT coalesce(t.channel_id, k.channel_id) AS channel_id, t.video_count AS want, k.video_count AS got
+    FROM (${CHANNEL_COUNTS_SQL}) t
     FULL JOIN channel_counts k ON k.channel_id = t.channel_id
-    WHERE coalesce(t.n, 0) <> coalesce(k.video_count, 0)`,
+    WHERE coalesce(t.video_count, 0) <> coalesce(k.video_count, 0)`,
   creators: `
     SELECT coalesce(t.user_id, k.user_id) AS user_id, coalesce(t.day, k.day)::text AS day, t.plays AS want, k.plays AS got
-    FROM (SELECT v.author_id AS user_id, s.day, sum(s.plays)::int AS plays, sum(s.likes)::int AS likes,
-            sum(s.comments)::int AS comments, sum(s.shares)::int AS shares
-          FROM video_daily_stats s JOIN videos v ON v.id = s.video_id AND v.deleted_at IS NULL AND v.status = 'published'
-          GROUP BY 1, 2) t
+    FROM (${CREATOR_DAYS_SQL}) t
     FULL JOIN author_daily_stats k ON k.user_id = t.user_id AND k.day = t.day
     WHERE coalesce(t.plays, 0) <> coalesce(k.plays, 0) OR coalesce(t.likes, 0) <> coalesce(k.likes, 0)
       OR coalesce(t.comments, 0) <> coalesce(k.comments, 0) OR coalesce(t.shares, 0) <> coalesce(k.shares, 0)`,
