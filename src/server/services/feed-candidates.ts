@@ -59,23 +59,26 @@ export function viewerFilter(viewerId: number, row = 'videos'): SQL {
 export async function viewerSignals(viewerId: number): Promise<ViewerSignals> {
   const { rows } = await db().execute<{ k: string; id: number; w: number }>(sql`
     with sig as (
-      select s.video_id, sum(s.w)::float8 as w from (
-        (select video_id, ${RANK.like}::float8 as w from likes where user_id = ${viewerId}
-          order by created_at desc limit ${SIGNAL_ROWS.likes})
+      select s.video_id, sum(s.w)::float8 as w, max(s.progress_ms) as progress_ms from (
+        (select video_id, ${RANK.like}::float8 as w, null::int as progress_ms from likes where user_id = ${viewerId}
+          order by created_at desc limit ${n(SIGNAL_ROWS.likes)})
         union all
-        (select video_id, ${RANK.collect}::float8 from collects where user_id = ${viewerId}
-          order by created_at desc limit ${SIGNAL_ROWS.collects})
+        (select video_id, ${RANK.collect}::float8, null::int from collects where user_id = ${viewerId}
+          order by created_at desc limit ${n(SIGNAL_ROWS.collects)})
         union all
-        select h.video_id, ${RANK.watch}::float8 * least(h.progress_ms::float8 / greatest(x.duration_ms, 1), 1.0)
-        from (select video_id, progress_ms from watch_history where user_id = ${viewerId}
-          order by watched_at desc limit ${SIGNAL_ROWS.watches}) h
-        join videos x on x.id = h.video_id
+        (select video_id, 0::float8, progress_ms from watch_history where user_id = ${viewerId}
+          order by watched_at desc limit ${n(SIGNAL_ROWS.watches)})
       ) s group by s.video_id
     ),
-    aff as (select x.channel_id, x.author_id, sig.w from sig join videos x on x.id = sig.video_id),
+    -- One read of each work: its channel and author, and its length for the share of it watched.
+    aff as (
+      select x.channel_id, x.author_id,
+        sig.w + ${RANK.watch}::float8 * least(coalesce(sig.progress_ms::float8 / greatest(x.duration_ms, 1), 0), 1.0) as w
+      from sig join videos x on x.id = sig.video_id
+    ),
     ni as (
       select x.author_id, x.channel_id
-      from (select video_id from not_interested where user_id = ${viewerId} limit ${SIGNAL_ROWS.notInterested}) n
+      from (select video_id from not_interested where user_id = ${viewerId} limit ${n(SIGNAL_ROWS.notInterested)}) n
       join videos x on x.id = n.video_id
     )
     select 'c' as k, channel_id as id, sum(w)::float8 as w from aff group by channel_id
@@ -145,6 +148,20 @@ function toCandidate(r: CandidateRow, viewerId: number, pool?: FeedPool): Candid
 
 const intArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::int[]`;
 
+/**
+ * `xs` as an array of exactly `n` parameters, the missing ones null (they match nothing): the planner then knows the
+ * list's length without its values, as it knows the pools' sizes (`n` below), which are written into the text.
+ * The candidates query can so keep one generic plan per connection: with a list of unknown length, or a parameter
+ * as LIMIT, the generic plan looks dearer than the custom one and PostgreSQL plans every call afresh (1.5 to 2.6 ms
+ * at a million videos, as long as running it).
+ */
+const slots = (xs: number[], size: number) =>
+  sql`array[${sql.join(
+    Array.from({ length: size }, (_, i) => sql`${xs[i] ?? null}::int`),
+    sql`, `,
+  )}]`;
+const n = (x: number) => sql.raw(String(Math.trunc(x)));
+
 /** The query of window 0's candidates (gatherCandidates), apart for the plan checks. */
 export function candidatesQuery(
   viewerId: number,
@@ -171,31 +188,31 @@ export function candidatesQuery(
           where v.author_id = f.followee_id and v.deleted_at is null and v.status = 'published'
             and (v.visibility = 'public' or v.visibility = 'friends' and exists (
               select 1 from follows b where b.follower_id = f.followee_id and b.followee_id = ${viewerId}))
-          order by v.created_at desc, v.id desc limit ${POOLS.followPerAuthor}) v
+          order by v.created_at desc, v.id desc limit ${n(POOLS.followPerAuthor)}) v
         where f.follower_id = ${viewerId}
-        order by v.created_at desc, v.id desc limit ${POOLS.follow})
+        order by v.created_at desc, v.id desc limit ${n(POOLS.follow)})
       union all
       (select ${cols('v')}, 'own' from videos v
         where v.author_id = ${viewerId} and v.deleted_at is null and v.status = 'published'
-        order by v.created_at desc, v.id desc limit ${POOLS.own})
+        order by v.created_at desc, v.id desc limit ${n(POOLS.own)})
       union all
-      select x.*, 'affinity' from unnest(${intArray(topChannels)}) c(ch)
+      select x.*, 'affinity' from unnest(${slots(topChannels, POOLS.affinityChannels)}) c(ch)
         cross join lateral (select ${cols('v')} from videos v where v.channel_id = c.ch and ${listed('v')}
-          order by ${rankOf('v')} desc, v.id desc limit ${POOLS.affinityPerChannel}) x
+          order by ${rankOf('v')} desc, v.id desc limit ${n(POOLS.affinityPerChannel)}) x
       union all
-      select x.*, 'affinity' from unnest(${intArray(topAuthors)}) a(au)
+      select x.*, 'affinity' from unnest(${slots(topAuthors, POOLS.affinityAuthors)}) a(au)
         cross join lateral (select ${cols('v')} from videos v where v.author_id = a.au and ${listed('v')}
-          order by v.created_at desc, v.id desc limit ${POOLS.affinityPerAuthor}) x
+          order by v.created_at desc, v.id desc limit ${n(POOLS.affinityPerAuthor)}) x
       union all
       (select ${cols('v')}, 'fresh' from videos v where ${listed('v')}
-        order by v.created_at desc, v.id desc limit ${POOLS.fresh})
+        order by v.created_at desc, v.id desc limit ${n(POOLS.fresh)})
       union all
       (select ${cols('v')}, 'popular' from videos v where ${listed('v')}
-        order by ${rankOf('v')} desc, v.id desc limit ${POOLS.popular})
+        order by ${rankOf('v')} desc, v.id desc limit ${n(POOLS.popular)})
       union all
-      select x.*, 'explore' from unnest(${intArray(explore)}) c(ch)
+      select x.*, 'explore' from unnest(${slots(explore, POOLS.exploreChannels)}) c(ch)
         cross join lateral (select ${cols('v')} from videos v where v.channel_id = c.ch and ${listed('v')}
-          order by ${rankOf('v')} desc, v.id desc offset ${POOLS.exploreSkip} limit ${POOLS.explorePerChannel}) x
+          order by ${rankOf('v')} desc, v.id desc offset ${n(POOLS.exploreSkip)} limit ${n(POOLS.explorePerChannel)}) x
     )
     select p.pool, p.id, p.author_id, p.channel_id, p.score, ${viewerMarks(viewerId, sql`p`)}
     from picks p
