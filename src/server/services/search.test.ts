@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
-import { normalizeQuery, RESULT_POOL, searchUsers, searchVideos } from './search.ts';
+import { MATCH_POOL, normalizeQuery, searchUsers, searchVideos } from './search.ts';
 import { tokenize } from './search-tokens.ts';
 
 let t: TestDb;
@@ -90,7 +90,7 @@ describe('searchVideos', () => {
     await t.pool.query(
       `insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes, digg_count, search_tokens)
        select $1, 300204, '热门合集' || g || ' #珊瑚礁潜水', 'clips/c01.mp4', 'posters/c01.webp', 10000, 540, 960, 1000, 1000 + g, $2
-       from generate_series(1, ${RESULT_POOL + 100}) g`,
+       from generate_series(1, ${MATCH_POOL + 100}) g`,
       [author.id, tokenize(`热门合集 #珊瑚礁潜水 ${author.nickname}`)],
     );
     const quiet = await addVideo('第一次珊瑚礁潜水', { digg: 0, daysAgo: 300 });
