@@ -22,6 +22,8 @@ export const QUEUES = {
   sweepUploads: 'upload-sweep',
   /** Move the 热度 window past the hour that left it (services/rankings.ts), on a schedule: no data. */
   heatWindow: 'heat-window',
+  /** Merge the GIN indexes' pending entries into them (db/gin-pending.ts), on a schedule: no data. */
+  ginPending: 'gin-pending',
   /** Write a published work's captions with CAPTION_ENGINE (auto-captions.ts): `{ videoId }`. */
   autoCaptions: 'video-captions',
   /** Build a member's data export ZIP (data-export.ts): `{ exportId }`. */
@@ -56,6 +58,7 @@ const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
   [QUEUES.sweepUploads]: { retryLimit: 1, retryDelay: 60, expireInSeconds: 900 },
   // Every minute; a missed run is the next minute's.
   [QUEUES.heatWindow]: { retryLimit: 0, expireInSeconds: 120 },
+  [QUEUES.ginPending]: { retryLimit: 0, expireInSeconds: 120 },
   [QUEUES.autoCaptions]: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
   [QUEUES.dataExport]: { retryLimit: EXPORT_RETRIES, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
   [QUEUES.accountDelete]: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 900 },

@@ -1,5 +1,6 @@
 // inProcessWorkers: web servers work the job queue unless WORKERS=0 (or the older WORKER=off) hands it to `npm run
-// worker`. startWorkers: the hourly upload sweep is one schedule, and its job runs the sweep.
+// worker`. startWorkers: the hourly upload sweep and the minutely merge of the search indexes are one schedule each,
+// and their jobs run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { freshDb } from '../../../tests/setup/test-db.ts';
 import { loadConfig } from '../config.ts';
 import { QUEUES, startQueue, stopQueue } from '../job-queue.ts';
-import { inProcessWorkers, startWorkers, SWEEP_CRON } from './worker.ts';
+import { GIN_PENDING_CRON, inProcessWorkers, startWorkers, SWEEP_CRON } from './worker.ts';
 
 describe('inProcessWorkers', () => {
   it.each([
@@ -25,7 +26,7 @@ describe('inProcessWorkers', () => {
 });
 
 describe('startWorkers', () => {
-  it('schedules the upload sweep hourly, one schedule however many processes start workers, and works its job', async () => {
+  it('schedules the upload sweep hourly and the search indexes\' merge every minute, one schedule each however many processes start workers, and works their jobs', async () => {
     const t = await freshDb();
     const dir = mkdtempSync(path.join(tmpdir(), 'workers-'));
     const savedDataDir = process.env.DATA_DIR;
@@ -39,14 +40,21 @@ describe('startWorkers', () => {
       expect(schedules.map((s) => [s.cron, s.timezone])).toEqual([[SWEEP_CRON, 'UTC']]);
       expect(boss.previewSchedule(SWEEP_CRON, { count: 3 }).map((d) => d.getUTCMinutes())).toEqual([17, 17, 17]);
 
-      const id = await boss.send(QUEUES.sweepUploads, {});
-      let state: string | undefined;
-      const deadline = Date.now() + 20_000;
-      while (state !== 'completed' && state !== 'failed' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        state = (await boss.findJobs(QUEUES.sweepUploads, { id: id! }))[0]?.state;
+      const pending = await boss.getSchedules(QUEUES.ginPending);
+      expect(pending.map((s) => [s.cron, s.timezone])).toEqual([[GIN_PENDING_CRON, 'UTC']]);
+      const next = boss.previewSchedule(GIN_PENDING_CRON, { count: 2 });
+      expect(next[1]!.getTime() - next[0]!.getTime()).toBe(60_000);
+
+      for (const name of [QUEUES.sweepUploads, QUEUES.ginPending]) {
+        const id = await boss.send(name, {});
+        let state: string | undefined;
+        const deadline = Date.now() + 20_000;
+        while (state !== 'completed' && state !== 'failed' && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 200));
+          state = (await boss.findJobs(name, { id: id! }))[0]?.state;
+        }
+        expect([name, state]).toEqual([name, 'completed']);
       }
-      expect(state).toBe('completed');
     } finally {
       await stopQueue();
       await t.close();

@@ -1,11 +1,12 @@
 /**
- * The workers of the job queue: media processing, its dead letters, media removal, the hourly upload sweep, automatic
- * captions, data exports and account deletions.
+ * The workers of the job queue: media processing, its dead letters, media removal, the hourly upload sweep, the
+ * minutely 热度 window and search-index merge, automatic captions, data exports and account deletions.
  */
 import { eq } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
 import { config } from '../config.ts';
 import { db } from '../db/client.ts';
+import { mergeGinPending } from '../db/gin-pending.ts';
 import { logLine } from '../log.ts';
 import { uploads } from '../db/schema.ts';
 import { mediaStore } from '../media/store.ts';
@@ -23,6 +24,8 @@ import { sweepUploads } from './sweep-uploads.ts';
 export const SWEEP_CRON = '17 * * * *';
 /** When the 热度 window is moved: every minute, so an hour that leaves it is gone within a minute (pg-boss's finest cron). */
 export const HEAT_WINDOW_CRON = '* * * * *';
+/** When the search indexes' pending entries are merged: every minute, so a search reads through a minute of writes at most. */
+export const GIN_PENDING_CRON = '* * * * *';
 /** When expired data exports are deleted and overdue account deletions finished: hourly, at minute 41. */
 export const ACCOUNT_SWEEP_CRON = '41 * * * *';
 
@@ -77,6 +80,12 @@ export async function startWorkers(boss: PgBoss, options: { pollingIntervalSecon
     if (rescored > 0) logLine('info', 'jobs.heat-window', { rescored });
   });
   await boss.schedule(QUEUES.heatWindow, HEAT_WINDOW_CRON);
+  await boss.work(QUEUES.ginPending, polling, async () => {
+    const started = performance.now();
+    const pages = await mergeGinPending();
+    if (pages > 0) logLine('info', 'jobs.gin-pending', { pages, ms: Math.round(performance.now() - started) });
+  });
+  await boss.schedule(QUEUES.ginPending, GIN_PENDING_CRON);
   await boss.work<CaptionJob>(QUEUES.autoCaptions, polling, async ([job]) => {
     const started = performance.now();
     const result = await captionVideo(job!.data.videoId, job!.signal);
