@@ -26,7 +26,7 @@ describe('inProcessWorkers', () => {
 });
 
 describe('startWorkers', () => {
-  it('schedules the upload sweep hourly and the search indexes\' merge every minute, one schedule each however many processes start workers, and works their jobs', async () => {
+  it("schedules the upload sweep hourly and the search indexes' merge every minute, one schedule each however many processes start workers, and works their jobs", async () => {
     const t = await freshDb();
     const dir = mkdtempSync(path.join(tmpdir(), 'workers-'));
     const savedDataDir = process.env.DATA_DIR;

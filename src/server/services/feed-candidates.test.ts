@@ -33,7 +33,9 @@ describe('the candidates query', () => {
     expect(newcomer.sql).not.toMatch(/(limit|offset)\s+\$\d/i);
     expect(regular.params).toHaveLength(newcomer.params.length);
     // The regular's three best channels and ten best authors are asked for; the newcomer's lists are all empty slots.
-    expect(regular.params).toEqual(expect.arrayContaining([CHANNEL_IDS[7], CHANNEL_IDS[6], CHANNEL_IDS[5], 1000, 1009]));
+    expect(regular.params).toEqual(
+      expect.arrayContaining([CHANNEL_IDS[7], CHANNEL_IDS[6], CHANNEL_IDS[5], 1000, 1009]),
+    );
     expect(regular.params).not.toContain(1010);
     expect(newcomer.params.filter((p) => p === null)).toHaveLength(3 + 10 + 0);
   });
