@@ -663,6 +663,7 @@ export const zhCN = {
   'studio.manage.likes': '点赞',
   'studio.manage.comments': '评论',
   'studio.manage.view': '查看',
+  'studio.manage.data': '数据',
   'studio.manage.edit': '编辑',
   'studio.manage.delete': '删除',
   'studio.manage.editTitle': '编辑作品',

@@ -39,7 +39,7 @@ export interface CreatorStats {
    * without a work: a follow is not tied to a video.
    */
   daily: StatsDay[];
-  /** The creator's published works, newest first: the choices of the work filter. */
+  /** The choices of the work filter: the creator's newest published works (50 at most), then the chosen one if older. */
   works: StatsWork[];
 }
 

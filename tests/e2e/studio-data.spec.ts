@@ -41,6 +41,23 @@ test('作品数据 shows five totals and a chart each; a like by someone else ad
   await api.dispose();
 });
 
+test('视频管理’s 数据 on a work opens 作品数据 with that work chosen', async ({ browser, playwright }) => {
+  const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  const demo = await loginDemo(api);
+  const works = await (await api.get('/api/studio/works', { headers: { token: demo.token } })).json();
+  const work = works.data.items.find((w: { status: string }) => w.status === 'published');
+  const context = await browser.newContext();
+  await signIn(context, demo);
+  const page = await context.newPage();
+  await page.goto('/post/manage');
+  const row = page.locator(`li[data-work-id="${work.id}"]`);
+  await row.getByRole('link', { name: /^数据/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/post/data\\?workId=${work.id}$`));
+  await expect(page.getByLabel('作品', { exact: true })).toHaveValue(String(work.id));
+  await context.close();
+  await api.dispose();
+});
+
 test('作品数据 on a phone draws each chart narrow from its figures; pointing at a day shows that day’s figure', async ({
   browser,
   playwright,

@@ -1,6 +1,13 @@
 import { formatCount, formatDuration, t } from '../../i18n/t.ts';
 import type { MessageKey } from '../../i18n/zh-CN.ts';
-import { riDeleteBinLine, riEyeLine, riFilmLine, riLockLine, riUserHeartLine } from '../../shared/icons.ts';
+import {
+  riDeleteBinLine,
+  riEyeLine,
+  riFilmLine,
+  riLineChartLine,
+  riLockLine,
+  riUserHeartLine,
+} from '../../shared/icons.ts';
 import type { StudioWork } from '../../shared/studio.ts';
 import { Icon } from '../Icon.tsx';
 import { TAP } from './classes.ts';
@@ -13,7 +20,7 @@ interface Props {
   onDelete: () => void;
 }
 
-/** One work in 视频管理: cover, title, date and state (with why it was refused), its numbers, and 编辑 / 删除. */
+/** One work in 视频管理: cover, title, date and state (with why it was refused), its numbers, and 数据 / 编辑 / 删除. */
 export function WorkRow({ work, onEdit, onDelete }: Props) {
   const published = work.status === 'published';
   const cover = (
@@ -93,6 +100,16 @@ export function WorkRow({ work, onEdit, onDelete }: Props) {
           <a href={`/video/${work.id}`} className={`btn-ghost ${TAP} hidden lg:inline-flex`}>
             <Icon svg={riEyeLine} />
             {t('studio.manage.view')}
+          </a>
+        )}
+        {published && (
+          <a
+            href={`/post/data?workId=${work.id}`}
+            className={`btn-ghost ${TAP}`}
+            aria-label={`${t('studio.manage.data')} ${work.title}`}
+          >
+            <Icon svg={riLineChartLine} />
+            {t('studio.manage.data')}
           </a>
         )}
         <button

@@ -4,7 +4,7 @@ import { useFreshDb } from '../../../tests/setup/test-db.ts';
 import { wallClock } from '../../shared/wall-clock.ts';
 import type { Db } from '../db/client.ts';
 import { publishComment } from './comment-writes.ts';
-import { creatorStats } from './creator-stats.ts';
+import { creatorStats, STATS_WORKS } from './creator-stats.ts';
 import { countShare, recordHistory, setVideoLike } from './interactions.ts';
 import { setFollow } from './social.ts';
 
@@ -96,13 +96,28 @@ describe('creatorStats', () => {
     expect(b.totals).toEqual({ plays: 7, likes: 0, comments: 1, shares: 1, newFollowers: 1 });
   });
 
-  it('lists the creator’s published works, newest first, for the work filter', async () => {
+  it('offers the newest published works in the work filter, and an older chosen one after them', async () => {
+    const published = async () =>
+      (
+        await db.execute<{ id: number }>(sql`
+          select id from videos where author_id = ${creator} and deleted_at is null and status = 'published'
+          order by created_at desc, id desc`)
+      ).rows.map((r) => r.id);
     const { works } = await creatorStats(creator, 7);
-    const { rows } = await db.execute<{ id: number }>(sql`
-      select id from videos where author_id = ${creator} and deleted_at is null and status = 'published'
-      order by created_at desc, id desc`);
-    expect(works.map((w) => w.id)).toEqual(rows.map((r) => r.id));
+    expect(works.map((w) => w.id)).toEqual((await published()).slice(0, STATS_WORKS));
     expect(works.every((w) => w.title.length > 0)).toBe(true);
+
+    // A prolific creator: as many newer works push workA out of the filter; chosen, it comes after them.
+    await db.execute(sql`
+      insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes)
+      select author_id, channel_id, '新作品 ' || g, media, poster, duration_ms, width, height, size_bytes
+      from videos, generate_series(1, ${STATS_WORKS}) g where id = ${workA}`);
+    const newest = await creatorStats(creator, 7);
+    expect(newest.works.map((w) => w.id)).toEqual((await published()).slice(0, STATS_WORKS));
+    expect(newest.works.map((w) => w.id)).not.toContain(workA);
+    const chosen = await creatorStats(creator, 7, workA);
+    expect(chosen.workId).toBe(workA);
+    expect(chosen.works.map((w) => w.id)).toEqual([...newest.works.map((w) => w.id), workA]);
   });
 
   it('refuses a work that is not the caller’s, or is deleted', async () => {

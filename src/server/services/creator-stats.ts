@@ -13,20 +13,37 @@ import { authorDailyStats, userDailyFollowers, videoDailyStats, videos } from '.
 import { today } from './daily-stats.ts';
 import { notFound } from '../errors.ts';
 
-/** The creator's published works, newest first, titled as the studio's work list titles them. */
-async function listStatsWorks(userId: number): Promise<StatsWork[]> {
+/**
+ * Works offered by the work filter: the newest this many, and the chosen one when it is older. A select of a prolific
+ * creator's every work would be a thousand options read on every visit; 视频管理 links each work to its own figures.
+ */
+export const STATS_WORKS = 50;
+
+/**
+ * The creator's newest published works (STATS_WORKS at most), titled as the studio's work list titles them, and
+ * `workId` after them when it is an older one; null when `workId` is not a published work of theirs.
+ */
+async function listStatsWorks(userId: number, workId?: number): Promise<StatsWork[] | null> {
+  const mine = and(eq(videos.authorId, userId), isNull(videos.deletedAt), eq(videos.status, 'published'));
   const rows = await db()
     .select({ id: videos.id, desc: videos.desc })
     .from(videos)
-    .where(and(eq(videos.authorId, userId), isNull(videos.deletedAt), eq(videos.status, 'published')))
-    .orderBy(desc(videos.createdAt), desc(videos.id));
-  return rows.map((r) => ({ id: r.id, title: r.desc }));
+    .where(mine)
+    .orderBy(desc(videos.createdAt), desc(videos.id))
+    .limit(STATS_WORKS);
+  const works = rows.map((r) => ({ id: r.id, title: r.desc }));
+  if (workId === undefined || works.some((w) => w.id === workId)) return works;
+  const [chosen] = await db()
+    .select({ id: videos.id, desc: videos.desc })
+    .from(videos)
+    .where(and(mine, eq(videos.id, workId)));
+  return chosen ? [...works, { id: chosen.id, title: chosen.desc }] : null;
 }
 
 /** The figures of `userId`'s works (or of `workId`, one of them) over the last `days` days, today included. */
 export async function creatorStats(userId: number, days: StatsRange, workId?: number): Promise<CreatorStats> {
-  const works = await listStatsWorks(userId);
-  if (workId !== undefined && !works.some((w) => w.id === workId)) throw notFound('error.workNotFound');
+  const works = await listStatsWorks(userId, workId);
+  if (!works) throw notFound('error.workNotFound');
   const first = sql`${today()} - ${days - 1}::int`;
   // All works: the author's own daily sums (kept by triggers), a month of rows whatever the number of works.
   const figures =
