@@ -10,6 +10,7 @@ const signals = (channels: [number, number][], authors: [number, number][]): Vie
   total: channels.reduce((a, [, w]) => a + w, 0),
   dislikedAuthor: new Map(),
   dislikedChannel: new Map(),
+  watched: new Map(),
 });
 
 describe('the candidates query', () => {

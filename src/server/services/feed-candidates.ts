@@ -32,7 +32,13 @@ export const POOLS = {
 } as const;
 
 /** How much of the viewer's history the signals read: their latest likes, collects and watches. */
-export const SIGNAL_ROWS = { likes: 300, collects: 150, watches: 300, notInterested: 500 } as const;
+export const SIGNAL_ROWS = {
+  likes: 300,
+  collects: 150,
+  watches: 300,
+  notInterested: 500,
+  recentWatches: 1_000,
+} as const;
 
 /** The ranking order key of `alias` (an index expression: videos_rank_idx, videos_channel_rank_idx). */
 const rankExpr = (alias: string) =>
@@ -55,45 +61,108 @@ export function viewerFilter(viewerId: number, row = 'videos'): SQL {
     and ${notMutedWork(viewerId, row, row === 'videos')}`;
 }
 
-/** The viewer's signals from their latest activity (SIGNAL_ROWS), in one round trip. */
-export async function viewerSignals(viewerId: number): Promise<ViewerSignals> {
-  const { rows } = await db().execute<{ k: string; id: number; w: number }>(sql`
-    with sig as (
-      select s.video_id, sum(s.w)::float8 as w, max(s.progress_ms) as progress_ms from (
-        (select video_id, ${RANK.like}::float8 as w, null::int as progress_ms from likes where user_id = ${viewerId}
-          order by created_at desc limit ${n(SIGNAL_ROWS.likes)})
-        union all
-        (select video_id, ${RANK.collect}::float8, null::int from collects where user_id = ${viewerId}
-          order by created_at desc limit ${n(SIGNAL_ROWS.collects)})
-        union all
-        (select video_id, 0::float8, progress_ms from watch_history where user_id = ${viewerId}
-          order by watched_at desc limit ${n(SIGNAL_ROWS.watches)})
-      ) s group by s.video_id
-    ),
-    -- One read of each work: its channel and author, and its length for the share of it watched.
-    aff as (
-      select x.channel_id, x.author_id,
-        sig.w + ${RANK.watch}::float8 * least(coalesce(sig.progress_ms::float8 / greatest(x.duration_ms, 1), 0), 1.0) as w
-      from sig join videos x on x.id = sig.video_id
-    ),
-    ni as (
-      select x.author_id, x.channel_id
-      from (select video_id from not_interested where user_id = ${viewerId} limit ${n(SIGNAL_ROWS.notInterested)}) n
-      join videos x on x.id = n.video_id
-    )
-    select 'c' as k, channel_id as id, sum(w)::float8 as w from aff group by channel_id
-    union all select 'a', author_id, sum(w)::float8 from aff group by author_id
-    union all select 'nc', channel_id, count(*)::float8 from ni group by channel_id
-    union all select 'na', author_id, count(*)::float8 from ni group by author_id`);
+/**
+ * What the signals need of a work, read by primary key and kept per process: its channel, author and length. A long
+ * history's signals name 750 works, and probing each in the signals query was nine tenths of its cost; most of them
+ * are the popular works many members like, so one process soon holds them. A work's author and length never change;
+ * its channel, changed in the studio, counts under the old one in a member's affinity for at most `ttlMs`.
+ */
+export const WORK_FACTS = { max: 100_000, ttlMs: 10 * 60_000 } as const;
+
+type WorkFacts = { channel: number; author: number; durationMs: number; at: number };
+const workFacts = new Map<number, WorkFacts>();
+
+/** The facts of `ids` (a work no longer stored is left out), from the process's copy or, for the rest, in one read. */
+async function factsOf(ids: Iterable<number>, nowMs: number): Promise<Map<number, WorkFacts>> {
+  const out = new Map<number, WorkFacts>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const known = workFacts.get(id);
+    if (known && nowMs - known.at < WORK_FACTS.ttlMs) out.set(id, known);
+    else missing.push(id);
+  }
+  if (!missing.length) return out;
+  const { rows } = await db().execute<{ id: number; channel_id: number; author_id: number; duration_ms: number }>(
+    sql`select id, channel_id, author_id, duration_ms from videos where id = any (${intArray(missing)})`,
+  );
+  for (const r of rows) {
+    const facts = {
+      channel: Number(r.channel_id),
+      author: Number(r.author_id),
+      durationMs: Number(r.duration_ms),
+      at: nowMs,
+    };
+    out.set(Number(r.id), facts);
+    workFacts.delete(Number(r.id));
+    workFacts.set(Number(r.id), facts);
+  }
+  // Past `max`, the entries read longest ago go first (a Map iterates in insertion order).
+  for (const id of workFacts.keys()) {
+    if (workFacts.size <= WORK_FACTS.max) break;
+    workFacts.delete(id);
+  }
+  return out;
+}
+
+/**
+ * The viewer's signals from their latest activity (SIGNAL_ROWS): the works they liked, collected, watched (how far)
+ * and marked 不感兴趣, in one round trip, weighed per channel and author with the works' facts (factsOf).
+ */
+export async function viewerSignals(viewerId: number, nowMs = Date.now()): Promise<ViewerSignals> {
+  const since = new Date(nowMs - RANK.watchedWithinMs).toISOString();
+  const { rows } = await db().execute<{ k: 'l' | 'c' | 'w' | 'r' | 'n'; id: number; p: number | null }>(sql`
+    (select 'l' as k, video_id as id, null::float8 as p from likes where user_id = ${viewerId}
+      order by created_at desc limit ${n(SIGNAL_ROWS.likes)})
+    union all
+    (select 'c', video_id, null::float8 from collects where user_id = ${viewerId}
+      order by created_at desc limit ${n(SIGNAL_ROWS.collects)})
+    union all
+    (select 'w', video_id, progress_ms::float8 from watch_history where user_id = ${viewerId}
+      order by watched_at desc limit ${n(SIGNAL_ROWS.watches)})
+    union all
+    (select 'r', video_id, (extract(epoch from watched_at) * 1000)::float8 from watch_history
+      where user_id = ${viewerId} and watched_at > ${since}::timestamptz
+      order by watched_at desc limit ${n(SIGNAL_ROWS.recentWatches)})
+    union all
+    (select 'n', video_id, null::float8 from not_interested where user_id = ${viewerId} limit ${n(SIGNAL_ROWS.notInterested)})`);
+  // Per work: the weight of its likes and collects, and how far it was watched.
+  const weight = new Map<number, number>();
+  const progress = new Map<number, number>();
+  const disliked: number[] = [];
+  const watchedAt = new Map<number, number>();
+  for (const r of rows) {
+    const id = Number(r.id);
+    if (r.k === 'n') disliked.push(id);
+    else if (r.k === 'r') watchedAt.set(id, Number(r.p));
+    else if (r.k === 'w') {
+      progress.set(id, Number(r.p ?? 0));
+      if (!weight.has(id)) weight.set(id, 0);
+    } else weight.set(id, (weight.get(id) ?? 0) + (r.k === 'l' ? RANK.like : RANK.collect));
+  }
+  const facts = await factsOf(new Set([...weight.keys(), ...disliked]), nowMs);
   const s: ViewerSignals = {
     channel: new Map(),
     author: new Map(),
     total: 0,
     dislikedAuthor: new Map(),
     dislikedChannel: new Map(),
+    watched: watchedAt,
   };
-  const into = { c: s.channel, a: s.author, nc: s.dislikedChannel, na: s.dislikedAuthor } as const;
-  for (const r of rows) into[r.k as keyof typeof into].set(Number(r.id), Number(r.w));
+  const add = (m: Map<number, number>, k: number, w: number) => m.set(k, (m.get(k) ?? 0) + w);
+  for (const [id, w] of weight) {
+    const f = facts.get(id);
+    if (!f) continue;
+    const watched = progress.has(id) ? Math.min(progress.get(id)! / Math.max(f.durationMs, 1), 1) : 0;
+    const total = w + RANK.watch * watched;
+    add(s.channel, f.channel, total);
+    add(s.author, f.author, total);
+  }
+  for (const id of disliked) {
+    const f = facts.get(id);
+    if (!f) continue;
+    add(s.dislikedChannel, f.channel, 1);
+    add(s.dislikedAuthor, f.author, 1);
+  }
   for (const w of s.channel.values()) s.total += w;
   return s;
 }
@@ -116,11 +185,9 @@ function exploreChannels(channels: readonly number[], s: ViewerSignals, viewerId
     .slice(0, POOLS.exploreChannels);
 }
 
-/** What the ranker reads of the viewer about each candidate (`v`: a row with id and author_id). */
+/** What the ranker reads of the viewer about each candidate (`v`: a row with author_id). */
 function viewerMarks(viewerId: number, v: SQL): SQL {
-  return sql`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = ${v}.author_id) as followed,
-    (select (extract(epoch from wh.watched_at) * 1000)::float8 from watch_history wh
-      where wh.user_id = ${viewerId} and wh.video_id = ${v}.id) as watched_ms`;
+  return sql`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = ${v}.author_id) as followed`;
 }
 
 type CandidateRow = {
@@ -130,10 +197,9 @@ type CandidateRow = {
   channel_id: number;
   score: number;
   followed: boolean;
-  watched_ms: number | null;
 };
 
-function toCandidate(r: CandidateRow, viewerId: number, pool?: FeedPool): Candidate {
+function toCandidate(r: CandidateRow, viewerId: number, s: ViewerSignals, pool?: FeedPool): Candidate {
   return {
     id: Number(r.id),
     authorId: Number(r.author_id),
@@ -141,7 +207,7 @@ function toCandidate(r: CandidateRow, viewerId: number, pool?: FeedPool): Candid
     score: Number(r.score),
     pool: pool ?? r.pool,
     followed: r.followed,
-    watchedAt: r.watched_ms === null ? null : Number(r.watched_ms),
+    watchedAt: s.watched.get(Number(r.id)) ?? null,
     own: Number(r.author_id) === viewerId,
   };
 }
@@ -227,7 +293,7 @@ export async function gatherCandidates(
   nowMs = Date.now(),
 ): Promise<Candidate[]> {
   const { rows } = await db().execute<CandidateRow>(candidatesQuery(viewerId, s, channels, nowMs));
-  return rows.map((r) => toCandidate(r, viewerId));
+  return rows.map((r) => toCandidate(r, viewerId, s));
 }
 
 /** A position in the popular order: its score and id. */
@@ -235,16 +301,19 @@ export type RankKey = [score: number, id: number];
 
 /**
  * The next `size` works of the popular order after `after` (from the top when null), leaving out `exclude` (window
- * 0's candidates, already ranked) and what the viewer never wants: a later window of the feed.
+ * 0's candidates, already ranked) and what the viewer never wants: a later window of the feed, marked with the
+ * viewer's signals `s` (their recent watches).
  */
 export async function popularSlice(
   viewerId: number,
+  s: ViewerSignals,
   after: RankKey | null,
   size: number,
   exclude: number[],
 ): Promise<Candidate[]> {
   const { rows } = await db().execute<CandidateRow>(sql`
-    select videos.id, videos.author_id, videos.channel_id, ${rankOf('videos')} as score, ${viewerMarks(viewerId, sql`videos`)}
+    select videos.id, videos.author_id, videos.channel_id, ${rankOf('videos')} as score,
+      ${viewerMarks(viewerId, sql`videos`)}
     from ${videos}
     where ${listed('videos')}
       ${after ? sql`and (${rankOf('videos')}, ${videos.id}) < (${after[0]}::float8, ${after[1]}::int)` : sql``}
@@ -252,5 +321,5 @@ export async function popularSlice(
       and ${viewerFilter(viewerId)}
     order by ${rankOf('videos')} desc, ${videos.id} desc
     limit ${size}`);
-  return rows.map((r) => toCandidate(r, viewerId, 'popular'));
+  return rows.map((r) => toCandidate(r, viewerId, s, 'popular'));
 }

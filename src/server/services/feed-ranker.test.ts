@@ -7,6 +7,7 @@ const none: ViewerSignals = {
   total: 0,
   dislikedAuthor: new Map(),
   dislikedChannel: new Map(),
+  watched: new Map(),
 };
 const c = (id: number, over: Partial<Candidate> = {}): Candidate => ({
   id,

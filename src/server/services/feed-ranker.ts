@@ -43,6 +43,8 @@ export interface ViewerSignals {
   /** 不感兴趣 marks per author and per channel (the latter capped). */
   dislikedAuthor: Map<number, number>;
   dislikedChannel: Map<number, number>;
+  /** When the viewer watched each work they watched within RANK.watchedWithinMs (ms), the candidates' watchedAt. */
+  watched: Map<number, number>;
 }
 
 /** A candidate as the pools found it. */

@@ -14,6 +14,7 @@ const none: ViewerSignals = {
   total: 0,
   dislikedAuthor: new Map(),
   dislikedChannel: new Map(),
+  watched: new Map(),
 };
 const candidate = (over: Partial<Candidate>): Candidate => ({
   id: 1,

@@ -102,7 +102,7 @@ const sessions = new Map<number, { at: number; signals: ViewerSignals; zero: Ran
 async function windowZero(viewerId: number, following: boolean, nowMs: number) {
   const kept = sessions.get(viewerId);
   if (following && kept && nowMs - kept.at < SESSION.ttlMs) return kept;
-  const signals = await viewerSignals(viewerId);
+  const signals = await viewerSignals(viewerId, nowMs);
   const zero = rankCandidates(await gatherCandidates(viewerId, signals, CHANNEL_IDS, nowMs), signals, nowMs);
   const session = { at: nowMs, signals, zero };
   sessions.delete(viewerId);
@@ -141,7 +141,7 @@ async function viewerFeed(viewerId: number, page: Page, limit: number): Promise<
   // Where a page that ends between windows resumes: the start of the next one.
   let boundary: Position | null = null;
   for (let read = 0; out.length < want && read < budget; read++) {
-    const slice = await popularSlice(viewerId, start, WINDOW, exclude);
+    const slice = await popularSlice(viewerId, signals, start, WINDOW, exclude);
     for (const r of lessen(rankCandidates(slice, signals, nowMs), less))
       if (rankedAfter(r, after.key, after.id)) place({ ...r, window, start });
     if (slice.length < WINDOW) {

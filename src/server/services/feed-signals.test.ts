@@ -1,0 +1,106 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
+import { RANK } from './feed-ranker.ts';
+import { SIGNAL_ROWS, viewerSignals } from './feed-candidates.ts';
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await freshDb();
+});
+afterAll(() => t.close());
+
+type Weights = Record<string, number>;
+
+/** The signals' definition over the raw rows, in SQL: each kind of signal as a weight per channel ('c') and author ('a'). */
+async function definition(viewer: number): Promise<{ weights: Weights; disliked: Weights }> {
+  const { rows } = await t.pool.query<{ k: string; id: number; w: number }>(
+    `with sig as (
+       select s.video_id, sum(s.w) as w, max(s.progress_ms) as progress_ms from (
+         (select video_id, $2::float8 as w, null::int as progress_ms from likes where user_id = $1
+           order by created_at desc limit $5)
+         union all
+         (select video_id, $3::float8, null::int from collects where user_id = $1 order by created_at desc limit $6)
+         union all
+         (select video_id, 0::float8, progress_ms from watch_history where user_id = $1 order by watched_at desc limit $7)
+       ) s group by s.video_id),
+     aff as (
+       select v.channel_id, v.author_id,
+         sig.w + $4 * least(coalesce(sig.progress_ms::float8 / greatest(v.duration_ms, 1), 0), 1.0) as w
+       from sig join videos v on v.id = sig.video_id),
+     ni as (select v.channel_id, v.author_id from not_interested n join videos v on v.id = n.video_id where n.user_id = $1)
+     select 'c' || channel_id as k, sum(w)::float8 as w from aff group by channel_id
+     union all select 'a' || author_id, sum(w)::float8 from aff group by author_id
+     union all select 'nc' || channel_id, count(*)::float8 from ni group by channel_id
+     union all select 'na' || author_id, count(*)::float8 from ni group by author_id`,
+    [viewer, RANK.like, RANK.collect, RANK.watch, SIGNAL_ROWS.likes, SIGNAL_ROWS.collects, SIGNAL_ROWS.watches],
+  );
+  const weights: Weights = {};
+  const disliked: Weights = {};
+  for (const r of rows) (r.k.startsWith('n') ? disliked : weights)[r.k.replace(/^n/, '')] = Number(r.w);
+  return { weights, disliked };
+}
+
+function flatten(s: Awaited<ReturnType<typeof viewerSignals>>) {
+  const weights: Weights = {};
+  const disliked: Weights = {};
+  for (const [k, w] of s.channel) weights[`c${k}`] = w;
+  for (const [k, w] of s.author) weights[`a${k}`] = w;
+  for (const [k, w] of s.dislikedChannel) disliked[`c${k}`] = w;
+  for (const [k, w] of s.dislikedAuthor) disliked[`a${k}`] = w;
+  return { weights, disliked };
+}
+
+function expectClose(actual: Weights, expected: Weights) {
+  expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
+  for (const [k, w] of Object.entries(expected)) expect(actual[k], k).toBeCloseTo(w, 9);
+}
+
+describe('a member’s signals', () => {
+  it('weigh their likes, collects, share watched and 不感兴趣 by channel and author, as the raw rows say', async () => {
+    const { rows: members } = await t.pool.query<{ id: number }>(
+      `select id from users where id in (select user_id from likes) or id in (select user_id from watch_history)
+       order by id limit 12`,
+    );
+    expect(members.length).toBeGreaterThan(3);
+    // One member with 不感兴趣 marks, one work both liked and watched halfway, one watched past its end.
+    const [a, b] = [members[0]!.id, members[1]!.id];
+    await t.db.execute(sql`insert into not_interested (user_id, video_id)
+      select ${a}, id from videos order by id desc limit 4 on conflict do nothing`);
+    await t.db.execute(sql`insert into likes (user_id, video_id) select ${b}, id from videos order by id limit 2
+      on conflict do nothing`);
+    await t.db.execute(sql`insert into watch_history (user_id, video_id, progress_ms)
+      select ${b}, id, case when id = (select min(id) from videos) then duration_ms / 2 else duration_ms * 3 end
+      from videos order by id limit 3
+      on conflict (user_id, video_id) do update set progress_ms = excluded.progress_ms`);
+    for (const { id } of members) {
+      const got = flatten(await viewerSignals(id));
+      const want = await definition(id);
+      expectClose(got.weights, want.weights);
+      expectClose(got.disliked, want.disliked);
+    }
+    const s = await viewerSignals(a);
+    expect([...s.dislikedChannel.values()].reduce((x, y) => x + y, 0)).toBe(4);
+    expect(s.total).toBeCloseTo(
+      [...s.channel.values()].reduce((x, y) => x + y, 0),
+      9,
+    );
+  });
+
+  it('carry the works watched in the last days, with when, and not those watched before', async () => {
+    const { rows } = await t.pool.query<{ id: number }>('select id from videos order by id limit 2');
+    const [recent, old] = [rows[0]!.id, rows[1]!.id];
+    const { rows: u } = await t.pool.query<{ id: number }>('select id from users order by id desc limit 1');
+    const viewer = u[0]!.id;
+    const now = Date.now();
+    const at = (ms: number) => new Date(now - ms).toISOString();
+    await t.pool.query(
+      `insert into watch_history (user_id, video_id, progress_ms, watched_at) values ($1, $2, 1000, $3), ($1, $4, 1000, $5)
+       on conflict (user_id, video_id) do update set watched_at = excluded.watched_at`,
+      [viewer, recent, at(3_600_000), old, at(RANK.watchedWithinMs + 3_600_000)],
+    );
+    const s = await viewerSignals(viewer, now);
+    expect(s.watched.get(recent)).toBeCloseTo(now - 3_600_000, -1);
+    expect(s.watched.has(old)).toBe(false);
+  });
+});
