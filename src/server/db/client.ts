@@ -134,6 +134,15 @@ export function useDb(next: Db): void {
   handle = next;
 }
 
+/**
+ * Runs a statement compiled ahead of time (drizzle's `sqlToQuery` once, then `fillPlaceholders` per call) on the pool
+ * behind `db()`: for a hot read whose template cost as much to build and compile as PostgreSQL took to run it.
+ */
+export async function queryCompiled<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
+  const client = (db() as Db & { $client: pg.Pool }).$client;
+  return (await client.query<R>({ text, values })).rows;
+}
+
 /** Closes the process-wide pool, if one was opened. */
 export async function closeDb(): Promise<void> {
   const p = pool;

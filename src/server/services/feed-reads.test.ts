@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { RANK } from './feed-ranker.ts';
-import { SIGNAL_ROWS, viewerSignals } from './feed-candidates.ts';
+import { CHANNEL_IDS } from './channel-ids.ts';
+import { candidatesQuery, gatherCandidates, SIGNAL_ROWS, viewerSignals } from './feed-candidates.ts';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -102,5 +103,25 @@ describe('a member’s signals', () => {
     const s = await viewerSignals(viewer, now);
     expect(s.watched.get(recent)).toBeCloseTo(now - 3_600_000, -1);
     expect(s.watched.has(old)).toBe(false);
+  });
+});
+
+describe('window 0’s candidates', () => {
+  it('are what the candidates query finds, for each viewer, though the statement is compiled once', async () => {
+    const { rows: members } = await t.pool.query<{ id: number }>(
+      `select id from users where id in (select follower_id from follows) or id in (select user_id from likes)
+       order by id limit 8`,
+    );
+    const now = Date.now();
+    for (const { id } of members) {
+      const s = await viewerSignals(id, now);
+      const got = await gatherCandidates(id, s, CHANNEL_IDS, now);
+      const { rows } = await t.db.execute<{ id: number; pool: string }>(candidatesQuery(id, s, CHANNEL_IDS, now));
+      const key = (r: { id: number; pool: string }) => `${r.pool}:${r.id}`;
+      expect(got.map(key).sort(), `viewer ${id}`).toEqual(
+        rows.map((r) => key({ id: Number(r.id), pool: r.pool })).sort(),
+      );
+      expect(got.some((c) => c.pool === 'affinity')).toBe(s.channel.size > 0);
+    }
   });
 });
