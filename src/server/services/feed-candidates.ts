@@ -111,35 +111,44 @@ async function factsOf(ids: Iterable<number>, nowMs: number): Promise<Map<number
  */
 export async function viewerSignals(viewerId: number, nowMs = Date.now()): Promise<ViewerSignals> {
   const since = new Date(nowMs - RANK.watchedWithinMs).toISOString();
-  const { rows } = await db().execute<{ k: 'l' | 'c' | 'w' | 'r' | 'n'; id: number; p: number | null }>(sql`
-    (select 'l' as k, video_id as id, null::float8 as p from likes where user_id = ${viewerId}
-      order by created_at desc limit ${n(SIGNAL_ROWS.likes)})
-    union all
-    (select 'c', video_id, null::float8 from collects where user_id = ${viewerId}
-      order by created_at desc limit ${n(SIGNAL_ROWS.collects)})
-    union all
-    (select 'w', video_id, progress_ms::float8 from watch_history where user_id = ${viewerId}
-      order by watched_at desc limit ${n(SIGNAL_ROWS.watches)})
-    union all
-    (select 'r', video_id, (extract(epoch from watched_at) * 1000)::float8 from watch_history
-      where user_id = ${viewerId} and watched_at > ${since}::timestamptz
-      order by watched_at desc limit ${n(SIGNAL_ROWS.recentWatches)})
-    union all
-    (select 'n', video_id, null::float8 from not_interested where user_id = ${viewerId} limit ${n(SIGNAL_ROWS.notInterested)})`);
+  // One row of arrays: node-postgres parses an array of numbers far faster than as many rows (1,250 for a long history).
+  const { rows } = await db().execute<{
+    liked: number[];
+    collected: number[];
+    watched: number[];
+    progress: number[];
+    recent: number[];
+    recent_at: number[];
+    disliked: number[];
+  }>(sql`
+    select
+      array(select video_id from likes where user_id = ${viewerId}
+        order by created_at desc limit ${n(SIGNAL_ROWS.likes)}) as liked,
+      array(select video_id from collects where user_id = ${viewerId}
+        order by created_at desc limit ${n(SIGNAL_ROWS.collects)}) as collected,
+      w.ids as watched, w.progress, r.ids as recent, r.at as recent_at,
+      array(select video_id from not_interested where user_id = ${viewerId}
+        limit ${n(SIGNAL_ROWS.notInterested)}) as disliked
+    from (select coalesce(array_agg(video_id), '{}') as ids, coalesce(array_agg(progress_ms), '{}') as progress
+        from (select video_id, progress_ms from watch_history where user_id = ${viewerId}
+          order by watched_at desc limit ${n(SIGNAL_ROWS.watches)}) x) w,
+      (select coalesce(array_agg(video_id), '{}') as ids,
+          coalesce(array_agg((extract(epoch from watched_at) * 1000)::float8), '{}') as at
+        from (select video_id, watched_at from watch_history where user_id = ${viewerId}
+          and watched_at > ${since}::timestamptz order by watched_at desc limit ${n(SIGNAL_ROWS.recentWatches)}) x) r`);
+  const got = rows[0]!;
   // Per work: the weight of its likes and collects, and how far it was watched.
   const weight = new Map<number, number>();
   const progress = new Map<number, number>();
-  const disliked: number[] = [];
   const watchedAt = new Map<number, number>();
-  for (const r of rows) {
-    const id = Number(r.id);
-    if (r.k === 'n') disliked.push(id);
-    else if (r.k === 'r') watchedAt.set(id, Number(r.p));
-    else if (r.k === 'w') {
-      progress.set(id, Number(r.p ?? 0));
-      if (!weight.has(id)) weight.set(id, 0);
-    } else weight.set(id, (weight.get(id) ?? 0) + (r.k === 'l' ? RANK.like : RANK.collect));
-  }
+  got.recent.forEach((id, i) => watchedAt.set(id, got.recent_at[i]!));
+  got.watched.forEach((id, i) => {
+    progress.set(id, got.progress[i] ?? 0);
+    weight.set(id, 0);
+  });
+  for (const id of got.liked) weight.set(id, (weight.get(id) ?? 0) + RANK.like);
+  for (const id of got.collected) weight.set(id, (weight.get(id) ?? 0) + RANK.collect);
+  const disliked = got.disliked;
   const facts = await factsOf(new Set([...weight.keys(), ...disliked]), nowMs);
   const s: ViewerSignals = {
     channel: new Map(),
