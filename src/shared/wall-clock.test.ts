@@ -26,3 +26,35 @@ describe('the site’s time zone', () => {
     expect(isoDay(earlyMorning)).toBe('2024-03-31');
   });
 });
+
+describe('the wall clock of a zone with one offset', () => {
+  const options = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' } as const;
+  const viaIntl = (date: Date, timeZone: string) => {
+    const parts: Record<string, string> = {};
+    const format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', ...options });
+    for (const p of format.formatToParts(date)) parts[p.type] = p.value;
+    return { year: Number(parts.year), month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute };
+  };
+  // Every ~6.3 days from 1992 to 2100 (odd minutes and hours included), and either side of midnight and New Year.
+  const instants = [
+    new Date('1992-01-01T00:00:00Z'),
+    new Date('2024-12-31T15:59:59Z'),
+    new Date('2024-12-31T16:00:00Z'),
+    new Date('2024-02-28T16:00:00Z'),
+    ...Array.from({ length: 6300 }, (_, i) => new Date(Date.UTC(1992, 0, 1) + i * 545_077_000)),
+  ];
+
+  it.each(['Asia/Shanghai', 'UTC'])('reads %s as Intl does', (zone) => {
+    for (const date of instants) expect(wallClock(date, zone), date.toISOString()).toEqual(viaIntl(date, zone));
+  });
+
+  it('reads Asia/Shanghai before 1992 (summer time) through Intl', () => {
+    const summer1990 = new Date('1990-07-01T15:30:00Z');
+    expect(wallClock(summer1990, 'Asia/Shanghai')).toEqual(viaIntl(summer1990, 'Asia/Shanghai'));
+    expect(wallClock(summer1990, 'Asia/Shanghai').hour).toBe('00');
+  });
+
+  it('refuses an invalid date as Intl does', () => {
+    expect(() => wallClock(new Date(Number.NaN), 'Asia/Shanghai')).toThrow(RangeError);
+  });
+});
