@@ -117,7 +117,11 @@ let restored = false;
 export function restorePrefs(): void {
   if (restored) return;
   restored = true;
-  $prefs.set(parsePrefs(storage()?.getItem(PREFS_KEY) ?? null));
+  const saved = parsePrefs(storage()?.getItem(PREFS_KEY) ?? null);
+  // Called from the players' mount effects, where a new value re-renders every player at once, in that same task: a
+  // viewer with nothing saved (or the defaults) keeps the value they were rendered with.
+  const now = $prefs.get();
+  if ((Object.keys(saved) as (keyof PlayerPrefs)[]).some((key) => saved[key] !== now[key])) $prefs.set(saved);
   $prefs.listen((prefs) => {
     try {
       storage()?.setItem(PREFS_KEY, JSON.stringify(prefs));
