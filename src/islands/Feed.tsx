@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { $mutes } from '../stores/mutes.ts';
 import { isMuted } from '../shared/mutes.ts';
 import { hashtagNames } from '../shared/hashtag-text.ts';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { PENDING_SWIPE_EVENT, swipeStep, takePendingSwipe } from '../client/feed-swipe.ts';
 import { bindShortcuts } from '../client/shortcuts.ts';
 import { riArrowDownSLine, riArrowUpSLine, riHeart3Fill } from '../shared/icons.ts';
@@ -148,7 +148,13 @@ export function Feed({ data, count }: Props) {
   useEffect(() => {
     if (!item) return;
     const v = videos.current.get(item.id) ?? null;
-    setVideo(v);
+    // Handing the element over re-renders every slide: as a transition React renders them in pieces that yield to
+    // input, where an ordinary update is one long task on a phone (one after hydration, one after each swipe). A first
+    // frame already there warms the neighbours in that same re-render, not in a second one.
+    startTransition(() => {
+      setVideo(v);
+      if (v && v.readyState >= 2) setWarm(true);
+    });
     for (const [id, other] of videos.current) if (id !== item.id && !other.paused) other.pause();
     if (v) {
       if (v.ended) v.currentTime = 0;
@@ -175,7 +181,7 @@ export function Feed({ data, count }: Props) {
 
   useEffect(() => {
     if (warm || !video) return;
-    const ready = () => setWarm(true);
+    const ready = () => startTransition(() => setWarm(true));
     if (video.readyState >= 2) return ready();
     const id = video.requestVideoFrameCallback(ready);
     return () => video.cancelVideoFrameCallback(id);
