@@ -32,7 +32,10 @@ export const POOLS = {
   exploreSkip: 20,
 } as const;
 
-/** How much of the viewer's history the signals read: their latest likes, collects and watches. */
+/**
+ * How much of the viewer's history the signals read: their latest likes, collects, watches and 不感兴趣 marks, and
+ * their watches of the last RANK.watchedWithinMs (the ones the ranker sinks).
+ */
 export const SIGNAL_ROWS = {
   likes: 300,
   collects: 150,
