@@ -7,6 +7,7 @@
  */
 import { endAfterWrite, onAnonymousContentChange } from './anonymous-content.ts';
 import { config } from '../config.ts';
+import { onDbSwitch } from '../db/client.ts';
 
 /** Query parameters that name the video an answer is about. */
 const VIDEO_PARAMS = ['aweme_id', 'item_id', 'vid', 'videoId'];
@@ -144,6 +145,7 @@ export function clearApiCache(): void {
   building.clear();
   generation++;
 }
+onDbSwitch(clearApiCache);
 
 /**
  * A write changed what anonymous viewers may read: answers about `videos` (their ids) go now, every other one once

@@ -13,7 +13,7 @@ import {
   OPEN_COLLECTIONS,
   type ContentCollection,
 } from '../../shared/staff.ts';
-import { db, type Db } from '../db/client.ts';
+import { db, onDbSwitch, type Db } from '../db/client.ts';
 import { contentEntries, contentVersions, users } from '../db/schema.ts';
 import { invalid, notFound, ServiceError } from '../errors.ts';
 import { audit } from '../staff/audit.ts';
@@ -99,6 +99,11 @@ export function contentStamp(collections: readonly ContentCollection[]): string 
 
 const rendered = new Map<string, Promise<string>>();
 const RENDERED_KEPT = 200;
+onDbSwitch(() => {
+  for (const collection of [...copies.keys()]) dropCopy(collection);
+  stamps.clear();
+  rendered.clear();
+});
 
 /** An entry's Markdown body as HTML, rendered once per version. */
 export function entryHtml(collection: ContentCollection, entry: ContentEntry): Promise<string> {

@@ -129,8 +129,20 @@ export function replicaStatus(): ReturnType<ReplicaSet['status']> | undefined {
   return replicas?.status();
 }
 
+const switched = new Set<() => void>();
+
+/**
+ * Calls `forget` whenever the process-wide handle is pointed at another database: what a process keeps of its database's
+ * reads (caches of answers, words, works' facts) belongs to that database. A server points it once, at start; test
+ * files sharing one process each point it at their own clone, and must not read what the file before them kept.
+ */
+export function onDbSwitch(forget: () => void): void {
+  switched.add(forget);
+}
+
 /** Sets the process-wide handle (tests point it at their own cloned database). */
 export function useDb(next: Db): void {
+  if (handle !== next) for (const forget of switched) forget();
   handle = next;
 }
 

@@ -6,7 +6,7 @@
  */
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { db, queryCompiled } from '../db/client.ts';
+import { db, onDbSwitch, queryCompiled } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
 import type { FeedPool } from '../../shared/feed-reason.ts';
 import { notBlockedBy } from './blocks.ts';
@@ -81,6 +81,10 @@ type WorkFacts = { channel: number; author: number; durationMs: number; at: numb
 // after many deletions walks their holes, which cost half a millisecond per feed once the copy was full.
 let young = new Map<number, WorkFacts>();
 let old = new Map<number, WorkFacts>();
+onDbSwitch(() => {
+  young = new Map();
+  old = new Map();
+});
 
 function keep(id: number, facts: WorkFacts): void {
   young.set(id, facts);

@@ -5,6 +5,7 @@
  * 0 did not hold, so scrolling goes on through everything while no request ranks more than a few hundred works.
  */
 import { and, inArray } from 'drizzle-orm';
+import { onDbSwitch } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
 import { spreadAuthors } from '../../shared/author-spread.ts';
 import type { FeedReason } from '../../shared/feed-reason.ts';
@@ -97,6 +98,7 @@ export const SESSION = { ttlMs: 5 * 60_000, viewers: 5_000 } as const;
 // a watch in between neither reshuffles the pages still to come nor costs the candidates' queries again. Per process:
 // a page that reaches another app server ranks afresh.
 const sessions = new Map<number, { at: number; signals: ViewerSignals; zero: Ranked[] }>();
+onDbSwitch(() => sessions.clear());
 
 /** The viewer's signals and ranked window 0: kept from their first page while a cursor follows it, else read now. */
 async function windowZero(viewerId: number, following: boolean, nowMs: number) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
+import { useDb } from '../db/client.ts';
 import { clearHotWords, hotSearchWords } from './hot-search.ts';
 import { recordSearch } from './search-log.ts';
 
@@ -58,5 +59,22 @@ describe('hotSearchWords', () => {
     await hotSearchWords(1); // a stale read starts the refresh
     await new Promise((r) => setTimeout(r, 200));
     expect((await hotSearchWords(3)).map((w) => w.word)).toContain('刚刚搜过的词');
+  });
+});
+
+describe('a process pointed at another database', () => {
+  it('reads that database’s hot words, not the ones it kept of the first', async () => {
+    await searched('热词换库之前', 30, 0.1);
+    expect((await hotSearchWords(50)).map((w) => w.word)).toContain('热词换库之前');
+    // A clone of the seeded template, made the process-wide database as a test file or a restarted server does.
+    const other = await freshDb();
+    try {
+      const words = (await hotSearchWords(50)).map((w) => w.word);
+      expect(words).not.toContain('热词换库之前');
+      expect(words.length).toBeGreaterThan(0);
+    } finally {
+      await other.close();
+      useDb(t.db);
+    }
   });
 });

@@ -1,4 +1,5 @@
 /** One value computed from the database and kept for a while in this process: stale reads refresh in the background. */
+import { onDbSwitch } from '../db/client.ts';
 
 export interface TtlCache<T> {
   /** The value: fresh, or stale while one refresh runs behind it; the first read waits for the load. */
@@ -32,7 +33,7 @@ export function ttlCache<T>(load: () => Promise<T>, ttlMs: number): TtlCache<T> 
     return run;
   };
 
-  return {
+  const cache: TtlCache<T> = {
     async get() {
       if (!value) return refresh();
       if (Date.now() >= value.staleAt) refresh().catch(() => {});
@@ -47,4 +48,6 @@ export function ttlCache<T>(load: () => Promise<T>, ttlMs: number): TtlCache<T> 
       loading = undefined;
     },
   };
+  onDbSwitch(() => cache.clear());
+  return cache;
 }
