@@ -1,20 +1,45 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests run against one PostgreSQL per run (tests/setup/global-db.ts): a fresh clone of a seeded template per test file.
+/** The browser side's tests: stores and islands keep their state in modules, so each file gets a fresh process. */
+const CLIENT = [
+  'src/stores/**/*.test.ts',
+  'src/islands/**/*.test.ts',
+  'src/components/**/*.test.ts',
+  'src/client/**/*.test.ts',
+];
+
+const shared = {
+  setupFiles: ['tests/setup/env.ts'],
+  pool: 'forks' as const,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+// The server side's tests run against one PostgreSQL per run (tests/setup/global-db.ts): a fresh clone of a seeded
+// template per test file. They share their worker processes (no isolation): importing the server's modules afresh for
+// every file cost more than the tests themselves. A file points the process-wide database at its own clone
+// (`useDb`), which drops what the process kept of the previous file's database (`onDbSwitch`); setupFiles run again
+// before each file, so the configuration follows that file's environment.
 export default defineConfig({
   test: {
-    include: [
-      'src/**/*.test.ts',
-      'tests/unit/**/*.test.ts',
-      'tests/api/**/*.test.ts',
-      'tests/hardening/**/*.test.ts',
-      'tests/scale/**/*.test.ts',
+    projects: [
+      { test: { ...shared, name: 'client', include: CLIENT } },
+      {
+        test: {
+          ...shared,
+          name: 'server',
+          include: [
+            'src/**/*.test.ts',
+            'tests/unit/**/*.test.ts',
+            'tests/api/**/*.test.ts',
+            'tests/hardening/**/*.test.ts',
+            'tests/scale/**/*.test.ts',
+          ],
+          exclude: [...CLIENT, 'tests/e2e/**', 'node_modules/**', 'dist/**'],
+          globalSetup: ['tests/setup/global-db.ts'],
+          isolate: false,
+        },
+      },
     ],
-    exclude: ['tests/e2e/**', 'node_modules/**', 'dist/**'],
-    globalSetup: ['tests/setup/global-db.ts'],
-    setupFiles: ['tests/setup/env.ts'],
-    pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
   },
 });
