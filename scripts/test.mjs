@@ -4,7 +4,7 @@
  * .test-summary.json for .ci/run). `npm test -- --unit-only` runs only Vitest (the second pass against an external
  * PostgreSQL; the gates need no database, so they run once, in the full run).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,12 +28,14 @@ if (unknown.length > 0) {
 /** Runs a Node CLI with this same Node, output to the console; returns its exit status. */
 function run(label, script, scriptArgs, env = {}) {
   console.log(`\n▶ ${label}`);
+  const started = performance.now();
   const child = spawnSync(process.execPath, [script, ...scriptArgs], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
   if (child.error) console.error(child.error.message);
+  console.log(`■ ${label}: exit ${child.status ?? 1} after ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return child.status ?? 1;
 }
 
@@ -92,36 +94,55 @@ function playwrightCounts(status) {
 }
 
 /**
- * Runs one gate, echoing its output; it passes on exit 0 and, when `mustPrint` is given, only if the output matches it
- * (astro check without @astrojs/check exits 0 having checked nothing).
+ * Runs one gate and then echoes its output in one piece (gates run side by side); it passes on exit 0 and, when
+ * `mustPrint` is given, only if the output matches it (astro check without @astrojs/check exits 0 having checked
+ * nothing).
  */
 function gate(name, script, scriptArgs, mustPrint) {
-  console.log(`\n▶ Gate: ${name}`);
   const started = performance.now();
-  const child = spawnSync(process.execPath, [script, ...scriptArgs], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...scriptArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let spawnError = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', (error) => (spawnError = error.message));
+    child.on('close', (code) => {
+      const status = code ?? 1;
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const silent = status === 0 && mustPrint !== undefined && !mustPrint.test(out);
+      const ok = status === 0 && !silent;
+      console.log(`\n▶ Gate: ${name}`);
+      process.stdout.write(out);
+      if (spawnError) console.error(spawnError);
+      console.log(`${ok ? '✓' : '✗'} ${name} (${seconds} s)`);
+      const note = silent ? `exited ${status} without printing ${mustPrint}` : undefined;
+      resolve({
+        name,
+        passed: ok ? 1 : 0,
+        failed: ok ? 0 : 1,
+        skipped: 0,
+        status,
+        seconds: Number(seconds),
+        failures: ok ? [] : [note ?? `exited ${status}`],
+        ...(note ? { note } : {}),
+      });
+    });
   });
-  process.stdout.write(child.stdout ?? '');
-  process.stderr.write(child.stderr ?? '');
-  if (child.error) console.error(child.error.message);
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const silent = child.status === 0 && mustPrint !== undefined && !mustPrint.test(`${child.stdout}${child.stderr}`);
-  const ok = child.status === 0 && !silent;
-  console.log(`${ok ? '✓' : '✗'} ${name} (${seconds} s)`);
-  const note = silent ? `exited ${child.status} without printing ${mustPrint}` : undefined;
-  const failures = ok ? [] : [note ?? `exited ${child.status}`];
-  return {
-    name,
-    passed: ok ? 1 : 0,
-    failed: ok ? 0 : 1,
-    skipped: 0,
-    status: child.status ?? 1,
-    seconds: Number(seconds),
-    failures,
-    ...(note ? { note } : {}),
+}
+
+/** Runs `jobs` (functions returning promises) `width` at a time; the results keep the jobs' order. */
+async function sideBySide(jobs, width) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
   };
+  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, lane));
+  return results;
 }
 
 const parts = [];
@@ -146,6 +167,9 @@ if (!unitOnly) {
 mkdirSync(RESULTS, { recursive: true });
 rmSync(VITEST_JSON, { force: true });
 rmSync(PLAYWRIGHT_JSON, { force: true });
+// A fresh build for the browser tests: made by Vitest's global setup (tests/setup/build.ts builds when dist/ holds
+// none), which the server-starting unit tests need first anyway, rather than a second time after them.
+if (!unitOnly) rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
 
 const vitestStatus = run('Unit tests (Vitest)', bin('vitest', 'vitest.mjs'), [
   'run',
@@ -160,13 +184,25 @@ if (!unitOnly) {
   // `npm run graph`, read from package.json.
   const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
   const argsOf = (script) => scripts[script].split(/\s+/).slice(1);
-  parts.push(gate('npm run check', bin('astro', 'bin/astro.mjs'), argsOf('check'), /\b0 errors\b/));
-  parts.push(gate('npm run typecheck', bin('typescript', 'bin/tsc'), argsOf('typecheck')));
-  parts.push(gate('npm run lint', bin('eslint', 'bin/eslint.js'), argsOf('lint')));
-  parts.push(gate('npm run format:check', bin('prettier', 'bin/prettier.cjs'), argsOf('format:check')));
-  parts.push(gate('npm run graph', path.join(ROOT, argsOf('graph')[0]), []));
+  // Two at a time: each is mostly one thread, and astro check alone takes as long as the next three.
+  const gatesStarted = performance.now();
+  parts.push(
+    ...(await sideBySide(
+      [
+        () => gate('npm run check', bin('astro', 'bin/astro.mjs'), argsOf('check'), /\b0 errors\b/),
+        () => gate('npm run typecheck', bin('typescript', 'bin/tsc'), argsOf('typecheck')),
+        () => gate('npm run lint', bin('eslint', 'bin/eslint.js'), argsOf('lint')),
+        () => gate('npm run format:check', bin('prettier', 'bin/prettier.cjs'), argsOf('format:check')),
+        () => gate('npm run graph', path.join(ROOT, argsOf('graph')[0]), []),
+      ],
+      2,
+    )),
+  );
+  console.log(`■ Gates: ${((performance.now() - gatesStarted) / 1000).toFixed(1)} s`);
 
-  const buildStatus = run('Build (astro build)', bin('astro', 'bin/astro.mjs'), ['build']);
+  const built = existsSync(path.join(ROOT, 'dist', 'server', 'entry.mjs'));
+  const buildStatus = built ? 0 : run('Build (astro build)', bin('astro', 'bin/astro.mjs'), ['build']);
+  if (built) console.log("\n▶ Build: made by the unit tests' global setup in this run");
   if (buildStatus !== 0) {
     parts.push({
       name: 'build',
