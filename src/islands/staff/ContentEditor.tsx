@@ -287,7 +287,7 @@ export function ContentEditor({ collection, id: initialId, initial, history: ini
                     .map((p, k) => (
                       <span
                         key={k}
-                        className={p.added ? 'text-green-600 dark:text-green-400' : 'text-accent-text line-through'}
+                        className={p.added ? 'text-green-800 dark:text-green-400' : 'text-accent-text line-through'}
                       >
                         {p.value
                           .split('\n')
