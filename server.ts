@@ -67,6 +67,8 @@ const DRAIN_MS = 10_000;
  */
 const QUIET_MS = 500;
 const QUIET_MAX_MS = 5_000;
+/** How long an error answer (408, 400, 431) may take to leave before its connection is dropped unanswered. */
+const CLIENT_ERROR_LINGER_MS = 1_000;
 /**
  * SERVER_NAME, when set, names this process in an `X-Served-By` header on every answer: behind a load balancer it
  * tells which app server answered (how the cluster's tests see requests alternate).
@@ -362,7 +364,7 @@ async function main(): Promise<void> {
     },
     (req, res) => handle(req, res),
   );
-  const cap = capConnectionsPerAddress(server, limits.maxConnectionsPerIp);
+  capConnectionsPerAddress(server, limits.maxConnectionsPerIp);
   server.on('connection', () => (lastConnectionAt = Date.now()));
 
   /**
@@ -380,7 +382,6 @@ async function main(): Promise<void> {
     if (SERVER_NAME) res.setHeader('X-Served-By', SERVER_NAME);
     applySecurityHeaders(context, res);
     if (shuttingDown) return unavailable(req, res, 1, true);
-    if (cap.isBeyondCap(req.socket)) return unavailable(req, res, 1, true);
     // The API router is framework-free and compresses its own answers: skipping Astro's page pipeline and the
     // compression middleware's stream wrapping is what lets a hot read come near a bare node:http (bench/api.mjs).
     const where = context.path;
@@ -404,8 +405,13 @@ async function main(): Promise<void> {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     // Headers or a body that did not arrive in time (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS) are a 408, a
     // request line or headers past Node's limit a 431, the rest a 400; under /api in the envelope (client-error.ts).
-    if (socket.writable) socket.end(clientErrorAnswer(error.code, error.rawPacket));
-    else socket.destroy();
+    // The socket goes as soon as the answer is with the kernel: ending it only half-closes it, and a client that never
+    // reads nor closes would keep its descriptor for as long as it likes. One whose unread answer does not even fit in
+    // the kernel's buffer loses it after CLIENT_ERROR_LINGER_MS.
+    if (!socket.writable) return void socket.destroy();
+    socket.end(clientErrorAnswer(error.code, error.rawPacket), () => socket.destroy());
+    const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+    socket.once('close', () => clearTimeout(linger));
   });
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);
