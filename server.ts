@@ -67,6 +67,10 @@ const DRAIN_MS = 10_000;
  */
 const QUIET_MS = 500;
 const QUIET_MAX_MS = 5_000;
+/** At most this long after the signal, requests that had arrived by then are still taken in and answered (see `shutdown`). */
+const ARRIVED_MAX_MS = 2_000;
+/** How long an error answer (408, 400, 431) may take to leave before its connection is dropped unanswered. */
+const CLIENT_ERROR_LINGER_MS = 1_000;
 /**
  * SERVER_NAME, when set, names this process in an `X-Served-By` header on every answer: behind a load balancer it
  * tells which app server answered (how the cluster's tests see requests alternate).
@@ -95,6 +99,10 @@ function isPgShutdown(error: unknown): boolean {
 }
 
 let shuttingDown = false;
+/** Set once what had arrived by the signal is taken in: from then on new requests answer 503 (see `shutdown`). */
+let refusing = false;
+/** Connections accepted and requests begun, counted so that stopping can tell when the loop finds nothing more waiting. */
+let takenIn = 0;
 let exitCode = 0;
 let database: Awaited<ReturnType<typeof startDatabase>> | undefined;
 let databaseStarting: Promise<Awaited<ReturnType<typeof startDatabase>>> | undefined;
@@ -126,14 +134,26 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /**
- * Stops: new requests answer 503 with `Connection: close`, the listener closes once no connection has come for QUIET_MS
- * (a connection queued in the listen backlog is answered, not reset), requests in flight finish (at most DRAIN_MS more),
- * then the database stops and the process exits.
+ * Stops: requests that had arrived when it began are answered as usual (with `Connection: close`), later ones answer
+ * 503 with `Connection: close`; the listener closes once no connection has come for QUIET_MS (a connection queued in the
+ * listen backlog is answered, not reset), requests in flight finish (at most DRAIN_MS more), then the database stops
+ * and the process exits.
  */
 async function shutdown(reason: string): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   logLine('info', `shutting down (${reason})`);
+  // A request that had arrived before the signal may still be in the kernel: its connection in the listen backlog, or
+  // its bytes unread while the loop was busy (a page rendering). The loop takes them in over its next turns (a
+  // connection accepted in one is read in a later one), and they are answered as usual; once two turns in a row have
+  // brought nothing new (or ARRIVED_MAX_MS have passed, under steady traffic), what comes is refused.
+  const takeInBy = Date.now() + ARRIVED_MAX_MS;
+  for (let quietTurns = 0; quietTurns < 2 && Date.now() < takeInBy;) {
+    const before = takenIn;
+    await new Promise((r) => setImmediate(r));
+    quietTurns = takenIn === before ? quietTurns + 1 : 0;
+  }
+  refusing = true;
   // Live streams never finish on their own: end them (and the RTMP ingest) before draining.
   await stopLive().catch((error: unknown) => logLine('warn', 'live stop failed', { error }));
   if (server) {
@@ -362,8 +382,11 @@ async function main(): Promise<void> {
     },
     (req, res) => handle(req, res),
   );
-  const cap = capConnectionsPerAddress(server, limits.maxConnectionsPerIp);
-  server.on('connection', () => (lastConnectionAt = Date.now()));
+  capConnectionsPerAddress(server, limits.maxConnectionsPerIp);
+  server.on('connection', () => {
+    lastConnectionAt = Date.now();
+    takenIn++;
+  });
 
   /**
    * Every request: its context is read here, once (request-context.ts), and everything that answers it runs in its
@@ -371,6 +394,7 @@ async function main(): Promise<void> {
    */
   function handle(req: IncomingMessage, res: ServerResponse): void {
     lastRequestAt = Date.now();
+    takenIn++;
     const context = contextOfNode(req);
     inRequest(context, () => answer(context, req, res));
   }
@@ -379,8 +403,9 @@ async function main(): Promise<void> {
     track(context, req, res);
     if (SERVER_NAME) res.setHeader('X-Served-By', SERVER_NAME);
     applySecurityHeaders(context, res);
-    if (shuttingDown) return unavailable(req, res, 1, true);
-    if (cap.isBeyondCap(req.socket)) return unavailable(req, res, 1, true);
+    if (refusing) return unavailable(req, res, 1, true);
+    // Arrived before the signal: answered, but the connection ends after it.
+    if (shuttingDown) res.setHeader('Connection', 'close');
     // The API router is framework-free and compresses its own answers: skipping Astro's page pipeline and the
     // compression middleware's stream wrapping is what lets a hot read come near a bare node:http (bench/api.mjs).
     const where = context.path;
@@ -404,8 +429,13 @@ async function main(): Promise<void> {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     // Headers or a body that did not arrive in time (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS) are a 408, a
     // request line or headers past Node's limit a 431, the rest a 400; under /api in the envelope (client-error.ts).
-    if (socket.writable) socket.end(clientErrorAnswer(error.code, error.rawPacket));
-    else socket.destroy();
+    // The socket goes as soon as the answer is with the kernel: ending it only half-closes it, and a client that never
+    // reads nor closes would keep its descriptor for as long as it likes. One whose unread answer does not even fit in
+    // the kernel's buffer loses it after CLIENT_ERROR_LINGER_MS.
+    if (!socket.writable) return void socket.destroy();
+    socket.end(clientErrorAnswer(error.code, error.rawPacket), () => socket.destroy());
+    const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+    socket.once('close', () => clearTimeout(linger));
   });
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);

@@ -744,6 +744,7 @@ export const zhCN = {
   'error.passwordRule': '密码需为{min}到{max}位',
   'error.passwordCommon': '这个密码太常见，容易被猜中，请换一个',
   'error.wrongPassword': '邮箱或密码错误',
+  'error.passwordLockedUseCode': '这个账号的密码错误次数过多，暂时无法用密码登录，请使用验证码登录',
   'error.wrongCurrentPassword': '当前密码错误',
   'error.codeFormat': '验证码格式不正确',
   'error.wrongCode': '验证码错误或已过期',

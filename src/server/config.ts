@@ -237,7 +237,7 @@ export const SETTINGS = z.object({
   ),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: whole(5_000, 1).describe('An idle keep-alive connection is closed after this time.'),
   MAX_CONNECTIONS_PER_IP: whole(256, 0).describe(
-    "Connections one client address may hold open; requests on more answer 503 with `Connection: close`. Behind a reverse proxy every connection comes from the proxy: raise it above the proxy's pool, or `0` turns the cap off.",
+    "Connections one client address may hold open; more are closed as they come, unanswered. Behind a reverse proxy every connection comes from the proxy: raise it above the proxy's pool, or `0` turns the cap off.",
   ),
   UPLOAD_MAX_BYTES: whole(500 * 1024 * 1024, 1)
     .describe('Largest video upload; the declared `Upload-Length` is refused (413) above it before a byte is stored.')

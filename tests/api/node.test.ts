@@ -29,7 +29,7 @@ describe('serveApi', () => {
     expect((await res.json()).aweme_list).toHaveLength(2);
   });
 
-  it('sends each cookie an answer sets as its own Set-Cookie line: a login sets the session and its member hint', async () => {
+  it('sends each cookie an answer sets as its own Set-Cookie line: a login sets the session, its member hint and the device cookie', async () => {
     const demo = await (await fetch(`${base}/api/passport/demo`)).json();
     const login = await fetch(`${base}/api/passport/login/password`, {
       method: 'POST',
@@ -37,7 +37,7 @@ describe('serveApi', () => {
     });
     expect(login.status).toBe(200);
     const names = login.headers.getSetCookie().map((c) => c.slice(0, c.indexOf('=')));
-    expect(names).toEqual(['sy_session', 'sy_member']);
+    expect(names).toEqual(['sy_session', 'sy_member', 'sy_device']);
   });
 
   it('makes share links on the origin the client asked at', async () => {

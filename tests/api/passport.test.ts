@@ -6,9 +6,9 @@ import { t } from '../../src/i18n/t.ts';
 import { handleApi } from '../../src/server/api/router.ts';
 import { DEMO_EMAIL, demoPassword } from '../../src/server/db/demo.ts';
 import { CODE_EMAIL_RATE } from '../../src/server/services/auth/codes.ts';
-import { PASSWORD_PAIR_RATE } from '../../src/server/services/auth/password.ts';
+import { PASSWORD_ACCOUNT_RATE, PASSWORD_PAIR_RATE } from '../../src/server/services/auth/password.ts';
 import { lastOutboxCode } from '../../src/server/services/mailer.ts';
-import { reset } from '../../src/server/services/rate-limit.ts';
+import { hit, reset } from '../../src/server/services/rate-limit.ts';
 import { call, expectErrorA, ok, responseSchema, tokenFor, useApiDb } from './helpers.ts';
 
 const ctx = useApiDb();
@@ -70,6 +70,33 @@ describe('passport API', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     const owner = await post('/passport/login/password', { email: DEMO_EMAIL, password: demoPassword() }, '10.0.0.3');
+    expect(owner.status).toBe(200);
+  });
+
+  it('under guessing from many addresses, lets in the browser that logged in before (its device cookie) and tells a new one to use the e-mail code', async () => {
+    await reset('pw:');
+    const login = (ip: string, cookie?: string) =>
+      handleApi(
+        new Request('http://shanying.test/api/passport/login/password', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+          body: new URLSearchParams({ email: DEMO_EMAIL, password: demoPassword() }).toString(),
+        }),
+        { clientAddress: ip },
+      );
+    const first = await login('10.0.2.1');
+    expect(first.status).toBe(200);
+    const device = first.headers.getSetCookie().find((c) => c.startsWith('sy_device='));
+    expect(device).toMatch(/^sy_device=[\w-]{43}; Path=\/api\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+    // The guessing has used up the account's allowance for browsers it does not know (the service test guesses for real).
+    for (let i = 0; i < PASSWORD_ACCOUNT_RATE.limit; i++)
+      await hit(`pw:acct:${DEMO_EMAIL}`, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs);
+
+    const stranger = await login('10.0.2.2');
+    expect(stranger.status).toBe(429);
+    expect(Number(stranger.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await stranger.json()) as { status_msg: string }).status_msg).toBe(t('error.passwordLockedUseCode'));
+    const owner = await login('10.0.2.3', device!.split(';')[0]);
     expect(owner.status).toBe(200);
   });
 

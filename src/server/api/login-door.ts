@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import type { AuthContext, LoginResult } from '../services/auth/login.ts';
 import { ServiceError } from '../errors.ts';
-import { memberHintHeader, sessionCookieHeader, type RequestContext } from '../http/request-context.ts';
+import { DEVICE_COOKIE, DEVICE_TTL_MS } from '../services/auth/devices.ts';
+import { cookieValue, memberHintHeader, sessionCookieHeader, type RequestContext } from '../http/request-context.ts';
 import { ApiError } from './envelope.ts';
 import type { RouteContext } from './registry.ts';
 
@@ -25,7 +26,23 @@ export function authContext({
     userAgent: request.headers.get('user-agent') ?? undefined,
     // Any session the browser presents, header or cookie: logging in ends it.
     previousToken: context.sessionToken,
+    deviceToken: cookieValue(request.headers.get('cookie'), deviceCookieName(context)),
   };
+}
+
+/** The device cookie's name (services/auth/devices.ts); `__Secure-` over HTTPS, so that plain HTTP cannot set it. */
+function deviceCookieName(context: RequestContext): string {
+  return context.https ? `__Secure-${DEVICE_COOKIE}` : DEVICE_COOKIE;
+}
+
+/**
+ * The device cookie a login leaves in the browser: sent only to the API (pages and their cache never see it), HttpOnly,
+ * living as long as the server remembers the browser.
+ */
+function deviceCookie(context: RequestContext, token: string): string {
+  const secure = context.https ? '; Secure' : '';
+  const maxAge = Math.floor(DEVICE_TTL_MS / 1000);
+  return `${deviceCookieName(context)}=${token}; Path=/api/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 }
 
 /** The HttpOnly session cookie that lets server-rendered pages know the user; Max-Age 0 clears it. */
@@ -33,11 +50,15 @@ export function sessionCookie(context: RequestContext, value: string, maxAge: nu
   return sessionCookieHeader(context, value, maxAge);
 }
 
-/** Sets the session cookie of a successful login on the answer, and its member hint, living as long as its token. */
+/**
+ * Sets the session cookie of a successful login on the answer, and its member hint, living as long as its token; and
+ * the browser's device cookie, which a logout leaves (the browser stays one the account's owner has used).
+ */
 export function setLoginCookie(context: RequestContext, headers: Headers, r: LoginResult): void {
   const maxAge = Math.max(0, Math.floor((r.expiresAt.getTime() - Date.now()) / 1000));
   headers.append('set-cookie', sessionCookie(context, r.token, maxAge));
   headers.append('set-cookie', memberHintHeader(context, maxAge));
+  headers.append('set-cookie', deviceCookie(context, r.deviceToken));
 }
 
 /** Clears the session cookie and its member hint (a logout). */

@@ -106,6 +106,24 @@ export const sessions = pgTable(
   (t) => [uniqueIndex('sessions_token_hash_idx').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * Browsers that have logged in to an account (device cookies): a password login from one of them is judged on its own
+ * failures, so that guessing at the account from elsewhere does not lock its owner out. Only the token's hash is kept.
+ */
+export const loginDevices = pgTable(
+  'login_devices',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('login_devices_token_hash_idx').on(t.tokenHash), index('login_devices_user_idx').on(t.userId)],
+);
+
 export const loginCodes = pgTable(
   'login_codes',
   {

@@ -5,6 +5,7 @@ import { users } from '../../db/schema.ts';
 import { cancelDeletion } from '../deletion-clock.ts';
 import { invalid } from '../../errors.ts';
 import { createSession, revokeAllSessions, revokeSession, type Viewer } from '../sessions.ts';
+import { rememberDevice } from './devices.ts';
 import { assertNotBanned } from '../../staff/sanctions.ts';
 
 export interface AuthContext {
@@ -12,6 +13,8 @@ export interface AuthContext {
   userAgent?: string;
   /** The session this browser had before the login, ended when the new one opens. */
   previousToken?: string;
+  /** The browser's device cookie, if it has one (devices.ts). */
+  deviceToken?: string;
 }
 
 export interface LoginResult {
@@ -22,6 +25,8 @@ export interface LoginResult {
   created: boolean;
   /** True when the account was waiting to be deleted (注销) and this login cancelled that. */
   deletionCancelled: boolean;
+  /** The device cookie this browser keeps for the account (devices.ts): its own, renewed, or a new one. */
+  deviceToken: string;
 }
 
 const CLEANUP_CHANCE = 0.01;
@@ -67,7 +72,8 @@ export async function issue(user: Viewer, ctx: AuthContext | undefined, created:
   // Every way in passes here: logging in during the cooling-off of a 注销 is how a member takes it back.
   const deletionCancelled = await cancelDeletion(user.id);
   const { token, expiresAt } = await createSession(user.id, ctx?.userAgent);
-  return { token, expiresAt, user, created, deletionCancelled };
+  const deviceToken = await rememberDevice(user.id, ctx?.deviceToken);
+  return { token, expiresAt, user, created, deletionCancelled, deviceToken };
 }
 
 /** Logs out: the token stops working on every server at once. */

@@ -6,7 +6,15 @@ import { users } from '../../db/schema.ts';
 import { reset } from '../rate-limit.ts';
 import { resolveSession } from '../sessions.ts';
 import { loginWithCode } from './codes.ts';
-import { changePassword, loginWithPassword, PASSWORD_IP_RATE, PASSWORD_PAIR_RATE } from './password.ts';
+import { t } from '../../../i18n/t.ts';
+import {
+  changePassword,
+  loginWithPassword,
+  PASSWORD_ACCOUNT_RATE,
+  PASSWORD_DEVICE_RATE,
+  PASSWORD_IP_RATE,
+  PASSWORD_PAIR_RATE,
+} from './password.ts';
 
 const h = useAuthHarness();
 const { failure, track, mailedCode, secrets } = h;
@@ -120,6 +128,65 @@ describe('password changes', () => {
     expect((await resolveSession(a.token))?.id).toBe(id);
     expect(await resolveSession(b.token)).toBeNull();
   });
+});
+
+describe('guessing at an account from many addresses (device cookies)', () => {
+  it("keeps the owner's browser that logged in before, and tells a new browser to use the e-mail code", async () => {
+    await reset('code:email:');
+    const email = 'guessed@example.com';
+    const signup = track(await loginWithCode(email, await mailedCode(email, '10.4.0.1'), { ip: '10.4.0.1' }));
+    secrets.add('owner-pass-4');
+    await changePassword(signup.user.id, { next: 'owner-pass-4' });
+    // The owner's browser logs in once: it is handed a device token (the cookie), kept only as a hash.
+    const first = track(await loginWithPassword(email, 'owner-pass-4', { ip: '198.51.100.40' }));
+    expect(first.deviceToken).toMatch(/^[\w-]{40,}$/);
+    secrets.add(first.deviceToken);
+
+    // The guessing: PASSWORD_ACCOUNT_RATE failures from 5 addresses (within each pair's own limit) lock the account.
+    const per = PASSWORD_ACCOUNT_RATE.limit / 5;
+    for (let a = 0; a < 5; a++) {
+      const tries = await Promise.all(
+        Array.from({ length: per }, (_, i) =>
+          failure(loginWithPassword(email, `guess-${a}-${i}`, { ip: `203.0.113.${a + 10}` })),
+        ),
+      );
+      expect(tries.map((e) => e.kind)).toEqual(tries.map(() => 'unauthorized'));
+    }
+
+    // A new browser, even with the right password and from a fresh address, is told that the e-mail code still works.
+    const stranger = await failure(loginWithPassword(email, 'owner-pass-4', { ip: '198.51.100.41' }));
+    expect({ kind: stranger.kind, key: stranger.key }).toEqual({
+      kind: 'rate_limited',
+      key: 'error.passwordLockedUseCode',
+    });
+    expect(t(stranger.key)).toContain('验证码登录');
+    expect(stranger.retryAfter).toBeGreaterThan(0);
+    // A made-up device token, or one of another account, is a new browser.
+    const forged = await failure(
+      loginWithPassword(email, 'owner-pass-4', { ip: '198.51.100.42', deviceToken: 'x'.repeat(43) }),
+    );
+    expect(forged.key).toBe('error.passwordLockedUseCode');
+    const other = track(await loginWithPassword(DEMO_EMAIL, demoPassword(), { ip: '198.51.100.43' }));
+    secrets.add(other.deviceToken);
+    const elsewhere = await failure(
+      loginWithPassword(email, 'owner-pass-4', { ip: '198.51.100.43', deviceToken: other.deviceToken }),
+    );
+    expect(elsewhere.key).toBe('error.passwordLockedUseCode');
+
+    // The owner's browser gets in, from its address or another, and keeps its device token.
+    const again = track(
+      await loginWithPassword(email, 'owner-pass-4', { ip: '198.51.100.44', deviceToken: first.deviceToken }),
+    );
+    expect((await resolveSession(again.token))?.id).toBe(signup.user.id);
+    expect(again.deviceToken).toBe(first.deviceToken);
+
+    // Its own allowance: guessing with a stolen device cookie stops after PASSWORD_DEVICE_RATE failures.
+    const stolen = (i: number) => ({ ip: `198.51.100.${50 + i}`, deviceToken: first.deviceToken });
+    for (let i = 0; i < PASSWORD_DEVICE_RATE.limit; i++)
+      expect((await failure(loginWithPassword(email, `device-guess-${i}`, stolen(i)))).kind).toBe('unauthorized');
+    const locked = await failure(loginWithPassword(email, 'owner-pass-4', stolen(PASSWORD_DEVICE_RATE.limit)));
+    expect(locked.kind).toBe('rate_limited');
+  }, 120_000);
 });
 
 describe('secrets at rest and in logs', () => {

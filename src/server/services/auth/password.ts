@@ -8,6 +8,7 @@ import { hashPassword, verifyPassword } from '../password.ts';
 import { enforce, hit, refund } from '../rate-limit.ts';
 import { hashToken } from '../sessions.ts';
 import { isCommonPassword } from './common-passwords.ts';
+import { knownDevice } from './devices.ts';
 import { ipOf, issue, normalizeEmail, perIp, viewerColumns, type AuthContext, type LoginResult } from './login.ts';
 
 const MINUTE = 60_000;
@@ -17,8 +18,16 @@ const HOUR = 60 * MINUTE;
 export const PASSWORD_IP_RATE = { limit: 10, windowMs: 5 * MINUTE };
 /** Failed password logins per (account, IP) pair, so a guesser cannot lock the owner out from elsewhere. */
 export const PASSWORD_PAIR_RATE = { limit: 10, windowMs: HOUR };
-/** Failed password logins per account, from any address. */
+/**
+ * Failed password logins per account from browsers it does not know, from any address: past it, such browsers are
+ * told to log in with an e-mailed code instead.
+ */
 export const PASSWORD_ACCOUNT_RATE = { limit: 50, windowMs: HOUR };
+/**
+ * Failed password logins per known browser of the account (devices.ts): its own allowance, untouched by guessing from
+ * elsewhere; a stolen device cookie buys no more guesses than this.
+ */
+export const PASSWORD_DEVICE_RATE = { limit: 10, windowMs: HOUR };
 /** Password changes tried per user: a stolen session must not become a password oracle. */
 export const PASSWORD_CHANGE_RATE = { limit: 10, windowMs: HOUR };
 
@@ -31,7 +40,9 @@ const DECOY_HASH = ['scrypt', 17, 8, 1, randomBytes(16).toString('base64'), rand
 );
 
 /**
- * Logs in with email and password, within PASSWORD_IP_RATE, PASSWORD_PAIR_RATE and PASSWORD_ACCOUNT_RATE.
+ * Logs in with email and password, within PASSWORD_IP_RATE, and then PASSWORD_DEVICE_RATE from a browser that has
+ * logged in to the account before (its device cookie, `ctx.deviceToken`), else PASSWORD_PAIR_RATE and
+ * PASSWORD_ACCOUNT_RATE.
  */
 export async function loginWithPassword(rawEmail: string, password: string, ctx: AuthContext): Promise<LoginResult> {
   const email = normalizeEmail(rawEmail);
@@ -39,27 +50,42 @@ export async function loginWithPassword(rawEmail: string, password: string, ctx:
   if ([...password].length > PASSWORD_MAX) throw invalid('error.passwordTooLong', { max: PASSWORD_MAX });
   const ip = ipOf(ctx);
   await enforce(`pw:ip:${ip}`, perIp(PASSWORD_IP_RATE.limit), PASSWORD_IP_RATE.windowMs);
-  const pairKey = `pw:acct:${email}:${ip}`;
-  const accountKey = `pw:acct:${email}`;
-  // Counted before checking (atomic under concurrency) and refunded on success: only failures accumulate.
-  const [pair, account] = await Promise.all([
-    hit(pairKey, PASSWORD_PAIR_RATE.limit, PASSWORD_PAIR_RATE.windowMs),
-    hit(accountKey, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs),
-  ]);
-  if (!pair.ok || !account.ok) throw rateLimited(Math.max(pair.retryAfter, account.retryAfter));
 
   const [row] = await db()
     .select({ ...viewerColumns, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.email, email))
     .limit(1);
+  const device = row ? await knownDevice(ctx.deviceToken, row.id) : undefined;
+  // Counted before checking (atomic under concurrency) and refunded on success: only failures accumulate.
+  let keys: string[];
+  if (device !== undefined) {
+    const key = `pw:dev:${device}`;
+    keys = [key];
+    const own = await hit(key, PASSWORD_DEVICE_RATE.limit, PASSWORD_DEVICE_RATE.windowMs);
+    if (!own.ok) throw rateLimited(own.retryAfter);
+  } else {
+    const pairKey = `pw:acct:${email}:${ip}`;
+    const accountKey = `pw:acct:${email}`;
+    keys = [pairKey, accountKey];
+    const [pair, account] = await Promise.all([
+      hit(pairKey, PASSWORD_PAIR_RATE.limit, PASSWORD_PAIR_RATE.windowMs),
+      hit(accountKey, PASSWORD_ACCOUNT_RATE.limit, PASSWORD_ACCOUNT_RATE.windowMs),
+    ]);
+    const retryAfter = Math.max(pair.retryAfter, account.retryAfter);
+    // The account is under guessing: the owner can still log in with an e-mailed code (or from a browser they used).
+    if (!account.ok) throw new ServiceError('rate_limited', 'error.passwordLockedUseCode', undefined, { retryAfter });
+    if (!pair.ok) throw rateLimited(retryAfter);
+  }
+  const refundAll = () => Promise.all(keys.map((key) => refund(key)));
+
   const matches = await verifyPassword(password, row?.passwordHash ?? DECOY_HASH).catch(async (error: unknown) => {
     // Too many hashes waiting (a burst of logins): this attempt was never checked, so it does not count as a failure.
-    await Promise.all([refund(pairKey), refund(accountKey)]);
+    await refundAll();
     throw error;
   });
   if (!row || !row.passwordHash || !matches) throw new ServiceError('unauthorized', 'error.wrongPassword');
-  await Promise.all([refund(pairKey), refund(accountKey)]);
+  await refundAll();
   const { passwordHash: _hash, ...user } = row;
   return issue(user, ctx, false);
 }
