@@ -9,6 +9,8 @@ export function watchHeaderScroll(header: HTMLElement): void {
     scrolled = next;
     header.dataset.scrolled = String(next);
   };
-  update();
+  // The page may open scrolled (a reload, a #fragment). Read in the next frame, whose layout it then takes: read as the
+  // page parses, window.scrollY forced a layout of the whole page there, a long task on a phone.
+  requestAnimationFrame(update);
   window.addEventListener('scroll', update, { passive: true });
 }

@@ -178,6 +178,32 @@ test('the header turns compact: logo, sections, a search icon that opens the sea
   await expect(header.getByRole('button', { name: '搜索' })).toBeFocused();
 });
 
+test('the section strip opens with the current section whole and in its middle, and still scrolls', async ({
+  page,
+}) => {
+  const strip = page.getByRole('navigation', { name: '频道' });
+  await page.goto('/channel/300204');
+  const food = strip.getByRole('link', { name: '美食' });
+  await expect(food).toHaveAttribute('aria-current', 'page');
+  const [area, item] = [await box(strip), await box(food)];
+  expect(Math.abs(item.x + item.width / 2 - (area.x + area.width / 2))).toBeLessThanOrEqual(2);
+  // A finger drags the strip back to its start.
+  const cdp = await page.context().newCDPSession(page);
+  const y = area.y + area.height / 2;
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: area.x + 20, y }] });
+  for (let i = 1; i <= 8; i++)
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: area.x + 20 + i * 20, y }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await expect.poll(() => strip.evaluate((el) => el.scrollLeft)).toBeLessThan(400);
+
+  // The first section has no room to its left: the strip stays at its start, the section whole.
+  await page.goto('/');
+  const recommend = strip.getByRole('link', { name: '推荐' });
+  await expect(recommend).toHaveAttribute('aria-current', 'page');
+  expect(await strip.evaluate((el) => el.scrollLeft)).toBe(0);
+  expect((await box(recommend)).x).toBeGreaterThanOrEqual((await box(strip)).x);
+});
+
 test('at 768 px and wider the sidebar is back and the tab bar gone', async ({ page }) => {
   await page.setViewportSize({ width: 768, height: 900 });
   await page.goto('/');
