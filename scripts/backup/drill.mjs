@@ -88,6 +88,9 @@ function expect(condition, message) {
 const seconds = (since) => ((performance.now() - since) / 1000).toFixed(1);
 
 async function serverDrill() {
+  const version = spawnSync('pgbackrest', ['version'], { encoding: 'utf8' });
+  if (version.status !== 0)
+    throw new Error('pgbackrest is missing: sudo apt-get install -y pgbackrest postgresql (.ci/run installs both)');
   const tmp = mkdtempSync(path.join(tmpdir(), 'shanying-backup-drill-'));
   chmodSync(tmp, 0o755);
   const as = ownerOf(tmp);
