@@ -14,11 +14,11 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { backupEmbedded, restoreEmbedded } from './embedded.mjs';
+import { backupEmbedded, pruneBackups, restoreEmbedded } from './embedded.mjs';
 import { backup, ownerOf, postgresBin, restoreToTime, SERVER_SETTINGS, stanzaCreate } from './pgbackrest.mjs';
 
 const USAGE = `usage:
-  npm run db:backup                                   embedded database + media into backups/<UTC time>/
+  npm run db:backup [-- --keep N]                     embedded database + media into backups/<UTC time>/ (N newest kept)
   npm run db:backup -- --type full|diff|incr [--stanza-create]    pgBackRest backup of a PostgreSQL server
   npm run db:restore -- --from backups/<time>         embedded: put a db:backup back (the portal stopped)
   npm run db:restore -- --to "2026-11-30 04:15:00+00" [--start]  server: point-in-time restore (the server stopped)
@@ -32,6 +32,7 @@ function options(argv) {
       args: argv,
       options: {
         type: { type: 'string' },
+        keep: { type: 'string' },
         'stanza-create': { type: 'boolean' },
         to: { type: 'string' },
         from: { type: 'string' },
@@ -65,20 +66,24 @@ const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 async function runBackup(values) {
   if (values.to || values.from || values.start) throw new UsageError('--to, --from and --start belong to db:restore');
+  if (values.keep !== undefined && (values.type !== undefined || values['stanza-create']))
+    throw new UsageError('--keep is for the embedded backups: pgBackRest keeps what repo1-retention-full says');
   const server = values.type !== undefined || values['stanza-create'];
   if (!server) {
     if (process.env.DATABASE_URL)
       throw new UsageError(
         'DATABASE_URL is set: a server is backed up with pgBackRest (db:backup -- --type full|incr; see deploy/backups.md)',
       );
-    const { dir, manifest } = await backupEmbedded({
-      dataDir: dataDir(values),
-      backupsDir: path.resolve(values['backups-dir'] || process.env.BACKUP_DIR || './backups'),
-    });
+    const keep = values.keep === undefined ? undefined : Number(values.keep);
+    if (keep !== undefined && !(Number.isInteger(keep) && keep >= 1))
+      throw new UsageError(`--keep needs a whole number of backups of 1 or more, not "${values.keep}"`);
+    const backupsDir = path.resolve(values['backups-dir'] || process.env.BACKUP_DIR || './backups');
+    const { dir, manifest } = await backupEmbedded({ dataDir: dataDir(values), backupsDir });
     console.log(
       `backup ${dir}: ${manifest.method} copy of the database (${manifest.pg.files} files, ${mb(manifest.pg.bytes)}) and ` +
         `${manifest.media.files} media files (${mb(manifest.media.bytes)}) in ${manifest.seconds.toFixed(1)} s`,
     );
+    if (keep !== undefined) for (const gone of await pruneBackups(backupsDir, keep)) console.log(`deleted ${gone}`);
     return;
   }
   const settings = serverSettings(values);

@@ -17,6 +17,7 @@ import {
   writeFileSync,
   appendFileSync,
   readFileSync,
+  readdirSync,
   existsSync,
   rmSync,
   mkdtempSync,
@@ -309,6 +310,16 @@ async function embeddedDrill() {
       !existsSync(path.join(dataDir, 'media', 'clips', 'later.mp4')),
       'a media file written after the backup is there',
     );
+    // A second backup with --keep 1 leaves only itself.
+    const again = cli('backup', [`--backups-dir=${backupsDir}`, '--keep', '1'], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+    });
+    expect(
+      again.status === 0 && again.out.includes(`deleted ${dir}`),
+      `db:backup --keep 1 kept the older backup:\n${again.out}`,
+    );
+    expect(readdirSync(backupsDir).length === 1, `backups left: ${readdirSync(backupsDir).join(', ')}`);
   } finally {
     await handle?.stop();
     if (!KEEP) rmSync(tmp, { recursive: true, force: true });

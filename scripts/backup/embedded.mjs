@@ -94,12 +94,9 @@ async function copyTree(from, to, skip = () => false, base = '') {
 
 const bytes = (files) => files.reduce((sum, [, size]) => sum + size, 0);
 
-/** `2026-11-30T04-15-02Z`: a name that sorts by time and is valid on every filesystem. */
+/** `2026-11-30T04-15-02.317Z`: a name that sorts by time and is valid on every filesystem. */
 export function stampName(date = new Date()) {
-  return date
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z')
-    .replaceAll(':', '-');
+  return date.toISOString().replaceAll(':', '-');
 }
 
 /**
@@ -192,6 +189,20 @@ async function onlineCopy(pgDir, pgOut, port) {
   } finally {
     await client.end();
   }
+}
+
+const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z$/;
+
+/** Deletes all but the `keep` newest complete backups in `backupsDir`; returns the directories deleted. */
+export async function pruneBackups(backupsDir, keep) {
+  const names = (await readdir(backupsDir).catch(() => [])).filter((name) => STAMP.test(name)).sort();
+  const complete = [];
+  for (const name of names) {
+    if (await stat(path.join(backupsDir, name, 'manifest.json')).catch(() => undefined)) complete.push(name);
+  }
+  const doomed = complete.slice(0, Math.max(0, complete.length - keep)).map((name) => path.join(backupsDir, name));
+  for (const dir of doomed) await rm(dir, { recursive: true, force: true });
+  return doomed;
 }
 
 /** Reads and checks a backup's manifest; throws a message naming what is wrong. */

@@ -29,13 +29,18 @@ export function postgresBin() {
   return path.join(root, newest, 'bin');
 }
 
-/** uid and gid of the data directory's owner when we are root (PostgreSQL refuses to run as root); else undefined. */
+/**
+ * uid and gid of the data directory's owner (of its nearest existing parent; `postgres` when that is root's) when we
+ * are root, since PostgreSQL and pgBackRest refuse to run as root; undefined otherwise (we run them as ourselves).
+ */
 export function ownerOf(dir) {
   if (process.getuid?.() !== 0) return undefined;
-  let probe = dir;
-  while (!existsSync(probe)) probe = path.dirname(probe);
-  const { uid, gid } = statSync(probe);
-  if (uid !== 0) return { uid, gid };
+  if (dir) {
+    let probe = path.resolve(dir);
+    while (!existsSync(probe)) probe = path.dirname(probe);
+    const { uid, gid } = statSync(probe);
+    if (uid !== 0) return { uid, gid };
+  }
   const id = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
 }
@@ -120,6 +125,10 @@ export function restoreToTime(settings, to) {
     throw new Error(
       `PostgreSQL is running on ${pgData}: stop it first (systemctl stop postgresql, pg_ctlcluster <version> <name> stop, ` +
         `or pg_ctl -D ${pgData} stop -m fast), then run the restore again`,
+    );
+  if (!existsSync(settings.config))
+    throw new Error(
+      `no pgBackRest configuration at ${settings.config}: --config or PGBACKREST_CONFIG (see deploy/pgbackrest.conf)`,
     );
   const as = ownerOf(pgData);
   if (!existsSync(pgData)) {
