@@ -11,7 +11,6 @@
  * --backups-dir (BACKUP_DIR, default ./backups).
  */
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { backupEmbedded, pruneBackups, restoreEmbedded } from './embedded.mjs';
@@ -115,7 +114,11 @@ async function runRestore(values) {
   const seconds = restoreToTime(settings, values.to);
   console.log(`pgBackRest restored ${settings.pgData} (stanza ${settings.stanza}) in ${seconds.toFixed(1)} s`);
   if (values.start) {
-    const log = path.join(tmpdir(), `shanying-restore-${process.pid}.log`);
+    // Beside the data directory (its owner may write there), not in it: the next restore would delete it.
+    const log = path.join(
+      path.dirname(settings.pgData),
+      `restore-${new Date().toISOString().replaceAll(':', '-')}.log`,
+    );
     const result = spawnSync(
       path.join(postgresBin(), 'pg_ctl'),
       ['start', '-w', '-t', '600', '-D', settings.pgData, '-l', log],

@@ -215,10 +215,16 @@ async function serverDrill() {
     rmSync(pgData, { recursive: true, force: true });
 
     t = performance.now();
-    const restored = cli('restore', ['--to', noted, `--config=${config}`, `--stanza=${stanza}`, `--pg-data=${pgData}`]);
-    expect(restored.status === 0, `db:restore --to ${noted} failed:\n${restored.out}`);
-    const restoreSeconds = seconds(t);
-    pgCtl('start', '-w', '-t', '120', '-l', pgLog);
+    const restored = cli('restore', [
+      '--to',
+      noted,
+      '--start',
+      `--config=${config}`,
+      `--stanza=${stanza}`,
+      `--pg-data=${pgData}`,
+    ]);
+    expect(restored.status === 0, `db:restore --to ${noted} --start failed:\n${restored.out}`);
+    const restoreSeconds = /in ([\d.]+) s/.exec(restored.out)?.[1];
     await waitFor('the restored server promoted', async () => {
       const [row] = await query(url('postgres'), 'SELECT pg_is_in_recovery() AS recovering');
       return !row.recovering;
@@ -240,7 +246,14 @@ async function serverDrill() {
     expect(n === users && renamed === 0, `users after the restore: ${n} (${renamed} renamed after the noted time)`);
     await query(url('shanying'), "INSERT INTO drill_marks VALUES ('written after the restore')");
   } catch (error) {
-    if (existsSync(pgLog)) error.message += `\n--- postgres.log (tail)\n${readFileSync(pgLog, 'utf8').slice(-3000)}`;
+    for (const log of [
+      pgLog,
+      ...readdirSync(tmp)
+        .filter((name) => name.startsWith('restore-'))
+        .map((name) => path.join(tmp, name)),
+    ])
+      if (existsSync(log))
+        error.message += `\n--- ${path.basename(log)} (tail)\n${readFileSync(log, 'utf8').slice(-3000)}`;
     throw error;
   } finally {
     if (existsSync(path.join(pgData, 'postmaster.pid'))) {
@@ -320,6 +333,13 @@ async function embeddedDrill() {
       `db:backup --keep 1 kept the older backup:\n${again.out}`,
     );
     expect(readdirSync(backupsDir).length === 1, `backups left: ${readdirSync(backupsDir).join(', ')}`);
+    // A damaged backup is refused before anything is touched.
+    const [kept] = readdirSync(backupsDir);
+    writeFileSync(path.join(backupsDir, kept, 'media', 'clips', 'kept.mp4'), 'cut');
+    const damaged = cli('restore', ['--from', path.join(backupsDir, kept), `--data-dir=${dataDir}`], {
+      DATABASE_URL: '',
+    });
+    expect(damaged.status !== 0 && /damaged/.test(damaged.out), `a damaged backup was not refused: ${damaged.out}`);
   } finally {
     await handle?.stop();
     if (!KEEP) rmSync(tmp, { recursive: true, force: true });
