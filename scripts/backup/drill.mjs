@@ -10,7 +10,7 @@
  *
  * Each drill is one test; the last line is `N passed, N failed`, and the exit code is non-zero when one failed.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chownSync,
   mkdirSync,
@@ -80,6 +80,17 @@ function cli(command, args, env = {}) {
     env: { ...process.env, ...env },
   });
   return { status: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+/** The same, without blocking: the drill writes to the database while it runs. */
+function cliAsync(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, command, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (status) => resolve({ status, out }));
+  });
 }
 
 function expect(condition, message) {
@@ -280,8 +291,29 @@ async function embeddedDrill() {
     mkdirSync(path.join(dataDir, 'media', 'clips'), { recursive: true });
     writeFileSync(path.join(dataDir, 'media', 'clips', 'kept.mp4'), 'the kept clip');
 
+    // Writes go on during the backup, each one transaction into two tables: whatever part of them the backup holds, a
+    // consistent copy holds as many rows in one as in the other.
+    await query(handle.url, 'CREATE TABLE drill_pair_a (n int NOT NULL); CREATE TABLE drill_pair_b (n int NOT NULL)');
+    const writer = new pg.Client({ connectionString: handle.url });
+    await writer.connect();
+    let backingUp = true;
+    let commits = 0;
+    const writing = (async () => {
+      while (backingUp) {
+        await writer.query(
+          'BEGIN; INSERT INTO drill_pair_a SELECT generate_series(1, 200); INSERT INTO drill_pair_b SELECT generate_series(1, 200); COMMIT',
+        );
+        commits += 1;
+        // Checkpoints during the copy, as a busy server has: only the backup's label, not the copied pg_control,
+        // says where replay must start.
+        if (commits % 25 === 0) await writer.query('CHECKPOINT');
+      }
+    })();
     let t = performance.now();
-    const made = cli('backup', [`--backups-dir=${backupsDir}`], { DATA_DIR: dataDir, DATABASE_URL: '' });
+    const made = await cliAsync('backup', [`--backups-dir=${backupsDir}`], { DATA_DIR: dataDir, DATABASE_URL: '' });
+    backingUp = false;
+    await writing;
+    await writer.end();
     expect(made.status === 0, `db:backup failed:\n${made.out}`);
     const dir = /^backup (\S+):/m.exec(made.out)?.[1];
     expect(dir && existsSync(path.join(dir, 'manifest.json')), `db:backup named no backup:\n${made.out}`);
@@ -310,6 +342,15 @@ async function embeddedDrill() {
     expect(restored.status === 0, `db:restore --from failed:\n${restored.out}`);
     handle = await start();
     console.log(`  restore --from and start: ${seconds(t)} s`);
+    const [pairs] = await query(
+      handle.url,
+      'SELECT (SELECT count(*) FROM drill_pair_a)::int AS a, (SELECT count(*) FROM drill_pair_b)::int AS b',
+    );
+    expect(
+      pairs.a === pairs.b && pairs.a % 200 === 0,
+      `the copy is not consistent: ${pairs.a} rows in one table, ${pairs.b} in its pair, 200 a transaction`,
+    );
+    console.log(`  ${commits} transactions during the backup, ${pairs.a / 200} of them in the restored copy`);
     const marks = await query(handle.url, 'SELECT label FROM drill_marks ORDER BY label');
     expect(
       JSON.stringify(marks) === JSON.stringify([{ label: 'kept' }]),
