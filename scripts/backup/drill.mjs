@@ -180,8 +180,16 @@ async function serverDrill() {
     t = performance.now();
     backup(settings, 'full');
     console.log(`  full backup (pgBackRest, the seed): ${seconds(t)} s`);
-    // pgBackRest picks the backup whose stop time (whole seconds) is before the target: write once the clock has
-    // passed that second.
+
+    // Rows the restore must bring back: some in an incremental backup on top of the full one, the rest only in the
+    // archived WAL after it...
+    await query(url('shanying'), 'CREATE TABLE drill_marks (label text NOT NULL)');
+    await query(url('shanying'), "INSERT INTO drill_marks SELECT 'kept' FROM generate_series(1, 25)");
+    t = performance.now();
+    backup(settings, 'incr');
+    console.log(`  incremental backup: ${seconds(t)} s`);
+    // pgBackRest picks the newest backup whose stop time (whole seconds) is before the target: write once the clock
+    // has passed that second.
     const stop = info(settings)[0].backup.at(-1).timestamp.stop;
     await waitFor('the clock past the backup', async () => {
       const [row] = await query(url('postgres'), 'SELECT extract(epoch FROM clock_timestamp()) > $1 + 1 AS past', [
@@ -189,9 +197,6 @@ async function serverDrill() {
       ]);
       return row.past;
     });
-
-    // Rows the restore must bring back (written after the backup: only the archived WAL holds them)...
-    await query(url('shanying'), 'CREATE TABLE drill_marks (label text NOT NULL)');
     await query(url('shanying'), "INSERT INTO drill_marks SELECT 'kept' FROM generate_series(1, 25)");
     const [{ noted }] = await query(
       url('shanying'),
@@ -247,7 +252,7 @@ async function serverDrill() {
       'SELECT label, count(*)::int AS n FROM drill_marks GROUP BY label ORDER BY label',
     );
     expect(
-      JSON.stringify(marks) === JSON.stringify([{ label: 'kept', n: 25 }]),
+      JSON.stringify(marks) === JSON.stringify([{ label: 'kept', n: 50 }]),
       `marks after the restore: ${JSON.stringify(marks)}`,
     );
     const [{ n, renamed }] = await query(
