@@ -9,6 +9,7 @@
  *    wiped, `db:restore --from`, started again: the row and the media file of the backup are back, the later ones not.
  *
  * Each drill is one test; the last line is `N passed, N failed`, and the exit code is non-zero when one failed.
+ * `npm run test:backup -- server` (or `embedded`) runs one; BACKUP_DRILL_KEEP=1 leaves the temp dirs for a look.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
