@@ -1,9 +1,9 @@
 /**
  * `npm test`: unit tests (Vitest), the gates (astro check, tsc, ESLint, the restore drills; each counts as one test), a
  * fresh build, then the browser tests (Playwright), and one closing line `N passed, N failed` for all of them (also
- * written to .test-summary.json for .ci/run). `npm test -- --unit-only` runs only Vitest (the second pass against an
- * external PostgreSQL; the gates do not use it, so they run once, in the full run: the drills start servers of their
- * own).
+ * written to .test-summary.json for .ci/run). `npm test -- --unit-only` runs only Vitest's server project (the second
+ * pass against an external PostgreSQL; the gates and the browser-side unit tests do not use it, so they run once, in
+ * the full run: the drills start servers of their own).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -177,6 +177,7 @@ const vitestStatus = run('Unit tests (Vitest)', bin('vitest', 'vitest.mjs'), [
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${VITEST_JSON}`,
+  ...(unitOnly ? ['--project', 'server'] : []),
 ]);
 parts.push(vitestCounts(vitestStatus));
 

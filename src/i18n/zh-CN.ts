@@ -796,6 +796,8 @@ export const zhCN = {
   'error.uploadNotFinished': '视频还在上传中，请上传完成后再发布',
   'error.uploadRejected': '视频未通过检查：{reason}',
   'error.uploadUsed': '这个视频已经发布过了',
+  'error.idempotencyKeyInvalid': '请求标识格式不正确',
+  'error.idempotencyKeyReused': '这个请求标识已用于另一个请求',
   'error.uploadProcessFailed': '视频处理失败，请重新上传',
   'error.uploadExpired': '上传已过期，请重新上传',
   'error.coverNotImage': '封面需为 JPG、PNG 或 WebP 图片',

@@ -194,3 +194,57 @@ describe('the error catalogue', () => {
     expect(toastMock).toHaveBeenCalledWith('登录状态已过期，请重新登录', { type: 'error' });
   });
 });
+
+describe('writes sent again under their key', () => {
+  const keysSent = () =>
+    fetchMock.mock.calls.map(([, init]) => new Headers((init?.headers ?? {}) as HeadersInit).get('idempotency-key'));
+
+  it('a 503 is sent again after its Retry-After with the same key, and the answer is the repeat’s', async () => {
+    vi.useFakeTimers();
+    try {
+      reply(503, { status_code: 1, status_msg: '服务繁忙' }, { 'retry-after': '2' });
+      reply(200, { status_code: 0, comment: { cid: '7' } });
+      const sent = apiPost<{ comment: { cid: string } }>('/c', { text: 'x' }, { idempotent: true });
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(sent).resolves.toMatchObject({ comment: { cid: '7' } });
+      const [first, second] = keysSent();
+      expect(first).toMatch(/^[A-Za-z0-9_-]{8,128}$/);
+      expect(second).toBe(first);
+      expect(toastMock).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a dropped connection is sent again; each write has its own key; the third failure is shown', async () => {
+    vi.useFakeTimers();
+    try {
+      fetchMock.mockRejectedValueOnce(new TypeError('fetch failed'));
+      reply(200, { status_code: 0 });
+      const one = apiPost('/c', {}, { idempotent: true });
+      await vi.advanceTimersByTimeAsync(5_000);
+      await one;
+      for (let k = 0; k < 3; k++) reply(503, { status_code: 1, status_msg: '服务繁忙' }, { 'retry-after': '1' });
+      const two = failureOf(apiPost('/c', {}, { idempotent: true }));
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(await two).toMatchObject({ status: 503 });
+      const keys = keysSent();
+      expect(keys).toHaveLength(5);
+      expect(keys[1]).toBe(keys[0]);
+      expect(new Set(keys.slice(2))).toEqual(new Set([keys[2]]));
+      expect(keys[2]).not.toBe(keys[0]);
+      expect(toastMock).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('other writes go out without a key and are not sent again', async () => {
+    reply(503, { status_code: 1, status_msg: '服务繁忙' }, { 'retry-after': '1' });
+    await expect(apiPost('/x')).rejects.toMatchObject({ status: 503 });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(keysSent()).toEqual([null]);
+  });
+});

@@ -25,6 +25,37 @@ export interface CallOptions {
    */
   quiet?: boolean;
   signal?: AbortSignal;
+  /**
+   * A write the server makes once per Idempotency-Key (a comment, a message, a work published): it goes out with a
+   * key of its own and is sent again with the same key while the server answers 503 (the database switching over) or
+   * the network drops it, up to WRITE_ATTEMPTS times; a repeat the first attempt had made answers what it made.
+   */
+  idempotent?: boolean;
+}
+
+/** How many times an idempotent write is sent before its failure is shown. */
+export const WRITE_ATTEMPTS = 3;
+/** The longest wait between two attempts, whatever Retry-After says (a switch-over takes seconds). */
+const RETRY_WAIT_MAX_MS = 5_000;
+
+/** A key for one write: 128 random bits, base64url (getRandomValues works on plain-HTTP pages too). */
+export function writeKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
+}
+
+/** Whether a failed attempt of an idempotent write may be sent again, and after how many ms. */
+function retryIn(error: unknown, options: CallOptions): number | undefined {
+  if (options.signal?.aborted) return undefined;
+  const wretchError = error as Partial<WretchError>;
+  // A timeout spent the call's whole allowance already: it is reported, not sent again.
+  if (typeof wretchError.status !== 'number') return (error as Error)?.name === 'TimeoutError' ? undefined : 500;
+  if (wretchError.status !== 503) return undefined;
+  const seconds = Number(wretchError.response?.headers.get('retry-after'));
+  return Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000, RETRY_WAIT_MAX_MS);
 }
 
 /** A failed call: HTTP status (0 for a network failure), the server's message, and Retry-After seconds on a 429. */
@@ -150,13 +181,20 @@ async function send<T>(path: string, run: (w: typeof api) => Promise<string>, op
   let body: unknown;
   // The token the call goes out with (read the same way as the Token header), to judge a 401 by.
   const sentToken = $user.get().token;
-  try {
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, AbortSignal.timeout(API_TIMEOUT_MS)])
-      : AbortSignal.timeout(API_TIMEOUT_MS);
-    body = parseBody(await run(api.url(path).options({ signal })));
-  } catch (error) {
-    throw await mapFailure(error, path, options, sentToken);
+  const key = options.idempotent ? writeKey() : undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const signal = options.signal
+        ? AbortSignal.any([options.signal, AbortSignal.timeout(API_TIMEOUT_MS)])
+        : AbortSignal.timeout(API_TIMEOUT_MS);
+      const w = api.url(path).options({ signal });
+      body = parseBody(await run(key ? w.headers({ 'Idempotency-Key': key }) : w));
+      break;
+    } catch (error) {
+      const wait = key && attempt < WRITE_ATTEMPTS ? retryIn(error, options) : undefined;
+      if (wait === undefined) throw await mapFailure(error, path, options, sentToken);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
   return unwrap<T>(body, path, options, sentToken);
 }

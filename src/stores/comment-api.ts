@@ -44,11 +44,15 @@ export async function sendComment(
   text: string,
   replyTo?: string,
 ): Promise<{ comment: CommentData; total: number }> {
-  const body = await apiPost<{ comment: ApiComment; comment_count: number }>(`${W}/comment/publish`, {
-    aweme_id: awemeId,
-    text,
-    reply_id: replyTo,
-  });
+  const body = await apiPost<{ comment: ApiComment; comment_count: number }>(
+    `${W}/comment/publish`,
+    {
+      aweme_id: awemeId,
+      text,
+      reply_id: replyTo,
+    },
+    { idempotent: true },
+  );
   return { comment: fromApi(body.comment), total: body.comment_count };
 }
 

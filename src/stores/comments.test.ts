@@ -206,11 +206,15 @@ describe('publishing and deleting', () => {
     win.addEventListener(c.COMMENT_COUNT_EVENT, (e) => heard.push((e as CustomEvent).detail));
     const comment = await c.publishComment('5', '你好 @阿花');
     vi.unstubAllGlobals();
-    expect(post).toHaveBeenCalledWith('/aweme/v1/web/comment/publish', {
-      aweme_id: '5',
-      text: '你好 @阿花',
-      reply_id: '1',
-    });
+    expect(post).toHaveBeenCalledWith(
+      '/aweme/v1/web/comment/publish',
+      {
+        aweme_id: '5',
+        text: '你好 @阿花',
+        reply_id: '1',
+      },
+      { idempotent: true },
+    );
     expect(heard).toEqual([{ awemeId: '5', count: 12 }]);
     expect(comment).toEqual({
       cid: '20',
@@ -240,11 +244,15 @@ describe('publishing and deleting', () => {
     expect(post).not.toHaveBeenCalled();
     post.mockResolvedValue({ comment: apiComment({ cid: '30' }), comment_count: 10 });
     await c.publishComment('5', '评论');
-    expect(post).toHaveBeenCalledWith('/aweme/v1/web/comment/publish', {
-      aweme_id: '5',
-      text: '评论',
-      reply_id: undefined,
-    });
+    expect(post).toHaveBeenCalledWith(
+      '/aweme/v1/web/comment/publish',
+      {
+        aweme_id: '5',
+        text: '评论',
+        reply_id: undefined,
+      },
+      { idempotent: true },
+    );
     expect(state().items.map((x) => x.cid)).toEqual(['30', '1', '2']);
   });
 

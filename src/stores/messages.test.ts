@@ -132,7 +132,7 @@ describe('sendMessage', () => {
     expect(post).toHaveBeenCalledWith(
       '/aweme/v1/web/im/message/send/',
       { sec_user_id: 'PEER', text: '好的', reply_id: '3' },
-      { quiet: true },
+      { quiet: true, idempotent: true },
     );
     expect($chat.get().messages.map((m) => m.message_id)).toEqual(['3', '4']);
     expect($chat.get().replyTo).toBeNull();

@@ -205,7 +205,7 @@ export async function sendMessage(raw: string): Promise<boolean> {
     const a = await apiPost<{ message: ImMessage; conversation: ImConversationState }>(
       `${IM}/message/send/`,
       { sec_user_id: c.peer, text, reply_id: c.replyTo?.message_id },
-      { quiet: true },
+      { quiet: true, idempotent: true },
     );
     const now = $chat.get();
     if (now.peer === c.peer)

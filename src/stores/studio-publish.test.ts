@@ -127,7 +127,7 @@ describe('publishDraft', () => {
         visibility: 'friends',
         allowComments: '0',
       },
-      { quiet: true },
+      { quiet: true, idempotent: true },
     );
     setDraft({ cover: { mode: 'image', key: 'cover-2' } });
     await publishDraft(config);

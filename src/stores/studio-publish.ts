@@ -100,7 +100,7 @@ export async function publishDraft(config: StudioConfig): Promise<StudioWork> {
         visibility: draft.visibility,
         allowComments: draft.allowComments ? '1' : '0',
       },
-      { quiet: true },
+      { quiet: true, idempotent: true },
     );
     $publishing.set({ busy: false, error: null });
     return work;

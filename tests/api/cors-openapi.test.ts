@@ -44,7 +44,7 @@ describe('CORS', () => {
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(pre.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
-    expect(pre.headers.get('access-control-allow-headers')).toBe('Token, Content-Type');
+    expect(pre.headers.get('access-control-allow-headers')).toBe('Token, Content-Type, Idempotency-Key');
     expect(pre.headers.get('access-control-allow-credentials')).toBe('true');
     const blocked = await call('OPTIONS', '/api/aweme/v1/web/commit/item/digg/', {
       headers: { origin: 'https://evil.example' },
@@ -82,5 +82,17 @@ describe('openapi.json', () => {
     const digg = doc.paths['/aweme/v1/web/commit/item/digg/'].post;
     expect(Object.keys(digg.requestBody.content)).toContain('application/x-www-form-urlencoded');
     expect(digg.responses['200'].content['application/json'].schema.properties.digg_count).toBeDefined();
+    // The writes a client may send again say so, with the header's form; the others take no key.
+    const keyed = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops as Record<string, { parameters?: { name: string; in: string }[] }>)
+        .filter(([, op]) => op.parameters?.some((x) => x.in === 'header' && x.name === 'Idempotency-Key'))
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(keyed.sort()).toEqual([
+      'POST /aweme/v1/web/comment/publish',
+      'POST /aweme/v1/web/im/message/send/',
+      'POST /studio/work/create',
+    ]);
+    expect(doc.paths['/aweme/v1/web/comment/publish'].post.responses['503']).toBeDefined();
   });
 });

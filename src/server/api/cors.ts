@@ -1,7 +1,7 @@
 /** CORS for the origins listed in CORS_ORIGINS (comma-separated), with credentials; no origin is allowed by default. */
 import { config } from '../config.ts';
 
-const ALLOWED_HEADERS = 'Token, Content-Type';
+const ALLOWED_HEADERS = 'Token, Content-Type, Idempotency-Key';
 const MAX_AGE = '600';
 
 /** Whether `origin` (scheme://host[:port]) is listed in CORS_ORIGINS. */

@@ -61,6 +61,23 @@ function operation(route: Route): object {
     responses,
   };
   if (route.auth) op.security = [{ token: [] }, { cookie: [] }];
+  if (route.idempotent) {
+    responses[409] = { description: 'The Idempotency-Key was used for another request', ...error };
+    responses[503] = {
+      description: 'The database is switching over: send again with the same Idempotency-Key (Retry-After)',
+      ...error,
+    };
+    op.parameters = [
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'A key of the client for this write (8-128 of A-Z a-z 0-9 _ -): sent again with the same key and fields within a day, the write is not made twice and the answer is the first one (header Idempotent-Replayed: true)',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,128}$' },
+      },
+    ];
+  }
   if (route.method === 'GET') {
     op.parameters = parameters(route);
   } else {

@@ -55,6 +55,8 @@ export interface RouteDef<I extends z.ZodType, O extends z.ZodType, A extends bo
   ownOnly?: boolean;
   /** A staff route: 404 to everyone without the role, its writes fenced (staff-door.ts). */
   staff?: StaffRule;
+  /** A write a client may send again under the same Idempotency-Key header (api/idempotency.ts): made once. */
+  idempotent?: true;
 }
 
 /** A route with its types erased, as the router and the OpenAPI builder see it. */
@@ -73,6 +75,7 @@ export interface Route {
   readsOwnWrites?: boolean;
   ownOnly?: boolean;
   staff?: StaffRule;
+  idempotent?: true;
 }
 
 /** Whether a successful call may change what anonymous visitors see, and so must clear their caches. */

@@ -124,6 +124,26 @@ export const loginDevices = pgTable(
   (t) => [uniqueIndex('login_devices_token_hash_idx').on(t.tokenHash), index('login_devices_user_idx').on(t.userId)],
 );
 
+/**
+ * The keys of writes a client may send again (a comment, a message, a work published): a repeat of a key answers the
+ * write it made the first time (resultId: the comment, message or video) instead of making another. `fingerprint` is
+ * a hash of the first request's scope and fields: the same key with another request is refused. Kept a day.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    scope: text('scope').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    resultId: integer('result_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
 export const loginCodes = pgTable(
   'login_codes',
   {

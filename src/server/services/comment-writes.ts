@@ -3,6 +3,7 @@ import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { collapseBlankLines } from '../../shared/blank-lines.ts';
 import { COMMENT_MAX, commentLength } from '../../shared/comment-text.ts';
 import { db } from '../db/client.ts';
+import { claimOnce, type OnceKey } from './idempotency.ts';
 import { comments, users, videos } from '../db/schema.ts';
 import type { CommentView } from './comments.ts';
 import { addVideoStat } from './daily-stats.ts';
@@ -39,6 +40,7 @@ export async function publishComment(
   videoId: number,
   text: string,
   replyToCommentId?: number,
+  once?: OnceKey,
 ): Promise<CommentView> {
   const body = checkText(text);
   await assertCanSpeak(userId);
@@ -73,6 +75,7 @@ export async function publishComment(
       .insert(comments)
       .values({ videoId, userId, parentId, replyToUserId: repliedAuthor, text: body })
       .returning({ id: comments.id, createdAt: comments.createdAt });
+    if (row) await claimOnce(tx, once, row.id);
     const [bumped] = await tx
       .update(videos)
       .set({ commentCount: sql`${videos.commentCount} + 1` })

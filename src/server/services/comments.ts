@@ -139,6 +139,12 @@ export async function likedCommentIds(viewerId: number, commentIds: number[]): P
   return new Set(rows.map((r) => r.id));
 }
 
+/** One comment as `viewerId` sees it (what a repeated publish answers), or null when it is gone or hidden. */
+export async function commentView(id: number, viewerId: number | null): Promise<CommentView | null> {
+  const [row] = await select().where(and(eq(comments.id, id), visibleComment(viewerId)));
+  return row ? view(row) : null;
+}
+
 /** A live comment's ids (to check a comment belongs to a video), or null; null too when `viewerId` may not see its video. */
 export async function getComment(
   id: number,

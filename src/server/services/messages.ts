@@ -6,6 +6,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { MESSAGE_MAX } from '../../shared/messaging.ts';
 import { collapseBlankLines } from '../../shared/blank-lines.ts';
 import { db } from '../db/client.ts';
+import { claimOnce, type OnceKey } from './idempotency.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { publish, userTopic } from '../realtime/events.ts';
 import { blockStatus, type BlockStatus } from './blocks.ts';
@@ -260,6 +261,7 @@ export async function sendMessage(
   peerId: number,
   rawText: string,
   replyToId?: number,
+  once?: OnceKey,
 ): Promise<{ message: MessageView; state: ConversationState }> {
   if (me === peerId) throw invalid('error.dmSelf');
   const text = cleanMessage(rawText);
@@ -289,6 +291,7 @@ export async function sendMessage(
       insert into messages (conversation_id, sender_id, text, reply_to_id) values (${conversationId}, ${me}, ${text}, ${replyToId ?? null})
       returning id`);
     const messageId = inserted.rows[0]!.id;
+    await claimOnce(tx, once, messageId);
     await tx.execute(sql`update conversations set last_message_at = now() where id = ${conversationId}`);
     await announce(tx, [peerId, me], { conversationId, messageId, kind: 'message' });
     const [message] = await selectMessages(tx, me, conversationId, sql`m.id = ${messageId}`, 1);

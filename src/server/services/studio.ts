@@ -18,6 +18,7 @@ import {
   type StudioWorkPage,
 } from '../../shared/studio.ts';
 import { db } from '../db/client.ts';
+import { claimOnce, type OnceKey } from './idempotency.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { hashtags, uploads, users, videoHashtags, videoRenditions, videos, type UploadOutputs } from '../db/schema.ts';
 import { enqueue, QUEUES } from '../job-queue.ts';
@@ -155,7 +156,7 @@ async function dropMedia(keys: (string | null | undefined)[], tx: DbOrTx): Promi
 }
 
 /** Creates a work from a finished video upload of `userId`; it is published as soon as its media is ready. */
-export async function createWork(userId: number, input: CreateWorkInput): Promise<StudioWork> {
+export async function createWork(userId: number, input: CreateWorkInput, once?: OnceKey): Promise<StudioWork> {
   const title = checkTitle(input.title);
   const channelId = checkChannel(input.channelId);
   const [upload] = await db()
@@ -204,6 +205,7 @@ export async function createWork(userId: number, input: CreateWorkInput): Promis
         searchTokens: await searchTokensFor(tx, userId, title),
       })
       .returning({ id: videos.id });
+    await claimOnce(tx, once, row!.id);
     await setHashtags(tx, row!.id, title);
     await tx
       .update(uploads)

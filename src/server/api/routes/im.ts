@@ -20,6 +20,7 @@ import {
   listConversations,
   listMessages,
   markRead,
+  messageFor,
   MESSAGE_BURST,
   MESSAGE_HOURLY,
   sendMessage,
@@ -34,6 +35,7 @@ import {
 import { fileReport, REPORT_DAILY } from '../../services/reports.ts';
 import { getBySecUid } from '../../services/users.ts';
 import { ApiError, okA } from '../envelope.ts';
+import { once } from '../idempotency.ts';
 import { count, cursor, flag, id, int, INT4_MAX, secUid } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, imUser, nextCursor } from '../schemas.ts';
@@ -195,15 +197,27 @@ export const imRoutes = [
   route({
     method: 'POST',
     path: `${IM}/message/send/`,
+    idempotent: true,
     family: 'A',
     auth: true,
     ownOnly: true,
     summary: `Send a message (reply_id quotes one of the conversation); one message until the peer follows or replies; ${limits}`,
     input: z.object({ sec_user_id: secUid(), text: messageText, reply_id: int(0, INT4_MAX).optional() }),
     response: bodyA({ message: imMessage, conversation: imConversationState }),
-    handler: async ({ input, viewer }) => {
-      // Douyin sends 0 for "no reply".
-      const r = await sendMessage(viewer.id, await peerId(input.sec_user_id), input.text, input.reply_id || undefined);
+    handler: async (ctx) => {
+      const { input, viewer } = ctx;
+      const peer = await peerId(input.sec_user_id);
+      const r = await once(
+        ctx,
+        'message',
+        // Douyin sends 0 for "no reply".
+        (key) => sendMessage(viewer.id, peer, input.text, input.reply_id || undefined, key),
+        async (messageId) => {
+          const message = await messageFor(viewer.id, messageId);
+          if (!message) throw new ApiError(404, 'error.messageNotFound');
+          return { message, state: await conversationWith(viewer.id, peer) };
+        },
+      );
       return okA({ message: toImMessage(r.message, viewer.id), conversation: toState(r.state) });
     },
   }),

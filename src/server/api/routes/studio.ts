@@ -23,6 +23,7 @@ import { createWork, deleteWork, editWork, getWork, listWorks, WORK_PAGE } from 
 import { getUpload, uploadCap } from '../../services/uploads.ts';
 import { CHANNEL_IDS } from '../../services/videos.ts';
 import { okB } from '../envelope.ts';
+import { once } from '../idempotency.ts';
 import { cursor, id, int } from '../params.ts';
 import { route } from '../registry.ts';
 import { bodyB, nextCursor } from '../schemas.ts';
@@ -164,6 +165,7 @@ export const studioRoutes = [
   route({
     method: 'POST',
     path: api(STUDIO_API.create),
+    idempotent: true,
     family: 'B',
     auth: true,
     summary:
@@ -178,7 +180,15 @@ export const studioRoutes = [
       allowComments: bool().optional(),
     }),
     response: bodyB(workB),
-    handler: async ({ input, viewer }) => okB(await createWork(viewer.id, input)),
+    handler: async (ctx) =>
+      okB(
+        await once(
+          ctx,
+          'work',
+          (key) => createWork(ctx.viewer.id, ctx.input, key),
+          (videoId) => getWork(ctx.viewer.id, videoId),
+        ),
+      ),
   }),
   route({
     method: 'GET',

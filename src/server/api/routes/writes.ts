@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { COMMENT_MAX } from '../../../shared/comment-text.ts';
 import { deleteComment, publishComment } from '../../services/comment-writes.ts';
-import { commentTotal, getComment } from '../../services/comments.ts';
+import { commentTotal, commentView, getComment } from '../../services/comments.ts';
 import {
   countShare,
   markNotInterested,
@@ -16,6 +16,7 @@ import { setFollow } from '../../services/social.ts';
 import { followStatusFor } from '../../services/users.ts';
 import { byIds } from '../../services/videos.ts';
 import { ApiError, okA } from '../envelope.ts';
+import { once } from '../idempotency.ts';
 import { flag, id, int, INT4_MAX, text } from '../params.ts';
 import { route } from '../registry.ts';
 import { bit, bodyA, comment, followStatus } from '../schemas.ts';
@@ -55,6 +56,7 @@ export const writeRoutes = [
   route({
     method: 'POST',
     path: '/aweme/v1/web/comment/publish',
+    idempotent: true,
     family: 'A',
     auth: true,
     summary:
@@ -66,10 +68,20 @@ export const writeRoutes = [
       reply_to_reply_id: int(0, INT4_MAX).optional(),
     }),
     response: bodyA({ comment, comment_count: n() }),
-    handler: async ({ input, viewer }) => {
+    handler: async (ctx) => {
+      const { input, viewer } = ctx;
       // Douyin sends 0 for "none"; the reply being answered wins over its thread's root.
       const replyTo = input.reply_to_reply_id || input.reply_id || undefined;
-      const created = await publishComment(viewer.id, input.aweme_id, input.text, replyTo);
+      const created = await once(
+        ctx,
+        'comment',
+        (key) => publishComment(viewer.id, input.aweme_id, input.text, replyTo, key),
+        async (commentId) => {
+          const made = await commentView(commentId, viewer.id);
+          if (!made) throw new ApiError(404, 'error.commentNotFound');
+          return made;
+        },
+      );
       const total = (await commentTotal(input.aweme_id, viewer.id)) ?? 0;
       const [shaped] = await commentList(viewer, [created]);
       return okA({ comment: shaped!, comment_count: total });
