@@ -1,9 +1,9 @@
 /**
- * `npm test`: unit tests (Vitest), the gates (astro check, tsc, ESLint; each counts as one test), a fresh build, then
- * the browser tests (Playwright), and one closing line `N passed, N failed` for all of them (also written to
- * .test-summary.json for .ci/run). `npm test -- --unit-only` runs only Vitest's server project (the second pass against
- * an external PostgreSQL; the gates and the browser-side unit tests need no database, so they run once, in the full
- * run).
+ * `npm test`: unit tests (Vitest), the gates (astro check, tsc, ESLint, the restore drills; each counts as one test), a
+ * fresh build, then the browser tests (Playwright), and one closing line `N passed, N failed` for all of them (also
+ * written to .test-summary.json for .ci/run). `npm test -- --unit-only` runs only Vitest's server project (the second
+ * pass against an external PostgreSQL; the gates and the browser-side unit tests do not use it, so they run once, in
+ * the full run: the drills start servers of their own).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -182,8 +182,8 @@ const vitestStatus = run('Unit tests (Vitest)', bin('vitest', 'vitest.mjs'), [
 parts.push(vitestCounts(vitestStatus));
 
 if (!unitOnly) {
-  // The same commands as `npm run check`, `npm run typecheck`, `npm run lint`, `npm run format:check` and
-  // `npm run graph`, read from package.json.
+  // The same commands as `npm run check`, `npm run typecheck`, `npm run lint`, `npm run format:check`,
+  // `npm run graph` and `npm run test:backup`, read from package.json.
   const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
   const argsOf = (script) => scripts[script].split(/\s+/).slice(1);
   // Two at a time: each is mostly one thread, and astro check alone takes as long as the next three.
@@ -196,6 +196,8 @@ if (!unitOnly) {
         () => gate('npm run lint', bin('eslint', 'bin/eslint.js'), argsOf('lint')),
         () => gate('npm run format:check', bin('prettier', 'bin/prettier.cjs'), argsOf('format:check')),
         () => gate('npm run graph', path.join(ROOT, argsOf('graph')[0]), []),
+        // The restore drills start their own PostgreSQL servers (Debian's with pgBackRest, and the embedded one).
+        () => gate('npm run test:backup', path.join(ROOT, argsOf('test:backup')[0]), [], /\b2 passed, 0 failed\b/),
       ],
       2,
     )),
