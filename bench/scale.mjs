@@ -33,6 +33,7 @@ import { listNotifications, unreadCount } from '../src/server/services/notificat
 import { searchVideos } from '../src/server/services/search.ts';
 import { setFollow } from '../src/server/services/social.ts';
 import { createWork, listWorks } from '../src/server/services/studio.ts';
+import { onceKey } from '../src/server/services/idempotency.ts';
 import { suggestByPrefix } from '../src/server/services/suggest.ts';
 import { getById } from '../src/server/services/users.ts';
 import {
@@ -421,18 +422,28 @@ async function writeOps(db, s) {
   const v = (i) => s.targets[i % s.targets.length];
   const uploads = await readyUploads(db, s.writers, WRITE_ROUNDS + 3 + CALLERS * (PER_CALLER + 1) + 10);
   let upload = 0;
+  // The browser sends comments, messages and works with an Idempotency-Key: timed with one, as they are made.
+  let keys = 0;
+  const key = (user, scope, fields) => onceKey(user, `bench-${process.pid}-${Date.now()}-${keys++}`, scope, fields);
   return [
     ['like', (i) => setVideoLike(w(i), v(i).id, true)],
     ['unlike', (i) => setVideoLike(w(i), v(i).id, false)],
-    ['comment', (i) => publishComment(w(i + 7), v(i).id, `压测评论 ${i}`)],
+    ['comment', (i) => publishComment(w(i + 7), v(i).id, `压测评论 ${i}`, undefined, key(w(i + 7), 'comment', { i }))],
     ['follow', (i) => setFollow(w(i + 11), v(i).author === w(i + 11) ? v(i + 1).author : v(i).author, true)],
     ['unfollow', (i) => setFollow(w(i + 11), v(i).author === w(i + 11) ? v(i + 1).author : v(i).author, false)],
-    ['message (first to a new peer)', (i) => sendMessage(w(i + 13), w(i + 300), `你好 ${i}`).catch(() => undefined)],
+    [
+      'message (first to a new peer)',
+      (i) =>
+        sendMessage(w(i + 13), w(i + 300), `你好 ${i}`, undefined, key(w(i + 13), 'message', { i })).catch(
+          () => undefined,
+        ),
+    ],
     [
       'publish a new upload',
       () => {
         const u = uploads[upload++ % uploads.length];
-        return createWork(u.user, { uploadId: u.id, title: `压测作品 #压测`, channelId: CHANNEL_IDS[0] });
+        const input = { uploadId: u.id, title: `压测作品 #压测`, channelId: CHANNEL_IDS[0] };
+        return createWork(u.user, input, key(u.user, 'work', input));
       },
     ],
   ];
