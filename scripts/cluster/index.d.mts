@@ -65,6 +65,7 @@ export interface Cluster {
     clusterState(): Promise<{ name: string; role: string; state: string; timeline?: number; lag?: number | string }[]>;
     leaderName(): Promise<string | undefined>;
     streamingReplicas(): Promise<string[]>;
+    /** Replay paused on every replica, Patroni in maintenance mode meanwhile (it would resume replay). */
     pauseReplay(): Promise<void>;
     resumeReplay(): Promise<void>;
     stopReplicas(): Promise<void>;

@@ -194,6 +194,28 @@ export async function startPatroni({
     detail: tails,
   });
 
+  /** Turns Patroni's maintenance mode on or off (PATCH /config {pause}) and waits until every running member says so. */
+  async function setMaintenance(pause) {
+    const member = members.find((m) => m.service.running);
+    const res = await fetch(`http://127.0.0.1:${member.apiPort}/config`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pause }),
+    });
+    if (!res.ok) throw new Error(`PATCH /config {pause: ${pause}}: ${res.status} ${await res.text()}`);
+    await waitFor(
+      `maintenance mode ${pause ? 'on' : 'off'}`,
+      async () => {
+        for (const m of members.filter((x) => x.service.running)) {
+          const { body } = await patroniApi(m.apiPort, '/patroni');
+          if (Boolean(body?.pause) !== pause) return false;
+        }
+        return true;
+      },
+      { timeoutMs: 15_000, detail: tails },
+    );
+  }
+
   const services = [...etcd, ...members.map((m) => m.service)];
   const replicaMembers = async () => {
     const states = await clusterState();
@@ -209,14 +231,32 @@ export async function startPatroni({
     clusterState,
     leaderName,
     streamingReplicas,
-    /** Replay stops on every replica (they keep receiving WAL): they fall behind by every write from now on. */
+    /**
+     * Replay stops on every replica (they keep receiving WAL): they fall behind by every write from now on. Patroni
+     * resumes a paused replay on its next loop (PostgreSQL 14+ pauses by itself when a setting differs), so the cluster
+     * is put in maintenance mode first (`patronictl pause`: no failover either) until resumeReplay.
+     */
     async pauseReplay() {
-      for (const m of await replicaMembers()) await query(superuser(m.pgPort), 'SELECT pg_wal_replay_pause()');
+      await setMaintenance(true);
+      const replicas = await replicaMembers();
+      for (const m of replicas) await query(superuser(m.pgPort), 'SELECT pg_wal_replay_pause()');
+      await waitFor(
+        'replay paused on every replica',
+        async () => {
+          for (const m of replicas) {
+            const [row] = await query(superuser(m.pgPort), 'SELECT pg_get_wal_replay_pause_state() AS state');
+            if (row.state !== 'paused') return false;
+          }
+          return true;
+        },
+        { timeoutMs: 10_000, detail: tails },
+      );
     },
     async resumeReplay() {
       for (const m of members) {
         await query(superuser(m.pgPort), 'SELECT pg_wal_replay_resume()').catch(() => {});
       }
+      await setMaintenance(false);
     },
     /** Stops the Patroni member of every replica (with its PostgreSQL): reads then have no replica to go to. */
     async stopReplicas() {
