@@ -288,7 +288,7 @@ async function failover(how: 'kill-primary-postmaster' | 'kill-primary-member'):
   expect(failures.filter((a) => a.done < killedAt)).toEqual([]);
   expect(failures.filter((a) => a.done > promotedAt + SETTLE_MS)).toEqual([]);
   expect(failures.filter((a) => a.status !== 503 || !a.retryAfter)).toEqual([]);
-  // The app servers rode through: the same processes as before.
+  // The app servers and the worker rode through: the same processes as before.
   expect(await control('web-pids')).toEqual(pidsBefore);
   await expect.poll(healthy, { timeout: 60_000, intervals: [500] }).toBe(true);
 }

@@ -35,7 +35,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     'start-member': async (name) => cluster.db.startMember(name),
     'db-members': () => cluster.db.clusterState(),
     'db-up-in': (backend) => cluster.upIn(backend as 'postgres_primary' | 'postgres_replicas'),
-    'web-pids': async () => cluster.webs.map((w) => ({ name: w.name, pid: w.service.pid, running: w.service.running })),
+    'web-pids': async () =>
+      [...cluster.webs, { name: 'worker', service: cluster.worker }].map((w) => ({
+        name: w.name,
+        pid: w.service.pid,
+        running: w.service.running,
+      })),
   };
   const control = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
