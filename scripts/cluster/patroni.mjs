@@ -112,6 +112,7 @@ export async function startPatroni({
     const dataDir = path.join(dir, name);
     const config = structuredClone(shipped);
     config.name = name;
+    // On 127.0.0.1 only, and without the REST API's password: the cluster's tests change it (maintenance mode).
     config.restapi = { listen: `127.0.0.1:${apiPort}`, connect_address: `127.0.0.1:${apiPort}` };
     config.etcd3 = { hosts: ports.etcd.map((p) => `127.0.0.1:${p.client}`) };
     Object.assign(config.postgresql, {
