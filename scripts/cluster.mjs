@@ -1,12 +1,12 @@
 /**
  * `npm run cluster`: 闪映 as a cluster on this machine (scripts/cluster/index.mjs): nginx's shared cache in front of
- * HAProxy in front of two app servers, a PostgreSQL primary with a streaming replica, PgBouncer, an S3-compatible store and a media worker. Prints
+ * HAProxy in front of two app servers, PostgreSQL under Patroni (a primary and two replicas, automatic failover), PgBouncer, an S3-compatible store and a media worker. Prints
  * the address to open and runs until Ctrl-C (SIGINT) or SIGTERM, then stops everything it started.
  *
  *   CLUSTER_PORT  nginx's port, where browsers connect (default 8080)
  *   CLUSTER_DIR   where its data and logs go (default .cluster/dev; wiped at each start)
  *
- * Needs Debian's nginx, haproxy, pgbouncer and postgresql packages; builds the site first when the build is missing or old.
+ * Needs Debian's nginx, haproxy, pgbouncer, postgresql, patroni and etcd-server packages; builds the site first when the build is missing or old.
  */
 import path from 'node:path';
 import { buildIfNeeded } from './build-if-needed.mjs';
@@ -40,7 +40,8 @@ console.log(`
   shared cache nginx ${info.url} (X-Cache-Status says whether it answered from its copy)
   balancer     HAProxy ${info.balancer}
   app servers  ${info.webs.map((w) => `${w.name} ${w.url}`).join(', ')} (HAProxy alternates; X-Served-By says which answered)
-  PostgreSQL   primary :${cluster.ports.primary}, streaming replica :${cluster.ports.replica}, PgBouncer :${cluster.ports.pgbouncer}
+  PostgreSQL   through HAProxy: primary :${cluster.ports.primary}, replicas :${cluster.ports.replica}; PgBouncer :${cluster.ports.pgbouncer}
+  Patroni      ${cluster.db.members.map((m) => `${m.name} :${m.pgPort} (REST :${m.apiPort})`).join(', ')}; etcd ${cluster.ports.etcd.map((p) => `:${p.client}`).join(', ')}
   S3 store     ${cluster.store.env.S3_ENDPOINT} (bucket ${cluster.store.bucket}; HAProxy sends /media/ there)
   logs         ${path.relative(process.cwd(), cluster.logDir)}/
 Ctrl-C stops it.`);

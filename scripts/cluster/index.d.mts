@@ -22,7 +22,14 @@ export interface ClusterDescription {
   /** HAProxy's RTMP front door (publishers land on either app server). */
   rtmpUrl: string;
   worker: { pid: number | undefined };
-  database: { primary: string; replica: string; app: string };
+  database: {
+    /** Superuser URLs through HAProxy: the primary of the moment, a replica of the moment. */
+    primary: string;
+    replica: string;
+    app: string;
+    /** The Patroni members: each one's PostgreSQL (superuser) and REST API. */
+    members: { name: string; url: string; api: string }[];
+  };
   s3: Record<string, string>;
 }
 
@@ -37,6 +44,9 @@ export interface Cluster {
     lb: number;
     primary: number;
     replica: number;
+    etcd: { client: number; peer: number }[];
+    pg: number[];
+    api: number[];
     pgbouncer: number;
     s3: number;
     web: number[];
@@ -47,20 +57,30 @@ export interface Cluster {
   webs: WebServer[];
   worker: Service;
   db: {
-    primary: Service;
-    replica: Service;
+    etcd: Service[];
+    members: { name: string; pgPort: number; apiPort: number; dataDir: string; service: Service }[];
     appUrl(port: number): string;
     superuserUrl(port: number): string;
-    pauseReplay(): Promise<unknown>;
-    resumeReplay(): Promise<unknown>;
-    replicaState(): Promise<{ paused: boolean; lag_s: number | null }>;
-    startReplica(): Promise<void>;
+    /** Patroni's GET /cluster members (name, role: leader | sync_standby | replica, state, timeline, lag). */
+    clusterState(): Promise<{ name: string; role: string; state: string; timeline?: number; lag?: number | string }[]>;
+    leaderName(): Promise<string | undefined>;
+    streamingReplicas(): Promise<string[]>;
+    /** Replay paused on every replica, Patroni in maintenance mode meanwhile (it would resume replay). */
+    pauseReplay(): Promise<void>;
+    resumeReplay(): Promise<void>;
+    stopReplicas(): Promise<void>;
+    startStopped(): Promise<void>;
+    startMember(name: string): void;
+    postmasterPid(name: string): number | undefined;
+    killPrimaryPostmaster(): Promise<string>;
+    killPrimaryMember(): Promise<string>;
     stop(): Promise<void>;
   };
   store: { service: Service; bucket: string; mediaPath: string; env: Record<string, string> };
   haproxy: Service;
   adminSocket: string;
   isUp(name: string): Promise<boolean>;
+  upIn(backend: 'postgres_primary' | 'postgres_replicas'): Promise<string[]>;
   killWeb(name: string): Promise<void>;
   stopWeb(name: string): Promise<void>;
   startWeb(name: string): Promise<void>;

@@ -2,13 +2,15 @@
  * 闪映 as a cluster on one machine, from Debian's packages and the project's own processes:
  *
  *   nginx, the shared cache (deploy/nginx.conf)
- *    └─ HAProxy (deploy/haproxy.cfg) ─┬─ web1: node server.ts ─┬─ PgBouncer (deploy/pgbouncer.ini) ── PostgreSQL primary
- *                                     ├─ web2: node server.ts ─┤   LISTEN, migrations, job queue ────┘        │ streaming
- *                                     │                        └─ anonymous reads ── PostgreSQL replica ◀─────┘
- *                                     └─ /media/ ── S3-compatible store ◀── worker: node worker.ts (transcodes uploads)
+ *    └─ HAProxy (deploy/haproxy.cfg) ─┬─ web1: node server.ts ─┬─ PgBouncer (deploy/pgbouncer.ini) ─┐
+ *                                     ├─ web2: node server.ts ─┤   LISTEN, migrations, job queue ──┴─ HAProxy :primary ─┐
+ *                                     │                        └─ anonymous reads ─────────────────── HAProxy :replicas ─┤
+ *                                     └─ /media/ ── S3-compatible store ◀── worker: node worker.ts (transcodes uploads)   │
+ *   PostgreSQL under Patroni (deploy/patroni.yml): pg1, pg2, pg3, one primary and two replicas (one synchronous) ◀──┘
+ *   with a three-member etcd holding the leader lock; HAProxy asks each member's REST API which is which.
  *
  * `startCluster()` starts it all as child processes (logs under <dir>/logs) and answers a handle to stop it, kill or
- * restart an app server, take one out of HAProxy's rotation, and make the replica lag or stop. `npm run cluster`
+ * restart an app server, take one out of HAProxy's rotation, make the replicas lag or stop, and crash the primary. `npm run cluster`
  * (scripts/cluster.mjs), `npm run test:cluster` and `npm run bench:cluster` all start it through here.
  */
 import { randomBytes } from 'node:crypto';
@@ -19,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNginx } from './nginx.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
-import { startPostgres } from './postgres.mjs';
+import { startPatroni } from './patroni.mjs';
 import { startObjectStore } from './s3.mjs';
 import { freePort, isListening, Service, waitFor } from './processes.mjs';
 
@@ -67,8 +69,17 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
     const ports = {
       edge: port || (await freePort()),
       lb: await freePort(),
+      // HAProxy's ports in front of PostgreSQL: the primary, whichever member it is, and the replicas.
       primary: await freePort(),
       replica: await freePort(),
+      // Three etcd members (client and peer ports), three Patroni members (PostgreSQL and REST API ports).
+      etcd: [
+        { client: await freePort(), peer: await freePort() },
+        { client: await freePort(), peer: await freePort() },
+        { client: await freePort(), peer: await freePort() },
+      ],
+      pg: [await freePort(), await freePort(), await freePort()],
+      api: [await freePort(), await freePort(), await freePort()],
       pgbouncer: await freePort(),
       s3: await freePort(),
       web: [await freePort(), await freePort()],
@@ -79,9 +90,59 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
     if (await isListening(ports.edge)) throw new Error(`port ${ports.edge} is taken: choose another (CLUSTER_PORT)`);
     const passwords = { postgres: secret(), replicator: secret(), app: secret() };
 
-    step(`PostgreSQL primary on ${ports.primary}, streaming replica on ${ports.replica}`);
-    const db = await startPostgres({ dir: path.join(dir, 'pg'), logDir, ports, passwords });
-    services.push(db.primary, db.replica);
+    step(`etcd on ${ports.etcd.map((p) => p.client).join(', ')}; Patroni members on ${ports.pg.join(', ')}`);
+    const db = await startPatroni({ root: ROOT, dir: path.join(dir, 'pg'), logDir, ports, passwords, log: step });
+    // One stop for all of it: replicas first, then the primary (no failover on the way out), then etcd.
+    services.push({ stop: () => db.stop() });
+
+    step(`S3-compatible store on ${ports.s3}`);
+    const store = await startObjectStore({ root: ROOT, dir: path.join(dir, 's3'), logDir, port: ports.s3 });
+    services.push(store.service);
+
+    // HAProxy first: PostgreSQL is reached through it. The app servers are down until they start, which it notices.
+    const adminSocket = path.join(dir, 'haproxy.sock');
+    step(`HAProxy on ${ports.lb}, PostgreSQL primary on ${ports.primary}, replicas on ${ports.replica}`);
+    const haproxy = new Service('haproxy', 'haproxy', ['-db', '-f', path.join(ROOT, 'deploy', 'haproxy.cfg')], {
+      env: {
+        PATH: process.env.PATH,
+        LB_BIND: `127.0.0.1:${ports.lb}`,
+        LB_FORWARDED_PROTO: 'http',
+        WEB1: `127.0.0.1:${ports.web[0]}`,
+        WEB2: `127.0.0.1:${ports.web[1]}`,
+        S3_ADDR: `127.0.0.1:${ports.s3}`,
+        RTMP_BIND: `127.0.0.1:${ports.rtmpLb}`,
+        RTMP1: `127.0.0.1:${ports.rtmp[0]}`,
+        RTMP2: `127.0.0.1:${ports.rtmp[1]}`,
+        MEDIA_S3_PATH: store.mediaPath,
+        HAPROXY_ADMIN_SOCKET: adminSocket,
+        PG_PRIMARY_BIND: `127.0.0.1:${ports.primary}`,
+        PG_REPLICA_BIND: `127.0.0.1:${ports.replica}`,
+        ...Object.fromEntries(ports.pg.map((p, i) => [`PG${i + 1}`, `127.0.0.1:${p}`])),
+        ...Object.fromEntries(ports.api.map((p, i) => [`PG${i + 1}_API_PORT`, String(p)])),
+      },
+      cwd: dir,
+      logFile: path.join(logDir, 'haproxy.log'),
+      // The whole cluster is going away: no soft stop, which would wait for hour-long event streams.
+      stopSignal: 'SIGTERM',
+      graceMs: 5_000,
+    });
+    services.push(haproxy.start());
+    const stat = async () => (await haproxyCommand(adminSocket, 'show stat')).split('\n');
+    const up = async (name, backend = 'app') =>
+      (await stat()).some((row) => row.startsWith(`${backend},${name},`) && row.split(',')[17] === 'UP');
+    /** The servers HAProxy counts up in `backend` (postgres_primary, postgres_replicas). */
+    const upIn = async (backend) =>
+      (await stat())
+        .filter((row) => row.startsWith(`${backend},pg`) && row.split(',')[17] === 'UP')
+        .map((row) => row.split(',')[1]);
+    await waitFor(
+      'HAProxy sends PostgreSQL connections to the primary and the replicas',
+      async () =>
+        existsSync(adminSocket) &&
+        (await upIn('postgres_primary')).length === 1 &&
+        (await upIn('postgres_replicas')).length === 2,
+      { detail: () => haproxy.tail() },
+    );
 
     step(`PgBouncer on ${ports.pgbouncer}`);
     services.push(
@@ -95,10 +156,6 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       }),
     );
 
-    step(`S3-compatible store on ${ports.s3}`);
-    const store = await startObjectStore({ root: ROOT, dir: path.join(dir, 's3'), logDir, port: ports.s3 });
-    services.push(store.service);
-
     const env = {
       ...process.env,
       NODE_ENV: 'production',
@@ -107,6 +164,7 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       // worker reads the finished file from there (on several machines: a shared volume).
       DATA_DIR: dataDir,
       DATABASE_URL: db.appUrl(ports.pgbouncer),
+      // The direct line (LISTEN, migrations, the job queue's locks) goes through HAProxy too: to the primary of now.
       DATABASE_DIRECT_URL: db.appUrl(ports.primary),
       DATABASE_REPLICA_URLS: db.appUrl(ports.replica),
       DATABASE_PREPARE: 'off',
@@ -170,34 +228,7 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
     services.push(worker.start());
     await Promise.all(webs.slice(1).map(ready));
 
-    const adminSocket = path.join(dir, 'haproxy.sock');
-    step(`HAProxy on ${ports.lb}`);
-    const haproxy = new Service('haproxy', 'haproxy', ['-db', '-f', path.join(ROOT, 'deploy', 'haproxy.cfg')], {
-      env: {
-        PATH: process.env.PATH,
-        LB_BIND: `127.0.0.1:${ports.lb}`,
-        LB_FORWARDED_PROTO: 'http',
-        WEB1: `127.0.0.1:${webs[0].port}`,
-        WEB2: `127.0.0.1:${webs[1].port}`,
-        S3_ADDR: `127.0.0.1:${ports.s3}`,
-        RTMP_BIND: `127.0.0.1:${ports.rtmpLb}`,
-        RTMP1: `127.0.0.1:${ports.rtmp[0]}`,
-        RTMP2: `127.0.0.1:${ports.rtmp[1]}`,
-        MEDIA_S3_PATH: store.mediaPath,
-        HAPROXY_ADMIN_SOCKET: adminSocket,
-      },
-      cwd: dir,
-      logFile: path.join(logDir, 'haproxy.log'),
-      // The whole cluster is going away: no soft stop, which would wait for hour-long event streams.
-      stopSignal: 'SIGTERM',
-      graceMs: 5_000,
-    });
-    services.push(haproxy.start());
     const balancer = `http://127.0.0.1:${ports.lb}`;
-    const up = async (name) =>
-      (await haproxyCommand(adminSocket, 'show stat'))
-        .split('\n')
-        .some((row) => row.startsWith(`app,${name},`) && row.split(',')[17] === 'UP');
     await waitFor(
       'HAProxy sees both app servers up',
       async () => existsSync(adminSocket) && (await up('web1')) && (await up('web2')),
@@ -233,7 +264,9 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
       nginx,
       adminSocket,
       /** Whether HAProxy currently counts `name` (web1, web2) as up. */
-      isUp: up,
+      isUp: (name) => up(name),
+      /** The Patroni members HAProxy counts up as the primary (`postgres_primary`) or as replicas (`postgres_replicas`). */
+      upIn,
       /** Kills an app server as a crash would (SIGKILL). */
       killWeb: (name) => webs.find((w) => w.name === name).service.kill(),
       /** Stops an app server the way systemd does (SIGTERM: it drains). */
@@ -267,8 +300,14 @@ export async function startCluster({ dir, port = 0, appEnv = {}, log = (line) =>
           rtmpUrl: `rtmp://127.0.0.1:${ports.rtmpLb}/live`,
           worker: { pid: worker.pid },
           database: {
+            // Through HAProxy: whichever member is the primary, or a replica, at the time of the query.
             primary: db.superuserUrl(ports.primary),
             replica: db.superuserUrl(ports.replica),
+            members: db.members.map((m) => ({
+              name: m.name,
+              url: db.superuserUrl(m.pgPort),
+              api: `http://127.0.0.1:${m.apiPort}`,
+            })),
             app: env.DATABASE_DIRECT_URL,
           },
           s3: store.env,

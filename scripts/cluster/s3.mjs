@@ -23,8 +23,8 @@ export async function startObjectStore({ root, dir, logDir, port, bucket = 'shan
       bucket,
       '--access-key',
       accessKey,
-      '--secret-key',
-      secretKey,
+      // In one argument: a base64url secret may start with '-', which parseArgs would take for an option.
+      `--secret-key=${secretKey}`,
     ],
     // The key pair is on the command line (anyone on the machine can read it there): it is made for this run and
     // dies with it. A store that outlives a run takes its keys from a file or the environment instead.

@@ -1,8 +1,8 @@
 /**
  * Starts the cluster (scripts/cluster/index.mjs, as `npm run cluster` does) before the first test and stops it after
  * the last. Tests run in other processes: they find the cluster in CLUSTER_DIR/cluster.json, and ask this process,
- * which owns the cluster's children, to kill or restart an app server or stop and start the replica through a small
- * control server on 127.0.0.1 (with a random token).
+ * which owns the cluster's children, to kill or restart an app server, stop and start the replicas or crash the primary
+ * database, through a small control server on 127.0.0.1 (with a random token).
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -23,11 +23,24 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const actions: Record<string, (target: string) => Promise<unknown>> = {
     'kill-web': (name) => cluster.killWeb(name),
     'start-web': (name) => cluster.startWeb(name),
-    'stop-replica': () => cluster.db.replica.stop(),
-    'start-replica': () => cluster.db.startReplica(),
+    // "The replica" is every replica member: reads go through HAProxy to any of them.
+    'stop-replica': () => cluster.db.stopReplicas(),
+    'start-replica': () => cluster.db.startStopped(),
     'pause-replay': () => cluster.db.pauseReplay(),
     'resume-replay': () => cluster.db.resumeReplay(),
     'web-up': (name) => cluster.isUp(name),
+    // Failover: crash the primary's postmaster, or lose its whole member; start a member again; who is what.
+    'kill-primary-postmaster': () => cluster.db.killPrimaryPostmaster(),
+    'kill-primary-member': () => cluster.db.killPrimaryMember(),
+    'start-member': async (name) => cluster.db.startMember(name),
+    'db-members': () => cluster.db.clusterState(),
+    'db-up-in': (backend) => cluster.upIn(backend as 'postgres_primary' | 'postgres_replicas'),
+    'web-pids': async () =>
+      [...cluster.webs, { name: 'worker', service: cluster.worker }].map((w) => ({
+        name: w.name,
+        pid: w.service.pid,
+        running: w.service.running,
+      })),
   };
   const control = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');

@@ -20,7 +20,20 @@ export function cluster(): Running {
   return running;
 }
 
-type Action = 'kill-web' | 'start-web' | 'stop-replica' | 'start-replica' | 'pause-replay' | 'resume-replay' | 'web-up';
+type Action =
+  | 'kill-web'
+  | 'start-web'
+  | 'stop-replica'
+  | 'start-replica'
+  | 'pause-replay'
+  | 'resume-replay'
+  | 'web-up'
+  | 'kill-primary-postmaster'
+  | 'kill-primary-member'
+  | 'start-member'
+  | 'db-members'
+  | 'db-up-in'
+  | 'web-pids';
 
 /** Asks the process that owns the cluster to act on it; resolves when done. */
 export async function control(action: Action, target = ''): Promise<unknown> {

@@ -13,6 +13,12 @@ describe('isDatabaseUnavailable', () => {
     ['server shutting down', pgError('57P01', 'terminating connection due to administrator command'), true],
     ['server starting up', pgError('57P03', 'the database system is starting up'), true],
     ['connection exception class', pgError('08006'), true],
+    [
+      'a write on a primary demoted by a failover',
+      pgError('25006', 'cannot execute INSERT in a read-only transaction'),
+      true,
+    ],
+    ['PgBouncer lost its server', pgError('08P01', 'server conn crashed?'), true],
     ['lost connection', new Error('Connection terminated unexpectedly'), true],
     ['pool connect time-out', new Error('timeout exceeded when trying to connect'), true],
     ['wrapped by Drizzle', new Error('Failed query: select 1', { cause: pgError('ECONNREFUSED') }), true],

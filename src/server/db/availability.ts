@@ -1,11 +1,16 @@
 /** Whether a failure means the database cannot be reached right now (answered 503 with Retry-After, not 500). */
 
-/** Seconds a client is told to wait while the database is unavailable (a supervised restart takes 0.5-5 s). */
+/**
+ * Seconds a client is told to wait while the database is unavailable (a supervised restart takes 0.5-5 s, a failover
+ * to a replica 2-15 s).
+ */
 export const UNAVAILABLE_RETRY_AFTER_S = 2;
 
-// Class 08 (connection exception), 57P01-57P03 (shut down, crashed, starting up), 53300 (too many connections).
+// Class 08 (connection exception; PgBouncer's own errors are 08P01), 57P01-57P03 (shut down, crashed, starting up),
+// 53300 (too many connections), 25006 (a write reached a server that is read-only: a primary demoted in a failover,
+// still reached by a connection opened before it).
 const UNAVAILABLE_CODES =
-  /^(08...|57P0[1-3]|53300|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$/;
+  /^(08...|57P0[1-3]|53300|25006|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$/;
 // node-postgres reports a lost or unusable connection with these messages and no code.
 const UNAVAILABLE_MESSAGES =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;

@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
-import { preparePool } from './client.ts';
+import { connect, preparePool } from './client.ts';
 import * as schema from './schema.ts';
 
 let t: TestDb;
@@ -91,6 +91,24 @@ describe('preparePool', () => {
       });
       const after = await db.select({ n: schema.users.nickname }).from(schema.users).where(eq(schema.users.id, 1));
       expect(after[0]!.n).toBe(`${before}!`);
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
+describe('connect', () => {
+  it('survives the server ending a connection checked out for a transaction (a failover), and reconnects', async () => {
+    const { pool } = connect(t.url, 2);
+    try {
+      const held = await pool.connect();
+      const { rows } = await held.query<{ pid: number }>('select pg_backend_pid() as pid');
+      const ended = new Promise((resolve) => held.once('end', resolve));
+      // Without a listener of its own, the checked-out client's 'error' would be an uncaught exception of the run.
+      await pool.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+      await ended;
+      held.release(true);
+      expect((await pool.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
     } finally {
       await pool.end();
     }

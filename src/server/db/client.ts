@@ -63,6 +63,19 @@ export function preparePool(p: pg.Pool, maxPrepared = MAX_PREPARED): pg.Pool {
   return p;
 }
 
+/**
+ * Gives every client of `p` an 'error' listener of its own for as long as it lives. The pool listens only while a
+ * client is idle (and during `pool.query`); a client checked out for a transaction whose server goes away (a failover,
+ * a restart) emits 'error' with nobody listening, which would end the process. The statement in flight still fails
+ * with the error (the request answers 503), and the pool drops the client when it is released.
+ */
+export function keepClientErrors(p: pg.Pool): pg.Pool {
+  p.on('connect', (client) => {
+    client.on('error', (error) => logLine('warn', 'pg client error', { error }));
+  });
+  return p;
+}
+
 export interface ConnectOptions {
   /** Connections in the pool (and in each replica's). */
   max?: number;
@@ -83,7 +96,7 @@ export function connect(
 ): { db: Db; pool: pg.Pool; replicas?: ReplicaSet } {
   const options = typeof maxOrOptions === 'number' ? { max: maxOrOptions } : maxOrOptions;
   const { max = 10, prepare = true, replicaUrls = [] } = options;
-  const wrap = (p: pg.Pool) => (prepare ? preparePool(p) : p);
+  const wrap = (p: pg.Pool) => keepClientErrors(prepare ? preparePool(p) : p);
   const p = wrap(new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 }));
   // A fast shutdown of PostgreSQL terminates idle clients (57P01); unhandled, that would crash Node.
   p.on('error', (error) => logLine('warn', 'pg pool error', { error }));
