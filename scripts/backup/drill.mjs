@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { waitFor } from '../cluster/processes.mjs';
 import { archiveCommand, backup, info, ownerOf, postgresBin, run, stanzaCreate } from './pgbackrest.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -44,22 +45,6 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** Polls `check` until it returns a truthy value (a state, not a fixed wait); throws after `timeoutMs`. */
-async function waitFor(what, check, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${what}: not within ${timeoutMs / 1000} s${last ? ` (${last.message})` : ''}`);
 }
 
 async function query(url, sql, params = []) {

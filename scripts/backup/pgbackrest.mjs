@@ -6,8 +6,11 @@
  * pgBackRest runs as the owner of the data directory: as `postgres` when this process is root, else as ourselves.
  */
 import { spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, chownSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, chownSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { postgresBin } from '../cluster/postgres.mjs';
+
+export { postgresBin };
 
 /** The settings every pgBackRest command here needs; each has an environment variable and a flag. */
 export const SERVER_SETTINGS = {
@@ -15,19 +18,6 @@ export const SERVER_SETTINGS = {
   pgData: { env: 'PGDATA', flag: '--pg-data', fallback: undefined },
   config: { env: 'PGBACKREST_CONFIG', flag: '--config', fallback: '/etc/pgbackrest/pgbackrest.conf' },
 };
-
-/** The newest server binaries Debian installed (PG_BIN overrides), for pg_ctl. */
-export function postgresBin() {
-  if (process.env.PG_BIN) return process.env.PG_BIN;
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root)
-    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'pg_ctl')))
-    : [];
-  const newest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
-  if (!newest)
-    throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: apt-get install postgresql');
-  return path.join(root, newest, 'bin');
-}
 
 /**
  * uid and gid of the data directory's owner (of its nearest existing parent; `postgres` when that is root's) when we

@@ -5,14 +5,20 @@
  * every member's data is under `dir`, every port on 127.0.0.1.
  *
  * Each Patroni member reads deploy/patroni.yml with only its name, addresses, ports, paths and passwords changed, so
- * the timings that run here (ttl, loop_wait, primary_start_timeout, synchronous_mode) are the shipped ones.
+ * the timings that run here (ttl, loop_wait, primary_start_timeout, synchronous_mode) are the shipped ones. The
+ * leader archives its WAL with pgBackRest into one repository under `dir` (each member with a configuration of its
+ * own naming its data directory), so the archive goes on from whichever member leads.
  */
 import { chownSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import YAML from 'yaml';
+import { archiveCommand, stanzaCreate } from '../backup/pgbackrest.mjs';
 import { postgresBin } from './postgres.mjs';
 import { envFor, runAs, Service, waitFor } from './processes.mjs';
+
+/** The pgBackRest stanza every member archives into (deploy/pgbackrest.conf's). */
+const STANZA = 'shanying';
 
 const url = (user, password, port, database) =>
   `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
@@ -106,12 +112,36 @@ export async function startPatroni({
 
   const shipped = YAML.parse(readFileSync(path.join(root, 'deploy', 'patroni.yml'), 'utf8'));
   const bin = postgresBin();
+  const backupDir = path.join(dir, 'pgbackrest');
+  for (const sub of ['', 'repo', 'lock', 'log']) {
+    mkdirSync(path.join(backupDir, sub), { recursive: true });
+    owned(path.join(backupDir, sub));
+  }
   const members = ports.pg.map((pgPort, i) => {
     const name = `pg${i + 1}`;
     const apiPort = ports.api[i];
     const dataDir = path.join(dir, name);
     const config = structuredClone(shipped);
     config.name = name;
+    // deploy/pgbackrest.conf's settings, with this member's paths and ports.
+    const backupConfig = path.join(backupDir, `${name}.conf`);
+    writeFileSync(
+      backupConfig,
+      [
+        '[global]',
+        `repo1-path=${path.join(backupDir, 'repo')}`,
+        `lock-path=${path.join(backupDir, 'lock', name)}`,
+        `log-path=${path.join(backupDir, 'log')}`,
+        'start-fast=y',
+        'compress-type=lz4',
+        `[${STANZA}]`,
+        `pg1-path=${dataDir}`,
+        `pg1-port=${pgPort}`,
+        `pg1-socket-path=${socketDir}`,
+        '',
+      ].join('\n'),
+    );
+    owned(backupConfig);
     // On 127.0.0.1 only, and without the REST API's password: the cluster's tests change it (maintenance mode).
     config.restapi = { listen: `127.0.0.1:${apiPort}`, connect_address: `127.0.0.1:${apiPort}` };
     config.etcd3 = { hosts: ports.etcd.map((p) => `127.0.0.1:${p.client}`) };
@@ -131,7 +161,11 @@ export async function startPatroni({
         'host replication replicator 127.0.0.1/32 scram-sha-256',
         'host all all 127.0.0.1/32 scram-sha-256',
       ],
-      parameters: { ...config.postgresql.parameters, unix_socket_directories: socketDir },
+      parameters: {
+        ...config.postgresql.parameters,
+        unix_socket_directories: socketDir,
+        archive_command: archiveCommand({ stanza: STANZA, config: backupConfig }),
+      },
     });
     const configFile = path.join(dir, `${name}.yml`);
     // JSON is YAML: Patroni reads it as such.
@@ -146,7 +180,7 @@ export async function startPatroni({
       stopSignal: 'SIGTERM',
       graceMs: 30_000,
     });
-    return { name, pgPort, apiPort, dataDir, service };
+    return { name, pgPort, apiPort, dataDir, backupConfig, service };
   });
   const byName = (name) => {
     const member = members.find((m) => m.name === name);
@@ -181,6 +215,8 @@ export async function startPatroni({
     timeoutMs: 60_000,
     detail: tails,
   });
+  // The stanza, once, from the first primary: until it exists, archive-push fails and PostgreSQL keeps the segments.
+  stanzaCreate({ stanza: STANZA, config: members[0].backupConfig, pgData: members[0].dataDir });
   await query(superuser(members[0].pgPort), `CREATE ROLE ${appRole} WITH LOGIN PASSWORD '${passwords.app}'`);
   await query(superuser(members[0].pgPort), `CREATE DATABASE ${database} OWNER ${appRole}`);
   log('Patroni members pg2, pg3 copy the primary');

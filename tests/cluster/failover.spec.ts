@@ -244,6 +244,23 @@ async function failover(how: 'kill-primary-postmaster' | 'kill-primary-member'):
     )
     .toEqual({ status: 'streaming', recovery: true });
 
+  // The archive goes on from the new primary: a segment it closes reaches pgBackRest's repository (the backups'
+  // point-in-time restore needs every segment, whichever member wrote it).
+  const [switched] = await queryMember<{ wal: string }>(newPrimary!, 'SELECT pg_walfile_name(pg_switch_wal()) AS wal');
+  const wal = switched!.wal;
+  const archived = async () =>
+    (
+      await queryMember<{ last: string | null }>(newPrimary!, 'SELECT last_archived_wal AS last FROM pg_stat_archiver')
+    )[0]?.last ?? '';
+  // Segment names of one timeline sort as they were written.
+  await expect
+    .poll(async () => (await archived()) >= wal, {
+      timeout: 30_000,
+      intervals: [500],
+      message: `${newPrimary} archives ${wal}`,
+    })
+    .toBe(true);
+
   // What the writers saw.
   const attempts = log.flatMap((w) => w.attempts);
   const failures = attempts.filter(failed);
