@@ -1,5 +1,5 @@
 import type { BrowserContext, Locator, Page } from '@playwright/test';
-import { expect, test } from './support.ts';
+import { expect, holdEachVideo, test } from './support.ts';
 
 /** Logs the context in as the demo account (session cookie, and the token where the login dialog keeps it). */
 async function login(context: BrowserContext, page: Page): Promise<{ token: string; secUid: string }> {
@@ -46,6 +46,7 @@ test('the first video is in the server’s markup (poster at once) and plays bef
   const html = await (await page.request.get('/')).text();
   expect(html).toMatch(/<video[^>]*poster="[^"]+"[^>]*autoplay/i);
   expect(html).toMatch(/rel="preload" as="image"/);
+  await holdEachVideo(page);
   await page.goto('/');
   const first = active(page);
   await expect(first).toHaveAttribute('data-index', '0');
@@ -75,6 +76,7 @@ test('paging by buttons, wheel and drag; more videos arrive by cursor before the
     'request',
     (r) => r.url().includes('/tab/feed/') && pages.push(new URL(r.url()).searchParams.get('cursor') ?? ''),
   );
+  await holdEachVideo(page);
   await page.goto('/');
   await wake(page);
   await page.getByRole('button', { name: '下一个视频' }).click();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './support.ts';
+import { expect, holdEachVideo, test } from './support.ts';
 
 // Keyboard alone: every control of the chrome and the feed is a Tab stop with a visible focus ring, and a dialog takes
 // focus in, closes on Escape and gives focus back.
@@ -48,10 +48,8 @@ async function tab(page: Page): Promise<Stop> {
 
 test('Tab reaches the header, the sidebar and the feed’s actions, each with a visible focus ring', async ({ page }) => {
   test.setTimeout(60_000);
-  // 连播 off: a seeded video lasts 8 s, and the feed moving on under a slow walk would take the focus with it.
-  await page.addInitScript(() => {
-    if (!localStorage.getItem('sy.player')) localStorage.setItem('sy.player', JSON.stringify({ autoNext: false }));
-  });
+  // The feed moving on under a slow walk would take the focus with it.
+  await holdEachVideo(page);
   await page.goto('/');
   await expect(page.locator('article[data-active="true"]')).toBeVisible();
   const stops: Stop[] = [];

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { pageRoutes } from './routes.ts';
-import { expect, test, loginDemo, newAccount, signIn, type Session } from './support.ts';
+import { expect, test, holdEachVideo, loginDemo, newAccount, signIn, type Session } from './support.ts';
 
 // The phone layout: below 768 px a bottom tab bar replaces the sidebar and the feed fills the screen.
 // No service worker: it would answer the script requests that a test holds back with page.route.
@@ -51,6 +51,7 @@ test('the feed fills the screen between header and tab bar, and pages by swipe: 
     await held;
     await route.continue();
   });
+  await holdEachVideo(page);
   await page.goto('/');
   const feed = page.locator('section[aria-roledescription="carousel"]');
   const f = await box(feed);

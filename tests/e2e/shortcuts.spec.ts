@@ -1,5 +1,5 @@
 import type { APIRequest, BrowserContext, Locator, Page } from '@playwright/test';
-import { expect, newAccount, signIn, test } from './support.ts';
+import { expect, holdEachVideo, newAccount, signIn, test } from './support.ts';
 
 /**
  * Logs the context in as an account of its own (session cookie, and the token where the login dialog keeps it): every
@@ -18,8 +18,9 @@ const active = (page: Page) => page.locator('article[data-active="true"]');
 const video = (page: Page) => active(page).locator('video');
 const likeButton = (page: Page) => active(page).getByRole('button', { name: /^点赞/ });
 
-/** Opens the feed, wakes its island and waits for the first video to play. */
-async function openFeed(page: Page): Promise<Locator> {
+/** Opens the feed, wakes its island and waits for the first video to play; 连播 off unless `moveOn`. */
+async function openFeed(page: Page, { moveOn = false } = {}): Promise<Locator> {
+  if (!moveOn) await holdEachVideo(page);
   await page.goto('/');
   await page.locator('section[aria-roledescription="carousel"]').hover();
   await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-active]'));
@@ -135,7 +136,7 @@ test.describe('shortcuts on the feed, each checked by its effect', () => {
   test('K switches 自动连播 (on by default): off, the video loops; on again, the end moves the feed on', async ({
     page,
   }) => {
-    await openFeed(page);
+    await openFeed(page, { moveOn: true });
     const autoNext = active(page).getByRole('switch', { name: '自动连播' });
     await expect(autoNext).toHaveAttribute('aria-checked', 'true');
     await page.keyboard.press('k');

@@ -92,6 +92,16 @@ export async function signIn(context: BrowserContext, session: { token: string; 
   );
 }
 
+/**
+ * 连播 off on the pages of `target`: a seeded video lasts 8 s, and on a busy machine a test's steps can outlast it,
+ * so a feed moving on by itself would shift the index the test counts. A stored player setting is left as it is.
+ */
+export async function holdEachVideo(target: Page | BrowserContext): Promise<void> {
+  await target.addInitScript(() => {
+    if (!localStorage.getItem('sy.player')) localStorage.setItem('sy.player', JSON.stringify({ autoNext: false }));
+  });
+}
+
 /** The newest login code the server wrote to its outbox for `email`, or null. */
 export function outboxCode(email: string): string | null {
   try {

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page, Response } from '@playwright/test';
-import { expect, newAccount, signIn, test, type Session } from './support.ts';
+import { expect, holdEachVideo, newAccount, signIn, test, type Session } from './support.ts';
 
 /** The channel a member is given a taste for (美食), so that their feed has affinity items. */
 const FOOD = 300204;
@@ -54,6 +54,7 @@ function collectReasons(page: Page): Map<string, Reason> {
 
 /** Opens the feed woken up, as a member. */
 async function openFeed(page: Page): Promise<void> {
+  await holdEachVideo(page);
   await page.goto('/');
   await page.locator('section[aria-roledescription="carousel"]').hover();
   await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-active]'));
