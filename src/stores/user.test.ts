@@ -74,6 +74,18 @@ describe('$user', () => {
     expect($auth.get().isLogin).toBe(false);
   });
 
+  it('loadUserInfo drops an answer that arrives after a logout: nothing of the account is written back', async () => {
+    let answer: (value: typeof profile) => void = () => {};
+    get.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+    const pending = user.loadUserInfo();
+    user.clearLocalSession({ keepEmail: null });
+    answer(profile);
+    expect(await pending).toBeNull();
+    expect($user.get()).toEqual({ token: null, userInfo: null });
+    expect(env.local.getItem('sy.user')).toBeNull();
+    expect($auth.get().isLogin).toBe(false);
+  });
+
   it('loginSucceeded keeps the token and user and bumps routerKey', () => {
     user.clearLocalSession();
     const key = $auth.get().routerKey;

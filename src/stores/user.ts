@@ -57,11 +57,17 @@ export function avatarOf(
   return info?.avatar_thumb?.url_list?.[0] ?? info?.avatar_300x300?.url_list?.[0];
 }
 
-/** Fetches the user info: status_code 0 stores it and sets isLogin; anything else sets isLogin false. */
+/**
+ * Fetches the user info: status_code 0 stores it and sets isLogin; anything else sets isLogin false. An answer that
+ * arrives after a logout or login on the page (`routerKey` moved on) is of a session that is gone: it is dropped, or a
+ * logout clicked while the menu's counts load would write the account back into localStorage after clearing it.
+ */
 export async function loadUserInfo(): Promise<UserInfo | null> {
   $userLoading.set(true);
+  const session = $auth.get().routerKey;
   try {
     const body = await apiGet<ProfileSelf>('/aweme/v1/web/user/profile/self/');
+    if ($auth.get().routerKey !== session) return null;
     const info: UserInfo = {
       ...body.user,
       collect_count: body.user_collect_count?.collect_count_list?.[0]?.collect_count ?? 0,
@@ -70,7 +76,7 @@ export async function loadUserInfo(): Promise<UserInfo | null> {
     setLoggedIn(true);
     return info;
   } catch {
-    setLoggedIn(false);
+    if ($auth.get().routerKey === session) setLoggedIn(false);
     return null;
   } finally {
     $userLoading.set(false);
