@@ -45,6 +45,10 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR,
       RATE_LIMIT_IP_FACTOR: '100',
+      // The specs' API clients (Node's http, unlike a browser) do not send a request again when the server closed its
+      // idle keep-alive socket just as they reused it: on a busy machine that race was an ECONNRESET now and then. An
+      // idle socket is kept a minute here, as a proxy in front of the server would keep its own.
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '60000',
       CAPTION_ENGINE: `${process.execPath} ${path.resolve('tests/fixtures/fake-caption-engine.mjs')}`,
       RTMP_PORT: process.env.E2E_RTMP_PORT ?? String(PORT + 50),
     },

@@ -38,6 +38,7 @@ test('a message sent through one server arrives live on a page served by another
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       RATE_LIMIT_IP_FACTOR: '100',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '60000',
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
