@@ -373,6 +373,22 @@ describe('the personal feed from bounded candidates', () => {
     }
   }, 120_000);
 
+  it('reads the works a long history names from one narrow index, without a visit to each work’s row', async () => {
+    // A member the other tests do not read: the process keeps the works' facts it has read.
+    const [member] = (
+      await large.db.execute<{ id: number }>(sql`select id from users order by favoriting_count desc, id offset 2 limit 1`)
+    ).rows;
+    const statements = await recorded(large.pool, () => v.recommend(Number(member!.id), { count: 10 }));
+    const facts = statements.filter((st) => /from videos where id = any/.test(st.text));
+    expect(facts).toHaveLength(1);
+    const { rows } = await large.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode & { 'Index Name'?: string } }] }>({
+      text: `EXPLAIN (FORMAT JSON) ${facts[0]!.text}`,
+      values: facts[0]!.values,
+    });
+    const plan = rows[0]!['QUERY PLAN'][0].Plan;
+    expect([plan['Node Type'], plan['Index Name']]).toEqual(['Index Only Scan', 'videos_facts_idx']);
+  }, 60_000);
+
   it('says why each pick is there: its pool and the signals that weighed on it', async () => {
     const s = await subjects(large.db);
     const page = await v.recommend(s.manyFollows, { count: 30 });
