@@ -237,6 +237,10 @@ export const videos = pgTable(
   },
   (t) => [
     index('videos_author_idx').on(t.authorId, t.createdAt),
+    // The newest published works of a set of authors (关注 and 朋友's feeds), per author, read from the index alone.
+    index('videos_author_listed_idx')
+      .on(t.authorId, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
     index('videos_channel_idx').on(t.channelId, t.createdAt),
     index('videos_created_idx').on(t.createdAt),
     index('videos_search_tokens_idx').using('gin', t.searchTokens),

@@ -202,6 +202,44 @@ describe('videos service', () => {
     }
   });
 
+  it('the follow feed pages through what the viewer may see, however many newer works they may not', async () => {
+    const [viewer, author] = await t.db
+      .insert(users)
+      .values([
+        { secUid: 'follow-feed-viewer', nickname: '关注者', avatar: 'seed/avatars/1.svg' },
+        { secUid: 'follow-feed-author', nickname: '作者', avatar: 'seed/avatars/2.svg' },
+      ])
+      .returning({ id: users.id });
+    await t.db.insert(follows).values({ followerId: viewer!.id, followeeId: author!.id });
+    const [clip] = await t.db.select().from(videos).limit(1);
+    const work = (k: number, visibility: 'public' | 'friends') => ({
+      authorId: author!.id,
+      channelId: clip!.channelId,
+      desc: `作品 ${k}`,
+      media: clip!.media,
+      poster: clip!.poster,
+      durationMs: clip!.durationMs,
+      width: clip!.width,
+      height: clip!.height,
+      sizeBytes: clip!.sizeBytes,
+      visibility,
+      createdAt: new Date(Date.UTC(2026, 0, 1 + k)),
+    });
+    // Three public works, then ten newer ones for friends (the author does not follow back): more than twice a page.
+    const shown = await t.db
+      .insert(videos)
+      .values([0, 1, 2].map((k) => work(k, 'public')))
+      .returning({ id: videos.id });
+    await t.db.insert(videos).values(Array.from({ length: 10 }, (_, k) => work(3 + k, 'friends')));
+    try {
+      const ids = await drain((cursor) => v.followFeed(viewer!.id, { cursor, count: 2 }));
+      expect(ids).toEqual(shown.map((r) => r.id).reverse());
+    } finally {
+      // The other tests count the seed's works.
+      await t.db.delete(videos).where(eq(videos.authorId, author!.id));
+    }
+  });
+
   it('profile tabs list the rows behind their counts', async () => {
     const [u] = await t.db
       .select()

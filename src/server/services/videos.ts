@@ -171,22 +171,36 @@ async function authorsFeed(viewerId: number, followees: SQL, kind: string, page:
   const skip = key ? 0 : skipOf(page);
   if (skip > MAX_SKIP) return emptyPage(page);
   const per = limit + 1 + skip;
-  // Inside the lateral select, "videos" is that select's own table: the rule and the key apply per author.
-  const picked = sql`(select p.id from ${followees} cross join lateral (
+  const older = key ? sql`and ${olderThan(videos.createdAt, videos.id, key)}` : sql``;
+  // First the authors' newest published works before the viewer's rules, from videos_author_listed_idx alone (no
+  // work's wide row is read): every work the page can hold is among them, in the same order. Twice the page, so that
+  // a few friends-only or muted works among them still leave a full page.
+  const reach = 2 * per;
+  const { rows: newest } = await db().execute<{ id: number }>(sql`
+    select p.id from ${followees} cross join lateral (
       select ${videos.id} as id, ${videos.createdAt} as created_at from ${videos}
-      where ${videos.authorId} = f.followee_id and ${and(visibleWorks(viewerId), notMutedWork(viewerId))}
-        ${key ? sql`and ${olderThan(videos.createdAt, videos.id, key)}` : sql``}
-      order by ${videos.createdAt} desc, ${videos.id} desc limit ${per}) p
-    order by p.created_at desc, p.id desc limit ${per})`;
-  const rows = await db()
-    .select({ ...cardColumns, at: micros(videos.createdAt) })
-    .from(videos)
-    .innerJoin(users, eq(users.id, videos.authorId))
-    .where(sql`${videos.id} in ${picked}`)
-    .orderBy(desc(videos.createdAt), desc(videos.id))
-    .limit(limit + 1)
-    .offset(skip);
-  const p = keyedPage(rows, limit, kind, (r) => [r.at, r.id], page);
+      where ${videos.authorId} = f.followee_id and ${videos.deletedAt} is null and ${videos.status} = 'published' ${older}
+      order by ${videos.createdAt} desc, ${videos.id} desc limit ${reach}) p
+    order by p.created_at desc, p.id desc limit ${reach}`);
+  const cards = (picked: SQL) =>
+    db()
+      .select({ ...cardColumns, at: micros(videos.createdAt) })
+      .from(videos)
+      .innerJoin(users, eq(users.id, videos.authorId))
+      .where(and(picked, visibleWorks(viewerId), notMutedWork(viewerId)))
+      .orderBy(desc(videos.createdAt), desc(videos.id))
+      .limit(per);
+  let rows = await cards(sql`${videos.id} = any (${`{${newest.map((r) => Number(r.id)).join(',')}}`}::int[])`);
+  if (rows.length < per && newest.length === reach) {
+    // So many of them hidden from the viewer that the page is not full: the rules applied per author, as they read.
+    // Inside the lateral select, "videos" is that select's own table: the rule and the key apply per author.
+    rows = await cards(sql`${videos.id} in (select p.id from ${followees} cross join lateral (
+        select ${videos.id} as id, ${videos.createdAt} as created_at from ${videos}
+        where ${videos.authorId} = f.followee_id and ${and(visibleWorks(viewerId), notMutedWork(viewerId))} ${older}
+        order by ${videos.createdAt} desc, ${videos.id} desc limit ${per}) p
+      order by p.created_at desc, p.id desc limit ${per})`);
+  }
+  const p = keyedPage(rows.slice(skip), limit, kind, (r) => [r.at, r.id], page);
   return { ...p, items: p.items.map(({ at: _, ...card }) => card) };
 }
 
