@@ -376,7 +376,9 @@ describe('the personal feed from bounded candidates', () => {
   it('reads the works a long history names from one narrow index, without a visit to each work’s row', async () => {
     // A member the other tests do not read: the process keeps the works' facts it has read.
     const [member] = (
-      await large.db.execute<{ id: number }>(sql`select id from users order by favoriting_count desc, id offset 2 limit 1`)
+      await large.db.execute<{ id: number }>(
+        sql`select id from users order by favoriting_count desc, id offset 2 limit 1`,
+      )
     ).rows;
     const statements = await recorded(large.pool, () => v.recommend(Number(member!.id), { count: 10 }));
     const facts = statements.filter((st) => /from videos where id = any/.test(st.text));
