@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { apiGet } from '../stores/api.ts';
 import { t } from '../i18n/t.ts';
 import { riCloseLine, riHeart3Line, riLiveLine, riUserHeartLine } from '../shared/icons.ts';
@@ -34,6 +34,13 @@ export function LoginDialog() {
   const titleId = useId();
   const baseId = useId();
 
+  // What the viewer types in the email box, clearing it included, is theirs: a pre-fill arriving later leaves it.
+  const edited = useRef(false);
+  const editEmail = useCallback((value: string) => {
+    edited.current = true;
+    setEmail(value);
+  }, []);
+
   // Pre-fill: the remembered email, else the demo account when the server has one.
   useEffect(() => {
     const remembered = rememberedEmail();
@@ -41,7 +48,8 @@ export function LoginDialog() {
     apiGet<{ email: string | null; password?: string }>('/passport/demo', {}, { quiet: true })
       .then((demo) => {
         if (!demo.email || !demo.password) return;
-        if (!remembered || remembered === demo.email) {
+        // The demo's password only beside the demo's email: not once the viewer typed an address of their own.
+        if ((!remembered || remembered === demo.email) && !edited.current) {
           setEmail((typed) => typed || demo.email!);
           setDemoPassword(demo.password);
         }
@@ -138,12 +146,12 @@ export function LoginDialog() {
               {open && tab === 'qr' && <LoginQrPanel />}
             </Panel>
             <Panel id={`${baseId}-panel-code`} tabId={`${baseId}-tab-code`} hidden={tab !== 'code'}>
-              <LoginCodePanel email={email} setEmail={setEmail} idPrefix={`${baseId}-code`} />
+              <LoginCodePanel email={email} setEmail={editEmail} idPrefix={`${baseId}-code`} />
             </Panel>
             <Panel id={`${baseId}-panel-password`} tabId={`${baseId}-tab-password`} hidden={tab !== 'password'}>
               <LoginPasswordPanel
                 email={email}
-                setEmail={setEmail}
+                setEmail={editEmail}
                 demoPassword={demoPassword}
                 idPrefix={`${baseId}-pw`}
               />
