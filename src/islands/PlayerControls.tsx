@@ -118,7 +118,9 @@ export function usePlayback(video: HTMLVideoElement | null, item: VideoItem, liv
 
 const rateLabel = (r: number) => `${r}x`;
 
-const pct = (part: number, whole: number) => `${whole > 0 ? Math.min(100, (part / whole) * 100) : 0}%`;
+/** `part` of `whole`, from 0 to 1. */
+const share = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : 0);
+const pct = (part: number, whole: number) => `${share(part, whole) * 100}%`;
 
 // A phone's thumb needs 44 px targets.
 const ICON_BTN = 'pc-btn';
@@ -222,10 +224,12 @@ export function PlayerControls({
             aria-hidden="true"
           >
             <div className="absolute inset-y-0 left-0 bg-white/40" style={{ width: pct(buffered, duration) }} />
+            {/* Scaled, not sized: a transform's transition runs on the compositor, where a width's would lay out
+                and paint the page on the main thread every frame the video plays. */}
             <div
               data-fill
-              className="absolute inset-y-0 left-0 bg-white transition-[width] duration-200 ease-linear"
-              style={{ width: pct(time, duration) }}
+              className="absolute inset-0 origin-left bg-white transition-transform duration-200 ease-linear"
+              style={{ transform: `scaleX(${share(time, duration)})` }}
             />
           </div>
           <input

@@ -263,6 +263,65 @@ test('the progress bar is a slider: keys seek, the time is its value text; the b
   expect(buffered).toBeGreaterThan(50);
 });
 
+/** The played share of the active video as its line draws it, and as the video has it. */
+async function playedShares(page: Page): Promise<{ drawn: number; played: number }> {
+  return active(page).evaluate((slide) => {
+    const fill = slide.querySelector<HTMLElement>('.player-bar [data-fill]')!;
+    const video = slide.querySelector('video')!;
+    return {
+      drawn: fill.getBoundingClientRect().width / fill.parentElement!.getBoundingClientRect().width,
+      played: video.currentTime / video.duration,
+    };
+  });
+}
+
+test('the played line follows the video before and after the island wakes, and playing animates nothing the main thread must lay out', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await playing(active(page));
+  // The line eases towards each new time over 200 ms: within a tenth of the video it is where the video is.
+  const follows = async () => {
+    await expect
+      .poll(async () => {
+        const { drawn, played } = await playedShares(page);
+        return played > 0.05 && Math.abs(drawn - played) < 0.1;
+      })
+      .toBe(true);
+  };
+  await follows();
+  await wake(page);
+  await follows();
+  // Sampled while it plays: a transition of the line's width (it eases at each time update, four a second) would be
+  // running most of the time and redraw the page on the main thread every frame; transforms and fades do not.
+  const animated = new Set<string>();
+  for (let k = 0; k < 20; k++) {
+    for (const p of await page.evaluate(() =>
+      document
+        .getAnimations()
+        .filter((a) => a.playState === 'running')
+        .flatMap((a) =>
+          a instanceof CSSTransition
+            ? [a.transitionProperty]
+            : ((a.effect as KeyframeEffect | null)?.getKeyframes() ?? []).flatMap((f) => Object.keys(f)),
+        ),
+    ))
+      animated.add(p);
+  }
+  const composited = [
+    'transform',
+    'translate',
+    'scale',
+    'rotate',
+    'opacity',
+    'offset',
+    'easing',
+    'composite',
+    'computedOffset',
+  ];
+  expect([...animated].filter((p) => !composited.includes(p))).toEqual([]);
+});
+
 test('danmaku appear at their time, and one sent from the input shows at once', async ({ page, context }) => {
   const { token } = await login(context, page);
   const video = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();

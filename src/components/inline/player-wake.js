@@ -91,7 +91,7 @@
   const tick = () => {
     if (woke || !island?.hasAttribute('ssr')) return video.removeEventListener('timeupdate', tick);
     const d = video.duration || 1;
-    if (fill) fill.style.width = `${Math.min(100, (video.currentTime / d) * 100)}%`;
+    if (fill) fill.style.transform = `scaleX(${Math.min(1, video.currentTime / d)})`;
     if (clock) clock.data = `${mmss(video.currentTime)} / ${mmss(d)}`;
     if (video.currentTime > WATCHED_S) wake();
   };
