@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import {
   riCollapseDiagonalLine,
   riExpandDiagonalLine,
@@ -81,6 +81,66 @@ function useMedia(video: HTMLVideoElement | null, fallback: number): Media {
   return media;
 }
 
+/** How far `video` has played, from 0 to 1. */
+const playedShare = (video: HTMLVideoElement) =>
+  video.duration > 0 && Number.isFinite(video.duration) ? Math.min(1, video.currentTime / video.duration) : 0;
+
+/**
+ * Draws `video`'s played line in `fill` as one linear animation from where the video is to its end, at its speed, made
+ * again only when it starts or stops playing, seeks (a loop seeks to its start), changes speed or drifts. The compositor
+ * moves it: a transition to each new time, four a second, asked the main thread for a frame every frame it played.
+ */
+function usePlayedLine(video: HTMLVideoElement | null, fill: RefObject<HTMLDivElement | null>): void {
+  useEffect(() => {
+    const el = fill.current;
+    if (!video || !el) return;
+    let run: Animation | undefined;
+    let from = 0;
+    const draw = () => {
+      run?.cancel();
+      run = undefined;
+      from = playedShare(video);
+      el.style.transform = `scaleX(${from})`;
+      const left = video.duration - video.currentTime;
+      // HAVE_FUTURE_DATA: a video waiting for data stands still, and so does its line.
+      if (video.paused || video.seeking || video.readyState < 3 || !(left > 0) || !Number.isFinite(left)) return;
+      run = el.animate([{ transform: `scaleX(${from})` }, { transform: 'scaleX(1)' }], {
+        duration: (left * 1000) / video.playbackRate,
+        easing: 'linear',
+        fill: 'forwards',
+      });
+    };
+    // At a time update the line is where the video is to a hundredth, or drawn again from there (a stall that sent no
+    // event, a clock that drifts).
+    const check = () => {
+      const progress = run?.effect?.getComputedTiming().progress;
+      const drawn = progress == null ? from : from + progress * (1 - from);
+      if (Math.abs(drawn - playedShare(video)) > 0.01 || (!run && !video.paused)) draw();
+    };
+    const events = [
+      'play',
+      'playing',
+      'pause',
+      'waiting',
+      'seeking',
+      'seeked',
+      'ratechange',
+      'durationchange',
+      'emptied',
+    ];
+    for (const e of events) video.addEventListener(e, draw);
+    video.addEventListener('timeupdate', check);
+    // The page's script kept the line before the island woke; its style is taken over here.
+    for (const a of el.getAnimations()) a.cancel();
+    draw();
+    return () => {
+      run?.cancel();
+      for (const e of events) video.removeEventListener(e, draw);
+      video.removeEventListener('timeupdate', check);
+    };
+  }, [video, fill]);
+}
+
 /** Applies the remembered volume, mute and speed to `video`, and records its watch history (logged-in viewers; not for a live stream). */
 export function usePlayback(video: HTMLVideoElement | null, item: VideoItem, live = false): void {
   const { volume, rate } = useStore($prefs);
@@ -118,9 +178,7 @@ export function usePlayback(video: HTMLVideoElement | null, item: VideoItem, liv
 
 const rateLabel = (r: number) => `${r}x`;
 
-/** `part` of `whole`, from 0 to 1. */
-const share = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : 0);
-const pct = (part: number, whole: number) => `${share(part, whole) * 100}%`;
+const pct = (part: number, whole: number) => `${whole > 0 ? Math.min(100, (part / whole) * 100) : 0}%`;
 
 // A phone's thumb needs 44 px targets.
 const ICON_BTN = 'pc-btn';
@@ -177,6 +235,8 @@ export function PlayerControls({
   children,
 }: Props) {
   const { time, duration, buffered, paused } = useMedia(video, item.duration / 1000);
+  const fill = useRef<HTMLDivElement>(null);
+  usePlayedLine(video, fill);
   const prefs = useStore($prefs);
   const muted = useStore($muted);
   const clear = useStore($clear);
@@ -224,13 +284,8 @@ export function PlayerControls({
             aria-hidden="true"
           >
             <div className="absolute inset-y-0 left-0 bg-white/40" style={{ width: pct(buffered, duration) }} />
-            {/* Scaled, not sized: a transform's transition runs on the compositor, where a width's would lay out
-                and paint the page on the main thread every frame the video plays. */}
-            <div
-              data-fill
-              className="absolute inset-0 origin-left bg-white transition-transform duration-200 ease-linear"
-              style={{ transform: `scaleX(${share(time, duration)})` }}
-            />
+            {/* Scaled by an animation (usePlayedLine), not sized by each time update. */}
+            <div data-fill ref={fill} className="absolute inset-0 origin-left scale-x-0 bg-white" />
           </div>
           <input
             type="range"
