@@ -13,6 +13,7 @@ import { getDefaultPage, setDefaultPage } from './default-page.ts';
 import { install, registerServiceWorker, watchInstall } from './install.ts';
 import { watchParts } from './parts.ts';
 import { bindRadioGroup } from './radio-group.ts';
+import { yieldToMain } from '../yield.ts';
 
 let themeApplied = false;
 
@@ -164,14 +165,26 @@ function reportButtons(): void {
 export function initChrome(): void {
   watchEarlyClicks();
   void loadMarks();
-  void parsed().then(() => {
+  void parsed().then(async () => {
+    // In pieces, each its own turn: the popovers first, which a tap reaches soonest.
     wireControls();
-    watchParts(wireControls);
-    watchBadges();
-    inbox();
-    reportButtons();
-    showFlash();
-    watchInstall();
-    registerServiceWorker();
+    for (const piece of [
+      () => watchParts(wireControls),
+      () => {
+        watchBadges();
+        inbox();
+      },
+      () => {
+        reportButtons();
+        showFlash();
+      },
+      () => {
+        watchInstall();
+        registerServiceWorker();
+      },
+    ]) {
+      await yieldToMain();
+      piece();
+    }
   });
 }

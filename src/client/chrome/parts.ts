@@ -4,6 +4,7 @@
  * data-parts> (src/pages/chrome/parts.astro), which the browser keeps. They are fetched when the page is idle, or at the
  * first pointer, focus or touch on a trigger; a click or key that opens a box before they arrive waits for them.
  */
+import { yieldToMain } from '../yield.ts';
 
 let loading: Promise<void> | undefined;
 let wire: (() => void) | undefined;
@@ -22,15 +23,19 @@ export function loadParts(): Promise<void> {
       if (!response.ok) throw new Error(`${url}: ${response.status}`);
       return response.text();
     })
-    .then((html) => {
+    .then(async (html) => {
       const parsed = document.createElement('template');
       parsed.innerHTML = html;
+      // One box a turn; the boxes stay marked (a click on their triggers held) until all are in and wired together.
+      const filled: HTMLElement[] = [];
       for (const part of parsed.content.querySelectorAll<HTMLTemplateElement>('template[data-part]')) {
         const box = document.getElementById(part.dataset.part!);
-        if (!box?.hasAttribute('data-part')) continue;
+        if (!box?.hasAttribute('data-part') || filled.includes(box)) continue;
+        await yieldToMain();
         box.append(document.importNode(part.content, true));
-        box.removeAttribute('data-part');
+        filled.push(box);
       }
+      for (const box of filled) box.removeAttribute('data-part');
       wire?.();
     })
     .catch(() => {
