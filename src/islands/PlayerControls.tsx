@@ -115,7 +115,9 @@ function usePlayedLine(video: HTMLVideoElement | null, fill: RefObject<HTMLDivEl
     const check = () => {
       const progress = run?.effect?.getComputedTiming().progress;
       const drawn = progress == null ? from : from + progress * (1 - from);
-      if (Math.abs(drawn - playedShare(video)) > 0.01 || (!run && !video.paused)) draw();
+      // A line that cannot run (a live stream's length is unknown) is not written again at every time update.
+      const canRun = Number.isFinite(video.duration) && video.duration > 0;
+      if (Math.abs(drawn - playedShare(video)) > 0.01 || (!run && canRun && !video.paused)) draw();
     };
     const events = [
       'play',
