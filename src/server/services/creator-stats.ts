@@ -8,7 +8,7 @@ import {
   type StatsRange,
   type StatsWork,
 } from '../../shared/creator-stats.ts';
-import { db } from '../db/client.ts';
+import { db, intLiteral } from '../db/client.ts';
 import { authorDailyStats, userDailyFollowers, videoDailyStats, videos } from '../db/schema.ts';
 import { today } from './daily-stats.ts';
 import { notFound } from '../errors.ts';
@@ -44,7 +44,8 @@ async function listStatsWorks(userId: number, workId?: number): Promise<StatsWor
 export async function creatorStats(userId: number, days: StatsRange, workId?: number): Promise<CreatorStats> {
   const works = await listStatsWorks(userId, workId);
   if (!works) throw notFound('error.workNotFound');
-  const first = sql`${today()} - ${days - 1}::int`;
+  // The range's length in the text (one of a few): the statement then keeps one plan.
+  const first = sql`${today()} - ${intLiteral(days - 1)}`;
   // All works: the author's own daily sums (kept by triggers), a month of rows whatever the number of works.
   const figures =
     workId === undefined
@@ -52,7 +53,7 @@ export async function creatorStats(userId: number, days: StatsRange, workId?: nu
       : sql`select day, plays, likes, comments, shares from ${videoDailyStats} where video_id = ${workId} and day >= ${first}`;
   // Days without a row still get a line: the chart's axis is the calendar, not the activity.
   const { rows } = await db().execute<{ day: string } & StatsFigures>(sql`
-    with range as (select (${first} + k)::date as day from generate_series(0, ${days - 1}::int) k),
+    with range as (select (${first} + k)::date as day from generate_series(0, ${intLiteral(days - 1)}) k),
     works as (${figures})
     select to_char(r.day, 'YYYY-MM-DD') as day,
            coalesce(x.plays, 0) as plays, coalesce(x.likes, 0) as likes, coalesce(x.comments, 0) as comments,

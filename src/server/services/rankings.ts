@@ -20,6 +20,7 @@ import {
   keyedPage,
   MAX_SKIP,
   pageLimit,
+  pageRows,
   skipOf,
   type Page,
   type Paged,
@@ -74,7 +75,7 @@ export async function popularCards(
       ),
     )
     .orderBy(desc(RANK_SCORE), desc(videos.id))
-    .limit(limit + 1)
+    .limit(pageRows(limit))
     .offset(skip);
   return keyedPage(rows, limit, POPULAR, (r) => [r.rank, r.id], page);
 }
@@ -149,7 +150,7 @@ export async function hot(page: Page = {}, viewerId: number | null = null): Prom
       ),
     )
     .orderBy(desc(videoHeat.score), desc(videoHeat.videoId))
-    .limit(limit + 1)
+    .limit(pageRows(limit))
     .offset(skip);
   const shown = rows.map(({ score: s, heatNow, ...card }) => ({
     // The epsilon keeps float noise in a sum of whole weights from rounding up past it.

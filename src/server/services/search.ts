@@ -1,6 +1,6 @@
 /** Search over the character unigram/bigram indexes (search-tokens.ts): videos ranked by match quality, popularity and freshness; users by nickname. */
 import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
-import { db } from '../db/client.ts';
+import { db, intLiteral } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 import { durationRange, NO_FILTERS, type SearchFilters } from '../../shared/search-filters.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
@@ -8,7 +8,16 @@ import { notMutedWork } from './mutes.ts';
 import { recordSearch, type Searcher } from './search-log.ts';
 import { searchTerms } from './search-tokens.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
-import { bounds, emptyPage, selectCards, toPage, type Page, type Paged, type VideoCard } from './video-cards.ts';
+import {
+  bounds,
+  emptyPage,
+  pageRows,
+  selectCards,
+  toPage,
+  type Page,
+  type Paged,
+  type VideoCard,
+} from './video-cards.ts';
 
 export { MAX_QUERY, normalizeQuery } from '../../shared/search-query.ts';
 
@@ -135,13 +144,13 @@ export async function searchVideos(
   // deleted_at is null lets the pool walk the partial index; which works a viewer may see is selectCards' rule.
   const pool = sql`
     (select id from videos where deleted_at is null and search_tokens @> ${terms}${author}${narrow}
-      order by ${poolOrder} limit ${MATCH_POOL})
+      order by ${poolOrder} limit ${intLiteral(MATCH_POOL)})
     union
     (select id from videos where deleted_at is null and title_tokens @> ${terms}${author}${narrow}
-      order by ${poolOrder} limit ${TITLE_POOL})`;
+      order by ${poolOrder} limit ${intLiteral(TITLE_POOL)})`;
   const rows = await selectCards(null, and(sql`${videos.id} in (${pool})`, notMutedWork(options.viewerId ?? null))!)
     .orderBy(...order)
-    .limit(p.limit + 1)
+    .limit(pageRows(p.limit))
     .offset(p.offset);
   return toPage(rows, p.offset, p.limit);
 }
@@ -161,7 +170,7 @@ export async function searchUsers(raw: string, page: Page = {}, options: SearchO
       desc(users.followerCount),
       asc(users.id),
     )
-    .limit(p.limit + 1)
+    .limit(pageRows(p.limit))
     .offset(p.offset);
   return toPage(rows, p.offset, p.limit);
 }

@@ -1,6 +1,6 @@
 /** Reading videos: feeds, channels, hot list, detail, related videos, follow feeds and profile tabs. */
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { db } from '../db/client.ts';
+import { db, intLiteral } from '../db/client.ts';
 import {
   collects,
   hashtags,
@@ -52,7 +52,9 @@ export async function byChannel(
   page: Page = {},
   viewerId: number | null = null,
 ): Promise<Paged<VideoCard>> {
-  return cardsOnly(await popularCards(page, 24, eq(videos.channelId, channelId), viewerId));
+  // The channel in the text (one of eight): with a parameter, the generic plan cannot tell a big channel from a small
+  // one, and PostgreSQL planned the page afresh at every call.
+  return cardsOnly(await popularCards(page, 24, sql`${videos.channelId} = ${intLiteral(channelId)}`, viewerId));
 }
 
 /** Cards for the given ids that `viewerId` may see, in no particular order. */
@@ -125,12 +127,12 @@ export async function related(
     candidates as (
       select p.video_id as id from tags cross join lateral (
         select video_id from video_hashtags p where p.hashtag_id = tags.hashtag_id
-        order by video_id desc limit ${RELATED.postingsPerTag}) p
+        order by video_id desc limit ${intLiteral(RELATED.postingsPerTag)}) p
       union
       (select v.id from videos v
         where v.channel_id = ${base.channelId} and v.deleted_at is null and v.status = 'published' and v.visibility = 'public'
         order by video_rank_score(v.digg_count, v.comment_count, v.collect_count, v.share_count, v.play_count, v.created_at) desc, v.id desc
-        limit ${RELATED.channelTop})),
+        limit ${intLiteral(RELATED.channelTop)})),
     scored as (
       select c.id, (select count(*) from video_hashtags s where s.video_id = c.id and s.hashtag_id in (select hashtag_id from tags))::int as shared
       from candidates c where c.id <> all (${`{${excluded.join(',')}}`}::int[]))
