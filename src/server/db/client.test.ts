@@ -1,5 +1,5 @@
 /** preparePool: repeated query texts become named prepared statements, one-offs stay unnamed, and the cap holds. */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,29 @@ describe('preparePool', () => {
         expect(await b()).toEqual([{ id: 1 }]);
       }
       expect((await prepared()).map((r) => r.name)).toEqual(['sy1']);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('prepares a transaction’s repeated statements too, on the client the transaction checked out', async () => {
+    const { pool, db, prepared } = await single();
+    try {
+      const bump = () =>
+        db.transaction(async (tx) => {
+          await tx
+            .update(schema.users)
+            .set({ followingCount: sql`${schema.users.followingCount} + 0` })
+            .where(eq(schema.users.id, 2));
+          return tx.select({ n: schema.users.followingCount }).from(schema.users).where(eq(schema.users.id, 2));
+        });
+      const first = await bump();
+      expect((await prepared()).filter((p) => p.statement.startsWith('update'))).toEqual([]);
+      expect(await bump()).toEqual(first);
+      expect(await bump()).toEqual(first);
+      const names = await prepared();
+      expect(names.some((p) => p.statement.startsWith('update "users"'))).toBe(true);
+      expect(names.some((p) => p.statement.startsWith('select "following_count"'))).toBe(true);
     } finally {
       await pool.end();
     }

@@ -29,12 +29,11 @@ type QueryConfig = { text?: unknown; name?: unknown };
  * Makes the pool run repeated query texts as named prepared statements, which node-postgres parses once per
  * connection: PostgreSQL then skips parsing and planning, which costs more than running our hot reads (a comment
  * page: 2.8 ms unnamed, 0.3 ms named, measured on one connection). postgres.js and pgx prepare the same way by
- * default. Transactions run on a checked-out client and stay unnamed.
+ * default. A transaction's statements are named the same way: a like is eight statements, each planned afresh unnamed.
  */
 export function preparePool(p: pg.Pool, maxPrepared = MAX_PREPARED): pg.Pool {
   const seen = new Map<string, number>();
   const names = new Map<string, string>();
-  const query = p.query.bind(p) as (...args: unknown[]) => unknown;
   const nameOf = (text: string): string | undefined => {
     const known = names.get(text);
     if (known || names.size >= maxPrepared) return known;
@@ -49,18 +48,22 @@ export function preparePool(p: pg.Pool, maxPrepared = MAX_PREPARED): pg.Pool {
     names.set(text, name);
     return name;
   };
-  (p as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
-    if (
-      config &&
-      typeof config === 'object' &&
-      typeof (config as QueryConfig).text === 'string' &&
-      !(config as QueryConfig).name
-    ) {
-      const name = nameOf((config as { text: string }).text);
-      if (name) return query({ ...config, name }, ...rest);
-    }
-    return query(config, ...rest);
-  };
+  // On each client: a transaction's statements go to the client it checked out, and pool.query's to a client too.
+  p.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+      if (
+        config &&
+        typeof config === 'object' &&
+        typeof (config as QueryConfig).text === 'string' &&
+        !(config as QueryConfig).name
+      ) {
+        const name = nameOf((config as { text: string }).text);
+        if (name) return query({ ...config, name }, ...rest);
+      }
+      return query(config, ...rest);
+    };
+  });
   return p;
 }
 
