@@ -185,8 +185,8 @@ export function intLiteral(x: number): SQL {
 }
 
 /**
- * `intLiteral` for a query builder's `.limit()`: drizzle writes an SQL chunk given there into the text as it is (its
- * type admits only numbers and placeholders).
+ * `intLiteral` for a query builder's `.limit()`. Drizzle writes an SQL chunk given there into the text as it is; its
+ * signature names only numbers and placeholders, hence the cast.
  */
 export const limitLiteral = (x: number): number => intLiteral(x) as unknown as number;
 

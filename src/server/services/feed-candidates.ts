@@ -6,7 +6,7 @@
  */
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { db, intLiteral, onDbSwitch, queryCompiled } from '../db/client.ts';
+import { db, intLiteral as n, onDbSwitch, queryCompiled } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
 import type { FeedPool } from '../../shared/feed-reason.ts';
 import { notBlockedBy } from './blocks.ts';
@@ -252,7 +252,6 @@ const slots = (xs: readonly unknown[], size: number) =>
     Array.from({ length: size }, (_, i) => sql`${xs[i] ?? null}::int`),
     sql`, `,
   )}]`;
-const n = intLiteral;
 
 /** What the candidates statement asks for besides the viewer: their best channels and authors, and channels to explore. */
 interface CandidateLists {

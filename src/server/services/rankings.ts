@@ -9,7 +9,7 @@
  * turns when no worker has yet), so a 热度 shown is exactly its definition at the moment it is read.
  */
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { db } from '../db/client.ts';
+import { db, limitLiteral } from '../db/client.ts';
 import { RANK_SCORE, users, videoHeat, videos } from '../db/schema.ts';
 import { notBlockedBy } from './blocks.ts';
 import { notMutedWork } from './mutes.ts';
@@ -75,7 +75,7 @@ export async function popularCards(
       ),
     )
     .orderBy(desc(RANK_SCORE), desc(videos.id))
-    .limit(pageRows(limit))
+    .limit(limitLiteral(pageRows(limit)))
     .offset(skip);
   return keyedPage(rows, limit, POPULAR, (r) => [r.rank, r.id], page);
 }
@@ -150,7 +150,7 @@ export async function hot(page: Page = {}, viewerId: number | null = null): Prom
       ),
     )
     .orderBy(desc(videoHeat.score), desc(videoHeat.videoId))
-    .limit(pageRows(limit))
+    .limit(limitLiteral(pageRows(limit)))
     .offset(skip);
   const shown = rows.map(({ score: s, heatNow, ...card }) => ({
     // The epsilon keeps float noise in a sum of whole weights from rounding up past it.

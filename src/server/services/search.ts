@@ -1,6 +1,6 @@
 /** Search over the character unigram/bigram indexes (search-tokens.ts): videos ranked by match quality, popularity and freshness; users by nickname. */
 import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
-import { db, intLiteral } from '../db/client.ts';
+import { db, intLiteral, limitLiteral } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 import { durationRange, NO_FILTERS, type SearchFilters } from '../../shared/search-filters.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
@@ -150,7 +150,7 @@ export async function searchVideos(
       order by ${poolOrder} limit ${intLiteral(TITLE_POOL)})`;
   const rows = await selectCards(null, and(sql`${videos.id} in (${pool})`, notMutedWork(options.viewerId ?? null))!)
     .orderBy(...order)
-    .limit(pageRows(p.limit))
+    .limit(limitLiteral(pageRows(p.limit)))
     .offset(p.offset);
   return toPage(rows, p.offset, p.limit);
 }
@@ -170,7 +170,7 @@ export async function searchUsers(raw: string, page: Page = {}, options: SearchO
       desc(users.followerCount),
       asc(users.id),
     )
-    .limit(pageRows(p.limit))
+    .limit(limitLiteral(pageRows(p.limit)))
     .offset(p.offset);
   return toPage(rows, p.offset, p.limit);
 }

@@ -1,7 +1,7 @@
 /** The one shape in which services hand videos to pages and API shapers, and the select that fills it. */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { db, limitLiteral } from '../db/client.ts';
+import { db } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 import type { Visibility } from '../../shared/studio.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
@@ -92,16 +92,17 @@ export function pageLimit(page: Page, fallback = 20): number {
   return Math.min(Math.max(Math.trunc(page.count ?? fallback), 1), 50);
 }
 
-/** The sizes a page's statement reads (see pageRows). */
-const PAGE_ROWS = [12, 25, 51] as const;
+/** The row counts a page's statement reads (see pageRows): the default pages' sizes and one more, and the largest. */
+const PAGE_ROWS = [11, 21, 25, 51] as const;
 
 /**
- * The LIMIT of a page of `limit` items, written into the statement's text (intLiteral): the page and one more row (is
- * there a next page?), rounded up to one of PAGE_ROWS, so that a few texts serve every page size a client may ask for
- * and the process's named statements are not spent on them. keyedPage and toPage drop the rows past the one more.
+ * How many rows a page of `limit` items reads, for a LIMIT written into the statement's text (limitLiteral): the page
+ * and one more (is there a next page?), rounded up to one of PAGE_ROWS, so that a few texts serve every page size a
+ * client may ask for and the process's named statements are not spent on them. keyedPage and toPage drop the rows
+ * past the one more.
  */
 export function pageRows(limit: number): number {
-  return limitLiteral(PAGE_ROWS.find((n) => n >= limit + 1) ?? limit + 1);
+  return PAGE_ROWS.find((n) => n >= limit + 1) ?? limit + 1;
 }
 
 /** A page's `skip`, clamped to 0..MAX_SKIP + 1 (past MAX_SKIP nothing is read). */
