@@ -322,26 +322,32 @@ test('the played line follows the video before and after the island wakes, and p
   ];
   expect([...animated].filter((p) => !composited.includes(p))).toEqual([]);
   // One animation draws the line from where the video is to its end; a time update that finds it there changes nothing.
-  const redraws = await active(page).evaluate(
-    (slide) =>
-      new Promise<number>((resolve) => {
-        const fill = slide.querySelector('.player-bar [data-fill]')!;
-        const video = slide.querySelector('video')!;
-        let changes = 0;
-        const seen = new MutationObserver((records) => (changes += records.length));
-        seen.observe(fill, { attributes: true, attributeFilter: ['style'] });
-        let start = video.currentTime;
-        const tick = () => {
-          // A loop starts the count again: its seek draws the line anew, as it should.
-          if (video.currentTime < start) [start, changes] = [video.currentTime, 0];
-          if (video.currentTime - start < 1) return;
-          video.removeEventListener('timeupdate', tick);
-          seen.disconnect();
-          resolve(changes);
-        };
-        video.addEventListener('timeupdate', tick);
-      }),
-  );
+  // A second of playing is counted up to three times and the quietest kept: on a loaded machine the media clock can
+  // stall without an event and the line is rightly drawn again, but a line written at every time update (four a
+  // second) is written in every one of them.
+  const redrawsInASecond = () =>
+    active(page).evaluate(
+      (slide) =>
+        new Promise<number>((resolve) => {
+          const fill = slide.querySelector('.player-bar [data-fill]')!;
+          const video = slide.querySelector('video')!;
+          let changes = 0;
+          const seen = new MutationObserver((records) => (changes += records.length));
+          seen.observe(fill, { attributes: true, attributeFilter: ['style'] });
+          let start = video.currentTime;
+          const tick = () => {
+            // A loop starts the count again: its seek draws the line anew, as it should.
+            if (video.currentTime < start) [start, changes] = [video.currentTime, 0];
+            if (video.currentTime - start < 1) return;
+            video.removeEventListener('timeupdate', tick);
+            seen.disconnect();
+            resolve(changes);
+          };
+          video.addEventListener('timeupdate', tick);
+        }),
+    );
+  let redraws = await redrawsInASecond();
+  for (let k = 0; k < 2 && redraws >= 2; k++) redraws = Math.min(redraws, await redrawsInASecond());
   expect(redraws).toBeLessThan(2);
 });
 
