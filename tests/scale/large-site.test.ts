@@ -1,6 +1,6 @@
 /**
  * The reads on a generated site of 100,000 videos (tests/setup/large-db.ts): each hot read's statements use their
- * indexes (no sequential scan of videos, likes, comments or watch history), keyset paging neither repeats nor skips
+ * indexes (no sequential scan of videos, likes, comments, watch history or users), keyset paging neither repeats nor skips
  * while others write, the stored orderings and 热度 equal their definitions, and a member's feed still follows their
  * affinity as it does on the seed.
  */
@@ -19,11 +19,11 @@ import { listNotifications, unreadCount } from '../../src/server/services/notifi
 import { expireHeat, HEAT } from '../../src/server/services/rankings.ts';
 import { searchVideos } from '../../src/server/services/search.ts';
 import { listWorks } from '../../src/server/services/studio.ts';
-import { suggestByPrefix } from '../../src/server/services/suggest.ts';
+import { MAX_SUGGESTIONS, NAME_CANDIDATES, suggestByPrefix } from '../../src/server/services/suggest.ts';
 import * as v from '../../src/server/services/videos.ts';
 
 /** Relations that grow with the site: a hot read never scans them whole. */
-const GROWING = new Set(['videos', 'likes', 'comments', 'watch_history']);
+const GROWING = new Set(['videos', 'likes', 'comments', 'watch_history', 'users']);
 
 let large: TestDb;
 beforeAll(async () => {
@@ -140,7 +140,7 @@ describe('a site of 100,000 videos', () => {
     expect(people[0]!.bad).toBe(0);
   });
 
-  it('reads every hot list down an index: no sequential scan of videos, likes, comments or watch history', async () => {
+  it('reads every hot list down an index: no sequential scan of videos, likes, comments, watch history or users', async () => {
     const s = await subjects(large.db);
     const discover20 = (await walk((cursor) => v.discover({ cursor, count: 24 }), 20)).length;
     expect(discover20).toBe(20 * 24);
@@ -200,6 +200,37 @@ describe('a site of 100,000 videos', () => {
     expect(problems).toEqual([]);
   }, 300_000);
 });
+
+describe('search suggestions', () => {
+  it('offer the people a common character names from a bounded read, not from every holder sorted by followers', async () => {
+    const { rows: held } = await large.pool.query<{ n: number }>(
+      `select count(*)::int as n from users where search_tokens @> '{美}'`,
+    );
+    // The case is real: more users hold 美 than the read may look at.
+    expect(held[0]!.n).toBeGreaterThan(2 * (NAME_CANDIDATES + MAX_SUGGESTIONS));
+    await suggestByPrefix('美');
+    const people = (await recorded(large.pool, () => suggestByPrefix('美'))).filter((st) =>
+      /from "users"/.test(st.text),
+    );
+    expect(people).toHaveLength(1);
+    const { rows } = await large.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
+      text: `EXPLAIN (ANALYZE, FORMAT JSON) ${people[0]!.text}`,
+      values: people[0]!.values,
+    });
+    expect(usersRead(rows[0]!['QUERY PLAN'][0].Plan)).toBeLessThanOrEqual(NAME_CANDIDATES + MAX_SUGGESTIONS);
+  }, 60_000);
+});
+
+/** Rows of users a plan read (returned or filtered out), over every loop of every node that reads the table. */
+function usersRead(node: PlanNode): number {
+  const n = node as PlanNode & Record<string, number | undefined>;
+  const own =
+    node['Relation Name'] === 'users'
+      ? ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) *
+        (n['Actual Loops'] ?? 1)
+      : 0;
+  return (node.Plans ?? []).reduce((sum, child) => sum + usersRead(child), own);
+}
 
 describe('the lists every visit reads keep one plan', () => {
   /**

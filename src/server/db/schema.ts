@@ -83,6 +83,10 @@ export const users = pgTable(
       .where(sql`${t.deletionDueAt} is not null`),
     uniqueIndex('users_email_idx').on(t.email),
     index('users_search_tokens_idx').using('gin', t.searchTokens),
+    // Search suggestions' people: nicknames starting with the text (a prefix LIKE in any collation), and those holding it
+    // read most followed first, so that a common character stops after a few rows instead of sorting every holder.
+    index('users_nickname_prefix_idx').on(sql`lower(${t.nickname}) text_pattern_ops`),
+    index('users_followers_idx').on(t.followerCount.desc(), t.id),
     check('users_gender_check', sql`${t.gender} in (0, 1, 2)`),
   ],
 );

@@ -82,6 +82,16 @@ describe('suggestByPrefix', () => {
     }
   });
 
+  it('offers users whose nickname starts with the text before those only holding it, each the most followed first', async () => {
+    await t.pool.query(
+      `insert into users (sec_uid, nickname, avatar, follower_count) values
+        ('sug-a', '补全人少', 'seed/avatars/1.svg', 1), ('sug-b', '补全人多', 'seed/avatars/1.svg', 9),
+        ('sug-c', '名叫补全人', 'seed/avatars/1.svg', 500)`,
+    );
+    const words = await suggestByPrefix('补全人');
+    expect(words.filter((w) => w.includes('补全人'))).toEqual(['补全人多', '补全人少', '名叫补全人']);
+  });
+
   it('matches case-insensitively and treats LIKE wildcards as text', async () => {
     await addVideo('Vlog第一集', 1);
     expect(await suggestByPrefix('VLOG第')).toContain('Vlog第一集');

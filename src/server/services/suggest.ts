@@ -4,7 +4,7 @@
  * #美食 rather than two hashtags.
  */
 import { sql } from 'drizzle-orm';
-import { db, intLiteral, limitLiteral } from '../db/client.ts';
+import { db, intLiteral } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
 import { hotSearchWords, HOT_POOL } from './hot-search.ts';
@@ -31,6 +31,14 @@ interface Tag {
 }
 
 const fold = (s: string) => s.normalize('NFKC').toLowerCase();
+/** A LIKE pattern of what starts with `text`, its wildcards taken as text. */
+const startsLike = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Search terms as a text[] for `@>`. */
+const termArray = (terms: string[]) =>
+  sql`array[${sql.join(
+    terms.map((t) => sql`${t}`),
+    sql`, `,
+  )}]::text[]`;
 
 // Hashtags with their use counts, most used first: a few thousand rows at most, kept in memory and filtered per keystroke.
 // Only uses by works everyone may see count, and a hashtag without any is not suggested: it would name a private work.
@@ -46,7 +54,7 @@ const tags = ttlCache(async (): Promise<Tag[]> => {
 
 /** Titles starting with a prefix, the most liked among the first TITLE_CANDIDATES in index order. */
 async function titlesByPrefix(prefix: string, limit: number): Promise<string[]> {
-  const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = startsLike(prefix);
   // The expression and predicate repeat those of videos_title_prefix_idx, and `using ~<~` is its ordering, so this is an
   // index range scan; which works may be suggested is the visibility rule, as everyone sees it.
   const { rows } = await db().execute<{ title: string }>(sql`
@@ -61,22 +69,41 @@ async function titlesByPrefix(prefix: string, limit: number): Promise<string[]> 
   return rows.map((r) => r.title);
 }
 
-/** Users whose nickname starts with the text, then those holding it, the most followed first (the nickname index). */
+/**
+ * Nicknames starting with the text read in index order (users_nickname_prefix_idx), of which the most followed are
+ * offered. Sorting every holder by followers instead cost 9 ms for 美 at 100,000 users (2,000 rows, all over the table).
+ */
+export const NAME_CANDIDATES = 50;
+
+/**
+ * Users whose nickname starts with the text, the most followed first; when fewer than `limit` do, those holding it
+ * fill the list, most followed first (a walk down users_followers_idx for a common character, the GIN index for a
+ * rare one: PostgreSQL chooses by how common the text is).
+ */
 async function usersHolding(text: string, limit: number): Promise<string[]> {
   const terms = searchTerms(text);
   if (terms.length === 0) return [];
-  const nick = sql`lower(${users.nickname})`;
-  const rows = await db()
-    .select({ nickname: users.nickname })
-    .from(users)
-    .where(
-      sql`${users.searchTokens} @> array[${sql.join(
-        terms.map((t) => sql`${t}`),
-        sql`, `,
-      )}]::text[]`,
-    )
-    .orderBy(sql`starts_with(${nick}, ${text}) desc`, sql`${users.followerCount} desc`, users.id)
-    .limit(limitLiteral(limit));
+  // The starters repeat users_nickname_prefix_idx's expression and ordering (a range scan); the holders are read only
+  // when the starters leave room, and a user in both counts once, as a starter.
+  const { rows } = await db().execute<{ nickname: string }>(sql`
+    with starters as (
+      select id, nickname, follower_count from ${users}
+      where lower(nickname) like ${startsLike(text)}
+      order by lower(nickname) using ~<~
+      limit ${intLiteral(NAME_CANDIDATES)})
+    select nickname from (
+      (select id, nickname, follower_count, true as starts from starters
+        order by follower_count desc, id
+        limit ${intLiteral(limit)})
+      union all
+      (select id, nickname, follower_count, false from ${users}
+        where search_tokens @> ${termArray(terms)} and (select count(*) from starters) < ${intLiteral(limit)}
+        order by follower_count desc nulls last, id
+        limit ${intLiteral(limit)})
+    ) c
+    group by id, nickname, follower_count
+    order by bool_or(starts) desc, follower_count desc, id
+    limit ${intLiteral(limit)}`);
   return rows.map((r) => r.nickname);
 }
 
@@ -94,10 +121,7 @@ async function titlesFound(text: string, limit: number): Promise<string[]> {
       select split_part(videos.desc, ' #', 1) as title, videos.digg_count
       from ${videos}
       where videos.deleted_at is null
-        and videos.search_tokens @> array[${sql.join(
-          terms.map((t) => sql`${t}`),
-          sql`, `,
-        )}]::text[]
+        and videos.search_tokens @> ${termArray(terms)}
         and ${visibleWorks(null)}
       order by videos.search_rank desc nulls last, videos.id desc nulls last
       limit ${intLiteral(FOUND_CANDIDATES)}
