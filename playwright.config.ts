@@ -22,8 +22,10 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
   workers: 2,
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Under CI two browsers share two cores with the server and PostgreSQL, and a step that takes a second here can take
+  // several there: a test that waits for the state it needs gets twice the time, and one that hangs still ends.
+  timeout: process.env.CI ? 60_000 : 30_000,
+  expect: { timeout: process.env.CI ? 10_000 : 5_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
     baseURL: BASE_URL,

@@ -131,6 +131,8 @@ test('a like from the feed shows on the liker’s 喜欢 tab and survives a relo
   page,
   context,
 }) => {
+  // The first video stays (连播 off): on a loaded machine the steps below can outlast its seven seconds.
+  await holdEachVideo(page);
   await login(context, page);
   await page.goto('/');
   await wake(page);
@@ -174,6 +176,8 @@ test('a like from the feed shows on the liker’s 喜欢 tab and survives a relo
 });
 
 test('share copies the link, says so and counts it; watching is recorded in the history', async ({ page, context }) => {
+  // The first video stays (连播 off): on a loaded machine the steps below can outlast its seven seconds.
+  await holdEachVideo(page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await login(context, page);
   await page.goto('/');
@@ -278,6 +282,8 @@ async function playedShares(page: Page): Promise<{ drawn: number; played: number
 test('the played line follows the video before and after the island wakes, and playing animates nothing the main thread must lay out', async ({
   page,
 }) => {
+  // The first video stays (连播 off): on a loaded machine the steps below can outlast its seven seconds.
+  await holdEachVideo(page);
   await page.goto('/');
   await playing(active(page));
   // Before the island wakes the page's script steps the line at each time update; then one animation moves it. Either
@@ -352,6 +358,8 @@ test('the played line follows the video before and after the island wakes, and p
 });
 
 test('danmaku appear at their time, and one sent from the input shows at once', async ({ page, context }) => {
+  // The first video stays (连播 off): on a loaded machine the steps below can outlast its seven seconds.
+  await holdEachVideo(page);
   const { token } = await login(context, page);
   const video = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
   const id = video.aweme_list[0].aweme_id as string;
@@ -403,6 +411,8 @@ test('with reduced motion danmaku stand still in their lane and fade instead of 
   page,
   context,
 }) => {
+  // The first video stays (连播 off): on a loaded machine the steps below can outlast its seven seconds.
+  await holdEachVideo(page);
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const { token } = await login(context, page);
   const video = await (await page.request.get('/api/aweme/v1/web/tab/feed/?count=1')).json();
