@@ -329,8 +329,8 @@ test('the played line follows the video before and after the island wakes, and p
   expect([...animated].filter((p) => !composited.includes(p))).toEqual([]);
   // One animation draws the line from where the video is to its end; a time update that finds it there changes nothing.
   // A second of playing is counted up to three times and the quietest kept: on a loaded machine the media clock can
-  // stall without an event and the line is rightly drawn again, but a line written at every time update (four a
-  // second) is written in every one of them.
+  // stall or drift without an event and the line is rightly drawn again (twice a second seen under CI), but a line
+  // written at every time update (four a second) is written four times in every one of them.
   const redrawsInASecond = () =>
     active(page).evaluate(
       (slide) =>
@@ -354,7 +354,7 @@ test('the played line follows the video before and after the island wakes, and p
     );
   let redraws = await redrawsInASecond();
   for (let k = 0; k < 2 && redraws >= 2; k++) redraws = Math.min(redraws, await redrawsInASecond());
-  expect(redraws).toBeLessThan(2);
+  expect(redraws).toBeLessThan(3);
 });
 
 test('danmaku appear at their time, and one sent from the input shows at once', async ({ page, context }) => {
@@ -392,8 +392,9 @@ test('danmaku appear at their time, and one sent from the input shows at once', 
     .poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt), { timeout: 12_000 })
     .toBeDefined();
   const seenAt = await page.evaluate(() => (window as unknown as { seenAt: number }).seenAt);
+  // Not before its time; after it by less than a second (under CI a busy main thread has taken 0.74 s to lay it out).
   expect(seenAt).toBeGreaterThanOrEqual(2.95);
-  expect(seenAt).toBeLessThan(3.6);
+  expect(seenAt).toBeLessThan(4);
 
   const mine = `我也来一条${Date.now() % 1000}`;
   await page.getByLabel('发送弹幕').fill(mine);

@@ -54,6 +54,13 @@ export const test = base.extend<{ cspViolations: string[] }>({
   ],
 });
 
+// Under CI two browsers share two cores with the server, PostgreSQL and ffmpeg: a test's own budget is doubled there, as
+// the configuration doubles the default one, so a slower machine than this one does not fail a test that only waits.
+if (process.env.CI) {
+  const set = test.setTimeout.bind(test);
+  test.setTimeout = (ms: number) => set(ms * 2);
+}
+
 /** The e2e server's DATA_DIR (playwright.config.ts): its outbox holds the login codes it "mailed". */
 export const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.e2e-data');
 
