@@ -54,7 +54,7 @@ const item = (scope: Locator, text: string) =>
 
 test('a comment and a reply appear for a second browser context', async ({ browser }) => {
   // Two browsers, each waking its comment column: on a loaded machine this takes longer than one page's budget.
-  test.setTimeout(90_000);
+  test.setTimeout(60_000);
   const writer = await browser.newContext();
   await signIn(writer, demo);
   const page = await writer.newPage();

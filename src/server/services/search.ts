@@ -57,7 +57,8 @@ async function prepare(
   return { phrase: query.normalize('NFKC').toLowerCase(), terms, offset, limit };
 }
 
-const textArray = (items: string[]): SQL =>
+/** Strings as one text[] parameter list, for `@>` on search tokens and `like all`. */
+export const textArray = (items: string[]): SQL =>
   sql`array[${sql.join(
     items.map((t) => sql`${t}`),
     sql`, `,

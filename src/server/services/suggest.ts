@@ -8,6 +8,7 @@ import { db, intLiteral } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 import { normalizeQuery } from '../../shared/search-query.ts';
 import { hotSearchWords, HOT_POOL } from './hot-search.ts';
+import { textArray } from './search.ts';
 import { searchTerms } from './search-tokens.ts';
 import { ttlCache } from './ttl-cache.ts';
 import { visibleWorks } from './visibility.ts';
@@ -33,12 +34,6 @@ interface Tag {
 const fold = (s: string) => s.normalize('NFKC').toLowerCase();
 /** A LIKE pattern of what starts with `text`, its wildcards taken as text. */
 const startsLike = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-/** Search terms as a text[] for `@>`. */
-const termArray = (terms: string[]) =>
-  sql`array[${sql.join(
-    terms.map((t) => sql`${t}`),
-    sql`, `,
-  )}]::text[]`;
 
 // Hashtags with their use counts, most used first: a few thousand rows at most, kept in memory and filtered per keystroke.
 // Only uses by works everyone may see count, and a hashtag without any is not suggested: it would name a private work.
@@ -97,7 +92,7 @@ async function usersHolding(text: string, limit: number): Promise<string[]> {
         limit ${intLiteral(limit)})
       union all
       (select id, nickname, follower_count, false from ${users}
-        where search_tokens @> ${termArray(terms)} and (select count(*) from starters) < ${intLiteral(limit)}
+        where search_tokens @> ${textArray(terms)} and (select count(*) from starters) < ${intLiteral(limit)}
         order by follower_count desc nulls last, id
         limit ${intLiteral(limit)})
     ) c
@@ -121,7 +116,7 @@ async function titlesFound(text: string, limit: number): Promise<string[]> {
       select split_part(videos.desc, ' #', 1) as title, videos.digg_count
       from ${videos}
       where videos.deleted_at is null
-        and videos.search_tokens @> ${termArray(terms)}
+        and videos.search_tokens @> ${textArray(terms)}
         and ${visibleWorks(null)}
       order by videos.search_rank desc nulls last, videos.id desc nulls last
       limit ${intLiteral(FOUND_CANDIDATES)}
