@@ -122,11 +122,20 @@ async function factsOf(ids: readonly number[], nowMs: number): Promise<Map<numbe
 }
 
 /**
+ * How much earlier than RANK.watchedWithinMs the signals' read of recent watches starts, by the database's clock: the
+ * exact cut is made here with `nowMs`, so an application server whose clock is up to this much behind the database's
+ * still gets every watch of the window. The read's bound is a constant of the text (`now()` less a literal), not a
+ * parameter: with a parameter there PostgreSQL judged its generic plan dearer than a plan for each value and planned
+ * every call afresh (2.1 ms a call at a million videos, 0.95 ms with the one generic plan).
+ */
+const RECENT_SLACK_MS = 3_600_000;
+
+/**
  * The viewer's signals from their latest activity (SIGNAL_ROWS): the works they liked, collected, watched (how far)
  * and marked 不感兴趣, in one round trip, weighed per channel and author with the works' facts (factsOf).
  */
 export async function viewerSignals(viewerId: number, nowMs = Date.now()): Promise<ViewerSignals> {
-  const since = new Date(nowMs - RANK.watchedWithinMs).toISOString();
+  const since = nowMs - RANK.watchedWithinMs;
   // One row of arrays: node-postgres parses an array of numbers far faster than as many rows (1,250 for a long history).
   const { rows } = await db().execute<{
     liked: number[];
@@ -151,13 +160,14 @@ export async function viewerSignals(viewerId: number, nowMs = Date.now()): Promi
       (select coalesce(array_agg(video_id), '{}') as ids,
           coalesce(array_agg((extract(epoch from watched_at) * 1000)::float8), '{}') as at
         from (select video_id, watched_at from watch_history where user_id = ${viewerId}
-          and watched_at > ${since}::timestamptz order by watched_at desc limit ${n(SIGNAL_ROWS.recentWatches)}) x) r`);
+          and watched_at > now() - ${n(RANK.watchedWithinMs + RECENT_SLACK_MS)} * interval '1 millisecond'
+          order by watched_at desc limit ${n(SIGNAL_ROWS.recentWatches)}) x) r`);
   const got = rows[0]!;
   // Per work: the weight of its likes and collects, and how far it was watched.
   const weight = new Map<number, number>();
   const progress = new Map<number, number>();
   const watchedAt = new Map<number, number>();
-  got.recent.forEach((id, i) => watchedAt.set(id, got.recent_at[i]!));
+  got.recent.forEach((id, i) => got.recent_at[i]! > since && watchedAt.set(id, got.recent_at[i]!));
   got.watched.forEach((id, i) => {
     progress.set(id, got.progress[i] ?? 0);
     weight.set(id, 0);
