@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** The browser side's tests: stores and islands keep their state in modules, so each file gets a fresh process. */
@@ -22,6 +23,10 @@ const shared = {
 // before each file, so the configuration follows that file's environment.
 export default defineConfig({
   test: {
+    // Two files at a time at least: Vitest's default on two cores is one, and a server test spends about half its time
+    // waiting on a server it started, a timer or PostgreSQL (the whole run took 654 s with one on a two-core machine,
+    // 316 s with two).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { ...shared, name: 'client', include: CLIENT } },
       {
