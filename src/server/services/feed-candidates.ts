@@ -167,7 +167,10 @@ export async function viewerSignals(viewerId: number, nowMs = Date.now()): Promi
   const weight = new Map<number, number>();
   const progress = new Map<number, number>();
   const watchedAt = new Map<number, number>();
-  got.recent.forEach((id, i) => got.recent_at[i]! > since && watchedAt.set(id, got.recent_at[i]!));
+  got.recent.forEach((id, i) => {
+    const at = got.recent_at[i]!;
+    if (at > since) watchedAt.set(id, at);
+  });
   got.watched.forEach((id, i) => {
     progress.set(id, got.progress[i] ?? 0);
     weight.set(id, 0);
