@@ -22,30 +22,46 @@ afterAll(async () => {
   await testDb.close();
 });
 
-/** The signals raised in this process while `act` runs, and for `ms` after it. */
-async function signals(act: () => unknown, ms = 400): Promise<(readonly number[])[]> {
+/**
+ * The signals raised in this process while `act` runs and until `settled` holds of them (then a moment more, for any
+ * that should not come), or, when nothing is awaited, for a fixed while: notifications arrive when the database and
+ * the machine let them, a second late on a loaded one.
+ */
+async function signals(
+  act: () => unknown,
+  settled?: (seen: readonly (readonly number[])[]) => boolean,
+): Promise<(readonly number[])[]> {
   const seen: (readonly number[])[] = [];
   const stop = onAnonymousContentChange((videos) => seen.push(videos));
   try {
     await act();
-    await new Promise((r) => setTimeout(r, ms));
+    if (settled) await until(() => settled(seen));
+    await new Promise((r) => setTimeout(r, settled ? BATCH_MS * 10 : 400));
   } finally {
     stop();
   }
   return seen;
 }
 
+/** Resolves once `ok` holds, checked every few milliseconds; the test's own timeout bounds the wait. */
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setTimeout(r, 5));
+}
+
 describe('writes shared between app servers', () => {
   it('raises a write here at once, and on another server when its notification arrives', async () => {
     const stop = followOtherServers(other, 'another server');
-    const seen = await signals(() => {
-      const atOnce: (readonly number[])[] = [];
-      const stopSeeing = onAnonymousContentChange((videos) => atOnce.push(videos));
-      announceWrite([7]);
-      stopSeeing();
-      // Raised here before the notification could have gone out.
-      expect(atOnce).toEqual([[7]]);
-    });
+    const seen = await signals(
+      () => {
+        const atOnce: (readonly number[])[] = [];
+        const stopSeeing = onAnonymousContentChange((videos) => atOnce.push(videos));
+        announceWrite([7]);
+        stopSeeing();
+        // Raised here before the notification could have gone out.
+        expect(atOnce).toEqual([[7]]);
+      },
+      (seen) => seen.length >= 2,
+    );
     stop();
     expect(seen).toEqual([[7], [7]]);
   });
@@ -54,12 +70,15 @@ describe('writes shared between app servers', () => {
     const stop = followOtherServers(other, 'another server');
     const members: number[] = [];
     const stopMembers = onMemberWrite((id) => members.push(id));
-    const seen = await signals(() => {
-      announceWrite([3], 41);
-      announceMemberWrite(42);
-      // Raised here before the notifications could have gone out.
-      expect(members).toEqual([41, 42]);
-    });
+    const seen = await signals(
+      () => {
+        announceWrite([3], 41);
+        announceMemberWrite(42);
+        // Raised here before the notifications could have gone out.
+        expect(members).toEqual([41, 42]);
+      },
+      () => members.length >= 4,
+    );
     stop();
     stopMembers();
     expect(seen).toEqual([[3], [3]]);
@@ -72,12 +91,15 @@ describe('writes shared between app servers', () => {
     const stop = followOtherServers(other, 'another server');
     const members: number[] = [];
     const stopMembers = onMemberWrite((id) => members.push(id));
-    const seen = await signals(async () => {
-      for (let i = 1; i <= 150; i++) announceWrite([i], 1000 + (i % 3));
-      for (let i = 0; i < 20; i++) announceMemberWrite(2000);
-      await new Promise((r) => setTimeout(r, BATCH_MS * 5));
-      announceMemberWrite(3000);
-    });
+    const seen = await signals(
+      async () => {
+        for (let i = 1; i <= 150; i++) announceWrite([i], 1000 + (i % 3));
+        for (let i = 0; i < 20; i++) announceMemberWrite(2000);
+        await new Promise((r) => setTimeout(r, BATCH_MS * 5));
+        announceMemberWrite(3000);
+      },
+      (seen) => seen.length >= 152 && notifications.length >= 3 && members.length >= 176,
+    );
     stop();
     stopMembers();
     stopCounting();
