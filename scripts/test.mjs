@@ -71,6 +71,12 @@ function vitestCounts(status) {
   };
   // A non-zero exit with nothing failed (an unhandled error between tests) is still a failure.
   if (status !== 0 && counts.failed === 0) counts.failed = 1;
+  // Passed on a retry (CI runs a failed test once more): counted as passed, and named.
+  counts.flaky = (report.testResults ?? []).flatMap((file) =>
+    (file.assertionResults ?? [])
+      .filter((t) => t.status === 'passed' && (t.failureMessages ?? []).length > 0)
+      .map((t) => `${path.relative(ROOT, file.name ?? '')} › ${t.fullName ?? t.title}`),
+  );
   return counts;
 }
 
@@ -240,6 +246,7 @@ writeFileSync(SUMMARY, `${JSON.stringify(summary, null, 2)}\n`);
 for (const part of parts) {
   if (part.note) console.error(`${part.name}: ${part.note}`);
 }
+for (const part of parts) for (const test of part.flaky ?? []) console.log(`flaky (passed on its retry): ${test}`);
 for (const failure of failures) console.log(`✘ ${failure}`);
 console.log(
   `${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}`,
