@@ -89,13 +89,19 @@ function percentile(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] : NaN;
 }
 
-/** p50 and p99 (ms) of `fn(i)` called `rounds` times by one caller after 3 warm-up calls. */
-async function oneCaller(fn, rounds = ROUNDS) {
-  for (let i = 0; i < 3; i++) await fn(i);
+/**
+ * Calls a read makes untimed on a connection before PostgreSQL keeps one plan for each of its prepared statements (it
+ * plans each afresh at its first five runs): timed, those would be 5 of a one-caller run's 200, its p99.
+ */
+const PLAN_WARMUP = 6;
+
+/** p50 and p99 (ms) of `fn(i)` called `rounds` times by one caller after `warmup` untimed calls (a write: 3). */
+async function oneCaller(fn, rounds = ROUNDS, warmup = PLAN_WARMUP) {
+  for (let i = 0; i < warmup; i++) await fn(i);
   const times = [];
   for (let i = 0; i < rounds; i++) {
     const t = performance.now();
-    await fn(i + 3);
+    await fn(i + warmup);
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
@@ -103,12 +109,18 @@ async function oneCaller(fn, rounds = ROUNDS) {
 }
 
 /**
- * p50 and p99 (ms) of `fn(i)` with CALLERS callers at once, each making PER_CALLER calls, after one untimed round of
- * CALLERS calls at once: as oneCaller's warm-up, it opens the connections the callers need and prepares each statement
- * on them (else the first read timed at 20 callers pays for opening a dozen connections at once: 150 ms at its p99).
+ * p50 and p99 (ms) of `fn(i)` with CALLERS callers at once, each making PER_CALLER calls, after `warmRounds` untimed
+ * rounds of CALLERS calls at once: as oneCaller's warm-up, they open the connections the callers need and prepare each
+ * statement on them (else the first read timed at 20 callers pays for opening a dozen connections at once: 150 ms at
+ * its p99). A read warms eight rounds: PostgreSQL plans a prepared statement afresh at each of its first five runs on a
+ * connection and only then settles on one plan (PLAN_WARMUP), and eight rounds over the pool's connections give most
+ * of them six runs; with one round half the calls timed were a cold connection's, which a server's long-lived pool
+ * makes once (a member's feed at 20 callers: 1.3 to 1.6 times the p50 of a warm pool).
+ * A write warms one round: each takes a rate-limited member's turn or an upload of its own.
  */
-async function manyCallers(fn, start = 1000) {
-  await Promise.all(Array.from({ length: CALLERS }, (_, k) => fn(start - CALLERS + k)));
+async function manyCallers(fn, start = 1000, warmRounds = 8) {
+  for (let round = warmRounds; round > 0; round--)
+    await Promise.all(Array.from({ length: CALLERS }, (_, k) => fn(start - round * CALLERS + k)));
   const times = [];
   let next = start;
   await Promise.all(
@@ -499,8 +511,8 @@ async function measureAll(url, label) {
     }
     const writes = await writeOps(db, s);
     for (const [name, fn] of writes) {
-      const one = await oneCaller(fn, WRITE_ROUNDS);
-      const many = await manyCallers(fn, 5000);
+      const one = await oneCaller(fn, WRITE_ROUNDS, 3);
+      const many = await manyCallers(fn, 5000, 1);
       rows.push({ kind: 'write', name, one, many });
       process.stdout.write('.');
     }
