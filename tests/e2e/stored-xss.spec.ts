@@ -177,8 +177,15 @@ test.beforeAll(async ({ playwright }, info) => {
     text: DM_V,
     reply_id: sent.message.message_id,
   });
+});
 
-  // Live chat in a room on air: the seed's rooms are past broadcasts, so one is put back on air, as a stream would.
+/**
+ * Puts a room on air for the live-chat test and posts its chat: the seed's rooms are past broadcasts, so one is put back
+ * on air, as a stream would, just before the test reads it. A room with no stream reporting is paused by the server's
+ * sweep after 20 s and ended 45 s later, so put on air with the rest of the set-up it was over by the time the test
+ * came on a busy machine.
+ */
+async function roomOnAir(): Promise<string> {
   const db = new pg.Client({ connectionString: e2eDatabaseUrl()! });
   await db.connect();
   try {
@@ -188,12 +195,16 @@ test.beforeAll(async ({ playwright }, info) => {
        order by id desc limit 1`,
     );
     roomId = String(rows[0]!.id);
-    await db.query(`update live_rooms set status = 'live', ended_at = null where id = $1`, [roomId]);
+    await db.query(
+      `update live_rooms set status = 'live', ended_at = null, paused_at = null, started_at = now() where id = $1`,
+      [roomId],
+    );
   } finally {
     await db.end();
   }
   for (const text of CHAT) await post(author, '/live/room/chat', { room_id: roomId, text });
-});
+  return roomId;
+}
 
 test.afterAll(async () => {
   if (roomId) {
@@ -384,13 +395,14 @@ test('video page: title, hashtags, comment, @mention, reply and danmaku read lit
 });
 
 test('live room: chat lines read literally, as rendered and as pushed', async ({ browser }) => {
+  const room = await roomOnAir();
   const page = await open(browser, viewer);
-  await page.goto(`/live/${roomId}`);
+  await page.goto(`/live/${room}`);
   const log = page.getByRole('log');
   for (const line of CHAT) await literal(log, line);
   await literal(log, `${NICK_H}：`);
   await expect(page.locator('[data-stream="open"]')).toBeVisible();
-  await post(author, '/live/room/chat', { room_id: roomId, text: CHAT_LIVE });
+  await post(author, '/live/room/chat', { room_id: room, text: CHAT_LIVE });
   await literal(log, CHAT_LIVE);
   await assertInert(page, 'live room');
   await page.context().close();
