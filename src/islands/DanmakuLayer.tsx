@@ -23,7 +23,8 @@ interface LayerProps {
  */
 export function DanmakuLayer({ video, item }: LayerProps) {
   const box = useRef<HTMLDivElement>(null);
-  const [list, setList] = useState<Bullet[]>([]);
+  // Null until the video's rows have come: the layer then says so (data-loaded), for whoever waits to watch them.
+  const [list, setList] = useState<Bullet[] | null>(null);
   const sent = useStore($sentDanmaku);
 
   useEffect(() => {
@@ -79,7 +80,7 @@ export function DanmakuLayer({ video, item }: LayerProps) {
     const tick = () => {
       const now = video.currentTime * 1000;
       // A jump (seek, loop) starts from the new place without replaying what was skipped.
-      if (now >= last && now - last < 1000) for (const b of dueBetween(list, last, now)) launch.current(b);
+      if (list && now >= last && now - last < 1000) for (const b of dueBetween(list, last, now)) launch.current(b);
       last = now;
       frame = requestAnimationFrame(tick);
     };
@@ -111,6 +112,7 @@ export function DanmakuLayer({ video, item }: LayerProps) {
     <div
       ref={box}
       className="danmaku-layer pointer-events-none absolute inset-x-0 top-2 z-10 h-1/3 overflow-hidden"
+      data-loaded={list ? '' : undefined}
       aria-hidden="true"
     />
   );

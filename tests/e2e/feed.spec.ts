@@ -381,13 +381,15 @@ test('danmaku appear at their time, and one sent from the input shows at once', 
     }).observe(document.body, { childList: true, subtree: true });
   }, text);
   await wake(page, page.locator('[data-player]'));
-  const video0 = page.locator('[data-player] video');
-  await video0.evaluate((v: HTMLVideoElement) => {
+  await page.keyboard.press('b');
+  await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
+  // The layer asks for the video's rows when it is switched on; the video plays from the start once they are in (a row
+  // whose time passed before they came is not shown, as for a viewer who switches danmaku on mid-video).
+  await expect(page.locator('[data-player] .danmaku-layer[data-loaded]')).toBeAttached();
+  await page.locator('[data-player] video').evaluate((v: HTMLVideoElement) => {
     v.currentTime = 0;
     return v.play();
   });
-  await page.keyboard.press('b');
-  await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { seenAt?: number }).seenAt), { timeout: 12_000 })
     .toBeDefined();
@@ -436,6 +438,7 @@ test('with reduced motion danmaku stand still in their lane and fade instead of 
   await wake(page, page.locator('[data-player]'));
   await page.keyboard.press('b');
   await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.locator('[data-player] .danmaku-layer[data-loaded]')).toBeAttached();
   await page.locator('[data-player] video').evaluate((v: HTMLVideoElement) => {
     v.currentTime = 0;
     return v.play();

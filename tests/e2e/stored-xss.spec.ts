@@ -361,18 +361,19 @@ test('video page: title, hashtags, comment, @mention, reply and danmaku read lit
   }
   expect(work.hashtags).toEqual([`<svg/onload=x()>${RUN}`, `javascript:x()${RUN}`]);
 
-  // The comment column as the server rendered it, then woken.
+  await assertInert(page, 'video page as rendered');
+  // The comment column comes with its count only and loads its comments once it wakes: pointed at, or when the player
+  // has woken and the column is on screen.
   const column = page.locator(`[data-comments="${work.id}"]`);
+  await column.scrollIntoViewIfNeeded();
+  await column.getByRole('heading').hover();
+  await expect(page.locator('astro-island', { has: column })).not.toHaveAttribute('ssr', '');
   const mine = column.locator('article', { hasText: `C${RUN}i` }).first();
   await literal(mine, COMMENT);
   await expect(mine.getByRole('link', { name: `@${NICK_H}`, exact: true })).toHaveAttribute(
     'href',
     `/user/${author.user.sec_uid}`,
   );
-  await assertInert(page, 'video page as rendered');
-  await column.scrollIntoViewIfNeeded();
-  await column.getByRole('heading').hover();
-  await expect(page.locator('astro-island', { has: column })).not.toHaveAttribute('ssr', '');
   await mine.getByRole('button', { name: '展开1条回复' }).click();
   // A reply's article sits inside its thread's: the last match is the innermost.
   const reply = column.locator('article', { hasText: `R${RUN}i` }).last();
@@ -384,6 +385,8 @@ test('video page: title, hashtags, comment, @mention, reply and danmaku read lit
   await page.waitForFunction(() => !document.querySelector('astro-island[ssr] [data-player]'));
   await page.keyboard.press('b');
   await expect(page.getByRole('switch', { name: '弹幕' })).toHaveAttribute('aria-checked', 'true');
+  // From the start once the layer has the video's rows: a row whose time passed before they came is not shown.
+  await expect(page.locator('[data-player] .danmaku-layer[data-loaded]')).toBeAttached();
   await page.locator('[data-player] video').evaluate((v: HTMLVideoElement) => {
     v.currentTime = 0;
     return v.play();
