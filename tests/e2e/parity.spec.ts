@@ -8,7 +8,16 @@ import type { APIRequestContext, BrowserContext, Locator, Page } from '@playwrig
 import jsQR from 'jsqr';
 import pg from 'pg';
 import sharp from 'sharp';
-import { e2eDatabaseUrl, expect, holdEachVideo, newAccount, signIn, test } from './support.ts';
+import {
+  e2eDatabaseUrl,
+  endBroadcast,
+  expect,
+  holdEachVideo,
+  newAccount,
+  seedRoomOnAir,
+  signIn,
+  test,
+} from './support.ts';
 
 let api: APIRequestContext;
 let db: pg.Client;
@@ -158,14 +167,7 @@ test.describe('倍速 and 连播', () => {
 
   test('a live room plays at its own pace: no 倍速 menu, and the keys leave it at 1x', async ({ page }) => {
     await page.addInitScript(() => localStorage.setItem('sy.player', JSON.stringify({ rate: 2 })));
-    // The seed's rooms are past broadcasts: one is put back on air for this test, as a host's stream would.
-    const { rows } = await db.query<{ id: number }>(
-      `select id from live_rooms r where status = 'ended'
-         and not exists (select 1 from live_rooms o where o.host_id = r.host_id and o.status = 'live')
-       order by id limit 1`,
-    );
-    const room = rows[0]!.id;
-    await db.query(`update live_rooms set status = 'live', ended_at = null where id = $1`, [room]);
+    const room = await seedRoomOnAir(db);
     try {
       await page.goto(`/live/${room}`);
       const player = page.locator(`[data-live-player="${room}"]`);
@@ -176,7 +178,7 @@ test.describe('倍速 and 连播', () => {
       await page.keyboard.press('Shift+Period');
       await expect.poll(() => rate(player.locator('video'))).toBe(1);
     } finally {
-      await db.query(`update live_rooms set status = 'ended', ended_at = now() where id = $1`, [room]);
+      await endBroadcast(db, room);
     }
   });
 

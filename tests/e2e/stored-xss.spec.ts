@@ -12,7 +12,16 @@ import path from 'node:path';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import pg from 'pg';
 import { makeClip } from '../setup/clips.ts';
-import { e2eDatabaseUrl, expect, newAccount, signIn, test, type Session } from './support.ts';
+import {
+  e2eDatabaseUrl,
+  endBroadcast,
+  expect,
+  newAccount,
+  seedRoomOnAir,
+  signIn,
+  test,
+  type Session,
+} from './support.ts';
 
 /** This run's stamp: markers are unique to it, so texts written by other specs (or an earlier try) never match. */
 const RUN = Date.now().toString(36).slice(-4);
@@ -179,26 +188,12 @@ test.beforeAll(async ({ playwright }, info) => {
   });
 });
 
-/**
- * Puts a room on air for the live-chat test and posts its chat: the seed's rooms are past broadcasts, so one is put back
- * on air, as a stream would, just before the test reads it. A room with no stream reporting is paused by the server's
- * sweep after 20 s and ended 45 s later, so put on air with the rest of the set-up it was over by the time the test
- * came on a busy machine.
- */
+/** Puts a room on air for the live-chat test, just before it reads the room, and posts its chat. */
 async function roomOnAir(): Promise<string> {
   const db = new pg.Client({ connectionString: e2eDatabaseUrl()! });
   await db.connect();
   try {
-    const { rows } = await db.query<{ id: number }>(
-      `select id from live_rooms r where status = 'ended'
-         and not exists (select 1 from live_rooms o where o.host_id = r.host_id and o.status = 'live')
-       order by id desc limit 1`,
-    );
-    roomId = String(rows[0]!.id);
-    await db.query(
-      `update live_rooms set status = 'live', ended_at = null, paused_at = null, started_at = now() where id = $1`,
-      [roomId],
-    );
+    roomId = String(await seedRoomOnAir(db, { newest: true }));
   } finally {
     await db.end();
   }
@@ -210,7 +205,7 @@ test.afterAll(async () => {
   if (roomId) {
     const db = new pg.Client({ connectionString: e2eDatabaseUrl()! });
     await db.connect();
-    await db.query(`update live_rooms set status = 'ended', ended_at = now() where id = $1`, [roomId]);
+    await endBroadcast(db, roomId);
     await db.end();
   }
   await api?.dispose();

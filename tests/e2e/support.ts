@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ClientBase } from 'pg';
 import {
   test as base,
   expect,
@@ -147,6 +148,31 @@ export function e2eDatabaseUrl(): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Puts one of the seed's past broadcasts (all its rooms have ended) back on air, as a host's stream would, and returns
+ * its id; `newest` picks from the other end of the list, so two files running at once take different rooms. A room no
+ * stream reports for is paused by the server's sweep after 20 s and ended 45 s later: put it on air just before the
+ * test reads it, and end it with `endBroadcast`.
+ */
+export async function seedRoomOnAir(db: ClientBase, { newest = false } = {}): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `select id from live_rooms r where status = 'ended'
+       and not exists (select 1 from live_rooms o where o.host_id = r.host_id and o.status = 'live')
+     order by id ${newest ? 'desc' : 'asc'} limit 1`,
+  );
+  const id = rows[0]!.id;
+  await db.query(
+    `update live_rooms set status = 'live', ended_at = null, paused_at = null, started_at = now() where id = $1`,
+    [id],
+  );
+  return id;
+}
+
+/** Ends a broadcast `seedRoomOnAir` began. */
+export async function endBroadcast(db: ClientBase, id: number | string): Promise<void> {
+  await db.query(`update live_rooms set status = 'ended', ended_at = now() where id = $1`, [id]);
 }
 
 /** Everything `page` reports as an error from now on: uncaught exceptions and console.error lines. */
