@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { EventHub, publish } from '../realtime/events.ts';
 import { onAnonymousContentChange } from './anonymous-content.ts';
@@ -35,17 +35,13 @@ async function signals(
   const stop = onAnonymousContentChange((videos) => seen.push(videos));
   try {
     await act();
-    if (settled) await until(() => settled(seen));
+    // Checked every few milliseconds; the test's own timeout (30 s) bounds the wait.
+    if (settled) await vi.waitFor(() => expect(settled(seen)).toBe(true), { timeout: 30_000, interval: 5 });
     await new Promise((r) => setTimeout(r, settled ? BATCH_MS * 10 : 400));
   } finally {
     stop();
   }
   return seen;
-}
-
-/** Resolves once `ok` holds, checked every few milliseconds; the test's own timeout bounds the wait. */
-async function until(ok: () => boolean): Promise<void> {
-  while (!ok()) await new Promise((r) => setTimeout(r, 5));
 }
 
 describe('writes shared between app servers', () => {

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startPgCluster, waitCaughtUp, type PgCluster } from '../../../scripts/cluster/pg.ts';
 import { call } from '../../../tests/api/helpers.ts';
 import { SEED_NOW } from '../../../tests/setup/global-db.ts';
@@ -59,13 +59,8 @@ async function onReplica(db: Db): Promise<boolean> {
   return rows.rows[0]!.r;
 }
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Checks `check` (an expectation) every 50 ms until it passes, for at most `timeout` ms. */
+const eventually = (check: () => unknown, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 50 });
 
 const stateOf = (r: Routed) => r.replicas.status().replicas[0]!.state;
 
@@ -96,11 +91,10 @@ describe('waitCaughtUp, which every test here starts from', () => {
     await cluster.primary.query(`alter system set wal_writer_delay = '10s'`);
     try {
       await cluster.primary.query('select pg_reload_conf()');
-      await until(
-        'the new wal_writer_delay',
-        async () =>
-          (await cluster.primary.query<{ d: string }>(`select current_setting('wal_writer_delay') as d`))[0]!.d ===
-          '10s',
+      await eventually(async () =>
+        expect(
+          (await cluster.primary.query<{ d: string }>(`select current_setting('wal_writer_delay') as d`))[0]!.d,
+        ).toBe('10s'),
       );
       await cluster.primary.query(`update users set signature = 'committed, not yet flushed' where id = 4`, DATABASE);
       await waitCaughtUp(cluster.primary, cluster.replicas);
@@ -202,7 +196,7 @@ describe('routing', () => {
     } finally {
       await replica.start();
     }
-    await until('the replica to be taken back', () => stateOf(r) === 'up');
+    await eventually(() => expect(stateOf(r)).toBe('up'));
     expect(await withReplicaReads(() => onReplica(r.db))).toBe(true);
   });
 
@@ -273,7 +267,7 @@ describe('lag', () => {
     const r = await routed(1_000);
     const replica = cluster.replicas[0]!;
     await replica.resumeReplay();
-    await until('the replica to be up', () => stateOf(r) === 'up');
+    await eventually(() => expect(stateOf(r)).toBe('up'));
     expect(await withReplicaReads(() => onReplica(r.db))).toBe(true);
 
     // A primary where nothing is written for longer than the bound is not lag: the replica has all there is.
@@ -282,7 +276,7 @@ describe('lag', () => {
 
     await replica.pauseReplay();
     await cluster.primary.query(`update users set signature = 'lag test' where id = 2`, DATABASE);
-    await until('the replica to be lagging', () => stateOf(r) === 'lagging');
+    await eventually(() => expect(stateOf(r)).toBe('lagging'));
     const read = await withReplicaReads(async () => ({
       recovery: await onReplica(r.db),
       signature: (await r.db.execute<{ signature: string }>(sql`select signature from users where id = 2`)).rows[0]!
@@ -291,7 +285,7 @@ describe('lag', () => {
     expect(read).toEqual({ recovery: false, signature: 'lag test' });
 
     await replica.resumeReplay();
-    await until('the replica to be up again', () => stateOf(r) === 'up');
+    await eventually(() => expect(stateOf(r)).toBe('up'));
     expect(
       await withReplicaReads(() =>
         r.db.execute<{ signature: string }>(sql`select signature from users where id = 2`),
@@ -408,7 +402,7 @@ describe('behind PgBouncer in transaction mode', () => {
       // Published through the pooler, inside a transaction and out of one.
       await publish('user:9', { type: 'notice', data: { n: 1 } });
       await db.transaction((tx) => publish('user:9', { type: 'notice', data: { n: 2 } }, tx));
-      await until('both events', () => heard.length === 2, 5_000);
+      await eventually(() => expect(heard).toHaveLength(2), 5_000);
       expect(heard.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
       unsubscribe();
       await h.close();

@@ -1,7 +1,7 @@
 // Upload locks across app servers: each "server" here is its own connection pool and event hub on one database, as two
 // processes behind the balancer would be.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { EventHub, publish } from '../realtime/events.ts';
 import { UploadLocker } from './upload-lock.ts';
@@ -38,11 +38,6 @@ afterAll(async () => {
 });
 
 const never = () => {};
-const until = async (check: () => boolean, ms = 5_000) => {
-  const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  return check();
-};
 
 describe('UploadLocker', () => {
   it('lets one server at a time hold an upload: the other asks the holder to let go and takes it once it has', async () => {
@@ -78,7 +73,7 @@ describe('UploadLocker', () => {
     const started = Date.now();
     await expect(b.locker.newLock('upload-2').lock(new AbortController().signal, never)).rejects.toBe(BUSY);
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
-    expect(await until(() => asked > 0)).toBe(true);
+    await vi.waitFor(() => expect(asked).toBeGreaterThan(0), { timeout: 5_000, interval: 10 });
 
     // Released, the same upload is free again for the other server.
     await held.unlock();
