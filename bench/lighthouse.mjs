@@ -14,6 +14,13 @@
  * BENCH_BASELINE=<another built checkout> runs its server beside this one, on its own Chromium, and audits every route
  * on each in turn, so a shared machine's load falls on both alike; RUNS=n (default 1) repeats each audit and prints the
  * median. The table then has a "before" row under each route, and the load average is printed beside it.
+ *
+ * The mobile preset slows the host's CPU by 4x, calibrated on a desktop whose Lighthouse benchmark index is 1,500-2,000;
+ * on a slower host the same 4x models a slower phone than the preset means (Lighthouse warns below 1,000). Every run
+ * prints the host's index. CPU_SLOWDOWN=<n> audits the mobile preset with that multiplier instead; CPU_SLOWDOWN=calibrate
+ * first audits one page three times to read the index (their median) and takes the multiplier Lighthouse's own
+ * calculator gives for a mid-tier phone (lighthouse-cpu-throttling-calculator: 1x at an index of 150, 2x at 800, 3x at
+ * 1,300, 4x at 1,533).
  */
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -33,6 +40,19 @@ const asked = (route) =>
 const DETAILS = Boolean(process.env.DETAILS);
 const BASELINE = process.env.BENCH_BASELINE;
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 1));
+const CPU_SLOWDOWN = process.env.CPU_SLOWDOWN;
+/** The mobile preset's CPU multiplier (undefined: the preset's own 4x); set once in main() for CPU_SLOWDOWN. */
+let cpuSlowdown;
+
+/**
+ * The CPU multiplier that models a mid-tier phone on a host of Lighthouse benchmark index `index`, as Lighthouse's
+ * calculator (lighthouse-cpu-throttling-calculator) gives it: linear between its calibration points.
+ */
+function calibratedSlowdown(index) {
+  if (index >= 1300) return 3 + (index - 1300) / 233;
+  if (index >= 800) return 2 + (index - 800) / 500;
+  return Math.max(1, 1 + (index - 150) / 650);
+}
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -116,7 +136,14 @@ async function logIn(base, port) {
 
 /** One Lighthouse run: the four scores (0-100) and LCP (ms), CLS and TBT (ms). */
 async function audit(url, port, preset, loggedIn) {
-  const flags = { port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, disableStorageReset: loggedIn };
+  const flags = {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: CATEGORIES,
+    disableStorageReset: loggedIn,
+    ...(preset === 'mobile' && cpuSlowdown ? { throttling: { cpuSlowdownMultiplier: cpuSlowdown } } : {}),
+  };
   const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
   const lhr = result?.lhr;
   if (!lhr) return null;
@@ -159,8 +186,10 @@ async function audit(url, port, preset, loggedIn) {
     const events = result.artifacts?.Trace?.traceEvents ?? [];
     const nav = pageNavigation(events);
     if (nav && preset === 'mobile')
-      for (const t of longTasks(events, nav, { long: 50, scale: 4, wall: true }))
-        console.log(`  observed at ${fmt(t.start)} ms: ${fmt(t.wall)} ms as modelled (×4) [${t.top.join('; ')}]`);
+      for (const t of longTasks(events, nav, { long: 50, scale: cpuSlowdown ?? 4, wall: true }))
+        console.log(
+          `  observed at ${fmt(t.start)} ms: ${fmt(t.wall)} ms as modelled (×${fmt(cpuSlowdown ?? 4, 2)}) [${t.top.join('; ')}]`,
+        );
   }
   return {
     scores: CATEGORIES.map(score),
@@ -169,6 +198,7 @@ async function audit(url, port, preset, loggedIn) {
     tbt: value('total-blocking-time'),
     failed,
     error: lhr.runtimeError?.code,
+    benchmarkIndex: lhr.environment?.benchmarkIndex,
   };
 }
 
@@ -193,6 +223,7 @@ function fold(results) {
     cls: median(ok.map((r) => r.cls)),
     tbt: median(ok.map((r) => r.tbt)),
     tbts: ok.map((r) => r.tbt),
+    benchmarkIndex: median(ok.map((r) => r.benchmarkIndex)),
     failed: [...new Set(ok.flatMap((r) => r.failed))],
     error: [...new Set(results.map((r) => r?.error).filter(Boolean))].join(' ') || undefined,
   };
@@ -224,6 +255,22 @@ async function main() {
       });
     };
     await freshChrome();
+    if (CPU_SLOWDOWN === 'calibrate') {
+      // The index of a shared machine moves from audit to audit: the median of three.
+      const probes = [];
+      for (let i = 0; i < 3; i++)
+        probes.push((await audit(`${server.base}/about`, chrome.port, 'mobile', false))?.benchmarkIndex);
+      const index = median(probes.filter(Boolean));
+      if (!index) throw new Error('CPU_SLOWDOWN=calibrate: the probe audits gave no benchmark index');
+      cpuSlowdown = calibratedSlowdown(index);
+      console.log(
+        `host benchmark index ${fmt(index)} (${probes.map((x) => fmt(x)).join(', ')}): the mobile preset audits at ${fmt(cpuSlowdown, 2)}x CPU (calibrated)`,
+      );
+    } else if (CPU_SLOWDOWN) {
+      cpuSlowdown = Number(CPU_SLOWDOWN);
+      if (!(cpuSlowdown >= 1)) throw new Error(`CPU_SLOWDOWN=${CPU_SLOWDOWN}: a number of 1 or more, or calibrate`);
+      console.log(`the mobile preset audits at ${fmt(cpuSlowdown, 2)}x CPU`);
+    }
     // The same routes on each server, paired by position (the seed's ids may differ between them).
     const targets = [];
     for (const [name, s] of [['now', server], ...(baseline ? [['before', baseline]] : [])]) {
@@ -254,6 +301,7 @@ async function main() {
       'a11y audits failed',
     ];
     const rows = [];
+    const benchmarkIndexes = [];
     let lastLogin = null;
     for (const preset of PRESETS) {
       for (const t of targets) t.loggedIn = false;
@@ -314,7 +362,10 @@ async function main() {
               [r.error, ...r.failed].filter(Boolean).join(' ') || '',
             );
           rows.push(row);
-          process.stderr.write(`${row.join(' ')} (load ${loadavg()})\n`);
+          process.stderr.write(
+            `${row.join(' ')} (load ${loadavg()}; host benchmark index ${fmt(r?.benchmarkIndex)})\n`,
+          );
+          if (r?.benchmarkIndex) benchmarkIndexes.push(r.benchmarkIndex);
         }
       }
       // The next preset starts logged out again.
@@ -331,6 +382,13 @@ async function main() {
       `\naccessibility: ${a11y.filter((x) => x === 100).length} of ${a11y.length} runs at 100, lowest ${Math.min(...a11y)}`,
     );
     console.log(`load average ${loadavg()} at the end`);
+    // Lighthouse's own measure of the host's CPU: its mobile preset's 4x is meant for a desktop of 1,500-2,000; on a
+    // slower host every modelled task is longer than on the phone the preset means.
+    const idx = median(benchmarkIndexes);
+    if (idx !== undefined)
+      console.log(
+        `host benchmark index ${fmt(idx)} (median of ${benchmarkIndexes.length} audits, from ${fmt(Math.min(...benchmarkIndexes))} to ${fmt(Math.max(...benchmarkIndexes))})`,
+      );
   } finally {
     await chrome?.kill();
     await server.close();
