@@ -9,6 +9,8 @@ import { dueBetween, holdLane, MAX_DANMAKU, planLane, type Lane } from './Danmak
 const LINE_PX = 30;
 /** Seconds a bullet takes to cross the player. */
 const CROSS_S = 7;
+/** How late a row may still be shown when the page could not draw a frame at its time (ms). */
+const LATE_MS = 3000;
 /** With reduced motion: how long a danmaku stands still in its lane, fading in and out (ms). */
 const HOLD_MS = 4000;
 
@@ -79,8 +81,10 @@ export function DanmakuLayer({ video, item }: LayerProps) {
     let frame = 0;
     const tick = () => {
       const now = video.currentTime * 1000;
-      // A jump (seek, loop) starts from the new place without replaying what was skipped.
-      if (list && now >= last && now - last < 1000) for (const b of dueBetween(list, last, now)) launch.current(b);
+      // A seek (a loop is one) starts from the new place without replaying what was skipped. Rows that came due while
+      // the page was too busy to draw a frame show late, up to LATE_MS; older ones are left.
+      if (list && !video.seeking && now > last)
+        for (const b of dueBetween(list, Math.max(last, now - LATE_MS), now)) launch.current(b);
       last = now;
       frame = requestAnimationFrame(tick);
     };

@@ -328,9 +328,9 @@ test('the played line follows the video before and after the island wakes, and p
   ];
   expect([...animated].filter((p) => !composited.includes(p))).toEqual([]);
   // One animation draws the line from where the video is to its end; a time update that finds it there changes nothing.
-  // A second of playing is counted up to three times and the quietest kept: on a loaded machine the media clock can
-  // stall or drift without an event and the line is rightly drawn again (twice a second seen under CI), but a line
-  // written at every time update (four a second) is written four times in every one of them.
+  // A second of playing is counted up to six times and the quietest kept: on a loaded machine the media clock can
+  // stall or drift without an event and the line is rightly drawn again (up to three times a second seen under CI),
+  // but a line written at every time update (four a second) is written four times in every one of them.
   const redrawsInASecond = () =>
     active(page).evaluate(
       (slide) =>
@@ -353,7 +353,7 @@ test('the played line follows the video before and after the island wakes, and p
         }),
     );
   let redraws = await redrawsInASecond();
-  for (let k = 0; k < 2 && redraws >= 2; k++) redraws = Math.min(redraws, await redrawsInASecond());
+  for (let k = 0; k < 5 && redraws >= 2; k++) redraws = Math.min(redraws, await redrawsInASecond());
   expect(redraws).toBeLessThan(3);
 });
 
