@@ -4,9 +4,7 @@
  * authors, affinity, fresh, popular, discovery), and each later window the next slice of the popular order that window
  * 0 did not hold, so scrolling goes on through everything while no request ranks more than a few hundred works.
  */
-import { and, inArray } from 'drizzle-orm';
 import { onDbSwitch } from '../db/client.ts';
-import { videos } from '../db/schema.ts';
 import { spreadAuthors } from '../../shared/author-spread.ts';
 import type { FeedReason } from '../../shared/feed-reason.ts';
 import { CHANNEL_IDS } from './channel-ids.ts';
@@ -28,7 +26,7 @@ import {
   emptyPage,
   MAX_SKIP,
   pageLimit,
-  selectCards,
+  cardsByIds,
   skipOf,
   type Page,
   type Paged,
@@ -196,9 +194,9 @@ function capLess(out: Placed[], less: Less, limit: number): (r: Placed) => void 
   };
 }
 
-/** The cards of `ids` the viewer may see and still wants (a 不感兴趣 since the ranking leaves a page). */
+/** The cards of the ids a viewer asks for that they may see and still want (a 不感兴趣 since the ranking leaves a page). */
+const wantedCards = cardsByIds((viewerId) => viewerFilter(viewerId));
+
 async function cardsFor(viewerId: number, ids: number[]): Promise<Map<number, VideoCard>> {
-  if (!ids.length) return new Map();
-  const rows = await selectCards(viewerId, and(inArray(videos.id, ids), viewerFilter(viewerId)));
-  return new Map(rows.map((c) => [c.id, c]));
+  return new Map((await wantedCards(ids, viewerId)).map((c) => [c.id, c]));
 }

@@ -24,7 +24,7 @@ import {
   MAX_SKIP,
   micros,
   pageLimit,
-  selectCards,
+  cardsByIds,
   skipOf,
   type Page,
   type Paged,
@@ -58,10 +58,7 @@ export async function byChannel(
 }
 
 /** Cards for the given ids that `viewerId` may see, in no particular order. */
-export async function byIds(ids: number[], viewerId: number | null): Promise<VideoCard[]> {
-  if (!ids.length) return [];
-  return selectCards(viewerId, inArray(videos.id, ids));
-}
+export const byIds = cardsByIds();
 
 export interface VideoDetail extends VideoCard {
   hashtags: string[];
