@@ -16,7 +16,7 @@ import { db, replicaStatus } from './src/server/db/client.ts';
 import { startDatabase } from './src/server/db/lifecycle.ts';
 import { isApiPath, serveApi } from './src/server/api/node.ts';
 import { logPath } from './src/server/http/log-path.ts';
-import { logLine } from './src/server/log.ts';
+import { logLine, writeStdio } from './src/server/log.ts';
 import { createMediaHandler } from './src/server/http/media.ts';
 import { isRemoteStore, mediaStore } from './src/server/media/store.ts';
 import { isPageMethod, PAGE_METHODS } from './src/server/http/page-door.ts';
@@ -88,7 +88,7 @@ function flushRequestLog(): void {
   if (!pendingLines) return;
   const lines = pendingLines;
   pendingLines = '';
-  process.stdout.write(lines);
+  writeStdio(process.stdout, lines);
 }
 process.on('exit', flushRequestLog);
 

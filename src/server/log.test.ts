@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from './config.ts';
 import { contextOfRequest } from './http/request-context.ts';
@@ -38,6 +39,36 @@ describe('logLine', () => {
     expect(parsed(err[0]!)).toMatchObject({ level: 'info', msg: 'jobs.process', uploadId: 'u1' });
     expect(parsed(err[1]!)).toMatchObject({ level: 'warn', msg: 'second' });
   });
+
+  it('leaves a process whose stderr reader died serving and idle, as the server handles uncaught errors', async () => {
+    // A child with the server's handler logs into a pipe whose other end is closed, then says on stdout, after a
+    // timer, how much CPU it spent. Before, the stream's EPIPE came back as an uncaught error that was logged again:
+    // the process spun on a core and never reached its timer.
+    const log = new URL('./log.ts', import.meta.url).href;
+    const script = `
+      const { logLine } = await import(${JSON.stringify(log)});
+      process.on('uncaughtException', (error) => logLine('error', 'uncaughtException', { error }));
+      setTimeout(() => { for (let i = 0; i < 20; i++) logLine('info', 'after the reader died', { i }); }, 200);
+      setTimeout(() => {
+        const { user, system } = process.cpuUsage();
+        process.stdout.write(JSON.stringify({ cpuMs: (user + system) / 1000 }));
+        process.exit(0);
+      }, 2200);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr.destroy();
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    const code = await Promise.race([
+      new Promise<number | null>((resolve) => child.on('exit', resolve)),
+      new Promise<'spinning'>((resolve) => setTimeout(() => resolve('spinning'), 15_000)),
+    ]);
+    if (code === 'spinning') child.kill('SIGKILL');
+    expect(code).toBe(0);
+    // Starting Node and loading the module cost a few hundred milliseconds of CPU; the two seconds it waits cost
+    // two when it spins.
+    const { cpuMs } = JSON.parse(out) as { cpuMs: number };
+    expect(cpuMs).toBeLessThan(1_000);
+  }, 20_000);
 
   it('does not throw when stderr does', () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => {

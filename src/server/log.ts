@@ -65,11 +65,24 @@ export function formatLine(level: LogLevel, msg: string, fields: LogFields = {},
   }
 }
 
-/** Writes one JSON line for an event to stderr (read at each call, so a test can spy on it). Never throws. */
-export const logLine: Log = (level, msg, fields) => {
+// stdout and stderr whose reader is gone (a closed pipe: EPIPE), known by the 'error' event the stream then emits.
+// Without a listener that event is an uncaught exception, whose handler (server.ts) logs it, which fails again: the
+// process spun on a core for as long as it lived, never getting to its own timers, when what read its output had died.
+const gone = new WeakSet<NodeJS.WriteStream>();
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => gone.add(stream));
+
+/**
+ * Writes `text` to stdout or stderr, unless its reader is gone: then the text is dropped, as it would be by a full
+ * disk, and the process goes on serving. Never throws.
+ */
+export function writeStdio(stream: NodeJS.WriteStream, text: string): void {
+  if (gone.has(stream)) return;
   try {
-    process.stderr.write(formatLine(level, msg, fields));
+    stream.write(text);
   } catch {
-    // A closed stderr: nowhere left to say so.
+    // Closed under us: the 'error' listener marks it.
   }
-};
+}
+
+/** Writes one JSON line for an event to stderr (read at each call, so a test can spy on it). Never throws. */
+export const logLine: Log = (level, msg, fields) => writeStdio(process.stderr, formatLine(level, msg, fields));
