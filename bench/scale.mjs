@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
+import { config } from '../src/server/config.ts';
 import { closeDb, connect, useDb } from '../src/server/db/client.ts';
 import { ensureDatabase, startEmbedded } from '../src/server/db/embedded.ts';
 import { mergeGinPending } from '../src/server/db/gin-pending.ts';
@@ -113,8 +114,8 @@ async function oneCaller(fn, rounds = ROUNDS, warmup = PLAN_WARMUP) {
  * rounds of CALLERS calls at once: as oneCaller's warm-up, they open the connections the callers need and prepare each
  * statement on them (else the first read timed at 20 callers pays for opening a dozen connections at once: 150 ms at
  * its p99). A read warms eight rounds: PostgreSQL plans a prepared statement afresh at each of its first five runs on a
- * connection and only then settles on one plan (PLAN_WARMUP), and eight rounds over the pool's connections give most
- * of them six runs; with one round half the calls timed were a cold connection's, which a server's long-lived pool
+ * connection and only then settles on one plan (PLAN_WARMUP), and eight rounds over the pool's connections give each
+ * at least six runs; with one round half the calls timed were a cold connection's, which a server's long-lived pool
  * makes once (a member's feed at 20 callers: 1.3 to 1.6 times the p50 of a warm pool).
  * A write warms one round: each takes a rate-limited member's turn or an upload of its own.
  */
@@ -494,7 +495,11 @@ async function tableRates(db, run) {
 }
 
 async function measureAll(url, label) {
-  const { db, pool } = connect(url, CALLERS + 4);
+  // The pool an app server keeps (PG_POOL_MAX): 20 callers share its connections and wait their turn in it, first come
+  // first served, as a running portal's requests do. With a connection each, PostgreSQL's 20 backends shared the two
+  // cores by time slices instead, and every call waited on the others' slices (a new member's feed: p99 174-194 ms
+  // against 136-146 with 6 or 10 connections, p50 about the same).
+  const { db, pool } = connect(url, config().PG_POOL_MAX);
   useDb(db);
   try {
     await db.execute(sql`analyze`);
@@ -556,7 +561,7 @@ const mb = (bytes) => `${(Number(bytes) / 1024 / 1024).toFixed(0)} MB`;
 function report(seedRun, largeRun, site) {
   log('');
   log(
-    `load average ${loadAverage()} (${os.cpus().length} cores); ${ROUNDS} calls per read and ${WRITE_ROUNDS} per write with one caller, ${CALLERS}×${PER_CALLER} with ${CALLERS}`,
+    `load average ${loadAverage()} (${os.cpus().length} cores); ${ROUNDS} calls per read and ${WRITE_ROUNDS} per write with one caller, ${CALLERS}×${PER_CALLER} with ${CALLERS} over ${config().PG_POOL_MAX} connections (PG_POOL_MAX)`,
   );
   log(
     `large site: ${largeRun.size.videos} videos, ${largeRun.size.users} users, ${largeRun.size.likes} likes, ${largeRun.size.comments} comments; ` +
