@@ -73,8 +73,10 @@ export function selectCards(viewerId: number | null, where?: SQL) {
     .where(and(visibleWorks(viewerId), where));
 }
 
-/** A drizzle prepared query given no name: the pool names its text on each connection as it names every repeated
- * text (client.ts), unless statements must stay unnamed there (behind a pooler in transaction mode). */
+/**
+ * The name given to drizzle's prepared queries: none. The pool names a repeated text on each connection (client.ts),
+ * unless statements must stay unnamed there (behind a pooler in transaction mode).
+ */
 const UNNAMED = undefined as unknown as string;
 
 /**
