@@ -91,6 +91,12 @@ test('A mutes an author and a keyword: gone from A’s feed, 首页, search, com
       await open(pageA, '/');
       const front = pageA.locator('article[data-active="true"]');
       await expect(front.locator(`a[href="/user/${top!.sec_uid}"]`).first()).toBeAttached();
+      // The feed hydrates when pointed at, and 不看TA的作品 is drawn only then: focusing 更多 before that let hydration
+      // take the menu from under the keyboard on a loaded machine (the item never showed, or Enter met the old one).
+      await pageA.locator('section[aria-roledescription="carousel"]').hover();
+      await pageA.waitForFunction(
+        () => !document.querySelector('astro-island[ssr] [data-active], astro-island[ssr] [data-player]'),
+      );
       // The menu opens on hover or focus; the keyboard reaches it without crossing the player's bar.
       await front.getByRole('button', { name: '更多' }).focus();
       const item = front.getByRole('button', { name: '不看TA的作品' });
