@@ -91,12 +91,14 @@ test('A mutes an author and a keyword: gone from A’s feed, 首页, search, com
       await open(pageA, '/');
       const front = pageA.locator('article[data-active="true"]');
       await expect(front.locator(`a[href="/user/${top!.sec_uid}"]`).first()).toBeAttached();
-      // The feed hydrates when pointed at, and 不看TA的作品 is drawn only then: focusing 更多 before that let hydration
-      // take the menu from under the keyboard on a loaded machine (the item never showed, or Enter met the old one).
+      // The feed hydrates when pointed at, and 不看TA的作品 is drawn only then.
       await pageA.locator('section[aria-roledescription="carousel"]').hover();
       await pageA.waitForFunction(
         () => !document.querySelector('astro-island[ssr] [data-active], astro-island[ssr] [data-player]'),
       );
+      // With 连播 on, the seed's nine-second video ends and the feed moves on to the next one, taking the open menu
+      // with it: on a loaded machine that came while the keyboard was in the menu. A paused video stays.
+      await pageA.evaluate(() => document.querySelectorAll('video').forEach((v) => v.pause()));
       // The menu opens on hover or focus; the keyboard reaches it without crossing the player's bar.
       await front.getByRole('button', { name: '更多' }).focus();
       const item = front.getByRole('button', { name: '不看TA的作品' });
