@@ -190,6 +190,13 @@ export function intLiteral(x: number): SQL {
  */
 export const limitLiteral = (x: number): number => intLiteral(x) as unknown as number;
 
+/**
+ * A named placeholder where a query template takes a number (a viewer's id), for a statement built once and run with
+ * values (drizzle's prepared queries, `sqlToQuery` with `fillPlaceholders`): compiled, it is a parameter like any
+ * other. The templates' signatures name only numbers, hence the cast.
+ */
+export const numberPlaceholder = (name: string): number => sql.placeholder(name) as unknown as number;
+
 /** Closes the process-wide pool, if one was opened. */
 export async function closeDb(): Promise<void> {
   const p = pool;

@@ -6,7 +6,7 @@
  */
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { db, intLiteral as n, onDbSwitch, queryCompiled } from '../db/client.ts';
+import { db, intLiteral as n, numberPlaceholder, onDbSwitch, queryCompiled } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
 import type { FeedPool } from '../../shared/feed-reason.ts';
 import { notBlockedBy } from './blocks.ts';
@@ -375,8 +375,7 @@ let compiled: { sql: string; params: unknown[] } | undefined;
 function compiledCandidates() {
   const ph = (name: string) => sql.placeholder(name);
   return (compiled ??= new PgDialect().sqlToQuery(
-    // The viewer is a placeholder where the template reads a number: compiled, it is a parameter like any other.
-    candidatesSql(ph('viewer') as unknown as number, {
+    candidatesSql(numberPlaceholder('viewer'), {
       channels: LIST_NAMES.channels.map(ph),
       authors: LIST_NAMES.authors.map(ph),
       explore: LIST_NAMES.explore.map(ph),

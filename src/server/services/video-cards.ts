@@ -1,7 +1,7 @@
 /** The one shape in which services hand videos to pages and API shapers, and the select that fills it. */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { db, onDbSwitch } from '../db/client.ts';
+import { db, numberPlaceholder, onDbSwitch } from '../db/client.ts';
 import { users, videos } from '../db/schema.ts';
 import type { Visibility } from '../../shared/studio.ts';
 import { userCardColumns, type UserCard } from './user-cards.ts';
@@ -91,7 +91,7 @@ export function cardsByIds(where?: (viewerId: number) => SQL | undefined) {
   let member: ReturnType<typeof prepareCards> | undefined;
   onDbSwitch(() => (visitor = member = undefined));
   const ids = sql`${videos.id} = any (${sql.placeholder('ids')}::int[])`;
-  const viewer = sql.placeholder('viewer') as unknown as number;
+  const viewer = numberPlaceholder('viewer');
   return async (list: readonly number[], viewerId: number | null): Promise<VideoCard[]> => {
     if (!list.length) return [];
     if (viewerId === null) return (visitor ??= prepareCards(null, ids)).execute({ ids: list });
