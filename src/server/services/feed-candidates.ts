@@ -1,8 +1,9 @@
 /**
  * Where the recommend feed's candidates come from: the viewer's signals, a few hundred candidates from index range
  * scans (followed authors' new works, the viewer's own, the top of their affinity channels and authors, fresh works,
- * the popular pool, a share of discovery), and later slices of the popular order. Every candidate query passes
- * `viewerFilter`, the one place a rule about what a viewer never wants to see (不感兴趣, and mutes) applies.
+ * the popular pool, a share of discovery), and later slices of the popular order. The pools that are the same for
+ * every viewer are read once a second per process (sharedPools). Every candidate passes `viewerFilter`, the one place
+ * a rule about what a viewer never wants to see (不感兴趣, blocks and mutes) applies.
  */
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -306,7 +307,7 @@ function candidateLists(viewerId: number, s: ViewerSignals, channels: readonly n
   };
 }
 
-/** The query of window 0's candidates (gatherCandidates runs it compiled once), apart for the plan checks. */
+/** Window 0's candidates of a viewer as one query, every pool read for them: what gatherCandidates finds, by definition. */
 export function candidatesQuery(
   viewerId: number,
   s: ViewerSignals,
@@ -316,13 +317,12 @@ export function candidatesQuery(
   return candidatesSql(viewerId, candidateLists(viewerId, s, channels, nowMs));
 }
 
-/** The candidates statement of `viewer` (a value, or a placeholder for the text compiled once) and their `lists`. */
-function candidatesSql(viewerId: number, { channels: topChannels, authors: topAuthors, explore }: CandidateLists): SQL {
-  // Each pool reads what the ranker needs with its ids, and only works the viewer may see (the follow pool: a
-  // friends-only work when the author follows back), so nothing is read twice. Materialized, so the pools are read once.
-  const cols = (v: string) => sql.raw(`${v}.id, ${v}.author_id, ${v}.channel_id, ${rankExpr(v)} as score`);
+/** A candidate's columns, as every pool reads them from the works row `v`. */
+const cols = (v: string) => sql.raw(`${v}.id, ${v}.author_id, ${v}.channel_id, ${rankExpr(v)} as score`);
+
+/** The pools of the viewer's own (followed authors' new works, their own, their best authors'), as `union all` arms. */
+function ownPoolsSql(viewerId: number, topAuthors: readonly unknown[]): SQL {
   return sql`
-    with picks (id, author_id, channel_id, score, pool) as materialized (
       (select v.id, v.author_id, v.channel_id, v.score, 'follow' from follows f
         cross join lateral (
           select ${cols('v')}, v.created_at from videos v
@@ -337,13 +337,25 @@ function candidatesSql(viewerId: number, { channels: topChannels, authors: topAu
         where v.author_id = ${viewerId} and v.deleted_at is null and v.status = 'published'
         order by v.created_at desc, v.id desc limit ${n(POOLS.own)})
       union all
+      select x.*, 'affinity' from unnest(${slots(topAuthors, POOLS.affinityAuthors)}) a(au)
+        cross join lateral (select ${cols('v')} from videos v where v.author_id = a.au and ${listed('v')}
+          order by v.created_at desc, v.id desc limit ${n(POOLS.affinityPerAuthor)}) x`;
+}
+
+/**
+ * Window 0's candidates of `viewer` and their `lists` in one statement, every pool read for this viewer: the definition
+ * that gatherCandidates meets with the shared pools read once per process (sharedPools).
+ */
+function candidatesSql(viewerId: number, { channels: topChannels, authors: topAuthors, explore }: CandidateLists): SQL {
+  // Each pool reads what the ranker needs with its ids, and only works the viewer may see (the follow pool: a
+  // friends-only work when the author follows back), so nothing is read twice. Materialized, so the pools are read once.
+  return sql`
+    with picks (id, author_id, channel_id, score, pool) as materialized (
+      ${ownPoolsSql(viewerId, topAuthors)}
+      union all
       select x.*, 'affinity' from unnest(${slots(topChannels, POOLS.affinityChannels)}) c(ch)
         cross join lateral (select ${cols('v')} from videos v where v.channel_id = c.ch and ${listed('v')}
           order by ${rankOf('v')} desc, v.id desc limit ${n(POOLS.affinityPerChannel)}) x
-      union all
-      select x.*, 'affinity' from unnest(${slots(topAuthors, POOLS.affinityAuthors)}) a(au)
-        cross join lateral (select ${cols('v')} from videos v where v.author_id = a.au and ${listed('v')}
-          order by v.created_at desc, v.id desc limit ${n(POOLS.affinityPerAuthor)}) x
       union all
       (select ${cols('v')}, 'fresh' from videos v where ${listed('v')}
         order by v.created_at desc, v.id desc limit ${n(POOLS.fresh)})
@@ -360,30 +372,132 @@ function candidatesSql(viewerId: number, { channels: topChannels, authors: topAu
     where ${viewerFilter(viewerId, 'p')}`;
 }
 
+/**
+ * The viewer's statement beside the shared pools: their own pools' candidates (what they may see), then one row with
+ * two lists, of the shared candidates `shared` (ids, and their `authors`, as int arrays): those the viewer may see
+ * (`kept`), and the authors among them that the viewer follows. As lists, so that PostgreSQL joins them against the
+ * viewer's few marks at once rather than probing them for each of 400 candidates.
+ */
+function viewerCandidatesSql(viewerId: number, topAuthors: readonly unknown[], shared: SQL, authors: SQL): SQL {
+  return sql`
+    with picks (id, author_id, channel_id, score, pool) as materialized (
+      ${ownPoolsSql(viewerId, topAuthors)}
+    )
+    select p.pool, p.id, p.author_id, p.channel_id, p.score, ${viewerMarks(viewerId, sql`p`)},
+      null as kept, null as followed_authors
+    from picks p
+    where ${viewerFilter(viewerId, 'p')}
+    union all
+    select null, null, null, null, null, null,
+      array_to_string(array(select s.id from unnest(${shared}, ${authors}) s(id, author_id)
+        where ${viewerFilter(viewerId, 's')}), ','),
+      array_to_string(array(select f.followee_id from follows f
+        where f.follower_id = ${viewerId} and f.followee_id = any (${authors})), ',')`;
+}
+
 const names = (prefix: string, size: number) => Array.from({ length: size }, (_, i) => `${prefix}${i}`);
-const LIST_NAMES = {
-  channels: names('c', POOLS.affinityChannels),
-  authors: names('a', POOLS.affinityAuthors),
-  explore: names('e', POOLS.exploreChannels),
-};
+const AUTHOR_NAMES = names('a', POOLS.affinityAuthors);
 let compiled: { sql: string; params: unknown[] } | undefined;
 
 /**
- * The candidates statement compiled once, with placeholders for the viewer and their lists: building and compiling
- * its drizzle template cost 1 to 2 ms of the process's one thread per feed, as much as PostgreSQL took to run it.
+ * The viewer's statement compiled once, with placeholders for the viewer, their best authors and the shared ids:
+ * building and compiling its drizzle template cost 1 to 2 ms of the process's one thread per feed.
  */
-function compiledCandidates() {
+function compiledViewerCandidates() {
   const ph = (name: string) => sql.placeholder(name);
   return (compiled ??= new PgDialect().sqlToQuery(
-    candidatesSql(numberPlaceholder('viewer'), {
-      channels: LIST_NAMES.channels.map(ph),
-      authors: LIST_NAMES.authors.map(ph),
-      explore: LIST_NAMES.explore.map(ph),
-    }),
+    viewerCandidatesSql(
+      numberPlaceholder('viewer'),
+      AUTHOR_NAMES.map(ph),
+      sql`${ph('shared')}::int[]`,
+      sql`${ph('authors')}::int[]`,
+    ),
   ));
 }
 
-/** Window 0 of a viewer's feed: every pool's candidates (a video may come from several), in one round trip. */
+/**
+ * How long the pools every viewer shares (the popular pool, the fresh works, each channel's top) are kept per process:
+ * a feed's popular and fresh candidates, and its channels' tops, are at most this far behind the works' counts and
+ * publications. A work deleted or hidden since is still left out: the page's cards are read with the visibility rule.
+ */
+export const SHARED_POOLS = { ttlMs: 1_000 } as const;
+
+/** A candidate as the shared pools hold it, before the viewer's marks. */
+interface PoolRow {
+  id: number;
+  authorId: number;
+  channelId: number;
+  score: number;
+}
+
+/** The shared pools: the popular order's top, the newest works, and each channel's top (its affinity and explore rows). */
+interface Shared {
+  popular: PoolRow[];
+  fresh: PoolRow[];
+  channels: Map<number, PoolRow[]>;
+}
+
+/** How far down each channel's order the shared pools read: as far as the affinity or the explore pool reaches. */
+const CHANNEL_DEPTH = Math.max(POOLS.affinityPerChannel, POOLS.exploreSkip + POOLS.explorePerChannel);
+
+let shared: { key: string; at: number; value: Promise<Shared> } | undefined;
+onDbSwitch(() => (shared = undefined));
+
+async function readShared(channels: readonly number[]): Promise<Shared> {
+  const { rows } = await db().execute<{
+    pool: string;
+    id: number;
+    author_id: number;
+    channel_id: number;
+    score: number;
+  }>(sql`
+    (select ${cols('v')}, 'popular' as pool from videos v where ${listed('v')}
+      order by ${rankOf('v')} desc, v.id desc limit ${n(POOLS.popular)})
+    union all
+    (select ${cols('v')}, 'fresh' from videos v where ${listed('v')}
+      order by v.created_at desc, v.id desc limit ${n(POOLS.fresh)})
+    union all
+    select x.*, 'channel' from unnest(${intArray([...channels])}) c(ch)
+      cross join lateral (select ${cols('v')} from videos v where v.channel_id = c.ch and ${listed('v')}
+        order by ${rankOf('v')} desc, v.id desc limit ${n(CHANNEL_DEPTH)}) x`);
+  const out: Shared = { popular: [], fresh: [], channels: new Map(channels.map((c) => [c, []])) };
+  for (const r of rows) {
+    const row = {
+      id: Number(r.id),
+      authorId: Number(r.author_id),
+      channelId: Number(r.channel_id),
+      score: Number(r.score),
+    };
+    if (r.pool === 'channel') out.channels.get(row.channelId)?.push(row);
+    else out[r.pool as 'popular' | 'fresh'].push(row);
+  }
+  // Each channel's rows in the order of its index (score, then id, both descending): its affinity rows are the first
+  // ones, its explore rows the ones below them.
+  for (const list of out.channels.values()) list.sort((a, b) => b.score - a.score || b.id - a.id);
+  return out;
+}
+
+/**
+ * The shared pools of `channels`, read at most once per SHARED_POOLS.ttlMs by this process (callers meanwhile share
+ * the read in flight): every viewer's window 0 takes them from here, so a feed's statement reads only their own pools.
+ */
+function sharedPools(channels: readonly number[]): Promise<Shared> {
+  const key = channels.join(',');
+  const now = Date.now();
+  if (!shared || shared.key !== key || now - shared.at >= SHARED_POOLS.ttlMs || now < shared.at) {
+    const entry = { key, at: now, value: readShared(channels) };
+    shared = entry;
+    entry.value.catch(() => {
+      if (shared === entry) shared = undefined;
+    });
+  }
+  return shared.value;
+}
+
+/**
+ * Window 0 of a viewer's feed: every pool's candidates (a video may come from several), the shared pools' as this
+ * process keeps them, the viewer's own and their marks on the shared ones in one round trip.
+ */
 export async function gatherCandidates(
   viewerId: number,
   s: ViewerSignals,
@@ -391,12 +505,50 @@ export async function gatherCandidates(
   nowMs = Date.now(),
 ): Promise<Candidate[]> {
   const lists = candidateLists(viewerId, s, channels, nowMs);
-  const values: Record<string, unknown> = { viewer: viewerId };
-  for (const key of ['channels', 'authors', 'explore'] as const)
-    LIST_NAMES[key].forEach((name, i) => (values[name] = lists[key][i] ?? null));
-  const { sql: text, params } = compiledCandidates();
-  const rows = await queryCompiled<CandidateRow>(text, fillPlaceholders(params, values));
-  return rows.map((r) => toCandidate(r, viewerId, s));
+  const pools = await sharedPools(channels);
+  const picked: [PoolRow, FeedPool][] = [];
+  const from = (rows: readonly PoolRow[], pool: FeedPool) => rows.forEach((r) => picked.push([r, pool]));
+  for (const c of lists.channels) from((pools.channels.get(c) ?? []).slice(0, POOLS.affinityPerChannel), 'affinity');
+  from(pools.fresh, 'fresh');
+  from(pools.popular, 'popular');
+  for (const c of lists.explore)
+    from(
+      (pools.channels.get(c) ?? []).slice(POOLS.exploreSkip, POOLS.exploreSkip + POOLS.explorePerChannel),
+      'explore',
+    );
+  const ids = new Map<number, number>();
+  for (const [r] of picked) ids.set(r.id, r.authorId);
+  const values: Record<string, unknown> = {
+    viewer: viewerId,
+    shared: `{${[...ids.keys()].join(',')}}`,
+    authors: `{${[...ids.values()].join(',')}}`,
+  };
+  AUTHOR_NAMES.forEach((name, i) => (values[name] = lists.authors[i] ?? null));
+  const { sql: text, params } = compiledViewerCandidates();
+  const rows = await queryCompiled<CandidateRow & { kept: string | null; followed_authors: string | null }>(
+    text,
+    fillPlaceholders(params, values),
+  );
+  const out: Candidate[] = [];
+  const list = (text: string | null | undefined) => new Set(text ? text.split(',').map(Number) : []);
+  const marks = rows.find((r) => r.pool === null);
+  const kept = list(marks?.kept);
+  const followed = list(marks?.followed_authors);
+  for (const r of rows) if (r.pool !== null) out.push(toCandidate(r, viewerId, s));
+  for (const [r, pool] of picked) {
+    if (!kept.has(r.id)) continue;
+    out.push({
+      id: r.id,
+      authorId: r.authorId,
+      channelId: r.channelId,
+      score: r.score,
+      pool,
+      followed: followed.has(r.authorId),
+      watchedAt: s.watched.get(r.id) ?? null,
+      own: r.authorId === viewerId,
+    });
+  }
+  return out;
 }
 
 /** A position in the popular order: its score and id. */

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { RANK } from './feed-ranker.ts';
 import { CHANNEL_IDS } from './channel-ids.ts';
-import { candidatesQuery, gatherCandidates, SIGNAL_ROWS, viewerSignals } from './feed-candidates.ts';
+import { candidatesQuery, gatherCandidates, SHARED_POOLS, SIGNAL_ROWS, viewerSignals } from './feed-candidates.ts';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -106,8 +106,12 @@ describe('a member’s signals', () => {
   });
 });
 
+type CandidateRow = { id: number; pool: string; followed: boolean };
+const key = (r: { id: number; pool: string; followed: boolean }) => `${r.pool}:${r.id}:${r.followed}`;
+const rowKey = (r: CandidateRow) => key({ id: Number(r.id), pool: r.pool, followed: r.followed });
+
 describe('window 0’s candidates', () => {
-  it('are what the candidates query finds, for each viewer, though the statement is compiled once', async () => {
+  it('are what the candidates query finds, for each viewer, though the shared pools are read once', async () => {
     const { rows: members } = await t.pool.query<{ id: number }>(
       `select id from users where id in (select follower_id from follows) or id in (select user_id from likes)
        order by id limit 8`,
@@ -116,12 +120,71 @@ describe('window 0’s candidates', () => {
     for (const { id } of members) {
       const s = await viewerSignals(id, now);
       const got = await gatherCandidates(id, s, CHANNEL_IDS, now);
-      const { rows } = await t.db.execute<{ id: number; pool: string }>(candidatesQuery(id, s, CHANNEL_IDS, now));
-      const key = (r: { id: number; pool: string }) => `${r.pool}:${r.id}`;
-      expect(got.map(key).sort(), `viewer ${id}`).toEqual(
-        rows.map((r) => key({ id: Number(r.id), pool: r.pool })).sort(),
-      );
+      const { rows } = await t.db.execute<CandidateRow>(candidatesQuery(id, s, CHANNEL_IDS, now));
+      expect(got.map(key).sort(), `viewer ${id}`).toEqual(rows.map(rowKey).sort());
       expect(got.some((c) => c.pool === 'affinity')).toBe(s.channel.size > 0);
+    }
+  });
+
+  it('leave out of the shared pools what a viewer never wants, and mark the works of authors they follow', async () => {
+    const now = Date.now();
+    const { rows: u } = await t.pool.query<{ id: number }>('select id from users order by id limit 1 offset 3');
+    const viewer = Number(u[0]!.id);
+    const follows = async () =>
+      new Set(
+        (
+          await t.pool.query<{ id: number }>('select followee_id as id from follows where follower_id = $1', [viewer])
+        ).rows.map((r) => Number(r.id)),
+      );
+    const already = await follows();
+    const before = await gatherCandidates(viewer, await viewerSignals(viewer, now), CHANNEL_IDS, now);
+    const popular = before.filter((c) => c.pool === 'popular' && c.authorId !== viewer && !already.has(c.authorId));
+    const authors = [...new Set(popular.map((c) => c.authorId))];
+    expect(authors.length).toBeGreaterThan(2);
+    const [blocked, followed] = [authors[0]!, authors[1]!];
+    const disliked = popular.find((c) => c.authorId !== blocked && c.authorId !== followed)!;
+    await t.pool.query('insert into not_interested (user_id, video_id) values ($1, $2)', [viewer, disliked.id]);
+    await t.pool.query('insert into blocks (blocker_id, blocked_id) values ($1, $2)', [viewer, blocked]);
+    await t.pool.query('insert into follows (follower_id, followee_id) values ($1, $2)', [viewer, followed]);
+
+    const s = await viewerSignals(viewer, now);
+    const got = await gatherCandidates(viewer, s, CHANNEL_IDS, now);
+    expect(got.map((c) => c.id)).not.toContain(disliked.id);
+    expect(got.filter((c) => c.authorId === blocked)).toEqual([]);
+    const theirs = got.filter((c) => c.authorId === followed);
+    expect(theirs.some((c) => c.pool === 'popular')).toBe(true);
+    const following = await follows();
+    for (const c of got) expect(c.followed, `work ${c.id}`).toBe(following.has(c.authorId));
+    const { rows } = await t.db.execute<CandidateRow>(candidatesQuery(viewer, s, CHANNEL_IDS, now));
+    expect(got.map(key).sort()).toEqual(rows.map(rowKey).sort());
+  });
+
+  it('take the shared pools at most SHARED_POOLS.ttlMs behind the works', async () => {
+    const { rows: u } = await t.pool.query<{ id: number }>('select id from users order by id desc limit 1');
+    const viewer = Number(u[0]!.id);
+    // Past any read of the shared pools that earlier tests left, so the first call below reads them.
+    const start = Date.now() + 60_000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(start);
+      const s = await viewerSignals(viewer, start);
+      const fresh = async () =>
+        (await gatherCandidates(viewer, s, CHANNEL_IDS, start)).filter((c) => c.pool === 'fresh').map((c) => c.id);
+      expect((await fresh()).length).toBeGreaterThan(0);
+      const { rows } = await t.pool.query<{ id: number }>(
+        `insert into videos (author_id, channel_id, "desc", media, poster, duration_ms, width, height, size_bytes, created_at)
+         select author_id, channel_id, '刚发布的作品', media, poster, duration_ms, width, height, size_bytes, now() + interval '1 day'
+         from videos where author_id <> $1 and deleted_at is null and status = 'published' and visibility = 'public'
+         order by id limit 1 returning id`,
+        [viewer],
+      );
+      const work = Number(rows[0]!.id);
+      vi.setSystemTime(start + SHARED_POOLS.ttlMs - 1);
+      expect(await fresh()).not.toContain(work);
+      vi.setSystemTime(start + SHARED_POOLS.ttlMs);
+      expect(await fresh()).toContain(work);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
