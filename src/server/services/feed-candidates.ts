@@ -142,17 +142,19 @@ interface Lists {
   disliked: number[];
 }
 
-/** Each list of numbers sent as text joined by commas ('' for none), as numbers. */
+/** A list of numbers sent as text joined by commas ('' or null for none), as numbers. */
+const numbers = (text: string | null | undefined): number[] => (text ? text.split(',').map(Number) : []);
+
+/** Each list of the signals' row, as numbers. */
 function numberLists(row: Record<keyof Lists, string>): Lists {
-  const list = (text: string) => (text === '' ? [] : text.split(',').map(Number));
   return {
-    liked: list(row.liked),
-    collected: list(row.collected),
-    watched: list(row.watched),
-    progress: list(row.progress),
-    recent: list(row.recent),
-    recent_at: list(row.recent_at),
-    disliked: list(row.disliked),
+    liked: numbers(row.liked),
+    collected: numbers(row.collected),
+    watched: numbers(row.watched),
+    progress: numbers(row.progress),
+    recent: numbers(row.recent),
+    recent_at: numbers(row.recent_at),
+    disliked: numbers(row.disliked),
   };
 }
 
@@ -258,17 +260,28 @@ type CandidateRow = {
   followed: boolean;
 };
 
+/** A candidate as the pools hold it, before the viewer's marks. */
+interface PoolRow {
+  id: number;
+  authorId: number;
+  channelId: number;
+  score: number;
+}
+
+/** A work of `pool` as the ranker takes it, with the viewer's marks: followed, watched lately, their own. */
+function candidate(r: PoolRow, pool: FeedPool, followed: boolean, viewerId: number, s: ViewerSignals): Candidate {
+  return { ...r, pool, followed, watchedAt: s.watched.get(r.id) ?? null, own: r.authorId === viewerId };
+}
+
+const poolRow = (r: Pick<CandidateRow, 'id' | 'author_id' | 'channel_id' | 'score'>): PoolRow => ({
+  id: Number(r.id),
+  authorId: Number(r.author_id),
+  channelId: Number(r.channel_id),
+  score: Number(r.score),
+});
+
 function toCandidate(r: CandidateRow, viewerId: number, s: ViewerSignals, pool?: FeedPool): Candidate {
-  return {
-    id: Number(r.id),
-    authorId: Number(r.author_id),
-    channelId: Number(r.channel_id),
-    score: Number(r.score),
-    pool: pool ?? r.pool,
-    followed: r.followed,
-    watchedAt: s.watched.get(Number(r.id)) ?? null,
-    own: Number(r.author_id) === viewerId,
-  };
+  return candidate(poolRow(r), pool ?? r.pool, r.followed, viewerId, s);
 }
 
 const intArray = (xs: number[]) => sql`${`{${xs.join(',')}}`}::int[]`;
@@ -422,14 +435,6 @@ function compiledViewerCandidates() {
  */
 export const SHARED_POOLS = { ttlMs: 1_000 } as const;
 
-/** A candidate as the shared pools hold it, before the viewer's marks. */
-interface PoolRow {
-  id: number;
-  authorId: number;
-  channelId: number;
-  score: number;
-}
-
 /** The shared pools: the popular order's top, the newest works, and each channel's top (its affinity and explore rows). */
 interface Shared {
   popular: PoolRow[];
@@ -462,12 +467,7 @@ async function readShared(channels: readonly number[]): Promise<Shared> {
         order by ${rankOf('v')} desc, v.id desc limit ${n(CHANNEL_DEPTH)}) x`);
   const out: Shared = { popular: [], fresh: [], channels: new Map(channels.map((c) => [c, []])) };
   for (const r of rows) {
-    const row = {
-      id: Number(r.id),
-      authorId: Number(r.author_id),
-      channelId: Number(r.channel_id),
-      score: Number(r.score),
-    };
+    const row = poolRow(r);
     if (r.pool === 'channel') out.channels.get(row.channelId)?.push(row);
     else out[r.pool as 'popular' | 'fresh'].push(row);
   }
@@ -530,24 +530,12 @@ export async function gatherCandidates(
     fillPlaceholders(params, values),
   );
   const out: Candidate[] = [];
-  const list = (text: string | null | undefined) => new Set(text ? text.split(',').map(Number) : []);
   const marks = rows.find((r) => r.pool === null);
-  const kept = list(marks?.kept);
-  const followed = list(marks?.followed_authors);
+  const kept = new Set(numbers(marks?.kept));
+  const followed = new Set(numbers(marks?.followed_authors));
   for (const r of rows) if (r.pool !== null) out.push(toCandidate(r, viewerId, s));
-  for (const [r, pool] of picked) {
-    if (!kept.has(r.id)) continue;
-    out.push({
-      id: r.id,
-      authorId: r.authorId,
-      channelId: r.channelId,
-      score: r.score,
-      pool,
-      followed: followed.has(r.authorId),
-      watchedAt: s.watched.get(r.id) ?? null,
-      own: r.authorId === viewerId,
-    });
-  }
+  for (const [r, pool] of picked)
+    if (kept.has(r.id)) out.push(candidate(r, pool, followed.has(r.authorId), viewerId, s));
   return out;
 }
 
