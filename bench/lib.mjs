@@ -4,27 +4,17 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../src/server/free-port.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** `node` arguments of the server as `npm start` and `npm run serve` run it (package.json: the young generation's cap). */
 const SERVER_ARGS = ['--max-semi-space-size=16', 'server.ts'];
 
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Resolves once `url` answers 2xx; rejects if `child` exits first or after 120 s, with the child's `output()`. */
 export async function waitReady(url, child, output) {

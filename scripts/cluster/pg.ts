@@ -12,10 +12,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { appendFile, chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from '../../src/server/free-port.ts';
 
 export interface PgServer {
   port: number;
@@ -92,18 +92,6 @@ function run(cmd: string, args: string[]): Promise<void> {
         ? resolve()
         : reject(new Error(`${path.basename(cmd)} ${args.join(' ')} exited ${code}: ${output.trim()}`)),
     );
-  });
-}
-
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 

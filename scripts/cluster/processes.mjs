@@ -8,32 +8,7 @@ import net from 'node:net';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Ports handed out by freePort in this process: each goes to one service. */
-const handedOut = new Set();
-
-/** Whether 127.0.0.1:`port` can be listened on right now. */
-function bindable(port) {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * A TCP port free on 127.0.0.1 right now, for a service that binds it later. Picked below the kernel's ephemeral
- * range (32768-60999 by default): a port the kernel handed out would be its to give again to any outgoing connection
- * (etcd's and Patroni's among them) before the service bound it, and the service then failed with EADDRINUSE.
- */
-export async function freePort() {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (handedOut.has(port) || !(await bindable(port))) continue;
-    handedOut.add(port);
-    return port;
-  }
-  throw new Error('no free port between 20000 and 32000 on 127.0.0.1');
-}
+export { freePort } from '../../src/server/free-port.ts';
 
 /** Whether something accepts connections on 127.0.0.1:`port`. */
 export function isListening(port) {

@@ -4,10 +4,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../src/server/free-port.ts';
 import { ensureBuild } from '../setup/build.ts';
 import { freshDb, type TestDb } from '../setup/test-db.ts';
 
@@ -24,17 +24,6 @@ export interface BuiltServer {
   /** Whether the process is still running. */
   alive(): boolean;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitReady(base: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {

