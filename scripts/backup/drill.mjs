@@ -24,28 +24,16 @@ import {
   mkdtempSync,
   chmodSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { waitFor } from '../cluster/processes.mjs';
+import { freePort, waitFor } from '../cluster/processes.mjs';
 import { archiveCommand, backup, info, ownerOf, postgresBin, run, stanzaCreate } from './pgbackrest.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'scripts/backup/cli.mjs');
 const KEEP = process.env.BACKUP_DRILL_KEEP === '1';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function query(url, sql, params = []) {
   const client = new pg.Client({ connectionString: url });
