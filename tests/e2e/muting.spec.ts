@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from '@playwright/test';
 import pg from 'pg';
-import { e2eDatabaseUrl, expect, newAccount, signIn, test, type Session } from './support.ts';
+import { e2eDatabaseUrl, expect, holdEachVideo, newAccount, signIn, test, type Session } from './support.ts';
 
 async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: e2eDatabaseUrl()! });
@@ -23,7 +23,7 @@ async function pageAs(browser: Browser, session: Session): Promise<Page> {
   // 连播 off: the feed's first video stays the author's while the test works its menu. On a loaded machine the feed
   // hydrated nine seconds after the page opened, as the seed's nine-second video ended, and the hydrated feed moved on
   // to the next author's work before the test could pause it: the menu then muted that author instead.
-  await context.addInitScript(() => localStorage.setItem('sy.player', JSON.stringify({ autoNext: false })));
+  await holdEachVideo(context);
   return context.newPage();
 }
 
