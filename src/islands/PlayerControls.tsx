@@ -110,14 +110,29 @@ function usePlayedLine(video: HTMLVideoElement | null, fill: RefObject<HTMLDivEl
         fill: 'forwards',
       });
     };
-    // At a time update the line is where the video is to a hundredth, or drawn again from there (a stall that sent no
-    // event, a clock that drifts).
+    // The animation's clock set to the video's: an animation starts at the frame after it is made, a frame that can
+    // come a tenth of a second late on a busy device, and a clock can drift or stall without an event. Moving a running
+    // animation's time writes nothing to the element and lays nothing out.
+    const sync = () => {
+      const timing = run?.effect?.getComputedTiming();
+      if (!run || !timing || typeof timing.duration !== 'number' || from >= 1) return;
+      const progress = Math.min(1, Math.max(0, (playedShare(video) - from) / (1 - from)));
+      run.currentTime = progress * timing.duration;
+    };
+    const drawAndSync = () => {
+      draw();
+      void run?.ready.then(sync, () => {});
+    };
+    // At a time update the line is where the video is to a hundredth, or set there.
     const check = () => {
       const progress = run?.effect?.getComputedTiming().progress;
       const drawn = progress == null ? from : from + progress * (1 - from);
       // A line that cannot run (a live stream's length is unknown) is not written again at every time update.
       const canRun = Number.isFinite(video.duration) && video.duration > 0;
-      if (Math.abs(drawn - playedShare(video)) > 0.01 || (!run && canRun && !video.paused)) draw();
+      const off = Math.abs(drawn - playedShare(video)) > 0.01;
+      if (run) {
+        if (off) sync();
+      } else if (off || (canRun && !video.paused)) drawAndSync();
     };
     const events = [
       'play',
@@ -130,14 +145,14 @@ function usePlayedLine(video: HTMLVideoElement | null, fill: RefObject<HTMLDivEl
       'durationchange',
       'emptied',
     ];
-    for (const e of events) video.addEventListener(e, draw);
+    for (const e of events) video.addEventListener(e, drawAndSync);
     video.addEventListener('timeupdate', check);
     // The page's script kept the line before the island woke; its style is taken over here.
     for (const a of el.getAnimations()) a.cancel();
-    draw();
+    drawAndSync();
     return () => {
       run?.cancel();
-      for (const e of events) video.removeEventListener(e, draw);
+      for (const e of events) video.removeEventListener(e, drawAndSync);
       video.removeEventListener('timeupdate', check);
     };
   }, [video, fill]);
