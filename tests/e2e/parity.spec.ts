@@ -230,14 +230,17 @@ test.describe('倍速 and 连播', () => {
     await active(page).getByRole('list', { name: '视频操作' }).getByRole('button', { name: /评论/ }).click();
     const panel = page.locator('section[data-comments]').filter({ visible: true });
     await expect(panel.getByRole('heading', { name: /评论/ })).toBeVisible();
+    // The slide in front once the comments are open: on a loaded machine the steps above can outlast the first video,
+    // which then rightly moved on before the comments opened.
+    const at = Number(await active(page).getAttribute('data-index'));
     await active(page).locator('video').evaluate(nearEnd);
     await loopedBack(page);
-    await expect(active(page)).toHaveAttribute('data-index', '0');
+    await expect(active(page)).toHaveAttribute('data-index', String(at));
     await expect(panel.getByRole('heading', { name: /评论/ })).toBeVisible();
 
     await panel.getByRole('button', { name: '关闭评论' }).click();
     await active(page).locator('video').evaluate(nearEnd);
-    await expect(active(page)).toHaveAttribute('data-index', '1', { timeout: 5000 });
+    await expect(active(page)).toHaveAttribute('data-index', String(at + 1));
   });
 });
 
