@@ -8,7 +8,7 @@
  * the rows are consistent by construction).
  */
 import type pg from 'pg';
-import { CHANNEL_COUNTS_SQL, CREATOR_DAYS_SQL, HEAT_HOURS_SQL } from '../src/server/db/derived.ts';
+import { CHANNEL_COUNTS_SQL, CREATOR_DAYS_SQL, HEAT_HOURS_SQL, SEARCH_HEAT_SQL } from '../src/server/db/derived.ts';
 import {
   CHANNEL_IDS,
   CHANNELS,
@@ -507,11 +507,11 @@ export async function generateSite(client: pg.Client, size: ScaleSize, now: Date
 }
 
 /**
- * Recomputes what triggers keep (热度's hours and scores, the channels' counts, the creators' daily sums) from the rows,
+ * Recomputes what triggers keep (热度's hours and scores, the channels' counts, the creators' daily sums, 热搜's words) from the rows,
  * for a site generated with triggers off on a schema that has them.
  */
 export async function refreshDerived(client: pg.Client): Promise<void> {
-  await client.query(`TRUNCATE heat_hourly, video_heat, channel_counts, author_daily_stats`);
+  await client.query(`TRUNCATE heat_hourly, video_heat, channel_counts, author_daily_stats, search_heat`);
   await client.query(
     `INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares) ${CREATOR_DAYS_SQL}`,
   );
@@ -519,4 +519,5 @@ export async function refreshDerived(client: pg.Client): Promise<void> {
   await client.query(`INSERT INTO heat_hourly (video_id, hour, weight, mass) ${HEAT_HOURS_SQL}`);
   await client.query(`SELECT heat_refresh(array(SELECT DISTINCT video_id FROM heat_hourly ORDER BY video_id))`);
   await client.query(`INSERT INTO channel_counts (channel_id, video_count) ${CHANNEL_COUNTS_SQL}`);
+  await client.query(`INSERT INTO search_heat (query, first_id, burst, week) ${SEARCH_HEAT_SQL}`);
 }

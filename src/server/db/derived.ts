@@ -28,3 +28,13 @@ export const CHANNEL_COUNTS_SQL = `
   SELECT channel_id, count(*)::int AS video_count FROM videos
   WHERE deleted_at IS NULL AND status = 'published' AND visibility = 'public'
   GROUP BY channel_id`;
+
+/** 热搜's words (search_heat): per searched word, its first search and its two heat keys over every search of it. */
+export const SEARCH_HEAT_SQL = `
+  SELECT query, min(id) AS first_id, mb + ln(sum(power(2::float8, greatest(b - mb, -1000)))) / ln(2::float8) AS burst,
+    mw + ln(sum(power(2::float8, greatest(w - mw, -1000)))) / ln(2::float8) AS week
+  FROM (
+    SELECT query, id, b, w, max(b) OVER (PARTITION BY query) AS mb, max(w) OVER (PARTITION BY query) AS mw
+    FROM (SELECT query, id, search_burst_key(created_at) AS b, search_week_key(created_at) AS w FROM search_log) r
+  ) x
+  GROUP BY query, mb, mw`;

@@ -922,6 +922,23 @@ export const searchLog = pgTable(
   ],
 );
 
+/**
+ * 热搜's heat of each searched word as two order keys that do not move with the clock (log2 Σ 2^(t / unit) over its
+ * searches, t counted from 2000-01-01): `burst` in units of 6 hours (a search's weight halves every 6 hours) and `week`
+ * in units of 84 hours (halves every three and a half days). Heat now = 2^(burst − now / 6 h) + 0.1 × 2^(week − now /
+ * 84 h). Kept by a trigger on search_log in the logging statement; `first_id` is the word's first search_log row.
+ */
+export const searchHeat = pgTable(
+  'search_heat',
+  {
+    query: text('query').primaryKey(),
+    firstId: integer('first_id').notNull(),
+    burst: doublePrecision('burst').notNull(),
+    week: doublePrecision('week').notNull(),
+  },
+  (t) => [index('search_heat_burst_idx').on(t.burst), index('search_heat_week_idx').on(t.week)],
+);
+
 export const feedback = pgTable('feedback', {
   id: id(),
   userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { useDb } from '../db/client.ts';
+import { SEARCH_HEAT_SQL } from '../db/derived.ts';
 import { clearHotWords, hotSearchWords } from './hot-search.ts';
 import { recordSearch } from './search-log.ts';
 
@@ -21,22 +22,48 @@ beforeEach(() => clearHotWords());
 afterAll(() => t.close());
 
 describe('hotSearchWords', () => {
-  it('is not empty on a site whose seeded searches are older than the window', async () => {
+  it('is not empty on a site whose seeded searches are all old', async () => {
     const words = await hotSearchWords(6);
     expect(words).toHaveLength(6);
     expect(new Set(words.map((w) => w.sentenceId)).size).toBe(6);
   });
 
-  it('ranks a fresh burst over a larger burst that has decayed, and drops searches older than 7 days from the window', async () => {
+  it('ranks a fresh burst over a larger burst that has decayed, and a bigger burst of last week below both', async () => {
     await searched('热词衰减旧', 10, 20);
     await searched('热词衰减新', 5, 0.2);
     await searched('热词一周前', 40, 24 * 8);
     const words = (await hotSearchWords(50)).map((w) => w.word);
     expect(words.indexOf('热词衰减新')).toBe(0);
     expect(words.indexOf('热词衰减旧')).toBe(1);
-    // Eight days old: only the quiet-week fallback may list it, after every word of the window.
-    const old = words.indexOf('热词一周前');
-    if (old !== -1) expect(old).toBeGreaterThan(1);
+    expect(words.indexOf('热词一周前')).toBeGreaterThan(1);
+  });
+
+  it('lists the same words with the same heat as summing every search of search_log', async () => {
+    // Words whose order the two keys disagree on: fresh one-offs (burst) and old steady words (week).
+    for (let k = 0; k < 30; k++) await searched(`热词新一次${k}`, 1, k * 0.05);
+    for (let k = 0; k < 30; k++) await searched(`热词老常客${k}`, 6 + (k % 7), 30 + k * 3);
+    const { rows } = await t.pool.query<{ word: string; first_id: number; heat: number }>(
+      `SELECT query AS word, min(id) AS first_id,
+         sum(power(0.5, extract(epoch from now() - created_at)::float8 / 21600)
+           + 0.1 * power(0.5, extract(epoch from now() - created_at)::float8 / 302400)) AS heat
+       FROM search_log GROUP BY query ORDER BY heat DESC, query LIMIT 200`,
+    );
+    const words = await hotSearchWords(200);
+    expect(words.map((w) => w.word)).toEqual(rows.map((r) => r.word));
+    expect(words.map((w) => w.sentenceId)).toEqual(rows.map((r) => Number(r.first_id)));
+    words.forEach((w, k) => expect(Math.abs(w.hotValue - Number(rows[k]!.heat) * 10_000)).toBeLessThan(1));
+  });
+
+  it('keeps search_heat as its definition over search_log says, for rows logged one by one and in bulk', async () => {
+    await recordSearch('热词逐条', { userId: null });
+    await recordSearch('热词逐条', { userId: null });
+    await searched('热词逐条', 3, 10);
+    const { rows } = await t.pool.query(
+      `SELECT coalesce(d.query, k.query) AS query FROM (${SEARCH_HEAT_SQL}) d FULL JOIN search_heat k ON k.query = d.query
+       WHERE d.query IS NULL OR k.query IS NULL OR d.first_id <> k.first_id
+         OR abs(d.burst - k.burst) > 1e-9 OR abs(d.week - k.week) > 1e-9`,
+    );
+    expect(rows).toEqual([]);
   });
 
   it('keeps a word searched steadily all week above a one-off from this morning', async () => {

@@ -1,4 +1,4 @@
-/** 热搜: the most searched words, from search_log in a sliding window with decay. */
+/** 热搜: the most searched words, their searches decaying with age (search_heat, kept from search_log). */
 import { sql } from 'drizzle-orm';
 import { db } from '../db/client.ts';
 import { ttlCache } from './ttl-cache.ts';
@@ -12,10 +12,13 @@ export interface HotWord {
 }
 
 /**
- * Heat of a word: each search of the last 24 hours counts 0.5^(age / 6 h), so a burst fades within the day, and each
- * search of the last 7 days adds a flat 0.1, so a word searched all week stays on the list.
+ * Heat of a word: each search counts 0.5^(age / 6 h), so a burst fades within the day, plus 0.1 × 0.5^(age / 84 h),
+ * so a word searched all week stays on the list. search_heat keeps both sums per word as keys that do not move with
+ * the clock (log2 Σ 2^(t / unit), t from 2000-01-01), so the hottest words are read from the top of two indexes
+ * instead of summing a week of search_log.
  */
-const HALF_LIFE_S = 6 * 3600;
+const BURST_UNIT_S = 6 * 3600;
+const WEEK_UNIT_S = 84 * 3600;
 const WEEK_WEIGHT = 0.1;
 /** Words kept per process: the hot list, the guesses and the completions all draw on this pool. */
 export const HOT_POOL = 200;
@@ -23,36 +26,53 @@ export const HOT_POOL = 200;
 const AFTER_SEARCH_MS = 1000;
 const HOT_TTL_MS = 10_000;
 
+type HeatRow = {
+  src: 'b' | 'w';
+  word: string;
+  first_id: number;
+  burst: number;
+  week: number;
+  now_s: number;
+};
+
+const heatOf = (burst: number, week: number, nowS: number) =>
+  2 ** (burst - nowS / BURST_UNIT_S) + WEEK_WEIGHT * 2 ** (week - nowS / WEEK_UNIT_S);
+
+/**
+ * The HOT_POOL hottest words, exactly: the top `depth` words by each key, ranked by their heat now. No word below
+ * both tops can be hotter than the sum of the two lowest keys read; while the pool's last word is below that sum,
+ * the read goes deeper.
+ */
 async function loadHotWords(): Promise<HotWord[]> {
-  const { rows } = await db().execute<{ word: string; sentence_id: number; heat: number }>(sql`
-    select w.query as word, (select min(f.id) from search_log f where f.query = w.query) as sentence_id, w.heat
-    from (
-      select query,
-        sum(case when created_at > now() - interval '24 hours'
-                 then power(0.5, greatest(extract(epoch from now() - created_at), 0)::float8 / ${HALF_LIFE_S}::float8)
-                 else 0 end) + ${WEEK_WEIGHT}::float8 * count(*) as heat
-      from search_log
-      where created_at > now() - interval '7 days'
-      group by query
-    ) w
-    order by w.heat desc, w.query
-    limit ${HOT_POOL}`);
-  const words = rows.map((r) => ({
-    sentenceId: Number(r.sentence_id),
-    word: r.word,
-    hotValue: Math.round(Number(r.heat) * 10_000),
-  }));
-  if (words.length >= HOT_POOL) return words;
-  // A quiet week (or a site started from an old seed): older words, most searched first, so 热搜 is never empty.
-  const { rows: older } = await db().execute<{ word: string; sentence_id: number; n: number }>(sql`
-    select query as word, min(id) as sentence_id, count(*)::int as n
-    from search_log
-    where created_at <= now() - interval '7 days'
-      and not exists (select 1 from search_log r where r.query = search_log.query and r.created_at > now() - interval '7 days')
-    group by query
-    order by n desc, query
-    limit ${HOT_POOL - words.length}`);
-  return [...words, ...older.map((r) => ({ sentenceId: Number(r.sentence_id), word: r.word, hotValue: Number(r.n) }))];
+  for (let depth = HOT_POOL * 2; ; depth *= 4) {
+    const { rows } = await db().execute<HeatRow>(sql`
+      with t as (select extract(epoch from now() - timestamptz '2000-01-01 00:00:00+00')::float8 as now_s)
+      select * from (
+        (select 'b' as src, query as word, first_id, burst, week from search_heat order by burst desc limit ${depth})
+        union all
+        (select 'w' as src, query as word, first_id, burst, week from search_heat order by week desc limit ${depth})
+      ) u cross join t`);
+    const nowS = Number(rows[0]?.now_s ?? 0);
+    const seen = new Map<string, HotWord & { heat: number }>();
+    let lowBurst = Infinity;
+    let lowWeek = Infinity;
+    let nBurst = 0;
+    for (const r of rows) {
+      const burst = Number(r.burst);
+      const week = Number(r.week);
+      if (r.src === 'b') [lowBurst, nBurst] = [Math.min(lowBurst, burst), nBurst + 1];
+      else lowWeek = Math.min(lowWeek, week);
+      const heat = heatOf(burst, week, nowS);
+      seen.set(r.word, { sentenceId: Number(r.first_id), word: r.word, hotValue: Math.round(heat * 10_000), heat });
+    }
+    const ranked = [...seen.values()]
+      .sort((a, b) => b.heat - a.heat || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0))
+      .slice(0, HOT_POOL);
+    // Every word was read (the lists were shorter than asked), or no unread word can pass the pool's last.
+    const last = ranked[HOT_POOL - 1];
+    if (nBurst < depth || (last && last.heat >= heatOf(lowBurst, lowWeek, nowS)))
+      return ranked.map(({ sentenceId, word, hotValue }) => ({ sentenceId, word, hotValue }));
+  }
 }
 
 const hot = ttlCache(loadHotWords, HOT_TTL_MS);
