@@ -36,6 +36,7 @@ import { setFollow } from '../src/server/services/social.ts';
 import { createWork, listWorks } from '../src/server/services/studio.ts';
 import { onceKey } from '../src/server/services/idempotency.ts';
 import { suggestByPrefix } from '../src/server/services/suggest.ts';
+import { clearHotWords, hotSearchWords } from '../src/server/services/hot-search.ts';
 import { getById } from '../src/server/services/users.ts';
 import {
   byChannel,
@@ -387,6 +388,14 @@ async function readOps(db, s) {
     ['search videos, 美食', () => searchVideos('美食', { count: 20 })],
     // As served: the hashtags' use counts are a per-process cache refreshed in the background every minute.
     ['search suggestions, 美', () => suggestByPrefix('美')],
+    // Uncached, as each process reads it every 10 s and within a second of a search it logged.
+    [
+      '热搜, uncached',
+      () => {
+        clearHotWords();
+        return hotSearchWords(20);
+      },
+    ],
     ['notifications, most notified', () => listNotifications(s.noticed, { count: 20 })],
     ['notification badge', () => unreadCount(s.noticed)],
     ['私信 list, most conversations', () => listConversations(s.talker, { count: 20 })],

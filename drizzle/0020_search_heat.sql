@@ -21,21 +21,28 @@ CREATE OR REPLACE FUNCTION search_log2_add(a double precision, b double precisio
   SELECT greatest(a, b) + ln(1 + power(2::float8, -least(abs(a - b), 1000))) / ln(2::float8)
 $$;
 --> statement-breakpoint
--- Each logging statement adds its searches to their words, summed per word first (one row per word per statement).
-CREATE OR REPLACE FUNCTION search_heat_add() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
+-- Adds searches (their words, search_log ids and times) to their words' sums: summed per word first, then merged.
+CREATE OR REPLACE FUNCTION search_heat_merge(qs text[], ids integer[], ts timestamptz[]) RETURNS void LANGUAGE sql AS $$
   INSERT INTO search_heat AS h (query, first_id, burst, week)
   SELECT query, min(id), mb + ln(sum(power(2::float8, greatest(b - mb, -1000)))) / ln(2::float8),
     mw + ln(sum(power(2::float8, greatest(w - mw, -1000)))) / ln(2::float8)
   FROM (
     SELECT query, id, b, w, max(b) OVER (PARTITION BY query) AS mb, max(w) OVER (PARTITION BY query) AS mw
-    FROM (SELECT query, id, search_burst_key(created_at) AS b, search_week_key(created_at) AS w FROM new_rows) r
+    FROM (
+      SELECT query, id, search_burst_key(t) AS b, search_week_key(t) AS w FROM unnest(qs, ids, ts) AS r(query, id, t)
+    ) r
   ) x
   GROUP BY query, mb, mw
   ON CONFLICT (query) DO UPDATE SET
     first_id = least(h.first_id, excluded.first_id),
     burst = search_log2_add(h.burst, excluded.burst),
-    week = search_log2_add(h.week, excluded.week);
+    week = search_log2_add(h.week, excluded.week)
+$$;
+--> statement-breakpoint
+-- Each logging statement adds its searches (one merged row per word per statement).
+CREATE OR REPLACE FUNCTION search_heat_add() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM search_heat_merge(array_agg(query), array_agg(id), array_agg(created_at)) FROM new_rows;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
