@@ -17,8 +17,6 @@ export interface HotWord {
  * the clock (log2 Σ 2^(t / unit), t from 2000-01-01), so the hottest words are read from the top of two indexes
  * instead of summing a week of search_log.
  */
-const BURST_UNIT_S = 6 * 3600;
-const WEEK_UNIT_S = 84 * 3600;
 const WEEK_WEIGHT = 0.1;
 /** Words kept per process: the hot list, the guesses and the completions all draw on this pool. */
 export const HOT_POOL = 200;
@@ -32,11 +30,13 @@ type HeatRow = {
   first_id: number;
   burst: number;
   week: number;
-  now_s: number;
+  now_burst: number;
+  now_week: number;
 };
 
-const heatOf = (burst: number, week: number, nowS: number) =>
-  2 ** (burst - nowS / BURST_UNIT_S) + WEEK_WEIGHT * 2 ** (week - nowS / WEEK_UNIT_S);
+/** Heat now from a word's keys and now's keys (the database's search_burst_key and search_week_key of now()). */
+const heatOf = (burst: number, week: number, now: { burst: number; week: number }) =>
+  2 ** (burst - now.burst) + WEEK_WEIGHT * 2 ** (week - now.week);
 
 /**
  * The HOT_POOL hottest words, exactly: the top `depth` words by each key, ranked by their heat now. No word below
@@ -46,13 +46,13 @@ const heatOf = (burst: number, week: number, nowS: number) =>
 async function loadHotWords(): Promise<HotWord[]> {
   for (let depth = HOT_POOL * 2; ; depth *= 4) {
     const { rows } = await db().execute<HeatRow>(sql`
-      with t as (select extract(epoch from now() - timestamptz '2000-01-01 00:00:00+00')::float8 as now_s)
+      with t as (select search_burst_key(now()) as now_burst, search_week_key(now()) as now_week)
       select * from (
         (select 'b' as src, query as word, first_id, burst, week from search_heat order by burst desc limit ${depth})
         union all
         (select 'w' as src, query as word, first_id, burst, week from search_heat order by week desc limit ${depth})
       ) u cross join t`);
-    const nowS = Number(rows[0]?.now_s ?? 0);
+    const now = { burst: Number(rows[0]?.now_burst ?? 0), week: Number(rows[0]?.now_week ?? 0) };
     const seen = new Map<string, HotWord & { heat: number }>();
     let lowBurst = Infinity;
     let lowWeek = Infinity;
@@ -62,7 +62,7 @@ async function loadHotWords(): Promise<HotWord[]> {
       const week = Number(r.week);
       if (r.src === 'b') [lowBurst, nBurst] = [Math.min(lowBurst, burst), nBurst + 1];
       else lowWeek = Math.min(lowWeek, week);
-      const heat = heatOf(burst, week, nowS);
+      const heat = heatOf(burst, week, now);
       seen.set(r.word, { sentenceId: Number(r.first_id), word: r.word, hotValue: Math.round(heat * 10_000), heat });
     }
     const ranked = [...seen.values()]
@@ -70,7 +70,7 @@ async function loadHotWords(): Promise<HotWord[]> {
       .slice(0, HOT_POOL);
     // Every word was read (the lists were shorter than asked), or no unread word can pass the pool's last.
     const last = ranked[HOT_POOL - 1];
-    if (nBurst < depth || (last && last.heat >= heatOf(lowBurst, lowWeek, nowS)))
+    if (nBurst < depth || (last && last.heat >= heatOf(lowBurst, lowWeek, now)))
       return ranked.map(({ sentenceId, word, hotValue }) => ({ sentenceId, word, hotValue }));
   }
 }
