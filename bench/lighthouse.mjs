@@ -166,6 +166,10 @@ async function audit(url, port, preset, loggedIn) {
         a.scoreDisplayMode !== 'notApplicable',
     )
     .map((a) => a.id);
+  // The audit's trace, and the multiplier its preset models the CPU with (the desktop preset's is 1).
+  const events = result.artifacts?.Trace?.traceEvents ?? [];
+  const nav = pageNavigation(events);
+  const slowdown = preset === 'desktop' ? 1 : (cpuSlowdown ?? 4);
   if (DETAILS) {
     for (const id of failed) {
       const nodes = (lhr.audits[id].details?.items ?? []).map((item) =>
@@ -189,23 +193,17 @@ async function audit(url, port, preset, loggedIn) {
     for (const shift of lhr.audits['layout-shifts']?.details?.items ?? [])
       console.log(`  layout shift ${fmt(shift.score, 4)}: ${shift.node?.selector ?? shift.node?.snippet ?? '?'}`);
     // What the model scaled: the tasks of the observed (unthrottled) run that it holds long, by wall time, × 4.
-    const events = result.artifacts?.Trace?.traceEvents ?? [];
-    const nav = pageNavigation(events);
     if (nav && preset === 'mobile')
-      for (const t of longTasks(events, nav, { long: 50, scale: cpuSlowdown ?? 4, wall: true }))
+      for (const t of longTasks(events, nav, { long: 50, scale: slowdown, wall: true }))
         console.log(
-          `  observed at ${fmt(t.start)} ms: ${fmt(t.wall)} ms as modelled (×${fmt(cpuSlowdown ?? 4, 2)}) [${t.top.join('; ')}]`,
+          `  observed at ${fmt(t.start)} ms: ${fmt(t.wall)} ms as modelled (×${fmt(slowdown, 2)}) [${t.top.join('; ')}]`,
         );
   }
-  // The same blocking time by the renderer's own CPU, from the audit's trace: after the observed first paint, each
-  // main-thread task's CPU time times the preset's multiplier.
-  const events = result.artifacts?.Trace?.traceEvents ?? [];
-  const nav = pageNavigation(events);
+  // The same blocking time by the renderer's own CPU: after the observed first paint, each main-thread task's CPU time
+  // times the preset's multiplier.
   const observedFcp = lhr.audits.metrics?.details?.items?.[0]?.observedFirstContentfulPaint;
   const cpuTbt =
-    nav && observedFcp !== undefined
-      ? blockingByCpu(events, nav, { after: observedFcp, scale: preset === 'desktop' ? 1 : (cpuSlowdown ?? 4) })
-      : undefined;
+    nav && observedFcp !== undefined ? blockingByCpu(events, nav, { after: observedFcp, scale: slowdown }) : undefined;
   return {
     scores: CATEGORIES.map(score),
     lcp: value('largest-contentful-paint'),
