@@ -17,6 +17,9 @@
  * audited at TBT 143 ms on a quiet day audits at 1,100-1,250 ms beside a loaded one); the CPU figure moves with the
  * page's own work.
  *
+ * TRACE_DIR=<a directory> also writes each audit's trace there (one JSON file per audit, named by preset, route, viewer
+ * and time), to open in Chromium's performance panel or read with bench/trace-tasks.mjs.
+ *
  * BENCH_BASELINE=<another built checkout> runs its server beside this one, on its own Chromium, and audits every route
  * on each in turn, so a shared machine's load falls on both alike; RUNS=n (default 1) repeats each audit and prints the
  * median. The table then has a "before" row under each route, and the load average is printed beside it.
@@ -28,14 +31,14 @@
  * calculator gives for a mid-tier phone (lighthouse-cpu-throttling-calculator: 1x at an index of 150, 2x at 800, 3x at
  * 1,300, 4x at 1,533).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { ensureBuild, ROOT, startServer } from './lib.mjs';
-import { blockingByCpu, longTasks, pageNavigation } from './trace-tasks.mjs';
+import { blockingByCpu, longTasks, pageNavigation, threadCpu } from './trace-tasks.mjs';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const PRESETS = (process.env.PRESETS ?? 'mobile,desktop').split(',');
@@ -170,6 +173,10 @@ async function audit(url, port, preset, loggedIn) {
   const events = result.artifacts?.Trace?.traceEvents ?? [];
   const nav = pageNavigation(events);
   const slowdown = preset === 'desktop' ? 1 : (cpuSlowdown ?? 4);
+  if (process.env.TRACE_DIR) {
+    const name = `${preset}-${new URL(url).pathname.replace(/\W+/g, '_')}-${loggedIn ? 'in' : 'out'}-${Date.now()}.json`;
+    writeFileSync(path.join(process.env.TRACE_DIR, name), JSON.stringify({ traceEvents: events }));
+  }
   if (DETAILS) {
     for (const id of failed) {
       const nodes = (lhr.audits[id].details?.items ?? []).map((item) =>
@@ -198,6 +205,14 @@ async function audit(url, port, preset, loggedIn) {
         console.log(
           `  observed at ${fmt(t.start)} ms: ${fmt(t.wall)} ms as modelled (×${fmt(slowdown, 2)}) [${t.top.join('; ')}]`,
         );
+  }
+  // What else held the cores while the page loaded: each thread's CPU from the navigation to the load event.
+  const loadEnd = lhr.audits.metrics?.details?.items?.[0]?.observedLoad;
+  if (DETAILS && nav && loadEnd) {
+    const busiest = threadCpu(events, nav, 0, loadEnd).filter(([, ms]) => ms >= 10);
+    console.log(
+      `  CPU by thread until load (${fmt(loadEnd)} ms): ${busiest.map(([name, ms]) => `${name} ${fmt(ms)}`).join(', ')}`,
+    );
   }
   // The same blocking time by the renderer's own CPU: after the observed first paint, each main-thread task's CPU time
   // times the preset's multiplier.

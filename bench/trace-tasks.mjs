@@ -149,3 +149,38 @@ export function blockingByCpu(events, nav, { after = 0, scale = 1, long = 50 } =
     .filter((t) => t.start >= after)
     .reduce((sum, t) => sum + t.ms - long, 0);
 }
+
+/**
+ * CPU time (ms, the trace's tdur) of each thread of the browser between `from` and `to` ms after `nav`, busiest first,
+ * as "process/thread": what else held the machine's cores while the page loaded. Only a thread's outermost events count,
+ * so nested ones are not added twice.
+ */
+export function threadCpu(events, nav, from, to) {
+  const names = new Map();
+  const processes = new Map();
+  for (const e of events) {
+    if (e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name);
+    if (e.name === 'process_name') processes.set(e.pid, e.args?.name);
+  }
+  const start = nav.ts + from * 1000;
+  const end = nav.ts + to * 1000;
+  const inWindow = events
+    .filter((e) => e.ph === 'X' && e.dur && e.ts >= start && e.ts < end)
+    .sort((a, b) => a.ts - b.ts);
+  const busyUntil = new Map();
+  const cpu = new Map();
+  for (const e of inWindow) {
+    const key = `${e.pid}:${e.tid}`;
+    if ((busyUntil.get(key) ?? 0) > e.ts) continue;
+    busyUntil.set(key, e.ts + e.dur);
+    cpu.set(key, (cpu.get(key) ?? 0) + (e.tdur ?? 0));
+  }
+  const byName = new Map();
+  for (const [key, us] of cpu) {
+    const [pid] = key.split(':');
+    const page = Number(pid) === nav.pid ? ' (the page)' : '';
+    const name = `${processes.get(Number(pid)) ?? 'process'}${page}/${names.get(key) ?? 'thread'}`;
+    byName.set(name, (byName.get(name) ?? 0) + us / 1000);
+  }
+  return [...byName].sort((a, b) => b[1] - a[1]);
+}
