@@ -378,9 +378,12 @@ test('the zone works before the island loads: a dropped file is checked, the key
     zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
   });
   await expect(page.getByRole('alert').filter({ hasText: '文件不是支持的视频格式' })).toBeVisible({ timeout: 15_000 });
+  // Waited for before the focus: Playwright turns on its interception of the picker when the wait begins, and a key
+  // that reaches the page first opens the browser's own picker, which headless Chromium cancels unseen.
+  const chooser = page.waitForEvent('filechooser');
   await input.focus();
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
-  await chooser.setFiles(clip);
+  await page.keyboard.press('Space');
+  await (await chooser).setFiles(clip);
   await expect(page.getByRole('progressbar', { name: '上传进度' })).toBeVisible();
 });
 
