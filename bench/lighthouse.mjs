@@ -206,8 +206,10 @@ async function audit(url, port, preset, loggedIn) {
           `  observed at ${fmt(t.start)} ms: ${fmt(t.wall)} ms as modelled (×${fmt(slowdown, 2)}) [${t.top.join('; ')}]`,
         );
   }
+  // The observed (unthrottled) run's timings, which the trace's times are.
+  const observed = lhr.audits.metrics?.details?.items?.[0];
   // What else held the cores while the page loaded: each thread's CPU from the navigation to the load event.
-  const loadEnd = lhr.audits.metrics?.details?.items?.[0]?.observedLoad;
+  const loadEnd = observed?.observedLoad;
   if (DETAILS && nav && loadEnd) {
     const busiest = threadCpu(events, nav, 0, loadEnd).filter(([, ms]) => ms >= 10);
     console.log(
@@ -216,7 +218,7 @@ async function audit(url, port, preset, loggedIn) {
   }
   // The same blocking time by the renderer's own CPU: after the observed first paint, each main-thread task's CPU time
   // times the preset's multiplier.
-  const observedFcp = lhr.audits.metrics?.details?.items?.[0]?.observedFirstContentfulPaint;
+  const observedFcp = observed?.observedFirstContentfulPaint;
   const cpuTbt =
     nav && observedFcp !== undefined ? blockingByCpu(events, nav, { after: observedFcp, scale: slowdown }) : undefined;
   return {

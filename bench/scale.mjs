@@ -56,9 +56,9 @@ const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const DIR = path.resolve(process.env.BENCH_SCALE_DIR ?? path.join(ROOT, 'data', `bench-scale-${SCALE}`));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 /**
- * A write's calls with one caller, as many as a read's: the writers take turns (a call's member is the i-th of up to 600,
- * the seed's sixty-odd all), so none meets a rate limit (a comment's 30 a minute, a message's 10 in 10 s). With 40, as
- * before, a write's p99 was its slowest call: one pause of the machine.
+ * A write's calls with one caller, as many as a read's (fewer make its p99 its slowest call, one pause of the machine):
+ * the writers take turns (a call's member is the i-th of up to 600, the seed's sixty-odd all), so none meets a rate
+ * limit (a comment's 30 a minute, a message's 10 in 10 s).
  */
 const WRITE_ROUNDS = ROUNDS;
 const CALLERS = 20;
@@ -103,7 +103,7 @@ const PLAN_WARMUP = 6;
 /**
  * A full collection of this process's heap before a timed series (package.json runs the bench with --expose-gc): the
  * services run in the bench's process, whose heap also holds what the generation, the previous series and the modules'
- * loading left, and a collection of that inside a timed call (60-120 ms here) is the bench's, not the call's. The server
+ * loading left, and a collection of that inside a timed call (a 60 ms scavenge here) is the bench's, not the call's. The server
  * runs with the same young generation (--max-semi-space-size=16), so the collections the calls' own garbage causes are
  * timed as a server would pay them.
  */
