@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClip } from '../../../tests/setup/clips.ts';
+import { makeClip, makeImage } from '../../../tests/setup/clips.ts';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
 import { follows, notifications, uploads, users, videoHashtags, videos } from '../db/schema.ts';
 import { processUpload } from '../jobs/process-video.ts';
@@ -63,6 +63,9 @@ describe('a work from upload to publication', () => {
     const upload = await getUpload(author.id, uploadId);
     expect(upload).toMatchObject({ status: 'ready', width: 180, height: 320, workId: null });
     expect(upload.poster).toMatch(/^\/media\/works\/.+\.webp$/);
+    const count = async () =>
+      (await t.db.select({ n: users.awemeCount }).from(users).where(eq(users.id, author.id)))[0]!.n;
+    const before = await count();
 
     const work = await createWork(author.id, {
       uploadId,
@@ -77,6 +80,8 @@ describe('a work from upload to publication', () => {
       fileName: '我的视频.mp4',
     });
     expect(work.hashtags).toEqual(['海边日落']);
+    expect(await count()).toBe(before + 1);
+    expect(work.cover).toBe(upload.poster);
     expect(work.renditions).toEqual([
       expect.objectContaining({
         gear: 540,
@@ -107,6 +112,33 @@ describe('a work from upload to publication', () => {
         ),
       );
     expect(notice?.actorId).toBe(author.id);
+  });
+
+  it('publishes a processed upload at once with its own cover image, and drops the frame the worker made', async () => {
+    const uploadId = await uploaded();
+    expect(await processUpload(uploadId)).toBe('ready');
+    const frame = (await getUpload(author.id, uploadId)).poster!.replace('/media/', '');
+    const coverId = `cover${++serial}${Date.now().toString(36)}`;
+    await registerUpload({ id: coverId, userId: author.id, kind: 'cover', fileName: 'cover.png', sizeBytes: 1 });
+    copyFileSync(makeImage(dir, `${coverId}.png`), path.join(uploadsDir(), coverId));
+    await finishUpload(coverId);
+
+    const work = await createWork(author.id, {
+      uploadId,
+      title: '自选封面',
+      channelId: 300201,
+      coverUploadId: coverId,
+    });
+    expect(work).toMatchObject({ status: 'published', coverTime: null });
+    expect(work.cover).toMatch(/^\/media\/works\/.+\.webp$/);
+    expect(work.cover).not.toBe((await getUpload(author.id, uploadId)).poster);
+    expect(existsSync(path.join(mediaDir(), work.cover.replace('/media/', '')))).toBe(true);
+    // The worker's frame goes with a job.
+    const { rows } = await t.pool.query<{ data: { keys: string[] } }>(
+      `select data from pgboss.job where name = 'media-remove' and data->'keys' ? $1`,
+      [frame],
+    );
+    expect(rows).toHaveLength(1);
   });
 
   it('keeps a work 处理中 and out of every list until its media is ready, then publishes it', async () => {

@@ -72,8 +72,9 @@ const stamp = () => `${Date.now().toString(36)}${randomBytes(3).toString('hex')}
 const scratch = (name: string) => path.join(uploadsDir(), `${name}-${stamp()}.webp`);
 
 /** Replaces a video's hashtags with those its title names (creating new hashtags as needed). */
-async function setHashtags(tx: DbOrTx, videoId: number, title: string): Promise<void> {
-  await tx.delete(videoHashtags).where(eq(videoHashtags.videoId, videoId));
+async function setHashtags(tx: DbOrTx, videoId: number, title: string, { fresh = false } = {}): Promise<void> {
+  // A work made in this transaction has none to replace.
+  if (!fresh) await tx.delete(videoHashtags).where(eq(videoHashtags.videoId, videoId));
   const names = hashtagNames(title);
   if (names.length === 0) return;
   await tx
@@ -179,6 +180,11 @@ export async function createWork(userId: number, input: CreateWorkInput, once?: 
     ? await coverFromUpload(userId, input.coverUploadId, workPrefix(upload.id))
     : null;
 
+  // The media was processed before the form came and the poster needs no frame cut: the work is published in the
+  // transaction that makes it, without a second one to update its row (every index of videos written twice).
+  const outputs = upload.status === 'ready' ? upload.outputs : null;
+  const play = outputs && (customCover || samePoster(coverTime, outputs)) && defaultRendition(outputs.renditions);
+  const ready = play ? outputs : null;
   const videoId = await db().transaction(async (tx) => {
     const [locked] = await tx
       .select({ videoId: uploads.videoId })
@@ -192,30 +198,72 @@ export async function createWork(userId: number, input: CreateWorkInput, once?: 
         authorId: userId,
         channelId,
         desc: title,
-        media: '',
-        poster: customCover ?? '',
-        durationMs,
-        width: upload.width ?? 0,
-        height: upload.height ?? 0,
-        sizeBytes: Math.min(upload.sizeBytes, 2_147_483_647),
-        status: 'processing',
         visibility: input.visibility ?? 'public',
         allowComments: input.allowComments ?? true,
         coverTime: customCover ? null : coverTime,
         searchTokens: await searchTokensFor(tx, userId, title),
+        ...(ready && play
+          ? {
+              status: 'published' as const,
+              media: play.path,
+              poster: customCover ?? ready.poster,
+              durationMs: ready.durationMs,
+              width: ready.width,
+              height: ready.height,
+              sizeBytes: Math.min(play.sizeBytes, 2_147_483_647),
+            }
+          : {
+              status: 'processing' as const,
+              media: '',
+              poster: customCover ?? '',
+              durationMs,
+              width: upload.width ?? 0,
+              height: upload.height ?? 0,
+              sizeBytes: Math.min(upload.sizeBytes, 2_147_483_647),
+            }),
       })
-      .returning({ id: videos.id });
+      .returning({ id: videos.id, authorId: videos.authorId, desc: videos.desc, visibility: videos.visibility });
     await claimOnce(tx, once, row!.id);
-    await setHashtags(tx, row!.id, title);
+    await setHashtags(tx, row!.id, title, { fresh: true });
     await tx
       .update(uploads)
       .set({ videoId: row!.id, updatedAt: sql`now()` })
       .where(eq(uploads.id, upload.id));
+    // No live room can name a work made in this transaction as its 回放 yet: nothing to announce.
+    if (ready) await published(tx, row!, ready, customCover ?? ready.poster);
     return row!.id;
   });
-  await publishUpload(upload.id);
+  if (!ready) await publishUpload(upload.id);
   await flagWatched('video', videoId, title);
   return getWork(userId, videoId);
+}
+
+/** Whether the worker's poster shows the frame at `coverTime` (seconds): then no frame is cut for the cover. */
+const samePoster = (coverTime: number, outputs: UploadOutputs) => Math.abs(coverTime - outputs.posterAt) < 0.001;
+
+/**
+ * What publishing a work does besides its row's status and media, in the transaction that publishes it: its
+ * renditions, its author's 作品 count, the notices of the users its title mentions, its captions' job, and the
+ * worker's poster dropped when the creator chose another (`poster`).
+ */
+async function published(
+  tx: DbOrTx,
+  v: { id: number; authorId: number; desc: string; visibility: string },
+  outputs: UploadOutputs,
+  poster: string,
+): Promise<void> {
+  await tx
+    .insert(videoRenditions)
+    .values(outputs.renditions.map((r) => ({ videoId: v.id, ...r })))
+    .onConflictDoNothing();
+  await tx
+    .update(users)
+    .set({ awemeCount: sql`${users.awemeCount} + 1` })
+    .where(eq(users.id, v.authorId));
+  await notifyMentions(tx, v);
+  // Captions by the engine, when one is configured: after the commit, from the published media.
+  if (captionEngine()) await enqueue(QUEUES.autoCaptions, { videoId: v.id }, { tx, key: String(v.id) });
+  if (poster !== outputs.poster) await dropMedia([outputs.poster], tx);
 }
 
 /**
@@ -241,20 +289,15 @@ export async function publishUpload(uploadId: string): Promise<boolean> {
     let poster = row.poster || outputs.poster;
     let cut: string | undefined;
     if (row.coverTime !== null) {
-      poster =
-        Math.abs(row.coverTime - outputs.posterAt) < 0.001
-          ? outputs.poster
-          : (cut = await framePoster(uploadId, outputs, row.coverTime));
+      poster = samePoster(row.coverTime, outputs)
+        ? outputs.poster
+        : (cut = await framePoster(uploadId, outputs, row.coverTime));
     }
     const play = defaultRendition(outputs.renditions)!;
     const result = await db().transaction(async (tx) => {
       const [v] = await tx.select().from(videos).where(eq(videos.id, row.videoId)).for('update');
       if (!v || v.deletedAt || v.status !== 'processing') return 'gone' as const;
       if (v.coverTime !== row.coverTime || (v.coverTime === null && v.poster !== row.poster)) return 'changed' as const;
-      await tx
-        .insert(videoRenditions)
-        .values(outputs.renditions.map((r) => ({ videoId: v.id, ...r })))
-        .onConflictDoNothing();
       await tx
         .update(videos)
         .set({
@@ -269,17 +312,9 @@ export async function publishUpload(uploadId: string): Promise<boolean> {
           createdAt: sql`now()`,
         })
         .where(eq(videos.id, v.id));
-      await tx
-        .update(users)
-        .set({ awemeCount: sql`${users.awemeCount} + 1` })
-        .where(eq(users.id, v.authorId));
-      await notifyMentions(tx, v);
-      // Captions by the engine, when one is configured: after the commit, from the published media.
-      if (captionEngine()) await enqueue(QUEUES.autoCaptions, { videoId: v.id }, { tx, key: String(v.id) });
+      await published(tx, v, outputs, poster);
       // A broadcast's recording: its room now links the 回放.
       await announceReplay(tx, v.id);
-      // The first frame made by the worker is not used when the creator chose another.
-      if (poster !== outputs.poster) await dropMedia([outputs.poster], tx);
       return 'published' as const;
     });
     if (result === 'published') return true;
