@@ -142,6 +142,9 @@ interface Lists {
   disliked: number[];
 }
 
+/** The signals' row: its lists, and whether the viewer blocks or mutes anyone. */
+type SignalsRow = Record<keyof Lists, string> & { screens: boolean };
+
 /** A list of numbers sent as text joined by commas ('' or null for none), as numbers. */
 const numbers = (text: string | null | undefined): number[] => (text ? text.split(',').map(Number) : []);
 
@@ -167,7 +170,7 @@ export async function viewerSignals(viewerId: number, nowMs = Date.now()): Promi
   // One row of lists: node-postgres parses one row far faster than as many rows (1,250 for a long history), and a list
   // of numbers sent as text joined by commas faster still than as an array (its array parser, character by character,
   // was a third of this read's time on the process's one thread).
-  const { rows } = await db().execute<Record<keyof Lists, string>>(sql`
+  const { rows } = await db().execute<SignalsRow>(sql`
     select
       array_to_string(array(select video_id from likes where user_id = ${viewerId}
         order by created_at desc limit ${n(SIGNAL_ROWS.likes)}), ',') as liked,
@@ -175,7 +178,9 @@ export async function viewerSignals(viewerId: number, nowMs = Date.now()): Promi
         order by created_at desc limit ${n(SIGNAL_ROWS.collects)}), ',') as collected,
       w.ids as watched, w.progress, r.ids as recent, r.at as recent_at,
       array_to_string(array(select video_id from not_interested where user_id = ${viewerId}
-        limit ${n(SIGNAL_ROWS.notInterested)}), ',') as disliked
+        limit ${n(SIGNAL_ROWS.notInterested)}), ',') as disliked,
+      exists (select 1 from blocks where blocker_id = ${viewerId})
+        or exists (select 1 from mutes where user_id = ${viewerId}) as screens
     from (select coalesce(string_agg(video_id::text, ','), '') as ids, coalesce(string_agg(progress_ms::text, ','), '') as progress
         from (select video_id, progress_ms from watch_history where user_id = ${viewerId}
           order by watched_at desc limit ${n(SIGNAL_ROWS.watches)}) x) w,
@@ -209,6 +214,7 @@ export async function viewerSignals(viewerId: number, nowMs = Date.now()): Promi
     dislikedChannel: new Map(),
     watched: watchedAt,
   };
+  if (!rows[0]!.screens && disliked.length < SIGNAL_ROWS.notInterested) s.onlyDisliked = new Set(disliked);
   const add = (m: Map<number, number>, k: number, w: number) => m.set(k, (m.get(k) ?? 0) + w);
   for (const [id, w] of weight) {
     const f = facts.get(id);
@@ -389,9 +395,17 @@ function candidatesSql(viewerId: number, { channels: topChannels, authors: topAu
  * The viewer's statement beside the shared pools: their own pools' candidates (what they may see), then one row with
  * two lists, of the shared candidates `shared` (ids, and their `authors`, as int arrays): those the viewer may see
  * (`kept`), and the authors among them that the viewer follows. As lists, so that PostgreSQL joins them against the
- * viewer's few marks at once rather than probing them for each of 400 candidates.
+ * viewer's few marks at once rather than probing them for each of 400 candidates. Without `screen`, for a viewer
+ * whose 不感兴趣 marks are all they keep out (ViewerSignals.onlyDisliked), nothing is screened here: the caller leaves
+ * out those marks, and `kept` is null.
  */
-function viewerCandidatesSql(viewerId: number, topAuthors: readonly unknown[], shared: SQL, authors: SQL): SQL {
+function viewerCandidatesSql(
+  viewerId: number,
+  topAuthors: readonly unknown[],
+  shared: SQL,
+  authors: SQL,
+  screen: boolean,
+): SQL {
   return sql`
     with picks (id, author_id, channel_id, score, pool) as materialized (
       ${ownPoolsSql(viewerId, topAuthors)}
@@ -399,33 +413,44 @@ function viewerCandidatesSql(viewerId: number, topAuthors: readonly unknown[], s
     select p.pool, p.id, p.author_id, p.channel_id, p.score, ${viewerMarks(viewerId, sql`p`)},
       null as kept, null as followed_authors
     from picks p
-    where ${viewerFilter(viewerId, 'p')}
+    ${screen ? sql`where ${viewerFilter(viewerId, 'p')}` : sql``}
     union all
     select null, null, null, null, null, null,
-      array_to_string(array(select s.id from unnest(${shared}, ${authors}) s(id, author_id)
-        where ${viewerFilter(viewerId, 's')}), ','),
+      ${
+        screen
+          ? sql`array_to_string(array(select s.id from unnest(${shared}, ${authors}) s(id, author_id)
+        where ${viewerFilter(viewerId, 's')}), ',')`
+          : sql`null`
+      },
       array_to_string(array(select f.followee_id from follows f
         where f.follower_id = ${viewerId} and f.followee_id = any (${authors})), ',')`;
 }
 
 const names = (prefix: string, size: number) => Array.from({ length: size }, (_, i) => `${prefix}${i}`);
 const AUTHOR_NAMES = names('a', POOLS.affinityAuthors);
-let compiled: { sql: string; params: unknown[] } | undefined;
+const compiled = new Map<boolean, { sql: string; params: unknown[] }>();
 
 /**
- * The viewer's statement compiled once, with placeholders for the viewer, their best authors and the shared ids:
- * building and compiling its drizzle template cost 1 to 2 ms of the process's one thread per feed.
+ * The viewer's statement compiled once (with and without the screen), with placeholders for the viewer, their best
+ * authors and the shared ids: building and compiling its drizzle template cost 1 to 2 ms of the process's one thread
+ * per feed.
  */
-function compiledViewerCandidates() {
+function compiledViewerCandidates(screen: boolean) {
   const ph = (name: string) => sql.placeholder(name);
-  return (compiled ??= new PgDialect().sqlToQuery(
-    viewerCandidatesSql(
-      numberPlaceholder('viewer'),
-      AUTHOR_NAMES.map(ph),
-      sql`${ph('shared')}::int[]`,
-      sql`${ph('authors')}::int[]`,
-    ),
-  ));
+  let done = compiled.get(screen);
+  if (!done) {
+    done = new PgDialect().sqlToQuery(
+      viewerCandidatesSql(
+        numberPlaceholder('viewer'),
+        AUTHOR_NAMES.map(ph),
+        sql`${ph('shared')}::int[]`,
+        sql`${ph('authors')}::int[]`,
+        screen,
+      ),
+    );
+    compiled.set(screen, done);
+  }
+  return done;
 }
 
 /**
@@ -524,18 +549,20 @@ export async function gatherCandidates(
     authors: `{${[...ids.values()].join(',')}}`,
   };
   AUTHOR_NAMES.forEach((name, i) => (values[name] = lists.authors[i] ?? null));
-  const { sql: text, params } = compiledViewerCandidates();
+  const disliked = s.onlyDisliked;
+  const { sql: text, params } = compiledViewerCandidates(!disliked);
   const rows = await queryCompiled<CandidateRow & { kept: string | null; followed_authors: string | null }>(
     text,
     fillPlaceholders(params, values),
   );
   const out: Candidate[] = [];
   const marks = rows.find((r) => r.pool === null);
-  const kept = new Set(numbers(marks?.kept));
+  const kept = disliked ? null : new Set(numbers(marks?.kept));
+  const wanted = (id: number) => (kept ? kept.has(id) : !disliked!.has(id));
   const followed = new Set(numbers(marks?.followed_authors));
-  for (const r of rows) if (r.pool !== null) out.push(toCandidate(r, viewerId, s));
-  for (const [r, pool] of picked)
-    if (kept.has(r.id)) out.push(candidate(r, pool, followed.has(r.authorId), viewerId, s));
+  for (const r of rows)
+    if (r.pool !== null && (!disliked || wanted(Number(r.id)))) out.push(toCandidate(r, viewerId, s));
+  for (const [r, pool] of picked) if (wanted(r.id)) out.push(candidate(r, pool, followed.has(r.authorId), viewerId, s));
   return out;
 }
 

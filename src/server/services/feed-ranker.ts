@@ -45,6 +45,11 @@ export interface ViewerSignals {
   dislikedChannel: Map<number, number>;
   /** When the viewer watched each work they watched within RANK.watchedWithinMs (ms), the candidates' watchedAt. */
   watched: Map<number, number>;
+  /**
+   * Every work the viewer marked 不感兴趣, when that is all they keep out of their feed (they block and mute nobody, and
+   * the signals read all their marks): the candidates are then screened against it in memory. Absent otherwise.
+   */
+  onlyDisliked?: ReadonlySet<number>;
 }
 
 /** A candidate as the pools found it. */

@@ -144,10 +144,21 @@ describe('window 0’s candidates', () => {
     const [blocked, followed] = [authors[0]!, authors[1]!];
     const disliked = popular.find((c) => c.authorId !== blocked && c.authorId !== followed)!;
     await t.pool.query('insert into not_interested (user_id, video_id) values ($1, $2)', [viewer, disliked.id]);
-    await t.pool.query('insert into blocks (blocker_id, blocked_id) values ($1, $2)', [viewer, blocked]);
     await t.pool.query('insert into follows (follower_id, followee_id) values ($1, $2)', [viewer, followed]);
 
+    // 不感兴趣 alone: screened in memory against the marks the signals read.
+    const marked = await viewerSignals(viewer, now);
+    expect(marked.onlyDisliked?.has(disliked.id)).toBe(true);
+    const lean = await gatherCandidates(viewer, marked, CHANNEL_IDS, now);
+    expect(lean.map((c) => c.id)).not.toContain(disliked.id);
+    expect(lean.some((c) => c.authorId === blocked)).toBe(true);
+    const { rows: defined } = await t.db.execute<CandidateRow>(candidatesQuery(viewer, marked, CHANNEL_IDS, now));
+    expect(lean.map(key).sort()).toEqual(defined.map(rowKey).sort());
+
+    // And a block: screened by the statement.
+    await t.pool.query('insert into blocks (blocker_id, blocked_id) values ($1, $2)', [viewer, blocked]);
     const s = await viewerSignals(viewer, now);
+    expect(s.onlyDisliked).toBeUndefined();
     const got = await gatherCandidates(viewer, s, CHANNEL_IDS, now);
     expect(got.map((c) => c.id)).not.toContain(disliked.id);
     expect(got.filter((c) => c.authorId === blocked)).toEqual([]);
