@@ -64,7 +64,8 @@ describe('a member’s signals', () => {
        order by id limit 12`,
     );
     expect(members.length).toBeGreaterThan(3);
-    // One member with 不感兴趣 marks, one work both liked and watched halfway, one watched past its end.
+    // One member with 不感兴趣 marks, one work both liked and watched halfway, one watched past its end, one both liked
+    // and marked 不感兴趣.
     const [a, b] = [members[0]!.id, members[1]!.id];
     await t.db.execute(sql`insert into not_interested (user_id, video_id)
       select ${a}, id from videos order by id desc limit 4 on conflict do nothing`);
@@ -74,6 +75,8 @@ describe('a member’s signals', () => {
       select ${b}, id, case when id = (select min(id) from videos) then duration_ms / 2 else duration_ms * 3 end
       from videos order by id limit 3
       on conflict (user_id, video_id) do update set progress_ms = excluded.progress_ms`);
+    await t.db.execute(sql`insert into not_interested (user_id, video_id)
+      select ${b}, id from videos order by id offset 1 limit 1 on conflict do nothing`);
     for (const { id } of members) {
       const got = flatten(await viewerSignals(id));
       const want = await definition(id);
