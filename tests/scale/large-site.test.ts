@@ -472,6 +472,26 @@ describe('the personal feed from bounded candidates', () => {
     expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Only Scan', 'videos_facts_idx']]);
   }, 60_000);
 
+  it('ranks the followed and favourite authors’ newest works from one index, without a visit to each work’s row', async () => {
+    const [member] = (
+      await large.db.execute<{ id: number }>(
+        sql`select id from users order by following_count desc, id offset 1 limit 1`,
+      )
+    ).rows;
+    const statements = await recorded(large.pool, () => v.recommend(Number(member!.id), { count: 10 }));
+    const own = statements.filter((st) => /with picks/.test(st.text));
+    expect(own).toHaveLength(1);
+    const { rows } = await large.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
+      text: `EXPLAIN (FORMAT JSON) ${own[0]!.text}`,
+      values: own[0]!.values,
+    });
+    const works = nodes(rows[0]!['QUERY PLAN'][0].Plan).filter((n) => n['Relation Name'] === 'videos');
+    expect(works.length).toBeGreaterThan(0);
+    expect(works.map((n) => [n['Node Type'], n['Index Name']])).toEqual(
+      works.map(() => ['Index Only Scan', 'videos_author_recent_idx']),
+    );
+  }, 60_000);
+
   it('says why each pick is there: its pool and the signals that weighed on it', async () => {
     const s = await subjects(large.db);
     const page = await v.recommend(s.manyFollows, { count: 30 });

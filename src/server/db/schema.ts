@@ -241,9 +241,22 @@ export const videos = pgTable(
   },
   (t) => [
     index('videos_author_idx').on(t.authorId, t.createdAt),
-    // The newest published works of a set of authors (关注 and 朋友's feeds), per author, read from the index alone.
-    index('videos_author_listed_idx')
-      .on(t.authorId, t.createdAt, t.id)
+    // The newest published works of a set of authors, per author, read from the index alone: their ids (关注 and 朋友's
+    // feeds), and what the personal feed's follow and author pools rank them by (channel, visibility, the counters of
+    // the ranking score). The columns after the id never order anything; they spare each work a visit to its row.
+    index('videos_author_recent_idx')
+      .on(
+        t.authorId,
+        t.createdAt,
+        t.id,
+        t.channelId,
+        t.visibility,
+        t.diggCount,
+        t.commentCount,
+        t.collectCount,
+        t.shareCount,
+        t.playCount,
+      )
       .where(sql`${t.deletedAt} is null and ${t.status} = 'published'`),
     index('videos_channel_idx').on(t.channelId, t.createdAt),
     index('videos_created_idx').on(t.createdAt),

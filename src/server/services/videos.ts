@@ -171,7 +171,7 @@ async function authorsFeed(viewerId: number, followees: SQL, kind: string, page:
   if (skip > MAX_SKIP) return emptyPage(page);
   const per = limit + 1 + skip;
   const older = key ? sql`and ${olderThan(videos.createdAt, videos.id, key)}` : sql``;
-  // First the authors' newest published works before the viewer's rules, from videos_author_listed_idx alone (no
+  // First the authors' newest published works before the viewer's rules, from videos_author_recent_idx alone (no
   // work's wide row is read): every work the page can hold is among them, in the same order. Twice the page, so that
   // a few friends-only or muted works among them still leave a full page.
   const reach = 2 * per;
