@@ -1,7 +1,7 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_IDS } from './channel-ids.ts';
-import { candidatesQuery } from './feed-candidates.ts';
+import { candidatesQuery, FactsTable } from './feed-candidates.ts';
 import type { ViewerSignals } from './feed-ranker.ts';
 
 const signals = (channels: [number, number][], authors: [number, number][]): ViewerSignals => ({
@@ -39,5 +39,32 @@ describe('the candidates query', () => {
     );
     expect(regular.params).not.toContain(1010);
     expect(newcomer.params.filter((p) => p === null)).toHaveLength(3 + 10 + 0);
+  });
+});
+
+describe('the works’ facts table', () => {
+  it('gives back what was put for each of as many ids as it was made for, the latest put winning, and nothing after clear', () => {
+    const table = new FactsTable(10_000);
+    const facts = new Int32Array(3);
+    // Ids that share their low bits, as a million-video site's do in any small table.
+    const ids = Array.from({ length: 10_000 }, (_, i) => (i + 1) * 4_096);
+    for (const id of ids) {
+      facts.set([id % 9, id + 1, id * 2]);
+      table.put(id, facts, 0, id / 2);
+    }
+    facts.set([7, 7, 7]);
+    table.put(ids[5]!, facts, 0, 1);
+    expect(table.size).toBe(ids.length);
+    const out = new Int32Array(6);
+    for (const id of ids.slice(6)) {
+      expect(table.read(id, out, 3)).toBe(id / 2);
+      expect([...out.subarray(3)]).toEqual([id % 9, id + 1, id * 2]);
+    }
+    expect(table.read(ids[5]!, out, 0)).toBe(1);
+    expect([...out.subarray(0, 3)]).toEqual([7, 7, 7]);
+    expect(table.read(3, out, 0)).toBe(-1);
+    table.clear();
+    expect(table.size).toBe(0);
+    expect(ids.some((id) => table.read(id, out, 0) >= 0)).toBe(false);
   });
 });
