@@ -8,21 +8,12 @@
  * own copy of this module, finds the same object (it is kept on `globalThis`), with the URL of the database the server
  * started. An empty variable is an unset one, everywhere.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_TIME_ZONE, knownTimeZone, useTimeZone } from '../shared/wall-clock.ts';
 import { REFRESH_MIN_MS } from './cache/anonymous-content.ts';
 
 type Env = Record<string, string | undefined>;
-
-/**
- * The app server's connections to the primary by default: twice the cores, at most 10. The embedded database runs on
- * the app server's cores, and a backend more than they keep busy waits its turn for one while holding its locks and
- * its share of the buffers: on two cores, the member feed at 20 callers over 4 connections took 207-239 ms p50 against
- * 293-327 ms over 10 (`bench:scale`, a million videos).
- */
-const POOL_DEFAULT = Math.min(10, 2 * os.availableParallelism());
 
 const ON = /^(1|true|yes|on)$/i;
 const OFF = /^(0|false|no|off)$/i;
@@ -175,11 +166,7 @@ export const SETTINGS = z.object({
     .describe(
       '`on`: repeated query texts run as named prepared statements (parsed and planned once per connection). `off`: every statement unnamed, which PgBouncer in transaction mode needs before 1.21 (Debian 12 ships 1.18). `auto`: off when `DATABASE_DIRECT_URL` differs from `DATABASE_URL` (a pooler in front), on otherwise.',
     ),
-  PG_POOL_MAX: whole(POOL_DEFAULT, 1)
-    .describe(
-      "Connections the app server keeps to the primary at most. By default twice this machine's cores, at most 10: on the default set-up the database shares those cores, and more backends than that only wait for them.",
-    )
-    .meta({ shown: 'twice the cores, at most 10' }),
+  PG_POOL_MAX: whole(10, 1).describe('Connections the app server keeps to the primary at most.'),
   PG_PORT: whole(0, 1, 65_535)
     .transform((port) => port || undefined)
     .describe('Port of the embedded PostgreSQL (it listens on 127.0.0.1 only).')
