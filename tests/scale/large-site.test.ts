@@ -453,6 +453,18 @@ describe('the personal feed from bounded candidates', () => {
     }
   }, 120_000);
 
+  /** The plan's nodes of the one statement matching `text` that `member`'s first feed page sends, root first. */
+  async function feedPlan(member: number, text: RegExp): Promise<PlanNode[]> {
+    const statements = await recorded(large.pool, () => v.recommend(member, { count: 10 }));
+    const matching = statements.filter((st) => text.test(st.text));
+    expect(matching).toHaveLength(1);
+    const { rows } = await large.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
+      text: `EXPLAIN (FORMAT JSON) ${matching[0]!.text}`,
+      values: matching[0]!.values,
+    });
+    return nodes(rows[0]!['QUERY PLAN'][0].Plan);
+  }
+
   it('reads the works a long history names from one narrow index, without a visit to each work’s row', async () => {
     // A member the other tests do not read: the process keeps the works' facts it has read.
     const [member] = (
@@ -460,15 +472,9 @@ describe('the personal feed from bounded candidates', () => {
         sql`select id from users order by favoriting_count desc, id offset 2 limit 1`,
       )
     ).rows;
-    const statements = await recorded(large.pool, () => v.recommend(Number(member!.id), { count: 10 }));
-    const facts = statements.filter((st) => /from videos where id = any/.test(st.text));
-    expect(facts).toHaveLength(1);
-    const { rows } = await large.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
-      text: `EXPLAIN (FORMAT JSON) ${facts[0]!.text}`,
-      values: facts[0]!.values,
-    });
+    const plan = await feedPlan(Number(member!.id), /from videos where id = any/);
     // The works are read by one scan (under the aggregate that lists them), of the narrow index alone.
-    const scans = nodes(rows[0]!['QUERY PLAN'][0].Plan).filter((n) => / Scan$/.test(n['Node Type']));
+    const scans = plan.filter((n) => / Scan$/.test(n['Node Type']));
     expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([['Index Only Scan', 'videos_facts_idx']]);
   }, 60_000);
 
@@ -478,14 +484,8 @@ describe('the personal feed from bounded candidates', () => {
         sql`select id from users order by following_count desc, id offset 1 limit 1`,
       )
     ).rows;
-    const statements = await recorded(large.pool, () => v.recommend(Number(member!.id), { count: 10 }));
-    const own = statements.filter((st) => /with picks/.test(st.text));
-    expect(own).toHaveLength(1);
-    const { rows } = await large.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
-      text: `EXPLAIN (FORMAT JSON) ${own[0]!.text}`,
-      values: own[0]!.values,
-    });
-    const works = nodes(rows[0]!['QUERY PLAN'][0].Plan).filter((n) => n['Relation Name'] === 'videos');
+    const plan = await feedPlan(Number(member!.id), /with picks/);
+    const works = plan.filter((n) => n['Relation Name'] === 'videos');
     expect(works.length).toBeGreaterThan(0);
     expect(works.map((n) => [n['Node Type'], n['Index Name']])).toEqual(
       works.map(() => ['Index Only Scan', 'videos_author_recent_idx']),
