@@ -188,13 +188,14 @@ async function factsOf(ids: readonly number[], nowMs: number): Promise<Int32Arra
   );
   const [found, ch, au, dur] = [rows[0]?.id, rows[0]?.ch, rows[0]?.au, rows[0]?.dur].map(numbers);
   found!.forEach((id, k) => {
-    for (const o of slotsOf.get(id)!) {
+    const slots = slotsOf.get(id)!;
+    for (const o of slots) {
       out[o + CHANNEL] = ch![k]!;
       out[o + AUTHOR] = au![k]!;
       out[o + DURATION] = dur![k]!;
       out[o + FOUND] = 1;
     }
-    keep(id, out, slotsOf.get(id)![0]!, nowMs);
+    keep(id, out, slots[0]!, nowMs);
   });
   return out;
 }
@@ -622,13 +623,11 @@ export async function gatherCandidates(
     );
   const ids = new Map<number, number>();
   for (const [r] of picked) ids.set(r.id, r.authorId);
-  const values: Record<string, unknown> = {
-    viewer: viewerId,
-    shared: `{${[...ids.keys()].join(',')}}`,
-    authors: `{${[...ids.values()].join(',')}}`,
-  };
-  AUTHOR_NAMES.forEach((name, i) => (values[name] = lists.authors[i] ?? null));
+  // Screened by the statement, unless the viewer's 不感兴趣 marks are all they keep out: then here, against those.
   const disliked = s.onlyDisliked;
+  const values: Record<string, unknown> = { viewer: viewerId, authors: `{${[...ids.values()].join(',')}}` };
+  if (!disliked) values.shared = `{${[...ids.keys()].join(',')}}`;
+  AUTHOR_NAMES.forEach((name, i) => (values[name] = lists.authors[i] ?? null));
   const { sql: text, params } = compiledViewerCandidates(!disliked);
   const rows = await queryCompiled<CandidateRow & { kept: string | null; followed_authors: string | null }>(
     text,
@@ -637,11 +636,11 @@ export async function gatherCandidates(
   const out: Candidate[] = [];
   const marks = rows.find((r) => r.pool === null);
   const kept = disliked ? null : new Set(numbers(marks?.kept));
-  const wanted = (id: number) => (kept ? kept.has(id) : !disliked!.has(id));
   const followed = new Set(numbers(marks?.followed_authors));
-  for (const r of rows)
-    if (r.pool !== null && (!disliked || wanted(Number(r.id)))) out.push(toCandidate(r, viewerId, s));
-  for (const [r, pool] of picked) if (wanted(r.id)) out.push(candidate(r, pool, followed.has(r.authorId), viewerId, s));
+  for (const r of rows) if (r.pool !== null && !disliked?.has(Number(r.id))) out.push(toCandidate(r, viewerId, s));
+  for (const [r, pool] of picked)
+    if (kept ? kept.has(r.id) : !disliked!.has(r.id))
+      out.push(candidate(r, pool, followed.has(r.authorId), viewerId, s));
   return out;
 }
 
