@@ -5,11 +5,22 @@ SET maintenance_work_mem = '256MB';
 -- And for the back-fill's sums (two million creator-days at a million videos), which would otherwise spill to disk.
 SET work_mem = '256MB';
 --> statement-breakpoint
--- The back-fill of what the previous migration's triggers keep, written while the site runs: each statement reads one
--- snapshot S of the rows and adds to each kept row (its definition at S) - (the kept row at S). The triggers have
+-- The back-fill of what the previous migration's triggers keep, written while the site runs: each difference is read in
+-- one snapshot S of the rows, (the definition at S) - (the kept row at S), and added to each kept row. The triggers have
 -- counted every write since they were made; those committed before S are in both terms and cancel, those committed
 -- after S are kept, and the rows from before the triggers are added once. Run twice, the second adds nothing.
--- 热度's hours in the window.
+-- 热度's and 作品数据's back-fills each run on a lane of their own (each one process of PostgreSQL's for most of its
+-- time: together they take both cores), the channels' counts on the runner's connection.
+-- migrate: lane heat
+SET work_mem = '256MB';
+--> statement-breakpoint
+-- migrate: lane heat
+-- 热度's hours in the window. The difference is computed in one statement into a table of its own, which PostgreSQL
+-- may fill with parallel workers (never a statement that writes to a table already there), and then added.
+DROP TABLE IF EXISTS scale_backfill_heat;
+--> statement-breakpoint
+-- migrate: lane heat
+CREATE UNLOGGED TABLE scale_backfill_heat AS
 WITH truth AS (
   SELECT a.video_id, heat_hour(a.created_at) AS hour, sum(a.w)::integer AS weight, sum(heat_mass(a.w, a.created_at)) AS mass
   FROM (
@@ -24,36 +35,131 @@ WITH truth AS (
     coalesce(t.weight, 0) - coalesce(k.weight, 0) AS weight, coalesce(t.mass, 0) - coalesce(k.mass, 0) AS mass
   FROM truth t FULL JOIN heat_hourly k ON k.video_id = t.video_id AND k.hour = t.hour
 )
-INSERT INTO heat_hourly AS h (video_id, hour, weight, mass)
-SELECT video_id, hour, weight, mass FROM diff WHERE weight <> 0 ORDER BY video_id, hour
-ON CONFLICT (video_id, hour) DO UPDATE SET weight = h.weight + excluded.weight, mass = h.mass + excluded.mass;
+SELECT video_id, hour, weight, mass FROM diff WHERE weight <> 0;
 --> statement-breakpoint
+-- migrate: lane heat
+-- Added in one statement (one snapshot): a plain insert of the keys no row holds yet (INSERT ... ON CONFLICT's
+-- speculative insertion of two million rows took twice as long), ON CONFLICT for the keys that have one (the statement's
+-- parts do not see each other's rows, so each key is in exactly one). Should a trigger insert one of the new keys
+-- meanwhile, the plain insert fails, and the whole difference is added the slow way instead.
+DO $$
+BEGIN
+  WITH fresh AS (
+    INSERT INTO heat_hourly (video_id, hour, weight, mass)
+    SELECT video_id, hour, weight, mass FROM scale_backfill_heat b
+    WHERE NOT EXISTS (SELECT 1 FROM heat_hourly k WHERE k.video_id = b.video_id AND k.hour = b.hour)
+    ORDER BY video_id, hour
+  )
+  INSERT INTO heat_hourly AS h (video_id, hour, weight, mass)
+  SELECT video_id, hour, weight, mass FROM scale_backfill_heat b
+  WHERE EXISTS (SELECT 1 FROM heat_hourly k WHERE k.video_id = b.video_id AND k.hour = b.hour)
+  ON CONFLICT (video_id, hour) DO UPDATE SET weight = h.weight + excluded.weight, mass = h.mass + excluded.mass;
+EXCEPTION WHEN unique_violation THEN
+  INSERT INTO heat_hourly AS h (video_id, hour, weight, mass)
+  SELECT video_id, hour, weight, mass FROM scale_backfill_heat ORDER BY video_id, hour
+  ON CONFLICT (video_id, hour) DO UPDATE SET weight = h.weight + excluded.weight, mass = h.mass + excluded.mass;
+END $$;
+--> statement-breakpoint
+-- migrate: lane heat
+DROP TABLE scale_backfill_heat;
+--> statement-breakpoint
+-- migrate: lane heat
 -- Hours whose events were all taken back, as heat_merge drops them.
 DELETE FROM heat_hourly WHERE weight = 0;
 --> statement-breakpoint
+-- migrate: lane heat
 -- The scores the triggers wrote so far may have been computed from hours still missing the back-fill: none survives.
 -- Writers of the tables whose triggers rescore are held for the moment it takes (waiting out those under way, whose
 -- scores go too); every score written after it comes from complete hours.
 BEGIN;
 --> statement-breakpoint
+-- migrate: lane heat
 LOCK TABLE likes, collects, comments IN SHARE ROW EXCLUSIVE MODE;
 --> statement-breakpoint
+-- migrate: lane heat
 DELETE FROM video_heat;
 --> statement-breakpoint
+-- migrate: lane heat
 COMMIT;
 --> statement-breakpoint
+-- migrate: lane heat
 -- 热度's scores, from the hours, in one pass (heat_refresh's formula over every video). A video the triggers rescore
 -- meanwhile already has its score from the whole of its hours: it is kept, and one rescored after this pass's row is
 -- written overwrites it, so a score is never older than its hours.
-INSERT INTO video_heat (video_id, score, last_hour)
+DROP TABLE IF EXISTS scale_backfill_heat_scores;
+--> statement-breakpoint
+-- migrate: lane heat
+CREATE UNLOGGED TABLE scale_backfill_heat_scores AS
 SELECT h.video_id,
-  h.last_hour::float8 / 24 + ln(greatest(sum(h.mass * exp((h.hour - h.last_hour)::float8 / 24)), 1e-300)),
+  h.last_hour::float8 / 24 + ln(greatest(sum(h.mass * exp((h.hour - h.last_hour)::float8 / 24)), 1e-300)) AS score,
   h.last_hour
 FROM (SELECT video_id, hour, mass, max(hour) OVER (PARTITION BY video_id) AS last_hour
       FROM heat_hourly WHERE hour >= (SELECT start_hour FROM heat_window WHERE id = 1)) h
-GROUP BY h.video_id, h.last_hour
-ORDER BY h.video_id
-ON CONFLICT (video_id) DO NOTHING;
+GROUP BY h.video_id, h.last_hour;
+--> statement-breakpoint
+-- migrate: lane heat
+-- Plain inserts again, the slow way should a trigger score one of the videos meanwhile.
+DO $$
+BEGIN
+  INSERT INTO video_heat (video_id, score, last_hour)
+  SELECT s.video_id, s.score, s.last_hour FROM scale_backfill_heat_scores s
+  WHERE NOT EXISTS (SELECT 1 FROM video_heat k WHERE k.video_id = s.video_id)
+  ORDER BY s.video_id;
+EXCEPTION WHEN unique_violation THEN
+  INSERT INTO video_heat (video_id, score, last_hour)
+  SELECT video_id, score, last_hour FROM scale_backfill_heat_scores ORDER BY video_id
+  ON CONFLICT (video_id) DO NOTHING;
+END $$;
+--> statement-breakpoint
+-- migrate: lane heat
+DROP TABLE scale_backfill_heat_scores;
+--> statement-breakpoint
+-- migrate: lane authors
+SET work_mem = '256MB';
+--> statement-breakpoint
+-- migrate: lane authors
+-- 作品数据's sums per creator and day, computed and added as 热度's hours are.
+DROP TABLE IF EXISTS scale_backfill_authors;
+--> statement-breakpoint
+-- migrate: lane authors
+CREATE UNLOGGED TABLE scale_backfill_authors AS
+WITH truth AS (
+  SELECT v.author_id AS user_id, s.day, sum(s.plays)::int AS plays, sum(s.likes)::int AS likes,
+    sum(s.comments)::int AS comments, sum(s.shares)::int AS shares
+  FROM video_daily_stats s JOIN videos v ON v.id = s.video_id AND v.deleted_at IS NULL AND v.status = 'published'
+  GROUP BY 1, 2
+), diff AS (
+  SELECT coalesce(t.user_id, k.user_id) AS user_id, coalesce(t.day, k.day) AS day,
+    coalesce(t.plays, 0) - coalesce(k.plays, 0) AS plays, coalesce(t.likes, 0) - coalesce(k.likes, 0) AS likes,
+    coalesce(t.comments, 0) - coalesce(k.comments, 0) AS comments, coalesce(t.shares, 0) - coalesce(k.shares, 0) AS shares
+  FROM truth t FULL JOIN author_daily_stats k ON k.user_id = t.user_id AND k.day = t.day
+)
+SELECT user_id, day, plays, likes, comments, shares FROM diff
+WHERE plays <> 0 OR likes <> 0 OR comments <> 0 OR shares <> 0;
+--> statement-breakpoint
+-- migrate: lane authors
+DO $$
+BEGIN
+  WITH fresh AS (
+    INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares)
+    SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors b
+    WHERE NOT EXISTS (SELECT 1 FROM author_daily_stats k WHERE k.user_id = b.user_id AND k.day = b.day)
+    ORDER BY user_id, day
+  )
+  INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
+  SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors b
+  WHERE EXISTS (SELECT 1 FROM author_daily_stats k WHERE k.user_id = b.user_id AND k.day = b.day)
+  ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
+    comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
+EXCEPTION WHEN unique_violation THEN
+  INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
+  SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors ORDER BY user_id, day
+  ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
+    comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
+END $$;
+--> statement-breakpoint
+-- migrate: lane authors
+DROP TABLE scale_backfill_authors;
 --> statement-breakpoint
 -- Works everyone may see per channel.
 WITH truth AS (
@@ -68,25 +174,7 @@ INSERT INTO channel_counts AS c (channel_id, video_count)
 SELECT channel_id, n FROM diff WHERE n <> 0 ORDER BY channel_id
 ON CONFLICT (channel_id) DO UPDATE SET video_count = c.video_count + excluded.video_count;
 --> statement-breakpoint
--- 作品数据's sums per creator and day.
-WITH truth AS (
-  SELECT v.author_id AS user_id, s.day, sum(s.plays)::int AS plays, sum(s.likes)::int AS likes,
-    sum(s.comments)::int AS comments, sum(s.shares)::int AS shares
-  FROM video_daily_stats s JOIN videos v ON v.id = s.video_id AND v.deleted_at IS NULL AND v.status = 'published'
-  GROUP BY 1, 2
-), diff AS (
-  SELECT coalesce(t.user_id, k.user_id) AS user_id, coalesce(t.day, k.day) AS day,
-    coalesce(t.plays, 0) - coalesce(k.plays, 0) AS plays, coalesce(t.likes, 0) - coalesce(k.likes, 0) AS likes,
-    coalesce(t.comments, 0) - coalesce(k.comments, 0) AS comments, coalesce(t.shares, 0) - coalesce(k.shares, 0) AS shares
-  FROM truth t FULL JOIN author_daily_stats k ON k.user_id = t.user_id AND k.day = t.day
-)
-INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
-SELECT user_id, day, plays, likes, comments, shares FROM diff
-WHERE plays <> 0 OR likes <> 0 OR comments <> 0 OR shares <> 0
-ORDER BY user_id, day
-ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
-  comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
---> statement-breakpoint
+-- migrate: join
 -- Their references, added once the rows are in (checking each inserted row would triple the back-fill's time). NOT
 -- VALID holds writes only for a moment; rows whose video or member went before the reference existed are dropped, and
 -- the check of the rest then holds no writer.

@@ -7,6 +7,11 @@
  * (`drizzle.__drizzle_migrations`, so databases migrated either way agree), each migration in a transaction of its own,
  * except a migration whose first line is `-- migrate: no-transaction`: its statements run one by one, outside any
  * transaction, and must each be safe to run again (`IF NOT EXISTS`), since a crash can stop it half way.
+ *
+ * In such a migration, a statement with a line `-- migrate: lane NAME` runs on a connection of that lane's own, after the
+ * lane's earlier statements, while the runner goes on with the next ones: two back-fills of different tables, each one
+ * process of PostgreSQL's, then take both cores. A statement with a line `-- migrate: join` first waits for every lane,
+ * and so does the migration's end. A lane's connection starts with the server's settings (its SETs are its own).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +25,10 @@ const MIGRATION_LOCK = 7_364_021_001;
 
 /** The first line of a migration that must run outside a transaction. */
 export const NO_TRANSACTION = '-- migrate: no-transaction';
+
+/** A statement's line that puts it on a lane of its own (see above), and the line that waits for every lane. */
+const LANE = /^-- migrate: lane (\S+)\s*$/m;
+const JOIN = /^-- migrate: join\s*$/m;
 
 /** MIGRATIONS_DIR, else ./drizzle beside this repo's src (works under Node and Vitest), else ./drizzle under the cwd. */
 export function migrationsFolder(): string {
@@ -88,11 +97,31 @@ function concurrentIndexNames(statement: string): string[] {
 /** Told how long each statement of a migration took (bench:scale prints where a migration spends its time). */
 export type StatementTimer = (tag: string, statement: string, ms: number) => void;
 
-async function applyOne(client: pg.Client, m: Migration, timer?: StatementTimer): Promise<void> {
-  const run = async (statement: string) => {
+/** Runs `statement` on `client`, first dropping any index it builds concurrently that an interrupted run left invalid. */
+async function runStatement(client: pg.Client, statement: string): Promise<void> {
+  for (const name of concurrentIndexNames(statement)) {
+    const { rows } = await client.query<{ invalid: boolean }>(
+      `SELECT NOT i.indisvalid AS invalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+       WHERE c.relname = $1 AND c.relnamespace = 'public'::regnamespace`,
+      [name],
+    );
+    if (rows[0]?.invalid) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+  }
+  await client.query(statement);
+}
+
+/** A lane of a migration outside a transaction: its connection, and its statements so far, in order. */
+interface Lane {
+  client: Promise<pg.Client>;
+  done: Promise<void>;
+  error?: unknown;
+}
+
+async function applyOne(url: string, client: pg.Client, m: Migration, timer?: StatementTimer): Promise<void> {
+  const timed = async (tag: string, statement: string, work: () => Promise<void>) => {
     const t = performance.now();
-    await client.query(statement);
-    timer?.(m.tag, statement, performance.now() - t);
+    await work();
+    timer?.(tag, statement, performance.now() - t);
   };
   const record = () =>
     client.query('INSERT INTO drizzle.__drizzle_migrations ("hash", "created_at") VALUES ($1, $2)', [
@@ -102,7 +131,8 @@ async function applyOne(client: pg.Client, m: Migration, timer?: StatementTimer)
   if (!m.noTransaction) {
     await client.query('BEGIN');
     try {
-      for (const statement of m.sql) if (statement.trim()) await run(statement);
+      for (const statement of m.sql)
+        if (statement.trim()) await timed(m.tag, statement, () => client.query(statement).then(() => {}));
       await record();
       await client.query('COMMIT');
     } catch (error) {
@@ -111,18 +141,53 @@ async function applyOne(client: pg.Client, m: Migration, timer?: StatementTimer)
     }
     return;
   }
-  for (const statement of m.sql) {
-    if (!statement.trim()) continue;
-    for (const name of concurrentIndexNames(statement)) {
-      const { rows } = await client.query<{ invalid: boolean }>(
-        `SELECT NOT i.indisvalid AS invalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-         WHERE c.relname = $1 AND c.relnamespace = 'public'::regnamespace`,
-        [name],
-      );
-      if (rows[0]?.invalid) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+  const lanes = new Map<string, Lane>();
+  // Waits for every lane, closes their connections and throws the first lane's error.
+  const join = async () => {
+    if (!lanes.size) return;
+    const names = [...lanes.keys()].join(', ');
+    const all = [...lanes.values()];
+    lanes.clear();
+    await timed(m.tag, `-- waiting for the lanes ${names}`, async () => {
+      await Promise.all(all.map((lane) => lane.done));
+    });
+    await Promise.all(all.map((lane) => lane.client.then((c) => c.end()).catch(() => {})));
+    const failed = all.find((lane) => lane.error !== undefined);
+    if (failed) throw failed.error;
+  };
+  try {
+    for (const statement of m.sql) {
+      if (!statement.trim()) continue;
+      if (JOIN.test(statement)) await join();
+      const name = LANE.exec(statement)?.[1];
+      if (name === undefined) {
+        await timed(m.tag, statement, () => runStatement(client, statement));
+        continue;
+      }
+      let lane = lanes.get(name);
+      if (!lane) {
+        const laneClient = new pg.Client({ connectionString: url });
+        laneClient.on('error', () => {});
+        lane = { client: laneClient.connect().then(() => laneClient), done: Promise.resolve() };
+        lanes.set(name, lane);
+      }
+      const current = lane;
+      current.done = current.done.then(async () => {
+        if (current.error !== undefined) return;
+        try {
+          const laneClient = await current.client;
+          await timed(`${m.tag}, lane ${name}`, statement, () => runStatement(laneClient, statement));
+        } catch (error) {
+          current.error = error;
+        }
+      });
     }
-    await run(statement);
+  } catch (error) {
+    // A statement that failed on the runner's own connection still waits for the lanes; its error is the one told.
+    await join().catch(() => {});
+    throw error;
   }
+  await join();
   await record();
 }
 
@@ -144,7 +209,7 @@ export async function migrateDb(url: string, options: { until?: string; timer?: 
     const last = rows[0] ? Number(rows[0].created_at) : -Infinity;
     for (const m of migrations) {
       if (options.until !== undefined && m.tag.endsWith(options.until)) break;
-      if (m.folderMillis > last) await applyOne(client, m, options.timer);
+      if (m.folderMillis > last) await applyOne(url, client, m, options.timer);
     }
   });
 }

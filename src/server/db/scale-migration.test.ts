@@ -121,6 +121,64 @@ describe('the rankings migration on a live site', () => {
     ]);
   });
 
+  it('gives way to a slower add when a trigger writes a new key while the back-fill inserts it, and counts it once', async () => {
+    // A like the triggers did not see (as if made before them), in an hour of a work that has no other activity then.
+    const [{ video, at }] = await q(`
+      SELECT v.id AS video, date_trunc('hour', now() - interval '3 days') + interval '17 minutes' AS at FROM videos v
+      WHERE NOT EXISTS (SELECT 1 FROM heat_hourly h WHERE h.video_id = v.id
+                          AND h.hour = heat_hour(date_trunc('hour', now() - interval '3 days')))
+      ORDER BY v.id LIMIT 1`);
+    const users = (
+      await q(
+        `SELECT id FROM users u WHERE NOT EXISTS (SELECT 1 FROM likes l WHERE l.user_id = u.id AND l.video_id = $1)
+                             ORDER BY id LIMIT 2`,
+        [video],
+      )
+    ).map((r) => r.id);
+    await q('ALTER TABLE likes DISABLE TRIGGER likes_heat_insert');
+    await q('INSERT INTO likes (user_id, video_id, created_at) VALUES ($1, $2, $3)', [users[0], video, at]);
+    await q('ALTER TABLE likes ENABLE TRIGGER likes_heat_insert');
+    // Another like of that hour, its transaction still open: its trigger holds the new key, not yet committed.
+    const writer = await t.pool.connect();
+    const backFill = await t.pool.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('INSERT INTO likes (user_id, video_id, created_at) VALUES ($1, $2, $3)', [
+        users[1],
+        video,
+        at,
+      ]);
+      // 热度's lane, on its own: its plain insert of the key waits for the open transaction, which then commits.
+      const heatLane = readMigrations()
+        .find((m) => m.tag.endsWith('_scale_indexes'))!
+        .sql.filter((statement) => /^-- migrate: lane heat$/m.test(statement));
+      const { rows } = await backFill.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const running = (async () => {
+        for (const statement of heatLane) await backFill.query(statement);
+      })();
+      await expect
+        .poll(
+          async () =>
+            (await q(`SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1`, [rows[0]!.pid]))[0]
+              ?.wait_event_type,
+          {
+            timeout: 20_000,
+          },
+        )
+        .toBe('Lock');
+      await writer.query('COMMIT');
+      await running;
+    } finally {
+      await writer.query('ROLLBACK').catch(() => {});
+      writer.release();
+      backFill.release();
+    }
+    expect(await q(`SELECT weight FROM heat_hourly WHERE video_id = $1 AND hour = heat_hour($2)`, [video, at])).toEqual(
+      [{ weight: 2 }],
+    );
+    for (const [name, text] of Object.entries(MISMATCHES)) expect(await q(text), name).toEqual([]);
+  });
+
   it('adds nothing when its back-fill runs again, and the triggers then keep the tables alone', async () => {
     // A crash before the migration is recorded runs its statements again.
     const backFill = readMigrations().find((m) => m.tag.endsWith('_scale_indexes'))!;
