@@ -308,6 +308,29 @@ test('thumb-sized targets in the comment rows, on the video page and in the feed
   await expectThumbSized([panel.getByRole('button', { name: '关闭评论' }), ...(await commentTargets(panel))]);
 });
 
+test('the comment column below the first screen holds its skeleton still until it wakes, then loads', async ({
+  page,
+  context,
+}) => {
+  await signIn(context, demo);
+  const id = await videoWithReplies();
+  await page.goto(`/video/${id}`);
+  await page.waitForLoadState('load');
+  const column = page.locator(`[data-comments="${id}"]`);
+  const island = page.locator('astro-island', { has: column });
+  // Asleep: grey rows, drawn once. A pulse would have the compositor draw every frame for rows nobody sees.
+  await expect(island).toHaveAttribute('ssr', '');
+  const rows = column.locator('li.animate-pulse');
+  await expect(rows.first()).toBeAttached();
+  expect(await rows.evaluateAll((els) => [...new Set(els.map((e) => getComputedStyle(e).animationName))])).toEqual([
+    'none',
+  ]);
+  // Scrolled to, it wakes and its comments take the skeleton's place.
+  await column.scrollIntoViewIfNeeded();
+  await expect(island).not.toHaveAttribute('ssr', '');
+  await expect(column.locator('article[data-cid]').first()).toBeVisible();
+});
+
 for (const [width, loggedIn] of [
   [390, true],
   [360, true],
