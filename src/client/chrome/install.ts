@@ -36,10 +36,21 @@ export async function install(): Promise<InstallOutcome> {
   return (await prompt.userChoice).outcome;
 }
 
-/** Registers /sw.js once the page has loaded, so it never competes with the first screen. */
+/** How long after the page's load the worker is registered. */
+const REGISTER_AFTER_LOAD_MS = 3000;
+
+/**
+ * Registers /sw.js a few seconds after the page has loaded, when the browser is next idle. Installing it fetches the
+ * offline shell and its assets and boots the worker's own thread: work that would share a phone's cores with the
+ * seconds right after a page appears, when a person first touches it (and with the first video's decoding). Nothing
+ * needs the worker sooner: it serves later visits and makes the site installable.
+ */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
   const register = () => void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
-  if (document.readyState === 'complete') register();
-  else addEventListener('load', register, { once: true });
+  const idle = (run: () => void) =>
+    'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 2000 }) : run();
+  const later = () => setTimeout(() => idle(register), REGISTER_AFTER_LOAD_MS);
+  if (document.readyState === 'complete') later();
+  else addEventListener('load', later, { once: true });
 }
