@@ -9,13 +9,17 @@
  *
  * PRESETS=mobile runs one preset only; ROUTES=/,/hot runs only those routes (/video/* every route under /video/); DETAILS=1 also prints the elements each
  * failed accessibility audit names, and the main-thread tasks of 50 ms and more (as the preset models them) with the
- * script each is attributed to.
+ * script each is attributed to, the frames the compositor drew (Lighthouse's filmstrip screenshots) and the CSS
+ * animations that ran.
  *
  * Beside Lighthouse's TBT, "TBT by CPU" reads the same audit's trace by the renderer's own CPU time: the tasks after the
  * observed first paint, each one's CPU time times the preset's multiplier, less 50 ms. Lighthouse's model scales the
  * tasks' wall time, which on a shared two-core machine also holds the time the page's thread waited for a core (a build
  * audited at TBT 143 ms on a quiet day audits at 1,100-1,250 ms beside a loaded one); the CPU figure moves with the
  * page's own work.
+ *
+ * BLOCK=<patterns> (comma-separated, Lighthouse's blockedUrlPatterns: BLOCK='*.mp4') audits with those requests failed,
+ * to weigh a part's cost (the playing video, say) against the page without it.
  *
  * TRACE_DIR=<a directory> also writes each audit's trace there (one JSON file per audit, named by preset, route, viewer
  * and time), to open in Chromium's performance panel or read with bench/trace-tasks.mjs.
@@ -50,6 +54,7 @@ const DETAILS = Boolean(process.env.DETAILS);
 const BASELINE = process.env.BENCH_BASELINE;
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 1));
 const CPU_SLOWDOWN = process.env.CPU_SLOWDOWN;
+const BLOCK = process.env.BLOCK?.split(',');
 /** The mobile preset's CPU multiplier (undefined: the preset's own 4x); set once in main() for CPU_SLOWDOWN. */
 let cpuSlowdown;
 
@@ -151,6 +156,7 @@ async function audit(url, port, preset, loggedIn) {
     logLevel: 'error',
     onlyCategories: CATEGORIES,
     disableStorageReset: loggedIn,
+    ...(BLOCK ? { blockedUrlPatterns: BLOCK } : {}),
     ...(preset === 'mobile' && cpuSlowdown ? { throttling: { cpuSlowdownMultiplier: cpuSlowdown } } : {}),
   };
   const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
@@ -215,6 +221,18 @@ async function audit(url, port, preset, loggedIn) {
     console.log(
       `  CPU by thread until load (${fmt(loadEnd)} ms): ${busiest.map(([name, ms]) => `${name} ${fmt(ms)}`).join(', ')}`,
     );
+  }
+  // Frames and animations: Lighthouse keeps a screenshot of every frame the compositor draws (its filmstrip), so a
+  // page that draws continuously (a playing video, an endless CSS animation) has each frame drawn and captured on the
+  // cores the page's own thread shares.
+  if (DETAILS && nav) {
+    const frames = events.filter((e) => e.name === 'Screenshot' && e.ts >= nav.ts).length;
+    const running = new Set(
+      events
+        .filter((e) => e.name === 'Animation' && e.ph === 'b' && e.args?.data?.state === 'running')
+        .map((e) => `${e.args.data.displayName || e.args.data.name || '?'} on ${e.args.data.nodeName ?? '?'}`),
+    );
+    console.log(`  frames captured: ${frames}; animations started: ${[...running].slice(0, 6).join(' | ') || 'none'}`);
   }
   // The same blocking time by the renderer's own CPU: after the observed first paint, each main-thread task's CPU time
   // times the preset's multiplier.
@@ -315,7 +333,7 @@ async function main() {
         ...routes.map((route) => ({ route, loggedIn: false })),
         ...personal.map((route) => ({ route, loggedIn: true })),
       ];
-      targets.push({ name, base: s.base, runs, loggedIn: false });
+      targets.push({ name, base: s.base, runs });
     }
     const header = [
       'preset',
@@ -335,9 +353,7 @@ async function main() {
     ];
     const rows = [];
     const benchmarkIndexes = [];
-    let lastLogin = null;
     for (const preset of PRESETS) {
-      for (const t of targets) t.loggedIn = false;
       for (let i = 0; i < targets[0].runs.length; i++) {
         const results = targets.map(() => []);
         // Interleaved: each repeat audits every server once, in turn.
@@ -345,17 +361,13 @@ async function main() {
           for (const [j, t] of targets.entries()) {
             const run = t.runs[i];
             if (!run) continue;
-            // The logged-in runs start in a Chrome of their own: audited after the logged-out ones in the same
-            // browser, the first of them carried that browser's history (a main-thread task of 180-270 ms across
-            // first paint, of V8's collector, in half the runs of `/`), which a member opening the site does not.
-            if (run.loggedIn && !targets.some((o) => o.loggedIn)) await freshChrome();
-            // Cookies do not tell ports apart: the other server's login replaced this one's session cookie, so each
-            // server logs in again when its turn comes after the other's.
-            if (run.loggedIn && (!t.loggedIn || (targets.length > 1 && lastLogin !== t))) {
-              await logIn(t.base, chrome.port);
-              t.loggedIn = true;
-              lastLogin = t;
-            }
+            // Every audit in a Chrome of its own, as Lighthouse's own command line runs it: in a browser that had
+            // audited before, the tab's renderer still held the last page's heap, and Lighthouse's coverage, started
+            // before each navigation, walks that heap (V8's "heap object iterator"): a task of 160-240 ms on the
+            // page's main thread across first paint, four times that as modelled, in the page's TBT. A member's
+            // audit logs in first, in a tab of its own.
+            await freshChrome();
+            if (run.loggedIn) await logIn(t.base, chrome.port);
             results[j].push(
               await audit(`${t.base}${run.route}`, chrome.port, preset, run.loggedIn).catch((error) => ({
                 error: error.message,
@@ -403,8 +415,6 @@ async function main() {
           if (r?.benchmarkIndex) benchmarkIndexes.push(r.benchmarkIndex);
         }
       }
-      // The next preset starts logged out again.
-      if (targets.some((t) => t.loggedIn)) await freshChrome();
     }
     console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => ' --- ').join('|')}|`);
     for (const row of rows) console.log(`| ${row.join(' | ')} |`);
