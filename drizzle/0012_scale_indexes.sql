@@ -32,33 +32,33 @@ WITH truth AS (
   GROUP BY 1, 2
 ), diff AS (
   SELECT coalesce(t.video_id, k.video_id) AS video_id, coalesce(t.hour, k.hour) AS hour,
-    coalesce(t.weight, 0) - coalesce(k.weight, 0) AS weight, coalesce(t.mass, 0) - coalesce(k.mass, 0) AS mass
+    coalesce(t.weight, 0) - coalesce(k.weight, 0) AS weight, coalesce(t.mass, 0) - coalesce(k.mass, 0) AS mass,
+    k.video_id IS NULL AS fresh
   FROM truth t FULL JOIN heat_hourly k ON k.video_id = t.video_id AND k.hour = t.hour
 )
-SELECT video_id, hour, weight, mass FROM diff WHERE weight <> 0;
+SELECT video_id, hour, weight, mass, fresh FROM diff WHERE weight <> 0;
 --> statement-breakpoint
 -- migrate: lane heat
--- Added in one statement (one snapshot): a plain insert of the keys no row holds yet (INSERT ... ON CONFLICT's
--- speculative insertion of two million rows took twice as long), ON CONFLICT for the keys that have one (the statement's
--- parts do not see each other's rows, so each key is in exactly one). Should a trigger insert one of the new keys
--- meanwhile, the plain insert fails, and the whole difference is added the slow way instead.
+-- Added in two passes, each in key order, as the triggers write theirs, so that a writer and the back-fill never wait on
+-- each other in a circle (a trigger's statement holding a key the back-fill is about to update while it waits for one
+-- the back-fill inserted is a deadlock, and the writer's statement would fail). First the keys no row held in the
+-- difference's snapshot, with a plain insert (INSERT ... ON CONFLICT's speculative insertion of two million rows took
+-- twice as long); should a trigger have inserted one of them since, the plain insert fails and these are added the slow
+-- way instead. Then the keys that had a row, with ON CONFLICT. Differences add, so the two passes may commit apart.
 DO $$
 BEGIN
-  WITH fresh AS (
-    INSERT INTO heat_hourly (video_id, hour, weight, mass)
-    SELECT video_id, hour, weight, mass FROM scale_backfill_heat b
-    WHERE NOT EXISTS (SELECT 1 FROM heat_hourly k WHERE k.video_id = b.video_id AND k.hour = b.hour)
-    ORDER BY video_id, hour
-  )
-  INSERT INTO heat_hourly AS h (video_id, hour, weight, mass)
-  SELECT video_id, hour, weight, mass FROM scale_backfill_heat b
-  WHERE EXISTS (SELECT 1 FROM heat_hourly k WHERE k.video_id = b.video_id AND k.hour = b.hour)
-  ON CONFLICT (video_id, hour) DO UPDATE SET weight = h.weight + excluded.weight, mass = h.mass + excluded.mass;
+  INSERT INTO heat_hourly (video_id, hour, weight, mass)
+  SELECT video_id, hour, weight, mass FROM scale_backfill_heat WHERE fresh ORDER BY video_id, hour;
 EXCEPTION WHEN unique_violation THEN
   INSERT INTO heat_hourly AS h (video_id, hour, weight, mass)
-  SELECT video_id, hour, weight, mass FROM scale_backfill_heat ORDER BY video_id, hour
+  SELECT video_id, hour, weight, mass FROM scale_backfill_heat WHERE fresh ORDER BY video_id, hour
   ON CONFLICT (video_id, hour) DO UPDATE SET weight = h.weight + excluded.weight, mass = h.mass + excluded.mass;
 END $$;
+--> statement-breakpoint
+-- migrate: lane heat
+INSERT INTO heat_hourly AS h (video_id, hour, weight, mass)
+SELECT video_id, hour, weight, mass FROM scale_backfill_heat WHERE NOT fresh ORDER BY video_id, hour
+ON CONFLICT (video_id, hour) DO UPDATE SET weight = h.weight + excluded.weight, mass = h.mass + excluded.mass;
 --> statement-breakpoint
 -- migrate: lane heat
 DROP TABLE scale_backfill_heat;
@@ -131,32 +131,31 @@ WITH truth AS (
 ), diff AS (
   SELECT coalesce(t.user_id, k.user_id) AS user_id, coalesce(t.day, k.day) AS day,
     coalesce(t.plays, 0) - coalesce(k.plays, 0) AS plays, coalesce(t.likes, 0) - coalesce(k.likes, 0) AS likes,
-    coalesce(t.comments, 0) - coalesce(k.comments, 0) AS comments, coalesce(t.shares, 0) - coalesce(k.shares, 0) AS shares
+    coalesce(t.comments, 0) - coalesce(k.comments, 0) AS comments, coalesce(t.shares, 0) - coalesce(k.shares, 0) AS shares,
+    k.user_id IS NULL AS fresh
   FROM truth t FULL JOIN author_daily_stats k ON k.user_id = t.user_id AND k.day = t.day
 )
-SELECT user_id, day, plays, likes, comments, shares FROM diff
+SELECT user_id, day, plays, likes, comments, shares, fresh FROM diff
 WHERE plays <> 0 OR likes <> 0 OR comments <> 0 OR shares <> 0;
 --> statement-breakpoint
 -- migrate: lane authors
+-- Added in two passes in key order, as 热度's hours are.
 DO $$
 BEGIN
-  WITH fresh AS (
-    INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares)
-    SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors b
-    WHERE NOT EXISTS (SELECT 1 FROM author_daily_stats k WHERE k.user_id = b.user_id AND k.day = b.day)
-    ORDER BY user_id, day
-  )
-  INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
-  SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors b
-  WHERE EXISTS (SELECT 1 FROM author_daily_stats k WHERE k.user_id = b.user_id AND k.day = b.day)
-  ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
-    comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
+  INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares)
+  SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors WHERE fresh ORDER BY user_id, day;
 EXCEPTION WHEN unique_violation THEN
   INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
-  SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors ORDER BY user_id, day
+  SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors WHERE fresh ORDER BY user_id, day
   ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
     comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
 END $$;
+--> statement-breakpoint
+-- migrate: lane authors
+INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
+SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors WHERE NOT fresh ORDER BY user_id, day
+ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
+  comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
 --> statement-breakpoint
 -- migrate: lane authors
 DROP TABLE scale_backfill_authors;
