@@ -10,7 +10,9 @@
  * generated on the schema before the scale migration, which is then applied and timed, as on a live site.
  *
  * Settings: BENCH_SCALE (default 1: a million videos), BENCH_SCALE_DIR, BENCH_ROUNDS (calls per read with one caller,
- * default 200, a write's too: the p99 of fewer is their slowest call, one hiccup of the machine), BENCH_SCALE_REGENERATE=1.
+ * default 200, a write's too: the p99 of fewer is their slowest call, one hiccup of the machine), BENCH_SCALE_REGENERATE=1,
+ * BENCH_OPS=<words> (comma-separated: only the reads and writes whose names hold one of them, and no write mix unless a
+ * write is among them; to time one part again, or profile it, without the rest).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -55,6 +57,9 @@ import { ROOT } from './lib.mjs';
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const DIR = path.resolve(process.env.BENCH_SCALE_DIR ?? path.join(ROOT, 'data', `bench-scale-${SCALE}`));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
+const OPS = process.env.BENCH_OPS?.split(',').filter(Boolean);
+/** The ops BENCH_OPS names (all without it). */
+const chosen = (ops) => (OPS ? ops.filter(([name]) => OPS.some((word) => name.includes(word))) : ops);
 /**
  * A write's calls with one caller, as many as a read's (fewer make its p99 its slowest call, one pause of the machine):
  * the writers take turns (a call's member is the i-th of up to 600, the seed's sixty-odd all), so none meets a rate
@@ -535,7 +540,7 @@ async function measureAll(url, label) {
     // As a running portal's minutely job leaves them: a kept site's search indexes hold the last run's writes otherwise.
     await mergeGinPending(db);
     const s = await subjects(db);
-    const reads = await readOps(db, s);
+    const reads = chosen(await readOps(db, s));
     const rows = [];
     for (const [name, fn] of reads) {
       const one = await oneCaller(fn);
@@ -543,7 +548,7 @@ async function measureAll(url, label) {
       rows.push({ kind: 'read', name, one, many });
       process.stdout.write('.');
     }
-    const writes = await writeOps(db, s);
+    const writes = chosen(await writeOps(db, s));
     for (const [name, fn] of writes) {
       const one = await oneCaller(fn, WRITE_ROUNDS, 3);
       const many = await manyCallers(fn, 5000, 1);
@@ -552,21 +557,24 @@ async function measureAll(url, label) {
     }
     // A mix of the writes at CALLERS callers for a while: the rows each table takes per second.
     const mix = writes.filter(([name]) => !name.startsWith('publish'));
-    const rates = await tableRates(db, async () => {
-      let i = 20_000;
-      let done = 0;
-      const until = performance.now() + 10_000;
-      await Promise.all(
-        Array.from({ length: CALLERS }, async () => {
-          while (performance.now() < until) {
-            const k = i++;
-            await mix[k % mix.length][1](k).catch(() => undefined);
-            done += 1;
-          }
-        }),
-      );
-      return done;
-    });
+    const rates =
+      mix.length === 0
+        ? null
+        : await tableRates(db, async () => {
+            let i = 20_000;
+            let done = 0;
+            const until = performance.now() + 10_000;
+            await Promise.all(
+              Array.from({ length: CALLERS }, async () => {
+                while (performance.now() < until) {
+                  const k = i++;
+                  await mix[k % mix.length][1](k).catch(() => undefined);
+                  done += 1;
+                }
+              }),
+            );
+            return done;
+          });
     const size = (
       await db.execute(sql`select pg_database_size(current_database())::bigint as db,
         (select count(*) from videos)::int as videos, (select count(*) from users)::int as users,
@@ -622,15 +630,20 @@ function report(seedRun, largeRun, site) {
     );
   }
   log('');
+  if (largeRun.rates) writeMix(largeRun.rates);
+  log(`largest tables: ${largeRun.tables.map((t) => `${t.relname} ${mb(t.bytes)}`).join(', ')}`);
+}
+
+/** The rows each table took per second under the write mix. */
+function writeMix(rates) {
   log(
-    `write mix at ${CALLERS} callers on the large site: ${(largeRun.rates.ops / largeRun.rates.secs).toFixed(0)} writes/s; rows per second by table:`,
+    `write mix at ${CALLERS} callers on the large site: ${(rates.ops / rates.secs).toFixed(0)} writes/s; rows per second by table:`,
   );
   log('| table | inserts/s | updates/s | deletes/s |');
   log('| --- | --- | --- | --- |');
-  for (const r of largeRun.rates.rates.slice(0, 14))
+  for (const r of rates.rates.slice(0, 14))
     log(`| ${r.table} | ${r.ins.toFixed(0)} | ${r.upd.toFixed(0)} | ${r.del.toFixed(0)} |`);
   log('');
-  log(`largest tables: ${largeRun.tables.map((t) => `${t.relname} ${mb(t.bytes)}`).join(', ')}`);
 }
 
 async function main() {

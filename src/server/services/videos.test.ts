@@ -62,6 +62,20 @@ describe('videos service', () => {
     expect(loggedOut.items.map((x) => x.id)).toEqual(shared.items.map((x) => x.id));
   });
 
+  it('members whose feeds are asked for all at once each get their own feed', async () => {
+    const members = (await t.db.select({ id: users.id }).from(users).orderBy(users.id).limit(12)).map((u) => u.id);
+    const together = await Promise.all(members.map((id) => v.recommend(id, { count: 10 })));
+    for (const [k, id] of members.entries()) {
+      const alone = await v.recommend(id, { count: 10 });
+      expect(
+        together[k]!.items.map((x) => x.id),
+        `member ${id}`,
+      ).toEqual(alone.items.map((x) => x.id));
+    }
+    // Not one ranking for all: the seed's members differ in what they like.
+    expect(new Set(together.map((p) => p.items.map((x) => x.id).join())).size).toBeGreaterThan(1);
+  });
+
   it('hot ranks by recent activity, heaviest first, and a burst of fresh likes lifts a video to the top', async () => {
     // The template is seeded months ago: only the likes made here fall inside the 7-day window.
     const quiet = await t.db.select({ id: videos.id }).from(videos).orderBy(videos.id).limit(2);
