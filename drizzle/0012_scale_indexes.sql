@@ -43,16 +43,15 @@ SELECT video_id, hour, weight, mass, fresh FROM diff WHERE weight <> 0;
 -- each other in a circle (a trigger's statement holding a key the back-fill is about to update while it waits for one
 -- the back-fill inserted is a deadlock, and the writer's statement would fail). First the keys no row held in the
 -- difference's snapshot, with a plain insert (INSERT ... ON CONFLICT's speculative insertion of two million rows took
--- twice as long); should a trigger have inserted one of them since, the plain insert fails and these are added the slow
--- way instead. Then the keys that had a row, with ON CONFLICT. Differences add, so the two passes may commit apart.
+-- twice as long); should a trigger have inserted one of them since, the plain insert fails and they are left to the
+-- second pass instead. Then the keys that had a row (and those), with ON CONFLICT. Differences add, so the two passes
+-- may commit apart.
 DO $$
 BEGIN
   INSERT INTO heat_hourly (video_id, hour, weight, mass)
   SELECT video_id, hour, weight, mass FROM scale_backfill_heat WHERE fresh ORDER BY video_id, hour;
 EXCEPTION WHEN unique_violation THEN
-  INSERT INTO heat_hourly AS h (video_id, hour, weight, mass)
-  SELECT video_id, hour, weight, mass FROM scale_backfill_heat WHERE fresh ORDER BY video_id, hour
-  ON CONFLICT (video_id, hour) DO UPDATE SET weight = h.weight + excluded.weight, mass = h.mass + excluded.mass;
+  UPDATE scale_backfill_heat SET fresh = false WHERE fresh;
 END $$;
 --> statement-breakpoint
 -- migrate: lane heat
@@ -145,10 +144,7 @@ BEGIN
   INSERT INTO author_daily_stats (user_id, day, plays, likes, comments, shares)
   SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors WHERE fresh ORDER BY user_id, day;
 EXCEPTION WHEN unique_violation THEN
-  INSERT INTO author_daily_stats AS a (user_id, day, plays, likes, comments, shares)
-  SELECT user_id, day, plays, likes, comments, shares FROM scale_backfill_authors WHERE fresh ORDER BY user_id, day
-  ON CONFLICT (user_id, day) DO UPDATE SET plays = a.plays + excluded.plays, likes = a.likes + excluded.likes,
-    comments = a.comments + excluded.comments, shares = a.shares + excluded.shares;
+  UPDATE scale_backfill_authors SET fresh = false WHERE fresh;
 END $$;
 --> statement-breakpoint
 -- migrate: lane authors
