@@ -20,7 +20,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { config } from '../src/server/config.ts';
-import { closeDb, connect, useDb } from '../src/server/db/client.ts';
+import { closeDb, connect, useDb, useFeedDb } from '../src/server/db/client.ts';
 import { ensureDatabase, startEmbedded } from '../src/server/db/embedded.ts';
 import { mergeGinPending } from '../src/server/db/gin-pending.ts';
 import { migrateDb, readMigrations } from '../src/server/db/migrate.ts';
@@ -532,9 +532,12 @@ async function measureAll(url, label) {
   // The pool an app server keeps (PG_POOL_MAX): 20 callers share its connections and wait their turn in it, first come
   // first served, as a running portal's requests do. With a connection each, PostgreSQL's 20 backends shared the two
   // cores by time slices instead, and every call waited on the others' slices (a new member's feed: p99 174-194 ms
-  // against 136-146 with 6 or 10 connections, p50 about the same).
+  // against 136-146 with 6 or 10 connections, p50 about the same). Beside it, the feed's pool of PG_FEED_POOL_MAX
+  // connections for its ranking reads, as a server opens them (feedDb).
   const { db, pool } = connect(url, config().PG_POOL_MAX);
   useDb(db);
+  const feed = config().PG_FEED_POOL_MAX > 0 ? connect(url, config().PG_FEED_POOL_MAX) : undefined;
+  if (feed) useFeedDb(feed.db);
   try {
     await db.execute(sql`analyze`);
     // As a running portal's minutely job leaves them: a kept site's search indexes hold the last run's writes otherwise.
@@ -588,6 +591,7 @@ async function measureAll(url, label) {
     return { rows, rates, size, tables };
   } finally {
     await pool.end();
+    await feed?.pool.end();
     await closeDb();
   }
 }
@@ -598,7 +602,7 @@ const mb = (bytes) => `${(Number(bytes) / 1024 / 1024).toFixed(0)} MB`;
 function report(seedRun, largeRun, site) {
   log('');
   log(
-    `load average ${loadAverage()} (${os.cpus().length} cores); ${ROUNDS} calls per read and ${WRITE_ROUNDS} per write with one caller, ${CALLERS}×${PER_CALLER} with ${CALLERS} over ${config().PG_POOL_MAX} connections (PG_POOL_MAX)`,
+    `load average ${loadAverage()} (${os.cpus().length} cores); ${ROUNDS} calls per read and ${WRITE_ROUNDS} per write with one caller, ${CALLERS}×${PER_CALLER} with ${CALLERS} over ${config().PG_POOL_MAX} connections (PG_POOL_MAX) and the feed's ${config().PG_FEED_POOL_MAX} (PG_FEED_POOL_MAX)`,
   );
   log(
     `large site: ${largeRun.size.videos} videos, ${largeRun.size.users} users, ${largeRun.size.likes} likes, ${largeRun.size.comments} comments; ` +

@@ -167,6 +167,9 @@ export const SETTINGS = z.object({
       '`on`: repeated query texts run as named prepared statements (parsed and planned once per connection). `off`: every statement unnamed, which PgBouncer in transaction mode needs before 1.21 (Debian 12 ships 1.18). `auto`: off when `DATABASE_DIRECT_URL` differs from `DATABASE_URL` (a pooler in front), on otherwise.',
     ),
   PG_POOL_MAX: whole(10, 1).describe('Connections the app server keeps to the primary at most.'),
+  PG_FEED_POOL_MAX: whole(2, 0).describe(
+    "Connections of the app server's second pool, for the recommend feed's ranking reads alone (0: they share the first). About the database's cores divided by the app servers: these reads are heavy, and spread over more backends than cores they cost PostgreSQL twice the CPU.",
+  ),
   PG_PORT: whole(0, 1, 65_535)
     .transform((port) => port || undefined)
     .describe('Port of the embedded PostgreSQL (it listens on 127.0.0.1 only).')

@@ -1,10 +1,13 @@
-/** preparePool: repeated query texts become named prepared statements, one-offs stay unnamed, and the cap holds. */
+/**
+ * preparePool: repeated query texts become named prepared statements, one-offs stay unnamed, and the cap holds; and the
+ * feed's pool beside the process-wide one.
+ */
 import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, type TestDb } from '../../../tests/setup/test-db.ts';
-import { connect, preparePool } from './client.ts';
+import { closeDb, connect, db, feedDb, preparePool, useDb } from './client.ts';
 import * as schema from './schema.ts';
 
 let t: TestDb;
@@ -135,5 +138,56 @@ describe('connect', () => {
     } finally {
       await pool.end();
     }
+  });
+});
+
+describe('feedDb', () => {
+  /** Runs `body` with the process-wide handles opened from the configuration, as a server opens them. */
+  async function asServer(env: Record<string, string>, body: () => Promise<void>): Promise<void> {
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    await closeDb();
+    try {
+      await body();
+    } finally {
+      await closeDb();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      useDb(t.db);
+    }
+  }
+
+  it("holds the feed's reads to PG_FEED_POOL_MAX backends of their own while db()'s pool answers the rest", async () => {
+    await asServer({ DATABASE_URL: t.url, PG_FEED_POOL_MAX: '2' }, async () => {
+      const feed = feedDb();
+      expect(feed).not.toBe(db());
+      expect(feedDb()).toBe(feed);
+      // Written into the text (a parameter would not show in pg_stat_activity), so only these statements match.
+      const tag = `feed_pool_${process.pid}_${Date.now()}`;
+      const running = sql`select count(*)::int as n from pg_stat_activity
+        where pid <> pg_backend_pid() and state = 'active' and query like ${`%${tag}%`}`;
+      let done = false;
+      const reads = Promise.all(
+        Array.from({ length: 6 }, () => feed.execute(sql.raw(`select pg_sleep(0.15) as "${tag}"`))),
+      ).finally(() => (done = true));
+      // While the six wait their turn on the feed's two connections, the other pool answers, and no third runs.
+      const seen: number[] = [];
+      while (!done) {
+        const { rows } = await db().execute<{ n: number }>(running);
+        seen.push(rows[0]!.n);
+      }
+      await reads;
+      expect(Math.max(...seen)).toBe(2);
+      expect(seen.length).toBeGreaterThan(1);
+    });
+  });
+
+  it('is db() with PG_FEED_POOL_MAX=0, and wherever a test has set the process-wide handle', async () => {
+    expect(feedDb()).toBe(t.db);
+    await asServer({ DATABASE_URL: t.url, PG_FEED_POOL_MAX: '0' }, async () => {
+      expect(feedDb()).toBe(db());
+    });
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The one pg pool and Drizzle handle of this process, pointed at DATABASE_URL (set by server.ts to the embedded server
- * when unset), with plain reads of anonymous requests sent to DATABASE_REPLICA_URLS when there are any (replicas.ts).
+ * The pg pool and Drizzle handle of this process, pointed at DATABASE_URL (set by server.ts to the embedded server
+ * when unset), with plain reads of anonymous requests sent to DATABASE_REPLICA_URLS when there are any (replicas.ts);
+ * and beside it the feed's small pool for its ranking reads (feedDb).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -16,7 +17,11 @@ export type Db = NodePgDatabase<typeof schema>;
 
 let pool: pg.Pool | undefined;
 let handle: Db | undefined;
+/** The handle db() opened itself from the configuration (a test or a benchmark may set another: useDb). */
+let own: Db | undefined;
 let replicas: ReplicaSet | undefined;
+/** The feed's pool (feedDb): opened by this module beside its own `handle`, or set by useFeedDb. */
+let feed: { db: Db; pool?: pg.Pool; replicas?: ReplicaSet; of: Db } | undefined;
 
 /** A query text is prepared once it has been seen this many times (one-off statements stay unnamed). */
 const PREPARE_AFTER = 2;
@@ -120,25 +125,47 @@ export function connect(
   return { db: retryTransactions(drizzle(p, { schema })), pool: p, ...(set ? { replicas: set } : {}) };
 }
 
+/** The process-wide pool's options from the configuration, with at most `max` connections. */
+function settingsFor(max: number): { url: string; options: ConnectOptions } {
+  const settings = databaseSettings();
+  if (!settings.url)
+    throw new Error('DATABASE_URL is not set: start the portal with `npm start` (server.ts starts the database)');
+  const { url, prepare, replicaUrls, maxLagMs, checkMs } = settings;
+  return { url, options: { max, prepare, replicaUrls, maxLagMs, checkMs } };
+}
+
 /** The process-wide database handle. */
 export function db(): Db {
   if (!handle) {
-    const settings = databaseSettings();
-    if (!settings.url)
-      throw new Error('DATABASE_URL is not set: start the portal with `npm start` (server.ts starts the database)');
-    ({
-      db: handle,
-      pool,
-      replicas,
-    } = connect(settings.url, {
-      max: config().PG_POOL_MAX,
-      prepare: settings.prepare,
-      replicaUrls: settings.replicaUrls,
-      maxLagMs: settings.maxLagMs,
-      checkMs: settings.checkMs,
-    }));
+    const { url, options } = settingsFor(config().PG_POOL_MAX);
+    ({ db: handle, pool, replicas } = connect(url, options));
+    own = handle;
   }
   return handle;
+}
+
+/**
+ * The handle for the feed's ranking reads (a viewer's signals, their works' facts, their candidates, later slices):
+ * a pool of its own beside db()'s, of PG_FEED_POOL_MAX connections, so that these few heavy statements run on about
+ * as many backends as the database has cores while the short reads of pages keep db()'s ten. Spread over ten
+ * backends on two cores, a long history's feed cost PostgreSQL 7.9-8.3 ms of CPU per call at 20 callers, against
+ * 3.6 ms over two (bench:scale, a million videos). With PG_FEED_POOL_MAX=0, or when a test or a benchmark has set
+ * the process-wide handle (useDb) and not this one (useFeedDb), it is db().
+ */
+export function feedDb(): Db {
+  const main = db();
+  if (feed?.of === main) return feed.db;
+  const max = config().PG_FEED_POOL_MAX;
+  if (main !== own || max === 0) return main;
+  const { url, options } = settingsFor(max);
+  const opened = connect(url, options);
+  feed = { ...opened, of: main };
+  return opened.db;
+}
+
+/** Sets the feed's handle beside the process-wide one (a benchmark that opens its pools as a server does). */
+export function useFeedDb(next: Db): void {
+  feed = { db: next, of: db() };
 }
 
 /** The process-wide replicas' state and read counts (none without DATABASE_REPLICA_URLS). */
@@ -165,10 +192,14 @@ export function useDb(next: Db): void {
 
 /**
  * Runs a statement compiled ahead of time (drizzle's `sqlToQuery` once, then `fillPlaceholders` per call) on the pool
- * behind `db()`: for a hot read whose template cost as much to build and compile as PostgreSQL took to run it.
+ * behind `on` (db() unless said): for a hot read whose template cost as much to build and compile as PostgreSQL took to run it.
  */
-export async function queryCompiled<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
-  const client = (db() as Db & { $client: pg.Pool }).$client;
+export async function queryCompiled<R extends pg.QueryResultRow>(
+  text: string,
+  values: unknown[],
+  on: Db = db(),
+): Promise<R[]> {
+  const client = (on as Db & { $client: pg.Pool }).$client;
   return (await client.query<R>({ text, values })).rows;
 }
 
@@ -197,13 +228,16 @@ export const limitLiteral = (x: number): number => intLiteral(x) as unknown as n
  */
 export const numberPlaceholder = (name: string): number => sql.placeholder(name) as unknown as number;
 
-/** Closes the process-wide pool, if one was opened. */
+/** Closes the process-wide pool and the feed's, if they were opened here. */
 export async function closeDb(): Promise<void> {
   const p = pool;
   const r = replicas;
+  const f = feed;
   pool = undefined;
   handle = undefined;
+  own = undefined;
   replicas = undefined;
-  await r?.close();
-  await p?.end();
+  feed = undefined;
+  await Promise.all([r?.close(), f?.replicas?.close()]);
+  await Promise.all([p?.end(), f?.pool?.end()]);
 }

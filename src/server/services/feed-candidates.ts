@@ -3,11 +3,12 @@
  * scans (followed authors' new works, the viewer's own, the top of their affinity channels and authors, fresh works,
  * the popular pool, a share of discovery), and later slices of the popular order. The pools that are the same for
  * every viewer are read once a second per process (sharedPools). Every candidate passes `viewerFilter`, the one place
- * a rule about what a viewer never wants to see (不感兴趣, blocks and mutes) applies.
+ * a rule about what a viewer never wants to see (不感兴趣, blocks and mutes) applies. The reads made for one viewer run
+ * on the feed's own small pool (feedDb).
  */
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { db, intLiteral as n, numberPlaceholder, onDbSwitch, queryCompiled } from '../db/client.ts';
+import { db, feedDb, intLiteral as n, numberPlaceholder, onDbSwitch, queryCompiled } from '../db/client.ts';
 import { videos } from '../db/schema.ts';
 import type { FeedPool } from '../../shared/feed-reason.ts';
 import { notBlockedBy } from './blocks.ts';
@@ -181,7 +182,7 @@ async function factsOf(ids: readonly number[], nowMs: number): Promise<Int32Arra
   if (!missing.length) return out;
   // Four lists of numbers, aligned (one scan feeds the four aggregates in the same order), as text: one row parses far
   // faster than 600.
-  const { rows } = await db().execute<{ id: string | null; ch: string; au: string; dur: string }>(
+  const { rows } = await feedDb().execute<{ id: string | null; ch: string; au: string; dur: string }>(
     sql`select string_agg(id::text, ',') as id, string_agg(channel_id::text, ',') as ch,
       string_agg(author_id::text, ',') as au, string_agg(duration_ms::text, ',') as dur
     from videos where id = any (${intArray(missing)})`,
@@ -248,7 +249,7 @@ export async function viewerSignals(viewerId: number, nowMs = Date.now()): Promi
   // One row of lists: node-postgres parses one row far faster than as many rows (1,250 for a long history), and a list
   // of numbers sent as text joined by commas faster still than as an array (its array parser, character by character,
   // was a third of this read's time on the process's one thread).
-  const { rows } = await db().execute<SignalsRow>(sql`
+  const { rows } = await feedDb().execute<SignalsRow>(sql`
     select
       array_to_string(array(select video_id from likes where user_id = ${viewerId}
         order by created_at desc limit ${n(SIGNAL_ROWS.likes)}), ',') as liked,
@@ -632,6 +633,7 @@ export async function gatherCandidates(
   const rows = await queryCompiled<CandidateRow & { kept: string | null; followed_authors: string | null }>(
     text,
     fillPlaceholders(params, values),
+    feedDb(),
   );
   const out: Candidate[] = [];
   const marks = rows.find((r) => r.pool === null);
@@ -659,7 +661,7 @@ export async function popularSlice(
   size: number,
   exclude: number[],
 ): Promise<Candidate[]> {
-  const { rows } = await db().execute<CandidateRow>(sql`
+  const { rows } = await feedDb().execute<CandidateRow>(sql`
     select videos.id, videos.author_id, videos.channel_id, ${rankOf('videos')} as score,
       ${viewerMarks(viewerId, sql`videos`)}
     from ${videos}
