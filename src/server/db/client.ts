@@ -157,8 +157,10 @@ export function feedDb(): Db {
   if (feed?.of === main) return feed.db;
   const max = config().PG_FEED_POOL_MAX;
   if (main !== own || max === 0) return main;
+  // The primary alone: a member's reads are never sent to a replica (read-scope.ts), and a visitor's feed reads none
+  // of these.
   const { url, options } = settingsFor(max);
-  const opened = connect(url, options);
+  const opened = connect(url, { ...options, replicaUrls: [] });
   feed = { ...opened, of: main };
   return opened.db;
 }
