@@ -121,16 +121,33 @@ async function pageRoutes(base) {
   return routes.sort();
 }
 
+const sessions = new Map();
+
+/**
+ * The demo account's session on `base`, opened once per server: every member's audit starts a Chrome of its own, and a
+ * login for each went past the login's rate limit (429) in a sweep with RUNS=3.
+ */
+function demoSession(base) {
+  if (!sessions.has(base))
+    sessions.set(
+      base,
+      (async () => {
+        const demo = await (await fetch(`${base}/api/passport/demo`)).json();
+        const login = await fetch(`${base}/api/passport/login/password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+          body: new URLSearchParams({ email: demo.email, password: demo.password }),
+        });
+        if (!login.ok) throw new Error(`demo login answered ${login.status}`);
+        return login.json();
+      })(),
+    );
+  return sessions.get(base);
+}
+
 /** Logs the browser on `port` in as the demo account: the session cookie, and the token where the login dialog keeps it. */
 async function logIn(base, port) {
-  const demo = await (await fetch(`${base}/api/passport/demo`)).json();
-  const login = await fetch(`${base}/api/passport/login/password`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
-    body: new URLSearchParams({ email: demo.email, password: demo.password }),
-  });
-  if (!login.ok) throw new Error(`demo login answered ${login.status}`);
-  const session = await login.json();
+  const session = await demoSession(base);
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
     const context = browser.contexts()[0];
