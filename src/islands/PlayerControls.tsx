@@ -209,14 +209,26 @@ interface SwitchProps {
 }
 
 function Switch({ label, name, on, onClick }: SwitchProps) {
+  // Eased only once the viewer flips it: the state the island wakes with (a choice saved on this device, where the
+  // server drew the default) is drawn at once, not slid to while the video plays. The knob slides by transform, which
+  // the compositor moves.
+  const [flipped, setFlipped] = useState(false);
+  const ease = flipped ? 'motion-safe:transition' : '';
   return (
-    <button type="button" role="switch" aria-checked={on} aria-label={name} onClick={onClick} className="pc-switch">
-      <span
-        className={`relative h-4 w-7 rounded-full transition-colors ${on ? 'bg-accent' : 'bg-white/35'}`}
-        aria-hidden="true"
-      >
+    <button
+      type="button"
+      role="switch"
+      aria-checked={on}
+      aria-label={name}
+      onClick={() => {
+        setFlipped(true);
+        onClick();
+      }}
+      className="pc-switch"
+    >
+      <span className={`relative h-4 w-7 rounded-full ${ease} ${on ? 'bg-accent' : 'bg-white/35'}`} aria-hidden="true">
         <span
-          className={`absolute top-0.5 h-3 w-3 rounded-full bg-white transition-all ${on ? 'left-3.5' : 'left-0.5'}`}
+          className={`absolute left-0.5 top-0.5 h-3 w-3 rounded-full bg-white ${ease} ${on ? 'translate-x-3' : ''}`}
         />
       </span>
       {label}

@@ -299,6 +299,24 @@ test('the played line follows the video before and after the island wakes, and p
   await follows();
   await wake(page);
   await follows();
+  // 连播 was turned off on this device, where the server drew it on: the island draws it off at once, easing nothing
+  // while the video plays; only a flip by the viewer eases, and its knob slides by transform.
+  const autoNext = active(page).getByRole('switch', { name: '自动连播' });
+  await expect(autoNext).toHaveAttribute('aria-checked', 'false');
+  const eased = () =>
+    autoNext.evaluate((button) =>
+      [...button.querySelectorAll('span')].map((el) => getComputedStyle(el).transitionDuration),
+    );
+  expect(await eased()).toEqual(['0s', '0s']);
+  await autoNext.click();
+  await expect(autoNext).toHaveAttribute('aria-checked', 'true');
+  expect(await eased()).toEqual(['0.15s', '0.15s']);
+  await expect
+    .poll(() => autoNext.locator('span span').evaluate((knob) => getComputedStyle(knob).transform))
+    .toMatch(/^matrix\(1, 0, 0, 1, 12, 0\)$/);
+  await autoNext.click();
+  await expect(autoNext).toHaveAttribute('aria-checked', 'false');
+  await expect.poll(() => autoNext.evaluate((button) => button.getAnimations({ subtree: true }).length)).toBe(0);
   // Sampled while it plays: a transition of a size or a place (the line's width, eased at each of four time updates a
   // second, was one) would be running most of the time and lay out the page on the main thread every frame.
   const animated = new Set<string>();
