@@ -35,6 +35,7 @@ import { Icon } from './Icon.tsx';
 import type { PlayerText } from './PlayerText.ts';
 import { ChoiceMenu } from './ChoiceMenu.tsx';
 import { PlayerNote } from './PlayerNote.tsx';
+import { SwitchTrack } from './SwitchTrack.tsx';
 import { QualityMenu } from './QualityMenu.tsx';
 import { useRendition } from './useRendition.ts';
 
@@ -209,11 +210,7 @@ interface SwitchProps {
 }
 
 function Switch({ label, name, on, onClick }: SwitchProps) {
-  // Eased only once the viewer flips it: the state the island wakes with (a choice saved on this device, where the
-  // server drew the default) is drawn at once, not slid to while the video plays. The knob slides by transform, which
-  // the compositor moves.
   const [flipped, setFlipped] = useState(false);
-  const ease = flipped ? 'motion-safe:transition' : '';
   return (
     <button
       type="button"
@@ -226,11 +223,7 @@ function Switch({ label, name, on, onClick }: SwitchProps) {
       }}
       className="pc-switch"
     >
-      <span className={`relative h-4 w-7 rounded-full ${ease} ${on ? 'bg-accent' : 'bg-white/35'}`} aria-hidden="true">
-        <span
-          className={`absolute left-0.5 top-0.5 h-3 w-3 rounded-full bg-white ${ease} ${on ? 'translate-x-3' : ''}`}
-        />
-      </span>
+      <SwitchTrack on={on} eased={flipped} off="bg-white/35" />
       {label}
     </button>
   );

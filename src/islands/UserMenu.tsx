@@ -6,6 +6,7 @@ import { $auth, $sessionEnded, savedLogin } from '../stores/auth.ts';
 import { $marks } from '../stores/marks.ts';
 import { Icon } from './Icon.tsx';
 import { LoginButton, LoginHost, type LoginPopText } from './LoginButton.tsx';
+import { SwitchTrack } from './SwitchTrack.tsx';
 
 type UserStores = typeof import('../stores/user.ts') & { formatCount: (n: number) => string };
 
@@ -172,6 +173,8 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
   const { userInfo } = useStore(stores?.$user ?? NO_USER);
   const saveLoginInfo = useStore(stores?.$saveLoginInfo ?? SAVE_DEFAULT);
   const [leaving, setLeaving] = useState(false);
+  // The saved choice arrives with the stores after the panel is drawn: only the viewer's own flip eases.
+  const [flipped, setFlipped] = useState(false);
   const nameId = useId();
   const shownAvatar = (stores && stores.avatarOf(userInfo)) ?? avatar;
   const count = (n: number | undefined) => (stores && typeof n === 'number' ? stores.formatCount(n) : '-');
@@ -252,17 +255,13 @@ function Panel({ id, panelRef, stores, nickname, avatar, text }: PanelProps) {
           aria-checked={saveLoginInfo}
           disabled={!stores}
           className="focus-ring flex items-center gap-2 rounded-md px-1 text-xs text-secondary"
-          onClick={() => stores?.$saveLoginInfo.set(!saveLoginInfo)}
+          onClick={() => {
+            setFlipped(true);
+            stores?.$saveLoginInfo.set(!saveLoginInfo);
+          }}
         >
           {text.saveLoginInfo}
-          <span
-            aria-hidden="true"
-            className={`relative h-4 w-7 rounded-full transition-colors ${saveLoginInfo ? 'bg-accent' : 'border border-line bg-raised'}`}
-          >
-            <span
-              className={`absolute top-0.5 h-3 w-3 rounded-full bg-white shadow transition-all ${saveLoginInfo ? 'left-3.5' : 'left-0.5'}`}
-            />
-          </span>
+          <SwitchTrack on={saveLoginInfo} eased={flipped} off="border border-line bg-raised" knob="shadow" />
         </button>
       </div>
     </div>
